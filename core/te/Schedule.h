@@ -1,0 +1,126 @@
+/// \file
+/// Schedules: how a set of tensor expressions is computed (TVM's te.Schedule).
+///
+/// A Schedule has one Stage per operation. Each stage starts with its
+/// operation's axes (then its reduce axes) as leaf loops; primitives replace
+/// leaves (split, fuse), reorder them, annotate them (vectorize, unroll,
+/// parallel, pragma) and say where a stage is computed (compute_at, inline,
+/// root). Unlike IR nodes, a schedule is mutable: it is built step by step.
+/// Every illegal request throws CompileError with a message for the user.
+#pragma once
+
+#include "te/Tensor.h"
+
+#include <map>
+#include <memory>
+#include <optional>
+
+namespace tessel::te {
+
+enum class IterAnnotation : uint8_t { None, Unroll, Vectorize, Parallel };
+const char* iterAnnotationName(IterAnnotation a);
+
+/// How one leaf was derived: split (parent -> outer, inner) or fuse.
+struct IterRelation {
+    enum class Kind : uint8_t { Split, Fuse } kind;
+    // Split: parent -> outer, inner by factor (or nparts when byNParts).
+    IterVar parent, outer, inner;
+    Expr factor;
+    bool byNParts = false;
+    // Fuse: outer, inner -> fused.
+    IterVar fused;
+};
+
+enum class AttachKind : uint8_t { Root, Inline, Scope };
+
+class Schedule;
+struct ScheduleData;
+
+struct StageData {
+    Operation op;
+    /// Every iteration variable ever made for this stage: roots first.
+    std::vector<IterVar> allIterVars;
+    /// The loops, outermost first.
+    std::vector<IterVar> leafIterVars;
+    std::vector<IterRelation> relations;
+    std::map<const IterVarNode*, IterAnnotation> annotations;
+    std::map<const IterVarNode*, std::vector<std::pair<std::string, Expr>>> pragmas;
+    AttachKind attach = AttachKind::Root;
+    /// With AttachKind::Scope: the stage and loop this stage is computed at.
+    std::weak_ptr<StageData> attachStage;
+    IterVar attachIter;
+    /// "global" or "local".
+    std::string scope = "global";
+    bool isOutput = false;
+};
+
+/// A handle to one stage of a schedule.
+class Stage {
+public:
+    Stage() = default;
+    explicit Stage(std::shared_ptr<StageData> d) : d_(std::move(d)) {}
+    bool defined() const { return d_ != nullptr; }
+    const StageData& data() const { return *d_; }
+    const std::shared_ptr<StageData>& ptr() const { return d_; }
+    const Operation& op() const { return d_->op; }
+
+    /// parent -> (outer, inner) with inner's extent `factor`.
+    std::pair<IterVar, IterVar> split(const IterVar& parent, Expr factor);
+    /// parent -> (outer, inner) with outer's extent `nparts`.
+    std::pair<IterVar, IterVar> splitByNParts(const IterVar& parent, Expr nparts);
+    /// Splits x and y and orders (xo, yo, xi, yi).
+    std::tuple<IterVar, IterVar, IterVar, IterVar> tile(const IterVar& x, const IterVar& y, Expr xFactor,
+                                                        Expr yFactor);
+    /// Fuses adjacent leaves outer and inner into one loop.
+    IterVar fuse(const IterVar& outer, const IterVar& inner);
+    /// Puts `order` in this relative order, keeping other leaves in place.
+    void reorder(const std::vector<IterVar>& order);
+    void vectorize(const IterVar& iv);
+    void unroll(const IterVar& iv);
+    void parallel(const IterVar& iv);
+    void pragma(const IterVar& iv, std::string key, Expr value = Expr(1));
+    /// Computes this stage inside loop `scope` of `parent`.
+    void computeAt(const Stage& parent, const IterVar& scope);
+    void computeInline();
+    void computeRoot();
+
+private:
+    void checkLeaf(const IterVar& iv, const char* primitive) const;
+    size_t leafIndex(const IterVar& iv) const;
+    std::shared_ptr<StageData> d_;
+};
+
+struct ScheduleData {
+    std::vector<Operation> outputs;
+    /// In dependency order: producers before consumers.
+    std::vector<std::shared_ptr<StageData>> stages;
+};
+
+class Schedule {
+public:
+    Schedule() = default;
+    bool defined() const { return d_ != nullptr; }
+
+    Stage operator[](const Operation& op) const;
+    Stage operator[](const Tensor& t) const { return (*this)[t->op]; }
+    const std::vector<Operation>& outputs() const { return d_->outputs; }
+    std::vector<Stage> stages() const;
+
+    /// A stage that copies `t` into `scope` and that `readers` read instead of `t`.
+    Tensor cacheRead(const Tensor& t, const std::string& scope, const std::vector<Operation>& readers);
+    /// A stage in `scope` that computes what `t` computed; `t` becomes a copy of it.
+    Tensor cacheWrite(const Tensor& t, const std::string& scope);
+
+    const ScheduleData& data() const { return *d_; }
+
+private:
+    friend Schedule createSchedule(const std::vector<Operation>& outputs);
+    std::shared_ptr<StageData> stageOf(const Operation& op) const;
+    void replaceOp(const Operation& oldOp, const Operation& newOp, bool isOutput);
+    std::shared_ptr<ScheduleData> d_;
+};
+
+/// The default schedule of `outputs`: every stage at root, loops as declared.
+Schedule createSchedule(const std::vector<Operation>& outputs);
+
+} // namespace tessel::te
