@@ -43,8 +43,8 @@ struct StageData {
     /// The loops, outermost first.
     std::vector<IterVar> leafIterVars;
     std::vector<IterRelation> relations;
-    std::map<const IterVarNode*, IterAnnotation> annotations;
-    std::map<const IterVarNode*, std::vector<std::pair<std::string, Expr>>> pragmas;
+    std::map<const tir::IterVarNode*, IterAnnotation> annotations;
+    std::map<const tir::IterVarNode*, std::vector<std::pair<std::string, Expr>>> pragmas;
     AttachKind attach = AttachKind::Root;
     /// With AttachKind::Scope: the stage and loop this stage is computed at.
     std::weak_ptr<StageData> attachStage;
@@ -52,6 +52,8 @@ struct StageData {
     /// "global" or "local".
     std::string scope = "global";
     bool isOutput = false;
+    /// The schedule this stage belongs to (for messages that name other stages).
+    std::weak_ptr<ScheduleData> owner;
 };
 
 /// A handle to one stage of a schedule.
@@ -65,28 +67,29 @@ public:
     const Operation& op() const { return d_->op; }
 
     /// parent -> (outer, inner) with inner's extent `factor`.
-    std::pair<IterVar, IterVar> split(const IterVar& parent, Expr factor);
+    std::pair<IterVar, IterVar> split(IterVar parent, Expr factor);
     /// parent -> (outer, inner) with outer's extent `nparts`.
-    std::pair<IterVar, IterVar> splitByNParts(const IterVar& parent, Expr nparts);
+    std::pair<IterVar, IterVar> splitByNParts(IterVar parent, Expr nparts);
     /// Splits x and y and orders (xo, yo, xi, yi).
-    std::tuple<IterVar, IterVar, IterVar, IterVar> tile(const IterVar& x, const IterVar& y, Expr xFactor,
+    std::tuple<IterVar, IterVar, IterVar, IterVar> tile(IterVar x, IterVar y, Expr xFactor,
                                                         Expr yFactor);
     /// Fuses adjacent leaves outer and inner into one loop.
-    IterVar fuse(const IterVar& outer, const IterVar& inner);
+    IterVar fuse(IterVar outer, IterVar inner);
     /// Puts `order` in this relative order, keeping other leaves in place.
-    void reorder(const std::vector<IterVar>& order);
-    void vectorize(const IterVar& iv);
-    void unroll(const IterVar& iv);
-    void parallel(const IterVar& iv);
-    void pragma(const IterVar& iv, std::string key, Expr value = Expr(1));
+    void reorder(std::vector<IterVar> order);
+    void vectorize(IterVar iv);
+    void unroll(IterVar iv);
+    void parallel(IterVar iv);
+    void pragma(IterVar iv, std::string key, Expr value = Expr(1));
     /// Computes this stage inside loop `scope` of `parent`.
-    void computeAt(const Stage& parent, const IterVar& scope);
+    void computeAt(const Stage& parent, IterVar scope);
     void computeInline();
     void computeRoot();
 
 private:
-    void checkLeaf(const IterVar& iv, const char* primitive) const;
-    size_t leafIndex(const IterVar& iv) const;
+    void checkLeaf(IterVar iv, const char* primitive) const;
+    size_t leafIndex(IterVar iv) const;
+    std::string stageName() const;
     std::shared_ptr<StageData> d_;
 };
 
@@ -94,6 +97,11 @@ struct ScheduleData {
     std::vector<Operation> outputs;
     /// In dependency order: producers before consumers.
     std::vector<std::shared_ptr<StageData>> stages;
+    /// Operations that cache_read/cache_write replaced: old -> new. Tensors the
+    /// script still holds (the original C) resolve through this.
+    std::vector<std::pair<Operation, Operation>> replaced;
+    /// The newest operation standing for `op`.
+    Operation resolve(Operation op) const;
 };
 
 class Schedule {

@@ -14,7 +14,7 @@
 
 namespace tessel::te {
 
-using tir::DataType;
+using tessel::DataType;
 using tir::Expr;
 using tir::IterVar;
 using tir::Range;

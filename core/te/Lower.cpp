@@ -1,0 +1,457 @@
+#include "te/Lower.h"
+
+#include "ir/Check.h"
+#include "ir/Diagnostic.h"
+#include "tir/IRMutator.h"
+#include "tir/IROperators.h"
+#include "tir/IRPrinter.h"
+#include "tir/IRVisitor.h"
+#include "tir/Substitute.h"
+#include "tir/arith/Simplify.h"
+
+#include <map>
+#include <unordered_map>
+#include <unordered_set>
+
+namespace tessel::te {
+
+using namespace tir;
+
+namespace {
+
+using StagePtr = std::shared_ptr<StageData>;
+
+const ComputeOpNode* asCompute(const Operation& op) { return dynamic_cast<const ComputeOpNode*>(op.get()); }
+
+Expr simp(const Expr& e) { return arith::simplify(e); }
+
+/// Replaces reads of inlined operations by their bodies.
+class InlineReads : public IRMutator {
+public:
+    InlineReads(const ScheduleData& sch, const std::unordered_map<const OperationNode*, Expr>& inlined)
+        : sch_(sch), inlined_(inlined) {}
+    using IRMutator::mutate;
+
+protected:
+    using IRMutator::visit;
+    Expr visit(const ProducerLoadNode* op) override {
+        std::vector<Expr> idx;
+        mutateAll(op->indices, idx);
+        auto* t = dynamic_cast<const TensorNode*>(op->producer.get());
+        Operation src = sch_.resolve(t->op);
+        auto it = inlined_.find(src.get());
+        if (it == inlined_.end()) return ProducerLoadNode::make(op->producer, idx);
+        auto* c = asCompute(src);
+        VarMap m;
+        for (size_t i = 0; i < c->axis.size(); ++i) m[c->axis[i]->var.get()] = idx[i];
+        return substitute(it->second, m);
+    }
+
+private:
+    const ScheduleData& sch_;
+    const std::unordered_map<const OperationNode*, Expr>& inlined_;
+};
+
+/// Replaces tensor reads by buffer loads.
+class BindBuffers : public IRMutator {
+public:
+    BindBuffers(const ScheduleData& sch, const std::unordered_map<const OperationNode*, Buffer>& bufs)
+        : sch_(sch), bufs_(bufs) {}
+    using IRMutator::mutate;
+
+protected:
+    using IRMutator::visit;
+    Expr visit(const ProducerLoadNode* op) override {
+        std::vector<Expr> idx;
+        mutateAll(op->indices, idx);
+        auto* t = dynamic_cast<const TensorNode*>(op->producer.get());
+        Operation src = sch_.resolve(t->op);
+        auto it = bufs_.find(src.get());
+        TESSEL_CHECK(it != bufs_.end(), "no buffer for tensor " + t->op->name);
+        return BufferLoadNode::make(it->second, idx);
+    }
+
+private:
+    const ScheduleData& sch_;
+    const std::unordered_map<const OperationNode*, Buffer>& bufs_;
+};
+
+/// An interval [min, max] of an index expression, or unknown.
+struct Interval {
+    Expr min, max;
+    bool known() const { return min.defined(); }
+};
+
+Interval evalBound(const Expr& e, const std::unordered_map<const VarNode*, Range>& relax) {
+    auto point = [&](const Expr& x) -> Interval {
+        bool uses = false;
+        postOrderVisit(x, [&](const Object* n) {
+            if (auto* v = dynamic_cast<const VarNode*>(n)) uses |= relax.count(v) > 0;
+        });
+        return uses ? Interval{} : Interval{x, x};
+    };
+    if (auto* v = e.as<VarNode>()) {
+        auto it = relax.find(v);
+        if (it == relax.end()) return {e, e};
+        return {it->second.min, it->second.min + it->second.extent - 1};
+    }
+    if (e.as<IntImmNode>()) return {e, e};
+    if (auto* op = e.as<AddNode>()) {
+        auto a = evalBound(op->a, relax), b = evalBound(op->b, relax);
+        if (!a.known() || !b.known()) return {};
+        return {a.min + b.min, a.max + b.max};
+    }
+    if (auto* op = e.as<SubNode>()) {
+        auto a = evalBound(op->a, relax), b = evalBound(op->b, relax);
+        if (!a.known() || !b.known()) return {};
+        return {a.min - b.max, a.max - b.min};
+    }
+    if (auto* op = e.as<MulNode>()) {
+        auto a = evalBound(op->a, relax), b = evalBound(op->b, relax);
+        if (!a.known() || !b.known()) return {};
+        auto cb = asConstInt(op->b), ca = asConstInt(op->a);
+        if (cb) return *cb >= 0 ? Interval{a.min * op->b, a.max * op->b} : Interval{a.max * op->b, a.min * op->b};
+        if (ca) return *ca >= 0 ? Interval{op->a * b.min, op->a * b.max} : Interval{op->a * b.max, op->a * b.min};
+        return point(e);
+    }
+    if (auto* op = e.as<FloorDivNode>()) {
+        auto c = asConstInt(op->b);
+        auto a = evalBound(op->a, relax);
+        if (!c || *c <= 0 || !a.known()) return point(e);
+        return {floordiv(a.min, op->b), floordiv(a.max, op->b)};
+    }
+    if (auto* op = e.as<FloorModNode>()) {
+        auto c = asConstInt(op->b);
+        if (!c || *c <= 0) return point(e);
+        Interval p = point(e);
+        if (p.known()) return p;
+        return {Expr(0), Expr(int(*c - 1))};
+    }
+    if (auto* op = e.as<MinNode>()) {
+        auto a = evalBound(op->a, relax), b = evalBound(op->b, relax);
+        if (!a.known() || !b.known()) return {};
+        return {tir::min(a.min, b.min), tir::min(a.max, b.max)};
+    }
+    if (auto* op = e.as<MaxNode>()) {
+        auto a = evalBound(op->a, relax), b = evalBound(op->b, relax);
+        if (!a.known() || !b.known()) return {};
+        return {tir::max(a.min, b.min), tir::max(a.max, b.max)};
+    }
+    return point(e);
+}
+
+/// Every index tuple with which `e` reads `buf`.
+std::vector<std::vector<Expr>> readsOf(const Expr& e, const Buffer& buf) {
+    std::vector<std::vector<Expr>> out;
+    postOrderVisit(e, [&](const Object* n) {
+        auto* x = dynamic_cast<const BaseExprNode*>(n);
+        if (!x || x->kind != NodeKind::BufferLoad) return;
+        auto* l = static_cast<const BufferLoadNode*>(x);
+        if (l->buffer.get() == buf.get()) out.push_back(l->indices);
+    });
+    return out;
+}
+
+class Lowerer {
+public:
+    Lowerer(const Schedule& sch, const std::vector<Tensor>& args) : sch_(sch), data_(sch.data()), args_(args) {}
+
+    PrimFunc run(const std::string& name) {
+        prepare();
+        std::vector<Buffer> params;
+        std::unordered_set<const OperationNode*> argOps;
+        for (auto& a : args_) {
+            Operation op = data_.resolve(a->op);
+            auto it = bufs_.find(op.get());
+            if (it == bufs_.end()) {
+                auto st = stageByOp_.find(op.get());
+                if (st != stageByOp_.end() && st->second->attach == AttachKind::Inline)
+                    throw CompileError("argument '" + a.name() + "' was inlined (compute_inline) and has no buffer");
+                throw CompileError("argument '" + a.name() + "' is not part of the schedule");
+            }
+            if (!argOps.insert(op.get()).second)
+                throw CompileError("argument '" + a.name() + "' is listed twice");
+            params.push_back(it->second);
+        }
+        std::vector<Stmt> seq;
+        std::vector<StagePtr> realizeAtRoot;
+        for (auto& st : data_.stages) {
+            if (st->op->opKind() == OpKind::Placeholder) {
+                if (!argOps.count(st->op.get()))
+                    throw CompileError("input '" + st->op->name + "' is not among the function's arguments");
+                continue;
+            }
+            if (st->attach != AttachKind::Root) continue;
+            seq.push_back(makeStage(st, fullRanges(st)));
+            if (!argOps.count(st->op.get())) realizeAtRoot.push_back(st);
+        }
+        for (auto& st : data_.stages)
+            if (st->attach == AttachKind::Scope && !placed_.count(st.get()))
+                throw CompileError("compute_at: stage '" + st->op->name + "' is attached to a loop that is not lowered");
+        Stmt body = SeqStmtNode::make(seq);
+        for (auto it = realizeAtRoot.rbegin(); it != realizeAtRoot.rend(); ++it) {
+            const Buffer& b = bufs_.at((*it)->op.get());
+            std::vector<Range> bounds;
+            for (auto& d : b->shape) bounds.emplace_back(Expr(0), d);
+            body = BufferRealizeNode::make(b, bounds, body);
+        }
+        return PrimFunc::make(name, params, body);
+    }
+
+private:
+    void prepare() {
+        std::unordered_map<const OperationNode*, Expr> inlined;
+        for (auto& st : data_.stages) {
+            stageByOp_[st->op.get()] = st;
+            if (st->op->opKind() == OpKind::Placeholder) {
+                auto* p = static_cast<const PlaceholderOpNode*>(st->op.get());
+                bufs_[st->op.get()] = Buffer::make(p->name, p->dtype, p->shape, "global");
+                continue;
+            }
+            auto* c = asCompute(st->op);
+            if (c->numOutputs() != 1) throw CompileError("'" + c->name + "': multi-output computes are not supported yet");
+            InlineReads ir(data_, inlined);
+            Expr body = ir.mutate(c->body[0]);
+            if (st->attach == AttachKind::Inline) {
+                inlined[st->op.get()] = body;
+                continue;
+            }
+            bodies_[st->op.get()] = body;
+            bufs_[st->op.get()] = Buffer::make(c->name, body.type(), c->outputShape(0), st->scope);
+        }
+        BindBuffers bb(data_, bufs_);
+        for (auto& [op, body] : bodies_) body = bb.mutate(body);
+        for (auto& st : data_.stages) {
+            if (st->attach != AttachKind::Scope) continue;
+            StagePtr parent = st->attachStage.lock();
+            if (!parent || parent->attach == AttachKind::Inline)
+                throw CompileError("compute_at: the stage '" + st->op->name + "' is attached to is gone (inlined?)");
+            children_[parent.get()][st->attachIter.get()].push_back(st);
+        }
+    }
+
+    std::map<const IterVarNode*, Range> fullRanges(const StagePtr& st) {
+        std::map<const IterVarNode*, Range> r;
+        auto* c = asCompute(st->op);
+        for (auto& iv : c->axis) r[iv.get()] = iv->dom;
+        for (auto& iv : c->reduceAxis) r[iv.get()] = iv->dom;
+        return r;
+    }
+
+    struct Nest {
+        std::map<const IterVarNode*, Range> range;
+        std::map<const IterVarNode*, Expr> value;
+        std::vector<Expr> guards;        // all
+        std::vector<Expr> dataGuards;    // only data-parallel roots
+    };
+
+    Nest deriveNest(const StagePtr& st, const std::map<const IterVarNode*, Range>& roots) {
+        Nest n;
+        n.range = roots;
+        for (auto& r : st->relations) {
+            if (r.kind == IterRelation::Kind::Split) {
+                Range p = n.range.at(r.parent.get());
+                Expr f = r.factor;
+                Expr ceil = simp(floordiv(p.extent + f - 1, f));
+                if (r.byNParts) {
+                    n.range[r.outer.get()] = Range(Expr(0), f);
+                    n.range[r.inner.get()] = Range(Expr(0), ceil);
+                } else {
+                    n.range[r.outer.get()] = Range(Expr(0), ceil);
+                    n.range[r.inner.get()] = Range(Expr(0), f);
+                }
+            } else {
+                Range a = n.range.at(r.outer.get()), b = n.range.at(r.inner.get());
+                n.range[r.fused.get()] = Range(Expr(0), simp(a.extent * b.extent));
+            }
+        }
+        // Every loop runs from 0; a root loop's variable is offset by its range's min.
+        for (auto& l : st->leafIterVars) {
+            auto root = roots.find(l.get());
+            n.value[l.get()] = root == roots.end() || isZero(root->second.min) ? Expr(l->var) : root->second.min + l->var;
+        }
+        for (auto it = st->relations.rbegin(); it != st->relations.rend(); ++it) {
+            auto& r = *it;
+            if (r.kind == IterRelation::Kind::Split) {
+                Range p = n.range.at(r.parent.get());
+                Expr innerExt = n.range.at(r.inner.get()).extent;
+                n.value[r.parent.get()] = p.min + n.value.at(r.outer.get()) * innerExt + n.value.at(r.inner.get());
+                auto ext = asConstInt(simp(p.extent));
+                auto f = asConstInt(simp(innerExt));
+                bool exact = ext && f && *ext % *f == 0 &&
+                             (!r.byNParts || *ext / *f == *asConstInt(simp(n.range.at(r.outer.get()).extent)));
+                if (!exact) {
+                    Expr g = n.value.at(r.parent.get()) < p.min + p.extent;
+                    n.guards.push_back(g);
+                    if (r.parent->kind != IterVarKind::CommReduce) n.dataGuards.push_back(g);
+                }
+            } else {
+                Range a = n.range.at(r.outer.get()), b = n.range.at(r.inner.get());
+                Expr fv = n.value.at(r.fused.get());
+                n.value[r.outer.get()] = a.min + floordiv(fv, b.extent);
+                n.value[r.inner.get()] = b.min + floormod(fv, b.extent);
+            }
+        }
+        return n;
+    }
+
+    static ForKind forKindOf(const StagePtr& st, const IterVar& iv) {
+        auto it = st->annotations.find(iv.get());
+        if (it == st->annotations.end()) return ForKind::Serial;
+        switch (it->second) {
+        case IterAnnotation::Vectorize: return ForKind::Vectorized;
+        case IterAnnotation::Unroll: return ForKind::Unrolled;
+        case IterAnnotation::Parallel: return ForKind::Parallel;
+        default: return ForKind::Serial;
+        }
+    }
+
+    Stmt makeLoop(const StagePtr& st, const IterVar& iv, const Var& var, const Range& r, Stmt body) {
+        ForKind k = forKindOf(st, iv);
+        Expr ext = simp(r.extent);
+        if (k == ForKind::Vectorized && !asConstInt(ext))
+            throw CompileError("vectorize: loop '" + iv->var.name() + "' of stage '" + st->op->name +
+                               "' has extent " + toString(ext) +
+                               ", which is not a constant; split it by a constant factor first");
+        std::vector<std::pair<std::string, Expr>> ann;
+        if (auto p = st->pragmas.find(iv.get()); p != st->pragmas.end())
+            for (auto& [key, v] : p->second) ann.emplace_back("pragma_" + key, v);
+        return ForNode::make(var, Expr(0), ext, k, body, ann);
+    }
+
+    static Stmt guarded(const std::vector<Expr>& guards, Stmt s) {
+        if (guards.empty()) return s;
+        Expr c = guards[0];
+        for (size_t i = 1; i < guards.size(); ++i) c = c && guards[i];
+        return IfThenElseNode::make(c, s);
+    }
+
+    Stmt makeStage(const StagePtr& st, const std::map<const IterVarNode*, Range>& roots) {
+        placed_.insert(st.get());
+        auto* c = asCompute(st->op);
+        const Buffer& buf = bufs_.at(st->op.get());
+        Nest nest = deriveNest(st, roots);
+        VarMap rootMap;
+        std::vector<Expr> index;
+        for (auto& iv : c->axis) {
+            rootMap[iv->var.get()] = nest.value.at(iv.get());
+            index.push_back(nest.value.at(iv.get()));
+        }
+        for (auto& iv : c->reduceAxis) rootMap[iv->var.get()] = nest.value.at(iv.get());
+        Expr body = bodies_.at(st->op.get());
+        Stmt update, init;
+        if (auto* red = body.as<ReduceNode>()) {
+            Expr src = substitute(red->source, rootMap);
+            Stmt upd = BufferStoreNode::make(buf, reduceCombine(red->combiner, BufferLoadNode::make(buf, index), src), index);
+            if (red->condition.defined()) upd = IfThenElseNode::make(substitute(red->condition, rootMap), upd);
+            update = guarded(nest.guards, upd);
+            init = guarded(nest.dataGuards, BufferStoreNode::make(buf, reduceIdentity(red->combiner, buf->dtype), index));
+        } else {
+            update = guarded(nest.guards, BufferStoreNode::make(buf, substitute(body, rootMap), index));
+        }
+        // Reads of this stage's body, for the regions of stages attached to it.
+        currentReads_ = body.as<ReduceNode>() ? substitute(body.as<ReduceNode>()->source, rootMap)
+                                              : substitute(body, rootMap);
+        Expr reads = currentReads_;
+        const auto& leaves = st->leafIterVars;
+        size_t firstReduce = leaves.size();
+        for (size_t i = 0; i < leaves.size(); ++i)
+            if (leaves[i]->kind == IterVarKind::CommReduce) {
+                firstReduce = i;
+                break;
+            }
+        Stmt s = update;
+        for (size_t p = leaves.size(); p-- > 0;) {
+            s = attachChildren(st, p, reads, nest, s);
+            s = makeLoop(st, leaves[p], leaves[p]->var, nest.range.at(leaves[p].get()), s);
+            if (p == firstReduce && init.defined()) s = SeqStmtNode::make({makeInit(st, nest, p, init), s});
+        }
+        if (firstReduce == leaves.size() && init.defined())
+            s = SeqStmtNode::make({init, s}); // all reduce axes of extent... (no reduce leaf: degenerate)
+        return s;
+    }
+
+    /// The init nest of a reduction: the data-parallel leaves inside position p, with fresh variables.
+    Stmt makeInit(const StagePtr& st, const Nest& nest, size_t p, Stmt init) {
+        const auto& leaves = st->leafIterVars;
+        VarMap fresh;
+        std::vector<std::pair<IterVar, Var>> loops;
+        for (size_t i = p; i < leaves.size(); ++i) {
+            if (leaves[i]->kind == IterVarKind::CommReduce) continue;
+            Var v(leaves[i]->var.name() + "_init");
+            fresh[leaves[i]->var.get()] = v;
+            loops.emplace_back(leaves[i], v);
+        }
+        Stmt s = substitute(init, fresh);
+        for (auto it = loops.rbegin(); it != loops.rend(); ++it)
+            s = makeLoop(st, it->first, it->second, nest.range.at(it->first.get()), s);
+        return s;
+    }
+
+    Stmt attachChildren(const StagePtr& st, size_t p, const Expr& reads, const Nest& nest, Stmt inner) {
+        auto cit = children_.find(st.get());
+        if (cit == children_.end()) return inner;
+        auto lit = cit->second.find(st->leafIterVars[p].get());
+        if (lit == cit->second.end()) return inner;
+        std::unordered_map<const VarNode*, Range> relax;
+        for (size_t i = p + 1; i < st->leafIterVars.size(); ++i)
+            relax[st->leafIterVars[i]->var.get()] = nest.range.at(st->leafIterVars[i].get());
+        std::vector<Stmt> pre;
+        std::vector<std::pair<Buffer, std::vector<Range>>> realizes;
+        for (auto& child : lit->second) {
+            const Buffer& cb = bufs_.at(child->op.get());
+            auto accesses = readsOf(reads, cb);
+            if (accesses.empty())
+                throw CompileError("compute_at: stage '" + child->op->name + "' is not read by stage '" +
+                                   st->op->name + "'");
+            auto* cc = asCompute(child->op);
+            std::vector<Range> region;
+            for (size_t d = 0; d < cc->axis.size(); ++d) {
+                Expr mn, mx;
+                bool ok = true;
+                for (auto& acc : accesses) {
+                    Interval iv = evalBound(acc[d], relax);
+                    if (!iv.known()) {
+                        ok = false;
+                        break;
+                    }
+                    mn = mn.defined() ? tir::min(mn, iv.min) : iv.min;
+                    mx = mx.defined() ? tir::max(mx, iv.max) : iv.max;
+                }
+                if (!ok) region.push_back(cc->axis[d]->dom);
+                else region.emplace_back(simp(mn), simp(mx - mn + 1));
+            }
+            std::map<const IterVarNode*, Range> roots;
+            for (size_t d = 0; d < cc->axis.size(); ++d) roots[cc->axis[d].get()] = region[d];
+            for (auto& iv : cc->reduceAxis) roots[iv.get()] = iv->dom;
+            Expr savedReads = currentReads_;
+            pre.push_back(makeStage(child, roots));
+            currentReads_ = savedReads;
+            realizes.emplace_back(cb, region);
+        }
+        pre.push_back(inner);
+        Stmt s = SeqStmtNode::make(pre);
+        for (auto it = realizes.rbegin(); it != realizes.rend(); ++it) s = BufferRealizeNode::make(it->first, it->second, s);
+        return s;
+    }
+
+    const Schedule& sch_;
+    const ScheduleData& data_;
+    const std::vector<Tensor>& args_;
+    std::unordered_map<const OperationNode*, Buffer> bufs_;
+    std::unordered_map<const OperationNode*, Expr> bodies_;
+    std::unordered_map<const OperationNode*, StagePtr> stageByOp_;
+    std::unordered_map<const StageData*, std::map<const IterVarNode*, std::vector<StagePtr>>> children_;
+    std::unordered_set<const StageData*> placed_;
+    Expr currentReads_;
+};
+
+} // namespace
+
+PrimFunc scheduleToPrimFunc(const Schedule& sch, const std::vector<Tensor>& args, const std::string& name) {
+    if (!sch.defined()) throw CompileError("no schedule to lower");
+    if (args.empty()) throw CompileError("lowering needs the function's arguments (inputs and outputs)");
+    return Lowerer(sch, args).run(name);
+}
+
+} // namespace tessel::te

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Tessel's one entry point on a fresh Debian 12 machine.
+#   ./run.sh          install what is missing, build, run the main job (the GEMM ladder table)
+#   ./run.sh test     install what is missing, build, run every test (ctest)
+#   ./run.sh bench    install what is missing, build, run bench/gemm against OpenBLAS and oneDNN
+# Environment: BUILD_DIR (default build), JOBS (default nproc).
+set -euo pipefail
+cd "$(dirname "$0")"
+mode=${1:-main}
+BUILD_DIR=${BUILD_DIR:-build}
+JOBS=${JOBS:-$(nproc)}
+
+scripts/install-deps.sh
+cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build "$BUILD_DIR" -j "$JOBS"
+
+case "$mode" in
+  main)
+    "$BUILD_DIR"/bin/tesselc ladder resources/examples/gemm ;;
+  test)
+    cd "$BUILD_DIR" && ctest --output-on-failure -j 1 ;;
+  bench)
+    "$BUILD_DIR"/bin/bench_gemm ;;
+  *)
+    echo "usage: $0 [main|test|bench]" >&2; exit 2 ;;
+esac
