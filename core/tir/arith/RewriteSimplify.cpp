@@ -564,6 +564,14 @@ protected:
         if (value.sameAs(op->value) && body.sameAs(op->body)) return Expr(op);
         return LetNode::make(op->var, value, body);
     }
+    Expr visit(const CallNode* op) override {
+        Expr e = IRMutator::visit(op);
+        // likely(c) is only a hint: a constant condition needs no hint.
+        if (auto* c = e.as<CallNode>(); c && c->op == Intrinsic::Likely && c->args.size() == 1 &&
+                                        c->args[0].as<IntImmNode>())
+            return c->args[0];
+        return e;
+    }
     Expr visit(const ReduceNode* op) override {
         Analyzer::Scope scope(an_);
         for (auto& iv : op->axis)

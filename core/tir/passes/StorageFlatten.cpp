@@ -1,0 +1,150 @@
+#include "tir/passes/StorageFlatten.h"
+
+#include "ir/Check.h"
+#include "tir/IRMutator.h"
+#include "tir/IROperators.h"
+#include "tir/passes/PassUtils.h"
+
+#include <optional>
+#include <unordered_map>
+
+namespace tessel::tir {
+
+namespace {
+
+/// How accesses to one N-d buffer map to its flat replacement.
+struct FlatLayout {
+    Buffer flat;
+    std::vector<Expr> mins;    // subtracted from each index (the realized region's start)
+    std::vector<Expr> strides; // row-major, in elements
+};
+
+Expr product(const std::vector<Expr>& v) {
+    if (v.empty()) return Expr(1);
+    Expr p = v[0];
+    for (size_t i = 1; i < v.size(); ++i)
+        p = p * v[i];
+    return p;
+}
+
+/// A 1-d buffer of `size` elements that keeps `b`'s name, data variable, type and scope.
+Buffer flatBufferLike(const Buffer& b, Expr size) {
+    auto* n = new BufferNode;
+    n->name = b->name;
+    n->data = b->data;
+    n->dtype = b->dtype;
+    n->shape = {std::move(size)};
+    n->scope = b->scope;
+    n->alignment = b->alignment;
+    return Buffer(n);
+}
+
+FlatLayout makeLayout(const Buffer& b, std::vector<Expr> mins, const std::vector<Expr>& extents) {
+    FlatLayout l;
+    l.mins = std::move(mins);
+    l.strides.resize(extents.size());
+    Expr stride = Expr(1);
+    if (!extents.empty()) stride = makeConst(extents.back().type(), int64_t(1));
+    for (size_t i = extents.size(); i-- > 0;) {
+        l.strides[i] = stride;
+        stride = stride * extents[i];
+    }
+    bool alreadyFlat = extents.size() == 1 && isZero(l.mins[0]);
+    l.flat = alreadyFlat ? b : flatBufferLike(b, product(extents));
+    return l;
+}
+
+class StorageFlattener : public IRMutator {
+public:
+    using IRMutator::mutate;
+    using IRMutator::visit;
+
+    /// Registers a parameter (or any buffer seen without a realization): its full shape.
+    const FlatLayout& layoutOf(const Buffer& b) {
+        auto it = layouts_.find(b.get());
+        if (it != layouts_.end()) return it->second;
+        std::vector<Expr> mins;
+        for (auto& s : b->shape)
+            mins.push_back(makeZero(s.type()));
+        return layouts_.emplace(b.get(), makeLayout(b, mins, b->shape)).first->second;
+    }
+
+protected:
+    Stmt visit(const BufferRealizeNode* op) override {
+        std::vector<Expr> mins, extents;
+        for (auto& r : op->bounds) {
+            mins.push_back(mutate(r.min));
+            extents.push_back(mutate(r.extent));
+        }
+        TESSEL_CHECK(!extents.empty(), "realize of " + op->buffer->name + " without bounds");
+        FlatLayout layout = makeLayout(op->buffer, mins, extents);
+        if (layout.flat.sameAs(op->buffer)) layout.flat = flatBufferLike(op->buffer, extents[0]);
+        Buffer flat = layout.flat;
+
+        // A nested realization of the same buffer shadows the outer one.
+        auto it = layouts_.find(op->buffer.get());
+        std::optional<FlatLayout> outer;
+        if (it != layouts_.end()) outer = it->second;
+        layouts_.insert_or_assign(op->buffer.get(), std::move(layout));
+        Stmt body = mutate(op->body);
+        if (outer)
+            layouts_.insert_or_assign(op->buffer.get(), *outer);
+        else
+            layouts_.erase(op->buffer.get());
+        return AllocateNode::make(flat, body);
+    }
+
+    Expr visit(const BufferLoadNode* op) override {
+        std::vector<Expr> idx;
+        bool changed = mutateAll(op->indices, idx);
+        const FlatLayout& l = layoutOf(op->buffer);
+        if (l.flat.sameAs(op->buffer))
+            return changed ? BufferLoadNode::make(op->buffer, idx) : Expr(op);
+        return BufferLoadNode::make(l.flat, {flatIndex(l, idx, op->buffer)});
+    }
+
+    Stmt visit(const BufferStoreNode* op) override {
+        Expr value = mutate(op->value);
+        std::vector<Expr> idx;
+        bool changed = mutateAll(op->indices, idx) || !value.sameAs(op->value);
+        const FlatLayout& l = layoutOf(op->buffer);
+        if (l.flat.sameAs(op->buffer))
+            return changed ? BufferStoreNode::make(op->buffer, value, idx) : Stmt(op);
+        return BufferStoreNode::make(l.flat, value, {flatIndex(l, idx, op->buffer)});
+    }
+
+private:
+    static Expr flatIndex(const FlatLayout& l, const std::vector<Expr>& idx, const Buffer& b) {
+        TESSEL_CHECK(idx.size() == l.strides.size(),
+                     "buffer " + b->name + " accessed with " + std::to_string(idx.size()) +
+                         " indices but has " + std::to_string(l.strides.size()) + " dimensions");
+        Expr flat;
+        for (size_t i = 0; i < idx.size(); ++i) {
+            // `i - i` (a region starting at the access's own variable, after compute_at) is 0.
+            Expr offset =
+                structuralEqual(idx[i], l.mins[i]) ? makeZero(idx[i].type()) : idx[i] - l.mins[i];
+            Expr term = offset * l.strides[i];
+            flat = flat.defined() ? flat + term : term;
+        }
+        return flat;
+    }
+
+    std::unordered_map<const BufferNode*, FlatLayout> layouts_;
+};
+
+} // namespace
+
+PrimFunc storageFlatten(const PrimFunc& f, const StorageFlattenOptions&) {
+    StorageFlattener flattener;
+    std::vector<Buffer> params;
+    bool paramsChanged = false;
+    for (auto& p : f->params) {
+        params.push_back(flattener.layoutOf(p).flat);
+        paramsChanged |= !params.back().sameAs(p);
+    }
+    Stmt body = flattener.mutate(f->body);
+    if (!paramsChanged && body.sameAs(f->body)) return f;
+    return PrimFunc::make(f->name, params, body);
+}
+
+} // namespace tessel::tir
