@@ -323,7 +323,9 @@ private:
         if (guards.empty()) return s;
         Expr c = guards[0];
         for (size_t i = 1; i < guards.size(); ++i) c = c && guards[i];
-        return IfThenElseNode::make(c, s);
+        // likely(): the guard of a non-dividing split, which loop-partition peels off
+        // and vectorize must not turn into an out-of-bounds select.
+        return IfThenElseNode::make(call(Intrinsic::Likely, {c}), s);
     }
 
     Stmt makeStage(const StagePtr& st, const std::map<const IterVarNode*, Range>& roots) {

@@ -83,7 +83,7 @@ private slots:
         s[g.C].split(g.x(s), 4);
         std::string t = lowerText(s, {g.A, g.B, g.C});
         QVERIFY(t.find("for x_outer in range(3):") != std::string::npos);
-        QVERIFY2(t.find("if x_outer * 4 + x_inner < 10:") != std::string::npos, t.c_str());
+        QVERIFY2(t.find("if T.likely(x_outer * 4 + x_inner < 10):") != std::string::npos, t.c_str());
     }
 
     void splitByNParts() {

@@ -1,0 +1,72 @@
+/// \file
+/// TIR -> LLVM 16 -> machine code: JIT modules for this machine, assembly and
+/// ELF objects for any target, with the line links the IDE shows.
+///
+/// Input is a lowered, flattened PrimFunc: buffer parameters, one flat index
+/// per access (a stride-1 Ramp is a contiguous vector access, any other vector
+/// index a gather/scatter), 1-d Allocates. Every function gets the kernel ABI
+/// of runtime/Module.h: an exported `int32_t <name>(void* const* args)` that
+/// unpacks one pointer per buffer parameter and calls an internal function
+/// whose pointers are `noalias`, `nocapture` and `align 64` (so callers pass
+/// distinct, 64-byte aligned buffers, as runtime tensors are). Parallel loops
+/// are outlined and run through the runtime's TesselParallelLaunch
+/// (runtime/ParallelABI.h). Every instruction carries a debug location whose
+/// line is the TIR printer's line of the statement it came from, so the
+/// optimised IR and the assembly link back to the TIR text (see LineMap).
+///
+/// No LLVM type appears here; Qt code may include this header.
+#pragma once
+
+#include "codegen/LineMap.h"
+#include "codegen/Target.h"
+#include "runtime/Module.h"
+#include "tir/IR.h"
+
+#include <string>
+#include <vector>
+
+namespace tessel::codegen {
+
+struct BuildOptions {
+    /// LLVM optimisation level, 0..3 (3 = the O3 module pipeline).
+    int optLevel = 3;
+    /// Emit debug locations (and hence the line maps).
+    bool debugInfo = true;
+    /// Fill BuildResult::assembly (and its line map).
+    bool emitAssembly = true;
+    /// Compile into a JIT module (only for a host target).
+    bool jit = true;
+    /// Drop the `.debug_*` sections from the assembly text: they are many lines
+    /// of tables a reader does not need; the `.loc` lines stay.
+    bool stripDebugSections = true;
+};
+
+struct BuildResult {
+    /// The compiled functions, callable here; null unless options.jit and the
+    /// target is the host.
+    runtime::ModulePtr module;
+    /// The TIR text the line numbers refer to: printPrimFunc() of each function,
+    /// in order, joined by one empty line (for one function, exactly its text).
+    std::string tir;
+    /// tirFirstLine[i]: the line of `tir` (1-based) where function i starts.
+    std::vector<int> tirFirstLine;
+    /// LLVM IR as generated (before optimisation) and after the pipeline.
+    std::string llvmIR, llvmIROptimized;
+    /// Assembly for the target (empty unless options.emitAssembly).
+    std::string assembly;
+    /// Per line of each text: the line of `tir` it came from, and the reverse.
+    LineMap llvmIRLines, llvmIROptimizedLines, assemblyLines;
+};
+
+/// Compiles `funcs` into one LLVM module for `target`. Throws CompileError when
+/// the input is not a flattened PrimFunc codegen can handle (with the reason),
+/// or when LLVM rejects the target.
+BuildResult build(const std::vector<tir::PrimFunc>& funcs, const Target& target,
+                  const BuildOptions& options = {});
+
+/// An ELF relocatable object of `funcs` for `target` (any triple LLVM knows,
+/// e.g. "aarch64-linux-gnu"), optimised at O3. Calls into the thread pool stay
+/// undefined symbols that the runtime resolves when it loads the code.
+std::vector<char> emitObject(const std::vector<tir::PrimFunc>& funcs, const Target& target);
+
+} // namespace tessel::codegen

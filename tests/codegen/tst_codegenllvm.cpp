@@ -1,0 +1,651 @@
+// LLVM codegen: hand-built flattened TIR is JIT-compiled, run, and compared
+// with plain C++; assembly, line maps, objects and targets are checked too.
+#include "codegen/CodeGenLLVM.h"
+#include "codegen/Target.h"
+#include "ir/Diagnostic.h"
+#include "runtime/ParallelABI.h"
+#include "tir/IROperators.h"
+#include "tir/IRPrinter.h"
+
+#include <QtTest>
+
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <numeric>
+#include <sstream>
+
+using namespace tessel;
+using namespace tessel::tir;
+using tessel::codegen::BuildOptions;
+using tessel::codegen::BuildResult;
+using tessel::codegen::Target;
+
+namespace {
+
+const DataType f32 = DataType::float32();
+const DataType i32 = DataType::int32();
+
+/// A 64-byte aligned array, as the runtime hands buffers to kernels.
+template <class T> struct Aligned {
+    explicit Aligned(size_t n, T fill = T()) : size(n) {
+        size_t bytes = ((n * sizeof(T) + 63) / 64) * 64;
+        data.reset(static_cast<T*>(std::aligned_alloc(64, bytes ? bytes : 64)));
+        for (size_t i = 0; i < n; ++i)
+            data[i] = fill;
+    }
+    T& operator[](size_t i) { return data[i]; }
+    T* get() { return data.get(); }
+    struct Free {
+        void operator()(T* p) const { std::free(p); }
+    };
+    std::unique_ptr<T[], Free> data;
+    size_t size;
+};
+
+Expr load(const Buffer& b, Expr i) {
+    return BufferLoadNode::make(b, {std::move(i)});
+}
+Stmt store(const Buffer& b, Expr v, Expr i) {
+    return BufferStoreNode::make(b, std::move(v), {std::move(i)});
+}
+Stmt loop(Var v, Expr mn, Expr ext, Stmt body, ForKind k = ForKind::Serial) {
+    return ForNode::make(std::move(v), std::move(mn), std::move(ext), k, std::move(body));
+}
+Buffer buffer(const char* name, int64_t n, DataType t = f32) {
+    return Buffer::make(name, t, {Expr(int(n))});
+}
+
+BuildResult buildHost(const PrimFunc& f, BuildOptions opt = {}) {
+    return codegen::build({f}, Target::host(), opt);
+}
+
+int32_t run(const BuildResult& r, const std::string& name, std::vector<void*> args) {
+    auto fn = r.module->function(name);
+    if (!fn) throw std::runtime_error("no function " + name);
+    return fn(args.data());
+}
+
+bool close(float a, float b, float rel = 1e-5f) {
+    return std::fabs(a - b) <= rel * std::max(1.0f, std::max(std::fabs(a), std::fabs(b)));
+}
+
+int64_t floorDivRef(int64_t a, int64_t b) {
+    int64_t q = a / b;
+    return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
+}
+int64_t floorModRef(int64_t a, int64_t b) {
+    return a - floorDivRef(a, b) * b;
+}
+
+/// C[i*16 : +16] = A[...] + B[...] for i in 0..n/16.
+PrimFunc vectorAdd(int n) {
+    Buffer A = buffer("A", n), B = buffer("B", n), C = buffer("C", n);
+    Var i("i");
+    Expr idx = RampNode::make(i * 16, Expr(1), 16);
+    Stmt body = loop(i, 0, n / 16, store(C, load(A, idx) + load(B, idx), idx));
+    return PrimFunc::make("vadd", {A, B, C}, body);
+}
+
+} // namespace
+
+class TestCodeGenLLVM : public QObject {
+    Q_OBJECT
+private slots:
+    void targets() {
+        Target h = Target::host();
+        QVERIFY(!h.triple.empty());
+        QVERIFY(!h.cpu.empty());
+        QVERIFY(h.isHost());
+        QVERIFY(h.vectorBits() >= 128);
+        QCOMPARE(Target::fromString("host"), h);
+        QCOMPARE(Target::fromString(h.str()), h);
+
+        Target a = Target::fromString("aarch64");
+        QCOMPARE(QString::fromStdString(a.triple), QString("aarch64-unknown-linux-gnu"));
+        QVERIFY(!a.isHost());
+        QCOMPARE(a.vectorBits(), 128);
+        QCOMPARE(Target::fromString(a.str()), a);
+        QCOMPARE(QString::fromStdString(Target::fromString("aarch64-linux-gnu").triple),
+                 QString("aarch64-unknown-linux-gnu"));
+        QVERIFY(Target::fromString("armv7").triple.starts_with("armv7"));
+        QVERIFY(Target::fromString("riscv64").triple.starts_with("riscv64"));
+        QCOMPARE(Target::fromString("x86_64").vectorBits(), 128);
+        QCOMPARE(Target::fromString("x86_64 -mcpu=skylake-avx512").vectorBits(), 512);
+        QCOMPARE(QString::fromStdString(Target::fromString("aarch64 -mcpu=cortex-a72").cpu),
+                 QString("cortex-a72"));
+        QVERIFY_THROWS_EXCEPTION(CompileError, Target::fromString("notanarch-foo-bar"));
+        QVERIFY_THROWS_EXCEPTION(CompileError, Target::fromString("x86_64 -bogus"));
+    }
+
+    void vectorAddRuns() {
+        const int n = 1024;
+        BuildResult r = buildHost(vectorAdd(n));
+        QVERIFY(r.module);
+        Aligned<float> a(n), b(n), c(n, -1.0f);
+        for (int i = 0; i < n; ++i)
+            a[i] = 0.5f * i, b[i] = 1000.0f - i;
+        QCOMPARE(run(r, "vadd", {a.get(), b.get(), c.get()}), 0);
+        for (int i = 0; i < n; ++i)
+            QCOMPARE(c[i], a[i] + b[i]);
+        QCOMPARE(r.module->functionNames(), std::vector<std::string>{"vadd"});
+        QVERIFY(r.module->function("nope") == nullptr);
+        // The ABI: noalias + align 64 pointers on the internal function.
+        QVERIFY(r.llvmIR.find("noalias nocapture align 64") != std::string::npos);
+        QVERIFY(r.llvmIR.find("load <16 x float>") != std::string::npos);
+    }
+
+    void vectorAddUsesZmm() {
+        if (Target::host().vectorBits() < 512) QSKIP("no AVX-512 on this host");
+        BuildResult r = buildHost(vectorAdd(1024));
+        QVERIFY2(r.assembly.find("zmm") != std::string::npos, r.assembly.c_str());
+        QVERIFY(r.llvmIROptimized.find("\"prefer-vector-width\"=\"512\"") != std::string::npos);
+    }
+
+    void lineMaps() {
+        PrimFunc f = vectorAdd(1024);
+        AnnotatedText tir = printPrimFunc(f);
+        const ForNode* forNode = f->body.as<ForNode>();
+        QVERIFY(forNode);
+        int storeLine = tir.lineOf(forNode->body.get());
+        int forLine = tir.lineOf(forNode);
+        QVERIFY(storeLine > 0 && forLine > 0);
+
+        BuildResult r = buildHost(f);
+        QCOMPARE(QString::fromStdString(r.tir), QString::fromStdString(tir.text));
+        QCOMPARE(r.tirFirstLine, std::vector<int>{1});
+        QVERIFY(r.assembly.find(".loc") != std::string::npos);
+        QVERIFY(r.assembly.find(".debug_info") == std::string::npos); // stripped
+        QVERIFY(r.llvmIROptimized.find("!DILocation(line: " + std::to_string(storeLine)) !=
+                std::string::npos);
+
+        // Assembly lines of the store exist and point back to it.
+        const auto& asmLines = r.assemblyLines.linesOf(storeLine);
+        QVERIFY2(!asmLines.empty(), r.assembly.c_str());
+        for (int l : asmLines)
+            QCOMPARE(r.assemblyLines.tirLine(l), storeLine);
+        bool storeInstr =
+            false; // one of them stores to memory (vmovups/vmovaps/movups ... to (%reg))
+        std::vector<std::string> lines;
+        {
+            std::istringstream in(r.assembly);
+            for (std::string s; std::getline(in, s);)
+                lines.push_back(s);
+        }
+        for (int l : asmLines) {
+            const std::string& s = lines[l - 1];
+            if (s.find("mov") != std::string::npos && s.find(")") != std::string::npos)
+                storeInstr = true;
+            QVERIFY(s.find(".loc") == std::string::npos);
+        }
+        QVERIFY(storeInstr);
+        // Every mapped TIR line is a real line of the TIR text.
+        int tirLines = static_cast<int>(tir.lineNode.size());
+        for (int l : r.assemblyLines.toTir)
+            QVERIFY(l >= 0 && l <= tirLines);
+        QVERIFY(!r.llvmIROptimizedLines.linesOf(storeLine).empty());
+        QVERIFY(!r.llvmIRLines.linesOf(forLine).empty());
+
+        // Without debug info there are no maps.
+        BuildOptions opt;
+        opt.debugInfo = false;
+        BuildResult nd = buildHost(f, opt);
+        QVERIFY(nd.assemblyLines.empty());
+        QVERIFY(nd.assembly.find(".loc") == std::string::npos);
+    }
+
+    void lineMapParsers() {
+        std::string ir = "define i32 @f(ptr %a) !dbg !4 {\n"
+                         "  %x = load float, ptr %a, align 4, !dbg !9\n"
+                         "  ret i32 0, !dbg !10\n"
+                         "}\n"
+                         "!4 = distinct !DISubprogram(name: \"f\", line: 2, scopeLine: 2)\n"
+                         "!9 = !DILocation(line: 5, column: 0, scope: !4)\n"
+                         "!10 = !DILocation(line: 0, scope: !4)\n";
+        auto m = codegen::LineMap::fromLLVMIR(ir);
+        QCOMPARE(m.tirLine(1), 2);
+        QCOMPARE(m.tirLine(2), 5);
+        QCOMPARE(m.tirLine(3), 0);
+        QCOMPARE(m.tirLine(6), 0);
+        QCOMPARE(m.linesOf(5), std::vector<int>{2});
+
+        std::string s = "f:\n"
+                        "\t.loc\t0 3 0\n"
+                        "\tvmovups\t(%rdi), %zmm0\n"
+                        "# %bb.1:\n"
+                        "\t.loc\t0 0 0 is_stmt 0\n"
+                        "\tvaddps\t%zmm1, %zmm0, %zmm0\n"
+                        "\t.loc\t0 4 7 prologue_end\n"
+                        ".LBB0_1:\n"
+                        "\tvmovups\t%zmm0, (%rdx)\n"
+                        "\tretq\n"
+                        ".Lfunc_end0:\n"
+                        "\tnop\n";
+        auto a = codegen::LineMap::fromAssembly(s);
+        QCOMPARE(a.toTir, (std::vector<int>{0, 0, 3, 0, 0, 0, 0, 0, 4, 4, 0, 0}));
+        QCOMPARE(a.linesOf(4), (std::vector<int>{9, 10}));
+        QVERIFY(a.linesOf(99).empty());
+    }
+
+    void gemmWithLocalAccumulator() {
+        const int n = 64;
+        Buffer A = buffer("A", n * n), B = buffer("B", n * n), C = buffer("C", n * n);
+        Buffer acc = Buffer::make("acc", f32, {Expr(1)}, "local");
+        Var i("i"), j("j"), k("k");
+        Stmt inner =
+            loop(k, 0, n, store(acc, load(acc, 0) + load(A, i * n + k) * load(B, k * n + j), 0));
+        Stmt body =
+            SeqStmtNode::make({store(acc, Expr(0.0), 0), inner, store(C, load(acc, 0), i * n + j)});
+        body = AllocateNode::make(acc, body);
+        Stmt s = loop(i, 0, n, loop(j, 0, n, body));
+        BuildResult r = buildHost(PrimFunc::make("gemm", {A, B, C}, s));
+        Aligned<float> a(n * n), b(n * n), c(n * n);
+        for (int x = 0; x < n * n; ++x)
+            a[x] = float((x * 7) % 13) - 6.0f, b[x] = float((x * 5) % 11) * 0.25f;
+        QCOMPARE(run(r, "gemm", {a.get(), b.get(), c.get()}), 0);
+        for (int y = 0; y < n; ++y)
+            for (int x = 0; x < n; ++x) {
+                float ref = 0;
+                for (int z = 0; z < n; ++z)
+                    ref = ref + a[y * n + z] * b[z * n + x];
+                QVERIFY2(close(c[y * n + x], ref),
+                         qPrintable(QString("%1 vs %2").arg(c[y * n + x]).arg(ref)));
+            }
+        QVERIFY(r.llvmIR.find("alloca float") != std::string::npos);
+    }
+
+    void reductionWithExp() {
+        const int n = 1000;
+        Buffer A = buffer("A", n), out = buffer("out", 1);
+        Var i("i");
+        Stmt s = SeqStmtNode::make({store(out, Expr(0.0), 0),
+                                    loop(i, 0, n, store(out, load(out, 0) + exp(load(A, i)), 0))});
+        BuildResult r = buildHost(PrimFunc::make("sumexp", {A, out}, s));
+        Aligned<float> a(n), o(1);
+        for (int x = 0; x < n; ++x)
+            a[x] = std::sin(0.01f * x);
+        QCOMPARE(run(r, "sumexp", {a.get(), o.get()}), 0);
+        float ref = 0;
+        for (int x = 0; x < n; ++x)
+            ref += std::exp(a[x]);
+        QVERIFY2(close(o[0], ref, 1e-4f), qPrintable(QString("%1 vs %2").arg(o[0]).arg(ref)));
+    }
+
+    void parallelLoop() {
+        const int n = 1000;
+        Buffer A = buffer("A", n), C = buffer("C", n);
+        Var i("i"), scale("scale", f32), j("j");
+        // let scale = 3; for i in parallel(1, n): for j in 0..1: C[i] = A[i] * scale + i
+        Stmt inner = loop(j, 0, 1, store(C, load(A, i) * scale + cast(f32, i), i));
+        Stmt s = LetStmtNode::make(scale, Expr(3.0), loop(i, 1, n - 1, inner, ForKind::Parallel));
+        PrimFunc f = PrimFunc::make("par", {A, C}, s);
+        BuildResult r = buildHost(f);
+        QVERIFY(r.llvmIR.find("TesselParallelLaunch") != std::string::npos);
+        Aligned<float> a(n), c(n, -7.0f);
+        for (int x = 0; x < n; ++x)
+            a[x] = float(x % 17);
+        QCOMPARE(run(r, "par", {a.get(), c.get()}), 0);
+        QCOMPARE(c[0], -7.0f);
+        for (int x = 1; x < n; ++x)
+            QCOMPARE(c[x], a[x] * 3.0f + float(x));
+        QVERIFY(TesselParallelNumThreads() >= 1);
+        // The same without debug info, and at O0.
+        BuildOptions plain;
+        plain.debugInfo = false;
+        plain.optLevel = 0;
+        BuildResult rp = buildHost(f, plain);
+        Aligned<float> c2(n, -7.0f);
+        QCOMPARE(run(rp, "par", {a.get(), c2.get()}), 0);
+        for (int x = 0; x < n; ++x)
+            QCOMPARE(c2[x], c[x]);
+
+        // Nested parallel loops (the inner one runs serially inside a task), over 2-d data.
+        Buffer D = buffer("D", 64 * 64);
+        Var y("y"), x("x");
+        Stmt nested =
+            loop(y, 0, 64,
+                 loop(x, 0, 64, store(D, cast(f32, y * 64 + x), y * 64 + x), ForKind::Parallel),
+                 ForKind::Parallel);
+        BuildResult r2 = buildHost(PrimFunc::make("par2", {D}, nested));
+        Aligned<float> d(64 * 64);
+        QCOMPARE(run(r2, "par2", {d.get()}), 0);
+        for (int z = 0; z < 64 * 64; ++z)
+            QCOMPARE(d[z], float(z));
+    }
+
+    void ifAndSelect() {
+        const int n = 100;
+        Buffer A = buffer("A", n), C = buffer("C", n);
+        Var i("i");
+        Expr a = load(A, i);
+        Stmt s = loop(i, 0, n,
+                      IfThenElseNode::make(truncmod(i, 3) == 0, store(C, a, i),
+                                           store(C, select(a > Expr(0.0), a * Expr(2.0), -a), i)));
+        BuildResult r = buildHost(PrimFunc::make("ifsel", {A, C}, s));
+        Aligned<float> av(n), c(n);
+        for (int x = 0; x < n; ++x)
+            av[x] = float(x - 50) * 0.5f;
+        QCOMPARE(run(r, "ifsel", {av.get(), c.get()}), 0);
+        for (int x = 0; x < n; ++x) {
+            float e = x % 3 == 0 ? av[x] : (av[x] > 0 ? av[x] * 2 : -av[x]);
+            QCOMPARE(c[x], e);
+        }
+        // A vector select with a vector condition.
+        Var v("v");
+        Expr idx = RampNode::make(v * 8, Expr(1), 8);
+        Expr va = load(A, idx);
+        Stmt vs = loop(
+            v, 0, n / 8,
+            store(C, select(va > BroadcastNode::make(Expr(0.0), 8), va, va * Expr(-1.0)), idx));
+        BuildResult r2 = buildHost(PrimFunc::make("vsel", {A, C}, vs));
+        QCOMPARE(run(r2, "vsel", {av.get(), c.get()}), 0);
+        for (int x = 0; x < n / 8 * 8; ++x)
+            QCOMPARE(c[x], std::fabs(av[x]));
+    }
+
+    void floorDivModNegative() {
+        const int n = 64;
+        Buffer A = buffer("A", n, i32), B = buffer("B", n, i32);
+        Buffer Q = buffer("Q", n, i32), R = buffer("R", n, i32);
+        Buffer Q4 = buffer("Q4", n, i32), R4 = buffer("R4", n, i32);
+        Buffer Q3 = buffer("Q3", n, i32), R3 = buffer("R3", n, i32);
+        Buffer T = buffer("T", n, i32), M = buffer("M", n, i32);
+        Var i("i");
+        Expr a = load(A, i), b = load(B, i);
+        Stmt s =
+            loop(i, 0, n,
+                 SeqStmtNode::make({store(Q, floordiv(a, b), i), store(R, floormod(a, b), i),
+                                    store(Q4, floordiv(a, 4), i), store(R4, floormod(a, 4), i),
+                                    store(Q3, floordiv(a, 3), i), store(R3, floormod(a, 3), i),
+                                    store(T, truncdiv(a, b), i), store(M, truncmod(a, b), i)}));
+        // Vector version over Ramp indices: floordiv/floormod by a broadcast constant 3 and by 8.
+        Buffer VQ = buffer("VQ", n, i32), VR = buffer("VR", n, i32);
+        Var v("v");
+        Expr idx = RampNode::make(v * 8, Expr(1), 8);
+        Stmt vs =
+            loop(v, 0, n / 8,
+                 SeqStmtNode::make(
+                     {store(VQ, floordiv(load(A, idx), BroadcastNode::make(Expr(3), 8)), idx),
+                      store(VR, floormod(load(A, idx), BroadcastNode::make(Expr(8), 8)), idx)}));
+        PrimFunc f = PrimFunc::make("fdm", {A, B, Q, R, Q4, R4, Q3, R3, T, M, VQ, VR},
+                                    SeqStmtNode::make({s, vs}));
+        BuildResult r = buildHost(f);
+        std::vector<Aligned<int32_t>> bufs;
+        for (int k = 0; k < 12; ++k)
+            bufs.emplace_back(n);
+        for (int x = 0; x < n; ++x) {
+            bufs[0][x] = (x * 37) % 41 - 20; // -20..20
+            int d = (x % 9) - 4;             // -4..4, no 0
+            bufs[1][x] = d == 0 ? 5 : d;
+        }
+        std::vector<void*> args;
+        for (auto& b : bufs)
+            args.push_back(b.get());
+        QCOMPARE(run(r, "fdm", args), 0);
+        for (int x = 0; x < n; ++x) {
+            int64_t av = bufs[0][x], bv = bufs[1][x];
+            QCOMPARE(int64_t(bufs[2][x]), floorDivRef(av, bv));
+            QCOMPARE(int64_t(bufs[3][x]), floorModRef(av, bv));
+            QCOMPARE(int64_t(bufs[4][x]), floorDivRef(av, 4));
+            QCOMPARE(int64_t(bufs[5][x]), floorModRef(av, 4));
+            QCOMPARE(int64_t(bufs[6][x]), floorDivRef(av, 3));
+            QCOMPARE(int64_t(bufs[7][x]), floorModRef(av, 3));
+            QCOMPARE(int64_t(bufs[8][x]), av / bv);
+            QCOMPARE(int64_t(bufs[9][x]), av % bv);
+            QCOMPARE(int64_t(bufs[10][x]), floorDivRef(av, 3));
+            QCOMPARE(int64_t(bufs[11][x]), floorModRef(av, 8));
+        }
+    }
+
+    void localAndHeapAllocate() {
+        const int rows = 8, w = 32;
+        Buffer A = buffer("A", rows * w), B = buffer("B", rows * w);
+        Buffer tmp = Buffer::make("tmp", f32, {Expr(w)}, "local");
+        Var i("i"), j("j"), k("k");
+        Stmt fill = loop(j, 0, w, store(tmp, load(A, i * w + j) * Expr(2.0), j));
+        Stmt back = loop(k, 0, w, store(B, load(tmp, w - 1 - k), i * w + k));
+        Stmt s = loop(i, 0, rows, AllocateNode::make(tmp, SeqStmtNode::make({fill, back})));
+        BuildResult r = buildHost(PrimFunc::make("rev", {A, B}, s));
+        QVERIFY(r.llvmIR.find("alloca float, i64 32, align 64") != std::string::npos);
+        Aligned<float> a(rows * w), b(rows * w);
+        for (int x = 0; x < rows * w; ++x)
+            a[x] = float(x);
+        QCOMPARE(run(r, "rev", {a.get(), b.get()}), 0);
+        for (int y = 0; y < rows; ++y)
+            for (int x = 0; x < w; ++x)
+                QCOMPARE(b[y * w + x], 2.0f * a[y * w + (w - 1 - x)]);
+
+        // A large "global" allocation goes to the heap (and is freed).
+        const int big = 100000;
+        Buffer O = buffer("O", 1);
+        Buffer H = Buffer::make("H", f32, {Expr(big)}, "global");
+        Var p("p"), q("q");
+        Stmt hs = AllocateNode::make(
+            H,
+            SeqStmtNode::make({loop(p, 0, big, store(H, cast(f32, p), p)), store(O, Expr(0.0), 0),
+                               loop(q, 0, big, store(O, load(O, 0) + load(H, q), 0))}));
+        BuildResult r2 = buildHost(PrimFunc::make("heap", {O}, hs));
+        QVERIFY(r2.llvmIR.find("aligned_alloc") != std::string::npos);
+        QVERIFY(r2.llvmIR.find("@free") != std::string::npos);
+        Aligned<float> o(1);
+        QCOMPARE(run(r2, "heap", {o.get()}), 0);
+        float ref = 0;
+        for (int x = 0; x < big; ++x)
+            ref += float(x);
+        QVERIFY(close(o[0], ref, 1e-4f));
+    }
+
+    void gatherScatterUnroll() {
+        const int n = 64;
+        Buffer A = buffer("A", n * 2), C = buffer("C", n * 3);
+        Var v("v"), u("u");
+        // C[v*12 + 3*l] = A[v*8 + 2*l] for l in 0..3 (stride-2 gather, stride-3 scatter)
+        Stmt s = loop(v, 0, n / 4,
+                      store(C, load(A, RampNode::make(v * 8, Expr(2), 4)),
+                            RampNode::make(v * 12, Expr(3), 4)));
+        Stmt s2 = loop(u, 0, 4, store(C, Expr(-1.0), u * 3 + 1), ForKind::Unrolled);
+        BuildResult r = buildHost(PrimFunc::make("gs", {A, C}, SeqStmtNode::make({s, s2})));
+        QVERIFY(r.llvmIR.find("llvm.masked.gather") != std::string::npos);
+        QVERIFY(r.llvmIR.find("llvm.masked.scatter") != std::string::npos);
+        QVERIFY(r.llvmIR.find("llvm.loop.unroll.full") != std::string::npos);
+        Aligned<float> a(n * 2), c(n * 3, 5.0f);
+        for (int x = 0; x < n * 2; ++x)
+            a[x] = float(x);
+        QCOMPARE(run(r, "gs", {a.get(), c.get()}), 0);
+        for (int x = 0; x < n; ++x)
+            QCOMPARE(c[3 * x], a[2 * x]);
+        for (int x = 0; x < n; ++x)
+            QCOMPARE(c[3 * x + 1], x < 4 ? -1.0f : 5.0f);
+        for (int x = 0; x < n; ++x)
+            QCOMPARE(c[3 * x + 2], 5.0f);
+    }
+
+    void intrinsicsAndCasts() {
+        const int n = 32;
+        const int k = 16; // number of outputs per element
+        Buffer A = buffer("A", n), O = buffer("O", n * k), I = buffer("I", n, i32);
+        Var v("v");
+        Expr idx = RampNode::make(v * 8, Expr(1), 8);
+        Expr a = load(A, idx);
+        auto out = [&](int slot, Expr e) {
+            return store(O, e, RampNode::make(Expr(slot * n) + v * 8, Expr(1), 8));
+        };
+        std::vector<Stmt> seq = {
+            out(0, exp(a)),
+            out(1, call(Intrinsic::Log, {a + Expr(3.0)})),
+            out(2, sqrt(a + Expr(3.0))),
+            out(3, call(Intrinsic::Rsqrt, {a + Expr(3.0)})),
+            out(4, fma(a, a, a)),
+            out(5, call(Intrinsic::Tanh, {a})),
+            out(6, call(Intrinsic::Sigmoid, {a})),
+            out(7, call(Intrinsic::Pow, {a + Expr(3.0), BroadcastNode::make(Expr(1.5), 8)})),
+            out(8, call(Intrinsic::Abs, {a})),
+            out(9, call(Intrinsic::Erf, {a})),
+            out(10, call(Intrinsic::Floor, {a})),
+            out(11, call(Intrinsic::Ceil, {a})),
+            out(12, call(Intrinsic::Round, {a})),
+            out(13, call(Intrinsic::Trunc, {a})),
+            out(14, call(Intrinsic::Sin, {a}) + call(Intrinsic::Cos, {a})),
+            out(15,
+                max(min(a, BroadcastNode::make(Expr(1.0), 8)), BroadcastNode::make(Expr(-1.0), 8))),
+        };
+        // Scalar casts: I[i] = int(A[i] * 4) + int(A[i] > 0); scalar tanh through libm.
+        Var s("s");
+        Expr as = load(A, s);
+        seq.push_back(loop(
+            s, 0, n,
+            store(I,
+                  cast(i32, as * Expr(4.0)) + cast(i32, as > Expr(0.0)) +
+                      cast(i32, cast(DataType::float64(), call(Intrinsic::Tanh, {as})) * Expr(0.0)),
+                  s)));
+        Stmt body = SeqStmtNode::make(
+            {loop(v, 0, n / 8, SeqStmtNode::make(std::vector<Stmt>(seq.begin(), seq.end() - 1))),
+             seq.back()});
+        BuildResult r = buildHost(PrimFunc::make("intr", {A, O, I}, body));
+        Aligned<float> av(n), o(n * k);
+        Aligned<int32_t> iv(n);
+        for (int x = 0; x < n; ++x)
+            av[x] = (float(x) - 15.5f) * 0.17f;
+        QCOMPARE(run(r, "intr", {av.get(), o.get(), iv.get()}), 0);
+        for (int x = 0; x < n; ++x) {
+            float a0 = av[x];
+            float ref[k] = {std::exp(a0),
+                            std::log(a0 + 3),
+                            std::sqrt(a0 + 3),
+                            1.0f / std::sqrt(a0 + 3),
+                            std::fma(a0, a0, a0),
+                            std::tanh(a0),
+                            1.0f / (1.0f + std::exp(-a0)),
+                            std::pow(a0 + 3, 1.5f),
+                            std::fabs(a0),
+                            std::erf(a0),
+                            std::floor(a0),
+                            std::ceil(a0),
+                            std::round(a0),
+                            std::trunc(a0),
+                            std::sin(a0) + std::cos(a0),
+                            std::max(std::min(a0, 1.0f), -1.0f)};
+            for (int slot = 0; slot < k; ++slot)
+                QVERIFY2(close(o[slot * n + x], ref[slot], 1e-5f),
+                         qPrintable(QString("slot %1 x %2: %3 vs %4")
+                                        .arg(slot)
+                                        .arg(x)
+                                        .arg(o[slot * n + x])
+                                        .arg(ref[slot])));
+            QCOMPARE(iv[x], int32_t(a0 * 4.0f) + int32_t(a0 > 0));
+        }
+    }
+
+    void multipleFunctions() {
+        PrimFunc f1 = vectorAdd(256);
+        Buffer X = buffer("X", 16);
+        Var i("i");
+        PrimFunc f2 = PrimFunc::make("fill", {X}, loop(i, 0, 16, store(X, Expr(1.5), i)));
+        BuildResult r = codegen::build({f1, f2}, Target::host());
+        QCOMPARE(r.tirFirstLine.size(), size_t(2));
+        QVERIFY(r.tirFirstLine[1] > r.tirFirstLine[0]);
+        // The store of f2 maps to its line in the joined TIR text.
+        int storeLine =
+            printPrimFunc(f2).lineOf(f2->body.as<ForNode>()->body.get()) + r.tirFirstLine[1] - 1;
+        QVERIFY(r.tir.find("def fill") != std::string::npos);
+        QVERIFY(!r.llvmIROptimizedLines.linesOf(storeLine).empty());
+        Aligned<float> x(16);
+        QCOMPARE(run(r, "fill", {x.get()}), 0);
+        for (int z = 0; z < 16; ++z)
+            QCOMPARE(x[z], 1.5f);
+        QVERIFY(r.module->function("vadd"));
+        QVERIFY_THROWS_EXCEPTION(CompileError, codegen::build({f2, f2}, Target::host()));
+    }
+
+    void externCallsAndOptLevels() {
+        const int n = 32;
+        Buffer A = buffer("A", n), C = buffer("C", n);
+        Var i("i");
+        // A libm function by symbol name, resolved in this process by the JIT.
+        Stmt s = loop(i, 0, n,
+                      store(C, CallNode::makeExtern(f32, "hypotf", {load(A, i), Expr(3.0)}), i));
+        PrimFunc f = PrimFunc::make("ext", {A, C}, s);
+        Aligned<float> a(n), c(n);
+        for (int x = 0; x < n; ++x)
+            a[x] = float(x);
+        for (int level : {0, 1, 2, 3}) {
+            BuildOptions opt;
+            opt.optLevel = level;
+            BuildResult r = buildHost(f, opt);
+            QCOMPARE(run(r, "ext", {a.get(), c.get()}), 0);
+            for (int x = 0; x < n; ++x)
+                QCOMPARE(c[x], std::hypot(a[x], 3.0f));
+            QVERIFY(!r.assemblyLines.empty());
+        }
+        // An unknown symbol is a diagnostic, not a crash.
+        Stmt bad =
+            loop(i, 0, n,
+                 store(C, CallNode::makeExtern(f32, "tessel_no_such_function", {load(A, i)}), i));
+        QVERIFY_THROWS_EXCEPTION(CompileError, buildHost(PrimFunc::make("ext2", {A, C}, bad)));
+        // No JIT wanted: texts only.
+        BuildOptions noJit;
+        noJit.jit = false;
+        noJit.emitAssembly = false;
+        BuildResult t = buildHost(f, noJit);
+        QVERIFY(!t.module);
+        QVERIFY(t.assembly.empty());
+        QVERIFY(!t.llvmIROptimized.empty());
+    }
+
+    void errorsAreDiagnostics() {
+        Buffer A = Buffer::make("A", f32, {Expr(4), Expr(4)});
+        Var i("i"), j("j"), free("free");
+        // Two indices: not flattened.
+        Stmt s = loop(i, 0, 4, BufferStoreNode::make(A, Expr(1.0), {i, i}));
+        QVERIFY_THROWS_EXCEPTION(CompileError, buildHost(PrimFunc::make("bad1", {A}, s)));
+        // A variable out of scope.
+        Stmt s2 = loop(i, 0, 4, store(A, Expr(1.0), i + free));
+        QVERIFY_THROWS_EXCEPTION(CompileError, buildHost(PrimFunc::make("bad2", {A}, s2)));
+        // A buffer that is neither a parameter nor allocated.
+        Buffer other = buffer("other", 4);
+        Stmt s3 = loop(i, 0, 4, store(other, Expr(1.0), i));
+        QVERIFY_THROWS_EXCEPTION(CompileError, buildHost(PrimFunc::make("bad3", {A}, s3)));
+        QVERIFY_THROWS_EXCEPTION(CompileError, codegen::build({}, Target::host()));
+    }
+
+    void aarch64ObjectAndAssembly() {
+        Target t = Target::fromString("aarch64-linux-gnu");
+        std::vector<char> obj = codegen::emitObject({vectorAdd(1024)}, t);
+        QVERIFY(obj.size() > 64);
+        QCOMPARE(obj[0], char(0x7f));
+        QCOMPARE(obj[1], 'E');
+        QCOMPARE(obj[2], 'L');
+        QCOMPARE(obj[3], 'F');
+        QCOMPARE(int(obj[4]), 2); // ELFCLASS64
+        uint16_t machine = uint16_t(uint8_t(obj[18]) | (uint8_t(obj[19]) << 8));
+        QCOMPARE(int(machine), 183); // EM_AARCH64
+
+        BuildResult r = codegen::build({vectorAdd(1024)}, t);
+        QVERIFY(!r.module); // no JIT for another machine
+        QVERIFY2(r.assembly.find("fadd\tv") != std::string::npos, r.assembly.c_str());
+        QVERIFY(r.assembly.find("ret") != std::string::npos);
+        QVERIFY(r.assembly.find("ldp\tq") != std::string::npos ||
+                r.assembly.find("ldr\tq") != std::string::npos);
+        QVERIFY(!r.assemblyLines.empty());
+
+        // Parallel loops stay calls into the runtime.
+        Buffer D = buffer("D", 256);
+        Var y("y");
+        PrimFunc par =
+            PrimFunc::make("p", {D}, loop(y, 0, 256, store(D, cast(f32, y), y), ForKind::Parallel));
+        BuildResult rp = codegen::build({par}, t);
+        QVERIFY(rp.assembly.find("bl\tTesselParallelLaunch") != std::string::npos);
+
+        // Other boards' targets build too.
+        for (const char* name : {"armv7", "riscv64"}) {
+            BuildResult o = codegen::build({vectorAdd(256)}, Target::fromString(name));
+            QVERIFY2(!o.assembly.empty(), name);
+            std::vector<char> ob = codegen::emitObject({vectorAdd(256)}, Target::fromString(name));
+            QVERIFY(ob.size() > 4 && ob[0] == 0x7f && ob[1] == 'E');
+        }
+    }
+};
+
+QTEST_APPLESS_MAIN(TestCodeGenLLVM)
+#include "tst_codegenllvm.moc"
