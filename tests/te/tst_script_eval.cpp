@@ -94,6 +94,7 @@ private slots:
     void printAndGlobals();
     void lambdasAndImports();
     void limitsStopHostileScripts();
+    void exampleScriptsRun();
 };
 
 void TestScriptEval::gemmSnippetRunsAsWritten() {
@@ -617,6 +618,38 @@ void TestScriptEval::limitsStopHostileScripts() {
     QVERIFY2(d.message.find("overflow") != std::string::npos, d.str().c_str());
     d = failure("A = te.placeholder((4000000000,), name=\"A\")\n");
     QVERIFY2(d.message.find("more than 2**31 - 1") != std::string::npos, d.str().c_str());
+}
+
+void TestScriptEval::exampleScriptsRun() {
+    QDir dir(QStringLiteral(TESSEL_SOURCE_DIR "/resources/examples/te"));
+    const QStringList files = dir.entryList({QStringLiteral("*.te")}, QDir::Files, QDir::Name);
+    QVERIFY(files.size() >= 2);
+    for (const QString& f : files) {
+        QFile file(dir.filePath(f));
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        ScriptOptions o;
+        o.fileName = f.toStdString();
+        ScriptResult r = run(file.readAll().toStdString(), o);
+        QVERIFY2(!r.builds.empty(), qPrintable(f));
+        QVERIFY2(!r.builds[0].args.empty(), qPrintable(f));
+    }
+
+    // bias_relu.te: Y inlined, R fused, split and annotated; the inferred build
+    // takes the placeholders then the output.
+    QFile file(dir.filePath(QStringLiteral("bias_relu.te")));
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    ScriptOptions o;
+    o.fileName = "bias_relu.te";
+    ScriptResult r = run(file.readAll().toStdString(), o);
+    const Schedule& s = global(r, "s").asSchedule();
+    QCOMPARE(s[tensor(r, "Y")].data().attach, AttachKind::Inline);
+    Stage st = s[tensor(r, "R")];
+    QCOMPARE(st.data().leafIterVars.size(), size_t(2));
+    QCOMPARE(st.data().annotations.at(iv(r, "inner").get()), IterAnnotation::Vectorize);
+    QCOMPARE(r.builds[0].name, std::string("bias_relu"));
+    QCOMPARE(r.builds[0].args.size(), size_t(3));
+    QCOMPARE(r.builds[0].args[1].name(), std::string("bias"));
+    QCOMPARE(r.builds[0].args[2].name(), std::string("R"));
 }
 
 QTEST_APPLESS_MAIN(TestScriptEval)

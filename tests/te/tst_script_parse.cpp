@@ -273,6 +273,8 @@ void TestScriptParse::syntaxErrors_data() {
     row("complex", "x = 5j", "1:5: error: complex numbers are not supported in TE scripts");
     row("bad number", "x = 1e", "1:5: error: invalid number literal '1e'");
     row("f-string", "x = f\"{a}\"", "1:5: error: f-strings are not supported in TE scripts");
+    row("bytes", "x = b'ab'", "1:5: error: bytes literals are not supported in TE scripts");
+    row("name before string", "x = ab'c'", "1:7: error: expected end of statement but found string 'c'");
     row("backslash", "x = 1 \\ y", "1:7: error: unexpected character after line continuation character");
     row("conditional without else", "x = a if b", "1:11: error: expected 'else' in the conditional expression but found end of line");
     row("in", "x = a in b", "1:7: error: 'in' is not supported in TE scripts");
@@ -300,6 +302,7 @@ void TestScriptParse::runErrors_data() {
     };
     row("unknown name", "y = tle.compute", "1:5: error: name 'tle' is not defined; did you mean 'te'?");
     row("unknown name, nothing close", "y = zzzzzz + 1", "1:5: error: name 'zzzzzz' is not defined");
+    row("te function without te", "A = placeholder((4,))", "1:5: error: name 'placeholder' is not defined; did you mean 'te.placeholder'?");
     row("unknown method", kStagePrelude + "s[C].tiel(C.op.axis[0], C.op.axis[0], 2, 2)",
         "4:6: error: Stage has no method 'tiel'; did you mean 'tile'?");
     row("unknown attribute", kStagePrelude + "x = C.shap", "4:7: error: Tensor has no attribute 'shap'; did you mean 'shape'?");
@@ -387,6 +390,10 @@ void TestScriptParse::suggestions() {
     QCOMPARE(closestName("reordr", {"reorder", "split"}), std::string("reorder"));
     QCOMPARE(closestName("x", {"te", "tvm"}), std::string());
     QCOMPARE(closestName("Split", {"split"}), std::string("split"));
+    QCOMPARE(closestName("e", {"A", "B"}), std::string());
+    QCOMPARE(closestName("n", {"N", "M"}), std::string("N"));
+    QCOMPARE(closestName("placeh", {"placeholder", "compute"}), std::string("placeholder"));
+    QCOMPARE(closestName("com", {"compute", "compute_at"}), std::string());
     QCOMPARE(didYouMean("factr", {"factor", "nparts"}), std::string("; did you mean 'factor'?"));
 }
 

@@ -245,6 +245,9 @@ Value Interpreter::lookup(const std::string& name, const Scope* scope, SourceLoc
                                        "exit",    "quit",    "breakpoint", "help",  "memoryview", "__builtins__"};
     for (const char* f : kForbidden)
         if (name == f) fail(loc, "'" + name + "' is not available in TE scripts");
+    // `compute` for `te.compute`.
+    if (auto te = builtins.find("te"); te != builtins.end() && te->second.asModule().find(name))
+        fail(loc, "name '" + name + "' is not defined; did you mean 'te." + name + "'?");
     fail(loc, "name '" + name + "' is not defined" + didYouMean(name, visibleNames(scope)));
 }
 

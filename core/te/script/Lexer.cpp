@@ -185,13 +185,13 @@ private:
         if (isIdentStart(c)) {
             while (isIdentChar(peek())) ++pos_;
             std::string_view word = src_.substr(start, pos_ - start);
-            if (peek() == '\'' || peek() == '"') {
+            if ((peek() == '\'' || peek() == '"') && word.size() <= 2) {
                 std::string lower(word);
                 std::transform(lower.begin(), lower.end(), lower.begin(), [](char ch) { return char(std::tolower(ch)); });
                 if (lower == "r" || lower == "u") return lexString(start, loc, lower == "r");
-                if (lower.find('f') != std::string::npos)
+                if (lower == "f" || lower == "rf" || lower == "fr")
                     fail(loc, "f-strings are not supported in TE scripts");
-                if (lower.find('b') != std::string::npos)
+                if (lower == "b" || lower == "rb" || lower == "br")
                     fail(loc, "bytes literals are not supported in TE scripts");
             }
             Token t;

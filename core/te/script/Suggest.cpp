@@ -26,7 +26,8 @@ int editDistance(std::string_view a, std::string_view b) {
 
 std::string closestName(std::string_view name, const std::vector<std::string>& candidates) {
     if (name.empty() || name.size() > 64) return {};
-    int limit = std::max<int>(1, static_cast<int>(name.size() + 1) / 3);
+    // One edit in three characters; a one-letter name only matches up to case.
+    int limit = static_cast<int>(name.size() + 1) / 3;
     std::string best;
     int bestDist = limit + 1;
     auto lower = [](std::string_view s) {
@@ -44,7 +45,18 @@ std::string closestName(std::string_view name, const std::vector<std::string>& c
             bestDist = d;
         }
     }
-    return bestDist <= limit ? best : std::string();
+    if (bestDist <= limit) return best;
+    // A unique candidate the name is the start of ("placeh" -> "placeholder").
+    if (name.size() >= 3) {
+        std::string prefixMatch;
+        for (const auto& c : candidates) {
+            if (c.size() <= name.size() || c.compare(0, name.size(), name) != 0) continue;
+            if (!prefixMatch.empty() && prefixMatch != c) return {};
+            prefixMatch = c;
+        }
+        return prefixMatch;
+    }
+    return {};
 }
 
 std::string didYouMean(std::string_view name, const std::vector<std::string>& candidates) {

@@ -1,0 +1,153 @@
+// tesselc as a user runs it: every command, JSON output, and the scripts in
+// tests/error/ that must fail with exit status 1 and the message in their first line.
+#include <QtTest>
+
+#include <QDir>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+
+namespace {
+
+struct Result {
+    int exitCode = -1;
+    QString out, err;
+};
+
+Result tesselc(const QStringList& args) {
+    QProcess p;
+    p.start(TESSEL_BINARY_DIR "/bin/tesselc", args);
+    Result r;
+    if (!p.waitForFinished(300000)) return r;
+    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2;
+    r.out = QString::fromUtf8(p.readAllStandardOutput());
+    r.err = QString::fromUtf8(p.readAllStandardError());
+    return r;
+}
+
+QString example(const char* name) { return QString(TESSEL_SOURCE_DIR "/resources/examples/gemm/") + name; }
+
+// The issue's snippet, exactly as written, with M = N = K = 1024 and bn = 32 above it.
+const char* kSnippet = R"(M = N = K = 1024
+bn = 32
+k = te.reduce_axis((0, K), "k")
+A = te.placeholder((M, K), name="A")
+B = te.placeholder((K, N), name="B")
+C = te.compute((M, N), lambda x, y: te.sum(A[x, k] * B[k, y], axis=k), name="C")
+s = te.create_schedule(C.op)
+xo, yo, xi, yi = s[C].tile(C.op.axis[0], C.op.axis[1], bn, bn)
+(k,) = s[C].op.reduce_axis
+ko, ki = s[C].split(k, factor=4)
+s[C].reorder(xo, yo, ko, xi, ki, yi)
+s[C].vectorize(yi)
+)";
+
+} // namespace
+
+class TestTesselc : public QObject {
+    Q_OBJECT
+private slots:
+    void passes() {
+        auto r = tesselc({"passes"});
+        QCOMPARE(r.exitCode, 0);
+        for (auto name : {"storage-flatten", "simplify", "loop-partition", "vectorize", "unroll-loop", "storage-rewrite"})
+            QVERIFY2(r.out.contains(name), qPrintable(r.out));
+    }
+
+    void snippetLowers() {
+        QTemporaryDir dir;
+        QFile f(dir.filePath("snippet.te"));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(kSnippet);
+        f.close();
+        auto r = tesselc({"lower", f.fileName()});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.contains("def snippet(A: T.Buffer((1048576,), \"float32\")"), qPrintable(r.out));
+        // yi is vectorized: 32 lanes of B and C as one ramp, A broadcast.
+        QVERIFY2(r.out.contains("T.Ramp("), qPrintable(r.out));
+        QVERIFY(r.out.contains("T.Broadcast(A["));
+        QVERIFY(!r.out.contains("if "));
+    }
+
+    void lowerAfterNamedPasses() {
+        auto r = tesselc({"lower", example("03_vectorization.te"), "--pass", "schedule", "--pass", "storage-flatten", "--pass", "vectorize"});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY(r.out.contains("# gemm straight from the schedule"));
+        QVERIFY(r.out.contains("# gemm after storage-flatten"));
+        QVERIFY(r.out.contains("# gemm after vectorize"));
+        QVERIFY(r.out.contains("for y_inner in T.vectorized(32):")); // before the vectorize pass
+        auto bad = tesselc({"lower", example("03_vectorization.te"), "--pass", "vectorise"});
+        QCOMPARE(bad.exitCode, 1);
+        QVERIFY2(bad.err.contains("unknown pass 'vectorise'"), qPrintable(bad.err));
+    }
+
+    void buildEmits() {
+        auto llvm = tesselc({"build", example("04_loop_permutation.te"), "--emit", "llvm"});
+        QCOMPARE(llvm.exitCode, 0);
+        QVERIFY(llvm.out.contains("define i32 @gemm(ptr"));
+        auto as = tesselc({"build", example("04_loop_permutation.te"), "--emit", "asm"});
+        QCOMPARE(as.exitCode, 0);
+        QVERIFY(as.out.contains(".loc"));
+        QVERIFY(as.out.contains("zmm"));
+        auto arm = tesselc({"build", example("04_loop_permutation.te"), "--emit", "asm", "--target", "aarch64-linux-gnu"});
+        QCOMPARE(arm.exitCode, 0);
+        QVERIFY2(arm.out.contains("fmla") || arm.out.contains("fmul"), qPrintable(arm.out.left(2000)));
+        auto c = tesselc({"build", example("04_loop_permutation.te"), "--emit", "c"});
+        QCOMPARE(c.exitCode, 0);
+        QVERIFY(c.out.contains("int32_t gemm(void* const* args)"));
+        auto bad = tesselc({"build", example("04_loop_permutation.te"), "--emit", "exe"});
+        QCOMPARE(bad.exitCode, 2);
+    }
+
+    void runJson() {
+        // A small GEMM keeps the test fast; the ladder itself runs in the main job.
+        QTemporaryDir dir;
+        QFile f(dir.filePath("small.te"));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(QByteArray(kSnippet).replace("M = N = K = 1024", "M = N = K = 128"));
+        f.close();
+        auto r = tesselc({"run", f.fileName(), "--threads", "2", "--json"});
+        QCOMPARE(r.exitCode, 0);
+        auto doc = QJsonDocument::fromJson(r.out.toUtf8());
+        QVERIFY2(doc.isObject(), qPrintable(r.out));
+        auto o = doc.object();
+        QCOMPARE(o["ok"].toBool(), true);
+        QVERIFY(o["latency_ms"].toDouble() > 0);
+        QVERIFY(o["gflops"].toDouble() > 0);
+        QVERIFY(o["max_rel_err"].toDouble() <= 1e-4);
+        QVERIFY(o.contains("max_abs_err"));
+        QCOMPARE(o["threads"].toInt(), 2);
+    }
+
+    void errors_data() {
+        QTest::addColumn<QString>("file");
+        for (auto& e : QDir(TESSEL_SOURCE_DIR "/tests/error").entryInfoList({"*.te"}, QDir::Files, QDir::Name))
+            QTest::newRow(qPrintable(e.fileName())) << e.absoluteFilePath();
+    }
+    void errors() {
+        QFETCH(QString, file);
+        QFile f(file);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QString first = QString::fromUtf8(f.readLine()).trimmed();
+        QVERIFY2(first.startsWith("# expect: "), "an error script starts with '# expect: MESSAGE'");
+        QString expected = first.mid(10);
+        for (auto cmd : {"lower", "run"}) {
+            auto r = tesselc({cmd, file});
+            QCOMPARE(r.exitCode, 1);
+            QCOMPARE(r.err.trimmed(), file + ":" + expected);
+        }
+    }
+
+    void badInvocations() {
+        QCOMPARE(tesselc({}).exitCode, 2);
+        QCOMPARE(tesselc({"frobnicate"}).exitCode, 2);
+        QCOMPARE(tesselc({"run", example("01_baseline.te"), "--threads", "two"}).exitCode, 2);
+        auto missing = tesselc({"lower", "/nonexistent/x.te"});
+        QCOMPARE(missing.exitCode, 1);
+        QVERIFY(missing.err.contains("cannot read '/nonexistent/x.te'"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestTesselc)
+#include "tst_tesselc.moc"
