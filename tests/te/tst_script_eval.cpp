@@ -58,15 +58,21 @@ const Value& global(const ScriptResult& r, const char* name) {
     return *v;
 }
 
-const IterVar& iv(const ScriptResult& r, const char* name) { return global(r, name).asIterVar(); }
-const Tensor& tensor(const ScriptResult& r, const char* name) { return global(r, name).asTensor(); }
+const IterVar& iv(const ScriptResult& r, const char* name) {
+    return global(r, name).asIterVar();
+}
+const Tensor& tensor(const ScriptResult& r, const char* name) {
+    return global(r, name).asTensor();
+}
 
 int64_t constOf(const tir::Expr& e) {
     auto c = tir::asConstInt(e);
     return c ? *c : -1;
 }
 
-const ComputeOpNode* computeOp(const Tensor& t) { return dynamic_cast<const ComputeOpNode*>(t->op.get()); }
+const ComputeOpNode* computeOp(const Tensor& t) {
+    return dynamic_cast<const ComputeOpNode*>(t->op.get());
+}
 
 const char* kStagePrelude = "A = te.placeholder((8,), name=\"A\")\n"
                             "C = te.compute((8,), lambda i: A[i] * 2, name=\"C\")\n"
@@ -131,7 +137,8 @@ void TestScriptEval::gemmSnippetRunsAsWritten() {
     const auto& leaves = st.data().leafIterVars;
     const char* order[] = {"xo", "yo", "ko", "xi", "ki", "yi"};
     QCOMPARE(leaves.size(), size_t(6));
-    for (size_t i = 0; i < 6; ++i) QVERIFY2(leaves[i].sameAs(iv(r, order[i])), order[i]);
+    for (size_t i = 0; i < 6; ++i)
+        QVERIFY2(leaves[i].sameAs(iv(r, order[i])), order[i]);
     auto ann = st.data().annotations.find(iv(r, "yi").get());
     QVERIFY(ann != st.data().annotations.end());
     QCOMPARE(ann->second, IterAnnotation::Vectorize);
@@ -465,7 +472,8 @@ void TestScriptEval::teApiErrorsCarryTheCallLocation() {
     };
     const std::string gemm = std::string(kGemm);
     const std::vector<Case> cases = {
-        {kStagePrelude + std::string("xo, xi = s[C].split(C.op.axis[0], factor=0)\n"), 4, 15, "split"},
+        {kStagePrelude + std::string("xo, xi = s[C].split(C.op.axis[0], factor=0)\n"), 4, 15,
+         "split"},
         {gemm + "s[C].vectorize(ki)\n", 11, 6, "vectorize"},
         {gemm + "s[C].parallel(ko)\n", 11, 6, "parallel"},
         {gemm + "s[C].fuse(xo, ki)\n", 11, 6, "fuse"},
@@ -477,7 +485,9 @@ void TestScriptEval::teApiErrorsCarryTheCallLocation() {
         {"C = te.compute((0,), lambda i: i)\n", 1, 8, ""},
         {"k = te.reduce_axis((4, 4), \"k\")\n", 1, 8, "reduce_axis"},
         {"A = te.placeholder((4,), name=\"A\")\nx = te.sum(A[0], axis=A.op)\n", 2, 18, "te.sum()"},
-        {"A = te.placeholder((4,), name=\"A\")\nC = te.compute((4,), lambda i: te.sum(A[i], axis=[]))\n", 2, 35, ""},
+        {"A = te.placeholder((4,), name=\"A\")\nC = te.compute((4,), lambda i: te.sum(A[i], "
+         "axis=[]))\n",
+         2, 35, ""},
     };
     for (auto& c : cases) {
         Diagnostic d = failure(c.src, gemmOptions());
@@ -492,9 +502,10 @@ void TestScriptEval::inferredBuilds() {
     ScriptOptions o;
     o.fileName = "/tmp/kernels/my_op.te";
     // Two schedules, `s` bound to the first: `s` wins.
-    ScriptResult r = run(std::string(kStagePrelude) + "D = te.compute((8,), lambda i: C[i] + 1, name=\"D\")\n"
-                                                      "s2 = te.create_schedule(D.op)\n",
-                         o);
+    ScriptResult r =
+        run(std::string(kStagePrelude) + "D = te.compute((8,), lambda i: C[i] + 1, name=\"D\")\n"
+                                         "s2 = te.create_schedule(D.op)\n",
+            o);
     QCOMPARE(r.builds.size(), size_t(1));
     QCOMPARE(r.builds[0].name, std::string("my_op"));
     QCOMPARE(&r.builds[0].schedule.data(), &global(r, "s").asSchedule().data());
@@ -502,15 +513,17 @@ void TestScriptEval::inferredBuilds() {
     QCOMPARE(r.builds[0].args[1].name(), std::string("C"));
 
     // No `s`: the last schedule.
-    r = run("A = te.placeholder((8,), name=\"A\")\nC = te.compute((8,), lambda i: A[i], name=\"C\")\n"
-            "a = te.create_schedule(C.op)\nD = te.compute((8,), lambda i: C[i] + 1, name=\"D\")\n"
-            "b = te.create_schedule(D.op)\n");
+    r = run(
+        "A = te.placeholder((8,), name=\"A\")\nC = te.compute((8,), lambda i: A[i], name=\"C\")\n"
+        "a = te.create_schedule(C.op)\nD = te.compute((8,), lambda i: C[i] + 1, name=\"D\")\n"
+        "b = te.create_schedule(D.op)\n");
     QCOMPARE(r.builds.size(), size_t(1));
     QCOMPARE(&r.builds[0].schedule.data(), &global(r, "b").asSchedule().data());
     QCOMPARE(r.builds[0].args.back().name(), std::string("D"));
 
     // No schedule at all: the default schedule of the last compute.
-    r = run("A = te.placeholder((8,), name=\"A\")\nC = te.compute((8,), lambda i: A[i] * 3, name=\"C\")\n");
+    r = run("A = te.placeholder((8,), name=\"A\")\nC = te.compute((8,), lambda i: A[i] * 3, "
+            "name=\"C\")\n");
     QCOMPARE(r.builds.size(), size_t(1));
     QVERIFY(r.builds[0].inferred);
     QCOMPARE(r.builds[0].args.size(), size_t(2));
@@ -528,9 +541,10 @@ void TestScriptEval::inferredBuilds() {
 }
 
 void TestScriptEval::explicitBuilds() {
-    ScriptResult r = run(std::string(kStagePrelude) + "tessel.build(s, [A, C], name=\"double\")\n"
-                                                      "m = tvm.lower(s, name=\"low\")\n"
-                                                      "f = tvm.build(m, target=\"llvm -mcpu=native\")\n");
+    ScriptResult r =
+        run(std::string(kStagePrelude) + "tessel.build(s, [A, C], name=\"double\")\n"
+                                         "m = tvm.lower(s, name=\"low\")\n"
+                                         "f = tvm.build(m, target=\"llvm -mcpu=native\")\n");
     QCOMPARE(r.builds.size(), size_t(3));
     QCOMPARE(r.builds[0].name, std::string("double"));
     QCOMPARE(r.builds[0].loc.line, 4);

@@ -76,9 +76,13 @@ void TestScriptParse::lexerTokens() {
     LexResult r = tokenize("xo, yo = s[C].split(k, factor=4)  # comment\n\n");
     QVERIFY(!r.error);
     std::vector<std::string> texts;
-    for (auto& t : r.tokens) texts.push_back(t.kind == TokenKind::Newline ? "NL" : t.kind == TokenKind::EndOfFile ? "EOF" : t.text);
-    std::vector<std::string> expected = {"xo", ",", "yo", "=", "s", "[", "C", "]", ".", "split", "(", "k",
-                                         ",", "factor", "=", "4", ")", "NL", "EOF"};
+    for (auto& t : r.tokens)
+        texts.push_back(t.kind == TokenKind::Newline     ? "NL"
+                        : t.kind == TokenKind::EndOfFile ? "EOF"
+                                                         : t.text);
+    std::vector<std::string> expected = {"xo", ",", "yo",    "=",  "s",  "[", "C",
+                                         "]",  ".", "split", "(",  "k",  ",", "factor",
+                                         "=",  "4", ")",     "NL", "EOF"};
     QCOMPARE(texts, expected);
     QCOMPARE(r.tokens[9].loc.line, 1);
     QCOMPARE(r.tokens[9].loc.column, 15);
@@ -88,7 +92,8 @@ void TestScriptParse::lexerTokens() {
     r = tokenize("x = f(1,\n      2) + \\\n    3\ny = 1\n");
     QVERIFY(!r.error);
     int newlines = 0;
-    for (auto& t : r.tokens) newlines += t.kind == TokenKind::Newline;
+    for (auto& t : r.tokens)
+        newlines += t.kind == TokenKind::Newline;
     QCOMPARE(newlines, 2);
 
     // Comments on request, keywords marked.
@@ -108,7 +113,8 @@ void TestScriptParse::lexerColumnsCountCodePoints() {
 }
 
 void TestScriptParse::lexerNumbersAndStrings() {
-    LexResult r = tokenize("0x1F 0b101 0o17 1_000 1.5 .5 2e3 1e-5 'a\\n\\'b' r'\\d' \"\"\"x\ny\"\"\"");
+    LexResult r =
+        tokenize("0x1F 0b101 0o17 1_000 1.5 .5 2e3 1e-5 'a\\n\\'b' r'\\d' \"\"\"x\ny\"\"\"");
     QVERIFY(!r.error);
     QCOMPARE(r.tokens[0].intValue, int64_t(31));
     QCOMPARE(r.tokens[1].intValue, int64_t(5));
@@ -128,18 +134,22 @@ void TestScriptParse::lexerNumbersAndStrings() {
     QVERIFY(!r.error);
     r = tokenize("x = 9223372036854775808");
     QVERIFY(r.error);
-    QCOMPARE(r.error->str(), std::string("1:5: error: integer literal is too large (at most 2**63 - 1)"));
+    QCOMPARE(r.error->str(),
+             std::string("1:5: error: integer literal is too large (at most 2**63 - 1)"));
 }
 
 void TestScriptParse::goodScripts_data() {
     QTest::addColumn<QString>("src");
     QTest::addColumn<int>("statements");
     QTest::newRow("gemm") << QString(kGemm) << 10;
-    QTest::newRow("imports") << "import tvm\nfrom tvm import te\nimport tessel\nimport tvm.te as T\n"
-                                "from tvm import te as t2, tir\nfrom __future__ import annotations\n"
-                             << 6;
+    QTest::newRow("imports")
+        << "import tvm\nfrom tvm import te\nimport tessel\nimport tvm.te as T\n"
+           "from tvm import te as t2, tir\nfrom __future__ import annotations\n"
+        << 6;
     QTest::newRow("empty") << "" << 0;
-    QTest::newRow("comments and blank lines") << "# a comment\n\n   \n    # indented comment\nx = 1  # trailing\n" << 1;
+    QTest::newRow("comments and blank lines")
+        << "# a comment\n\n   \n    # indented comment\nx = 1  # trailing\n"
+        << 1;
     QTest::newRow("semicolons") << "a = 1; b = 2;\nc = 3" << 3;
     QTest::newRow("chained assignment") << "M = N = K = 1024" << 1;
     QTest::newRow("unpacking forms") << "(k,) = x\na, = x\n[a, b] = x\na, (b, c) = x\n" << 4;
@@ -205,13 +215,16 @@ void TestScriptParse::astShapeAndLocations() {
     std::function<void(const AstExpr&)> check = [&](const AstExpr& e) {
         QVERIFY(e.loc.known());
         QVERIFY(e.begin.known());
-        for (auto& i : e.items) check(*i);
-        for (auto& kw : e.keywords) check(*kw.value);
+        for (auto& i : e.items)
+            check(*i);
+        for (auto& kw : e.keywords)
+            check(*kw.value);
     };
     for (auto& s : body) {
         QVERIFY(s->loc.known());
         if (s->value) check(*s->value);
-        for (auto& t : s->targets) check(*t);
+        for (auto& t : s->targets)
+            check(*t);
     }
 
     // Operator precedence: -a ** 2 is -(a ** 2); a + b * c.
@@ -227,63 +240,86 @@ void TestScriptParse::astShapeAndLocations() {
 void TestScriptParse::syntaxErrors_data() {
     QTest::addColumn<QString>("src");
     QTest::addColumn<QString>("error");
-    auto row = [](const char* name, const char* src, const char* err) { QTest::newRow(name) << src << err; };
+    auto row = [](const char* name, const char* src, const char* err) {
+        QTest::newRow(name) << src << err;
+    };
     row("unterminated string", "x = 'abc", "1:5: error: unterminated string literal");
-    row("unterminated triple string", "x = \"\"\"abc\n", "1:5: error: unterminated triple-quoted string literal");
+    row("unterminated triple string", "x = \"\"\"abc\n",
+        "1:5: error: unterminated triple-quoted string literal");
     row("missing close paren at end", "x = f(1, 2\n", "1:6: error: '(' was never closed");
-    row("missing close paren before next statement", "C = te.compute((4,), lambda i: A[i]\ns = f(1))\n",
-        "1:15: error: '(' was never closed");
+    row("missing close paren before next statement",
+        "C = te.compute((4,), lambda i: A[i]\ns = f(1))\n", "1:15: error: '(' was never closed");
     row("unmatched close", "f(x)]", "1:5: error: unmatched ']'");
     row("mismatched close", "f(x]", "1:4: error: closing ']' does not match '(' opened at 1:2");
-    row("bad indent", "a = 1\n  b = 2", "2:3: error: unexpected indent (TE scripts are a flat list of statements)");
+    row("bad indent", "a = 1\n  b = 2",
+        "2:3: error: unexpected indent (TE scripts are a flat list of statements)");
     row("for", "a = 1\nfor i in range(3): pass",
         "2:1: error: 'for' statements are not supported in TE scripts; write loops as te.compute");
     row("while", "while True: pass",
-        "1:1: error: 'while' statements are not supported in TE scripts; write loops as te.compute");
-    row("def", "def f(x): return x", "1:1: error: 'def' statements are not supported in TE scripts; use a lambda");
+        "1:1: error: 'while' statements are not supported in TE scripts; write loops as "
+        "te.compute");
+    row("def", "def f(x): return x",
+        "1:1: error: 'def' statements are not supported in TE scripts; use a lambda");
     row("class", "class A: pass", "1:1: error: 'class' statements are not supported in TE scripts");
     row("if", "if x: pass",
-        "1:1: error: 'if' statements are not supported in TE scripts; use te.if_then_else(cond, a, b) or 'a if cond "
+        "1:1: error: 'if' statements are not supported in TE scripts; use te.if_then_else(cond, a, "
+        "b) or 'a if cond "
         "else b'");
     row("return", "return 5", "1:1: error: 'return' statements are not supported in TE scripts");
     row("bad token", "x = 3 $ 4", "1:7: error: unexpected character '$'");
     row("bang", "x = !a", "1:5: error: unexpected character '!'; use 'not' or '!='");
     row("other import", "import numpy as np",
-        "1:8: error: importing 'numpy' is not supported in TE scripts; only 'tvm' and 'tessel' can be imported");
+        "1:8: error: importing 'numpy' is not supported in TE scripts; only 'tvm' and 'tessel' can "
+        "be imported");
     row("import star", "from tvm.te import *",
         "1:20: error: 'from ... import *' is not supported in TE scripts; import names one by one");
-    row("lambda without keyword", "C = te.compute((M, N), x, y: A[x, y])", "1:28: error: expected ')' but found ':'");
+    row("lambda without keyword", "C = te.compute((M, N), x, y: A[x, y])",
+        "1:28: error: expected ')' but found ':'");
     row("missing operand", "x = 1 +", "1:8: error: expected an expression but found end of line");
     row("missing operator", "x = a b", "1:7: error: expected end of statement but found 'b'");
-    row("comprehension", "x = [i for i in range(3)]", "1:8: error: comprehensions are not supported in TE scripts");
+    row("comprehension", "x = [i for i in range(3)]",
+        "1:8: error: comprehensions are not supported in TE scripts");
     row("dict", "x = {1: 2}", "1:5: error: dict and set literals are not supported in TE scripts");
     row("slice", "B = A[1:2]", "1:8: error: slices are not supported in TE scripts");
-    row("duplicate lambda parameter", "x = lambda x, x: 1", "1:15: error: duplicate parameter 'x' in lambda");
-    row("lambda default", "f = lambda x=1: x", "1:13: error: default parameter values are not supported in TE lambdas");
-    row("positional after keyword", "x = f(a=1, 2)", "1:12: error: positional argument follows keyword argument");
+    row("duplicate lambda parameter", "x = lambda x, x: 1",
+        "1:15: error: duplicate parameter 'x' in lambda");
+    row("lambda default", "f = lambda x=1: x",
+        "1:13: error: default parameter values are not supported in TE lambdas");
+    row("positional after keyword", "x = f(a=1, 2)",
+        "1:12: error: positional argument follows keyword argument");
     row("repeated keyword", "x = f(a=1, a=2)", "1:12: error: keyword argument repeated: 'a'");
     row("assignment in argument", "x = f(a.b=1)",
         "1:10: error: expression cannot contain assignment; perhaps you meant '=='?");
     row("assign to literal", "x = True = 3", "1:5: error: cannot assign to a literal");
     row("assign to element", "C.op.axis[0] = 3",
-        "1:1: error: cannot assign to an element; tensors are defined by te.compute, not by assignment");
+        "1:1: error: cannot assign to an element; tensors are defined by te.compute, not by "
+        "assignment");
     row("assign to call", "f() = 3", "1:1: error: cannot assign to a function call");
     row("leading zeros", "x = 0777",
-        "1:5: error: leading zeros in decimal integer literals are not permitted; use 0o for octal");
+        "1:5: error: leading zeros in decimal integer literals are not permitted; use 0o for "
+        "octal");
     row("complex", "x = 5j", "1:5: error: complex numbers are not supported in TE scripts");
     row("bad number", "x = 1e", "1:5: error: invalid number literal '1e'");
     row("f-string", "x = f\"{a}\"", "1:5: error: f-strings are not supported in TE scripts");
     row("bytes", "x = b'ab'", "1:5: error: bytes literals are not supported in TE scripts");
-    row("name before string", "x = ab'c'", "1:7: error: expected end of statement but found string 'c'");
-    row("backslash", "x = 1 \\ y", "1:7: error: unexpected character after line continuation character");
-    row("conditional without else", "x = a if b", "1:11: error: expected 'else' in the conditional expression but found end of line");
+    row("name before string", "x = ab'c'",
+        "1:7: error: expected end of statement but found string 'c'");
+    row("backslash", "x = 1 \\ y",
+        "1:7: error: unexpected character after line continuation character");
+    row("conditional without else", "x = a if b",
+        "1:11: error: expected 'else' in the conditional expression but found end of line");
     row("in", "x = a in b", "1:7: error: 'in' is not supported in TE scripts");
-    row("matmul", "x = a @ b", "1:7: error: '@' is not supported in TE scripts; write a matrix product as te.compute with te.sum");
-    row("walrus", "x := 1", "1:3: error: ':=' is not supported in TE scripts; use a separate assignment");
+    row("matmul", "x = a @ b",
+        "1:7: error: '@' is not supported in TE scripts; write a matrix product as te.compute with "
+        "te.sum");
+    row("walrus", "x := 1",
+        "1:3: error: ':=' is not supported in TE scripts; use a separate assignment");
     row("star expression", "x = *a", "1:5: error: expected an expression but found '*'");
-    row("missing attribute name", "x = a.", "1:7: error: expected an attribute name after '.' but found end of line");
+    row("missing attribute name", "x = a.",
+        "1:7: error: expected an attribute name after '.' but found end of line");
     row("empty index", "x = A[]", "1:7: error: expected an index but found ']'");
-    row("non-ascii identifier", "\xC3\xA9 = 1", "1:1: error: invalid character '\xC3\xA9' in the script");
+    row("non-ascii identifier", "\xC3\xA9 = 1",
+        "1:1: error: invalid character '\xC3\xA9' in the script");
 }
 
 void TestScriptParse::syntaxErrors() {
@@ -300,62 +336,85 @@ void TestScriptParse::runErrors_data() {
     auto row = [](const char* name, const std::string& src, const char* err) {
         QTest::newRow(name) << QString::fromStdString(src) << err;
     };
-    row("unknown name", "y = tle.compute", "1:5: error: name 'tle' is not defined; did you mean 'te'?");
-    row("unknown name, nothing close", "y = zzzzzz + 1", "1:5: error: name 'zzzzzz' is not defined");
-    row("te function without te", "A = placeholder((4,))", "1:5: error: name 'placeholder' is not defined; did you mean 'te.placeholder'?");
+    row("unknown name", "y = tle.compute",
+        "1:5: error: name 'tle' is not defined; did you mean 'te'?");
+    row("unknown name, nothing close", "y = zzzzzz + 1",
+        "1:5: error: name 'zzzzzz' is not defined");
+    row("te function without te", "A = placeholder((4,))",
+        "1:5: error: name 'placeholder' is not defined; did you mean 'te.placeholder'?");
     row("unknown method", kStagePrelude + "s[C].tiel(C.op.axis[0], C.op.axis[0], 2, 2)",
         "4:6: error: Stage has no method 'tiel'; did you mean 'tile'?");
-    row("unknown attribute", kStagePrelude + "x = C.shap", "4:7: error: Tensor has no attribute 'shap'; did you mean 'shape'?");
+    row("unknown attribute", kStagePrelude + "x = C.shap",
+        "4:7: error: Tensor has no attribute 'shap'; did you mean 'shape'?");
     row("unknown module function", "x = te.comput((4,), lambda i: i)",
         "1:8: error: module 'te' has no function 'comput'; did you mean 'compute'?");
     row("wrong keyword", "A = te.placeholder((4,), nme=\"A\")",
-        "1:26: error: te.placeholder() got an unexpected keyword argument 'nme'; did you mean 'name'?");
+        "1:26: error: te.placeholder() got an unexpected keyword argument 'nme'; did you mean "
+        "'name'?");
     row("wrong method keyword", kStagePrelude + "xo, xi = s[C].split(C.op.axis[0], factr=2)",
         "4:35: error: split() got an unexpected keyword argument 'factr'; did you mean 'factor'?");
     row("too many arguments", "A = te.placeholder((4,), \"float32\", \"A\", 5)",
         "1:42: error: te.placeholder() takes at most 3 arguments but 4 were given");
-    row("missing argument", "x = te.sum(1)", "1:8: error: te.sum() missing required argument 'axis'");
+    row("missing argument", "x = te.sum(1)",
+        "1:8: error: te.sum() missing required argument 'axis'");
     row("split needs factor", kStagePrelude + "s[C].split(C.op.axis[0])",
         "4:6: error: split() needs exactly one of 'factor' and 'nparts'");
     row("wrong argument type", kStagePrelude + "s[C].vectorize(3)",
-        "4:16: error: vectorize(): argument 'var' must be an IterVar (a loop such as C.op.axis[0]), not int");
-    row("too many values to unpack", "a, b = 1, 2, 3", "1:1: error: too many values to unpack (expected 2, got 3)");
-    row("not enough values to unpack", kStagePrelude + "xo, yo, xi, yi = s[C].split(C.op.axis[0], 2)",
+        "4:16: error: vectorize(): argument 'var' must be an IterVar (a loop such as "
+        "C.op.axis[0]), not int");
+    row("too many values to unpack", "a, b = 1, 2, 3",
+        "1:1: error: too many values to unpack (expected 2, got 3)");
+    row("not enough values to unpack",
+        kStagePrelude + "xo, yo, xi, yi = s[C].split(C.op.axis[0], 2)",
         "4:1: error: not enough values to unpack (expected 4, got 2)");
-    row("unpack a non-sequence", "(k,) = 3", "1:1: error: cannot unpack int into 1 name; expected a tuple or list");
+    row("unpack a non-sequence", "(k,) = 3",
+        "1:1: error: cannot unpack int into 1 name; expected a tuple or list");
     row("indexing an IterVar", "k = te.reduce_axis((0, 4), \"k\")\nx = k[0]",
-        "2:6: error: IterVar cannot be indexed; only tensors, schedules, tuples, lists and strings can");
+        "2:6: error: IterVar cannot be indexed; only tensors, schedules, tuples, lists and strings "
+        "can");
     row("indexing an int", "x = 1 if 2 else 3; y = x[0]",
-        "1:25: error: int cannot be indexed; only tensors, schedules, tuples, lists and strings can");
+        "1:25: error: int cannot be indexed; only tensors, schedules, tuples, lists and strings "
+        "can");
     row("tensor rank", "A = te.placeholder((4, 4), name=\"A\")\nB = A[1]",
         "2:6: error: tensor 'A' has 2 dimensions but is indexed with 1");
     row("float index", "A = te.placeholder((4,), name=\"A\")\nB = A[1.5]",
         "2:7: error: tensor 'A' must be indexed with integers or loop variables, not float");
-    row("index out of range", "x = (1, 2)[5]", "1:12: error: index 5 is out of range for a tuple of 2 elements");
+    row("index out of range", "x = (1, 2)[5]",
+        "1:12: error: index 5 is out of range for a tuple of 2 elements");
     row("division by zero", "x = 1 // 0", "1:7: error: integer division by zero");
     row("float division by zero", "x = 1 / 0.0", "1:7: error: float division by zero");
-    row("symbolic division by zero", "C = te.compute((4,), lambda i: i // 0)", "1:34: error: division by zero");
+    row("symbolic division by zero", "C = te.compute((4,), lambda i: i // 0)",
+        "1:34: error: division by zero");
     row("ambiguous division", "B = te.compute((4,), lambda i: i / 2)",
-        "1:34: error: '/' between integer expressions is ambiguous; use '//' (floor division) or te.truncdiv");
-    row("overflow", "x = 2 ** 64", "1:7: error: integer overflow (the result does not fit in 64 bits)");
+        "1:34: error: '/' between integer expressions is ambiguous; use '//' (floor division) or "
+        "te.truncdiv");
+    row("overflow", "x = 2 ** 64",
+        "1:7: error: integer overflow (the result does not fit in 64 bits)");
     row("overflow by multiplication", "x = 3037000500 * 3037000500",
         "1:16: error: integer overflow (the result does not fit in 64 bits)");
-    row("recursion", "f = lambda n: f(n)\nf(1)", "1:15: error: maximum recursion depth exceeded (50 nested lambda calls)");
+    row("recursion", "f = lambda n: f(n)\nf(1)",
+        "1:15: error: maximum recursion depth exceeded (50 nested lambda calls)");
     row("exec", "x = exec(\"1\")", "1:5: error: 'exec' is not available in TE scripts");
     row("bad dtype", "x = te.placeholder((4,), name=\"A\", dtype=\"flaot32\")",
         "1:36: error: unknown dtype 'flaot32'; did you mean 'float32'?");
-    row("operand types", "print(\"a\" + 1)", "1:11: error: unsupported operand types for +: 'str' and 'int'");
+    row("operand types", "print(\"a\" + 1)",
+        "1:11: error: unsupported operand types for +: 'str' and 'int'");
     row("lambda arity", "C = te.compute((4, 4), lambda i: i)",
         "1:24: error: te.compute(): the lambda takes 1 argument but the shape has 2 dimensions");
     row("compute returns a string", "C = te.compute((4,), lambda i: \"s\")",
         "1:32: error: te.compute(): the function must return an expression, not str");
     row("not callable", "x = 1\nx()", "2:1: error: 'int' object is not callable");
     row("build of a non-schedule", "x = tvm.build(1)",
-        "1:15: error: tvm.build(): argument 'inputs' must be a Schedule (from te.create_schedule), not int");
-    row("import of a missing name", "from tvm import topy", "1:17: error: cannot import name 'topy' from 'tvm'");
-    row("schedule API error", kStagePrelude + "s[A].compute_inline()", "4:6: error: compute_inline: 'A' is an input");
-    row("symbolic truth value", "C = te.compute((4,), lambda i: 1 if i else 2)\nx = bool(C.op.axis[0])",
-        "2:10: error: a symbolic expression has no truth value here; use te.if_then_else, te.all or te.any");
+        "1:15: error: tvm.build(): argument 'inputs' must be a Schedule (from te.create_schedule), "
+        "not int");
+    row("import of a missing name", "from tvm import topy",
+        "1:17: error: cannot import name 'topy' from 'tvm'");
+    row("schedule API error", kStagePrelude + "s[A].compute_inline()",
+        "4:6: error: compute_inline: 'A' is an input");
+    row("symbolic truth value",
+        "C = te.compute((4,), lambda i: 1 if i else 2)\nx = bool(C.op.axis[0])",
+        "2:10: error: a symbolic expression has no truth value here; use te.if_then_else, te.all "
+        "or te.any");
 }
 
 void TestScriptParse::runErrors() {
@@ -372,7 +431,8 @@ void TestScriptParse::recoversAtNextStatement() {
     QCOMPARE(int(r.diagnostics.size()), 3);
     QCOMPARE(r.diagnostics[0].loc.line, 1);
     QCOMPARE(r.diagnostics[1].loc.line, 3);
-    QCOMPARE(r.diagnostics[2].str(), std::string("5:7: error: expected an expression but found ','"));
+    QCOMPARE(r.diagnostics[2].str(),
+             std::string("5:7: error: expected an expression but found ','"));
     // The good statements are kept for the IDE (completion, outline).
     QCOMPARE(int(r.module->body.size()), 3);
 
@@ -386,7 +446,8 @@ void TestScriptParse::suggestions() {
     QCOMPARE(editDistance("tiel", "tile"), 1);
     QCOMPARE(editDistance("", "abc"), 3);
     QCOMPARE(editDistance("kitten", "sitting"), 3);
-    QCOMPARE(closestName("vectorise", {"vectorize", "unroll", "parallel"}), std::string("vectorize"));
+    QCOMPARE(closestName("vectorise", {"vectorize", "unroll", "parallel"}),
+             std::string("vectorize"));
     QCOMPARE(closestName("reordr", {"reorder", "split"}), std::string("reorder"));
     QCOMPARE(closestName("x", {"te", "tvm"}), std::string());
     QCOMPARE(closestName("Split", {"split"}), std::string("split"));
@@ -404,27 +465,32 @@ void TestScriptParse::deepNestingIsAnError() {
         "x = " + std::string(300, '(') + "1" + std::string(300, ')'),
         [] {
             std::string s = "x = 1";
-            for (int i = 0; i < 100000; ++i) s += " + 1";
+            for (int i = 0; i < 100000; ++i)
+                s += " + 1";
             return s;
         }(),
         [] {
             std::string s = "x = ";
-            for (int i = 0; i < 20000; ++i) s += "not ";
+            for (int i = 0; i < 20000; ++i)
+                s += "not ";
             return s + "1";
         }(),
         [] {
             std::string s = "x = ";
-            for (int i = 0; i < 20000; ++i) s += "lambda: ";
+            for (int i = 0; i < 20000; ++i)
+                s += "lambda: ";
             return s + "1";
         }(),
         [] {
             std::string s = "x = f";
-            for (int i = 0; i < 100000; ++i) s += "()";
+            for (int i = 0; i < 100000; ++i)
+                s += "()";
             return s;
         }(),
         [] {
             std::string s = "x = a";
-            for (int i = 0; i < 100000; ++i) s += ".b";
+            for (int i = 0; i < 100000; ++i)
+                s += ".b";
             return s;
         }(),
     };
@@ -432,13 +498,15 @@ void TestScriptParse::deepNestingIsAnError() {
         ParseResult r = parseScript(src);
         QVERIFY(!r.ok());
         const std::string& msg = r.diagnostics.front().message;
-        QVERIFY2(msg.find("nested") != std::string::npos || msg.find("too complex") != std::string::npos ||
+        QVERIFY2(msg.find("nested") != std::string::npos ||
+                     msg.find("too complex") != std::string::npos ||
                      msg.find("too many nested brackets") != std::string::npos,
                  msg.c_str());
     }
     // Wide but shallow is fine.
     std::string wide = "x = [";
-    for (int i = 0; i < 100000; ++i) wide += "1, ";
+    for (int i = 0; i < 100000; ++i)
+        wide += "1, ";
     wide += "]\ny = len(x)";
     ScriptResult res = runScript(wide);
     QCOMPARE(res.global("y")->asInt(), int64_t(100000));
@@ -447,20 +515,88 @@ void TestScriptParse::deepNestingIsAnError() {
 void TestScriptParse::neverCrashesOnGarbage() {
     std::mt19937 rng(12345);
     const std::vector<std::string> pieces = {
-        "te", ".", "compute", "placeholder", "(", ")", "[", "]", ",", ":", "lambda", "x", "y", "=", "==",
-        "+", "-", "*", "**", "/", "//", "%", "1", "0", "2.5", "'s'", "\"", "\n", " ", "\\", "#", "if", "else",
-        "not", "and", "or", "s", "A", "C", "op", "axis", "reduce_axis", "split", "tile", "fuse", "k", "None",
-        "True", "{", "}", "@", "$", "\t", "    ", "9999999999999999999", "1e400", "for", "def", "import",
-        "tvm", "from", "print", "range", "len", "min", "max", "create_schedule", ";", "sum", "-1", "0x",
+        "te",
+        ".",
+        "compute",
+        "placeholder",
+        "(",
+        ")",
+        "[",
+        "]",
+        ",",
+        ":",
+        "lambda",
+        "x",
+        "y",
+        "=",
+        "==",
+        "+",
+        "-",
+        "*",
+        "**",
+        "/",
+        "//",
+        "%",
+        "1",
+        "0",
+        "2.5",
+        "'s'",
+        "\"",
+        "\n",
+        " ",
+        "\\",
+        "#",
+        "if",
+        "else",
+        "not",
+        "and",
+        "or",
+        "s",
+        "A",
+        "C",
+        "op",
+        "axis",
+        "reduce_axis",
+        "split",
+        "tile",
+        "fuse",
+        "k",
+        "None",
+        "True",
+        "{",
+        "}",
+        "@",
+        "$",
+        "\t",
+        "    ",
+        "9999999999999999999",
+        "1e400",
+        "for",
+        "def",
+        "import",
+        "tvm",
+        "from",
+        "print",
+        "range",
+        "len",
+        "min",
+        "max",
+        "create_schedule",
+        ";",
+        "sum",
+        "-1",
+        "0x",
     };
     const std::string prelude = kStagePrelude + "k = te.reduce_axis((0, 8), 'k')\n";
     for (int iter = 0; iter < 3000; ++iter) {
         std::string src;
         int n = 1 + int(rng() % 24);
-        for (int i = 0; i < n; ++i) src += pieces[rng() % pieces.size()];
+        for (int i = 0; i < n; ++i)
+            src += pieces[rng() % pieces.size()];
         if (iter % 2) src = prelude + src;
         if (iter % 7 == 0)
-            for (int i = 0; i < 8; ++i) src += char(rng() % 256);
+            for (int i = 0; i < 8; ++i)
+                src += char(rng() % 256);
         try {
             ParseResult p = parseScript(src);
             (void)p;

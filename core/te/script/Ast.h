@@ -41,7 +41,20 @@ enum class ExprKind : uint8_t {
 };
 
 enum class UnaryOp : uint8_t { Neg, Pos, Not, Invert };
-enum class BinaryOp : uint8_t { Add, Sub, Mul, Div, FloorDiv, Mod, Pow, BitAnd, BitOr, BitXor, LShift, RShift };
+enum class BinaryOp : uint8_t {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    FloorDiv,
+    Mod,
+    Pow,
+    BitAnd,
+    BitOr,
+    BitXor,
+    LShift,
+    RShift
+};
 enum class BoolOpKind : uint8_t { And, Or };
 enum class CompareOp : uint8_t { Eq, Ne, Lt, Le, Gt, Ge };
 

@@ -21,25 +21,33 @@ namespace {
 
 constexpr int64_t kMaxRange = 1'000'000;
 
-Value none() { return Value(); }
+Value none() {
+    return Value();
+}
 
-Value items(Value::Items v, bool asList) { return asList ? Value::list(std::move(v)) : Value::tuple(std::move(v)); }
+Value items(Value::Items v, bool asList) {
+    return asList ? Value::list(std::move(v)) : Value::tuple(std::move(v));
+}
 
 /// An int if the expression is an integer constant, else the expression.
 Value intOrExpr(const Expr& e) {
-    if (auto c = tir::asConstInt(e); c && e.type().isScalar() && !e.type().isBool()) return Value::integer(*c);
+    if (auto c = tir::asConstInt(e); c && e.type().isScalar() && !e.type().isBool())
+        return Value::integer(*c);
     return Value(e);
 }
 
 Value iterVarList(const std::vector<IterVar>& ivs) {
     Value::Items v;
-    for (auto& iv : ivs) v.push_back(Value(iv));
+    for (auto& iv : ivs)
+        v.push_back(Value(iv));
     return Value::list(std::move(v));
 }
 
 class ModuleBuilder {
 public:
-    explicit ModuleBuilder(std::string name) : m_(std::make_shared<ModuleObject>()) { m_->name = std::move(name); }
+    explicit ModuleBuilder(std::string name) : m_(std::make_shared<ModuleObject>()) {
+        m_->name = std::move(name);
+    }
     void fn(const std::string& name, NativeFunction f) {
         add(name, Interpreter::makeFunction(m_->name + "." + name, std::move(f)));
     }
@@ -61,7 +69,8 @@ private:
 std::vector<CallArg> spread(const std::vector<CallArg>& args) {
     if (args.size() == 1 && args[0].get().isSequence()) {
         std::vector<CallArg> out;
-        for (auto& v : args[0].get().items()) out.push_back({std::make_shared<const Value>(v), args[0].loc});
+        for (auto& v : args[0].get().items())
+            out.push_back({std::make_shared<const Value>(v), args[0].loc});
         return out;
     }
     return args;
@@ -86,8 +95,8 @@ std::vector<Expr> toShape(Interpreter& in, const BoundArgs& a, size_t i) {
         }
         auto e = in.exprOf(dim);
         if (!e || !e->type().isIntOrUInt() || e->type().isBool() || dim.is(Value::Kind::IterVar))
-            in.fail(a.loc(i), a.fname() + "(): the shape must be a tuple of ints, but dimension " + std::to_string(d) +
-                                  " is " + typeName(dim));
+            in.fail(a.loc(i), a.fname() + "(): the shape must be a tuple of ints, but dimension " +
+                                  std::to_string(d) + " is " + typeName(dim));
         shape.push_back(*e);
     }
     return shape;
@@ -106,7 +115,8 @@ std::vector<IterVar> toAxes(const BoundArgs& a, size_t i) {
     std::vector<IterVar> axes;
     if (v.isSequence()) {
         for (auto& item : v.items()) {
-            if (!item.is(Value::Kind::IterVar)) a.typeError(i, "an IterVar or a list of IterVars (from te.reduce_axis)");
+            if (!item.is(Value::Kind::IterVar))
+                a.typeError(i, "an IterVar or a list of IterVars (from te.reduce_axis)");
             axes.push_back(item.asIterVar());
         }
         return axes;
@@ -131,20 +141,28 @@ NativeFunction reducer(const char* name, tir::ReduceKind kind) {
             if (a.has(2)) in.fail(a.loc(2), a.fname() + "(): 'where' needs a reduction axis");
             Expr x = a.expr(0), y = a.expr(1);
             switch (kind) {
-            case tir::ReduceKind::Sum: return Value(x + y);
-            case tir::ReduceKind::Prod: return Value(x * y);
-            case tir::ReduceKind::Min: return Value(tir::min(x, y));
-            case tir::ReduceKind::Max: return Value(tir::max(x, y));
+            case tir::ReduceKind::Sum:
+                return Value(x + y);
+            case tir::ReduceKind::Prod:
+                return Value(x * y);
+            case tir::ReduceKind::Min:
+                return Value(tir::min(x, y));
+            case tir::ReduceKind::Max:
+                return Value(tir::max(x, y));
             }
         }
         Expr source = a.expr(0);
         std::vector<IterVar> axes = toAxes(a, 1);
         Expr where = a.has(2) ? toCondition(in, a, 2) : Expr();
         switch (kind) {
-        case tir::ReduceKind::Sum: return Value(te::sum(source, axes, where));
-        case tir::ReduceKind::Prod: return Value(te::prod(source, axes, where));
-        case tir::ReduceKind::Min: return Value(te::min(source, axes, where));
-        case tir::ReduceKind::Max: return Value(te::max(source, axes, where));
+        case tir::ReduceKind::Sum:
+            return Value(te::sum(source, axes, where));
+        case tir::ReduceKind::Prod:
+            return Value(te::prod(source, axes, where));
+        case tir::ReduceKind::Min:
+            return Value(te::min(source, axes, where));
+        case tir::ReduceKind::Max:
+            return Value(te::max(source, axes, where));
         }
         return none();
     };
@@ -154,10 +172,12 @@ NativeFunction intrinsic(std::string name, tir::Intrinsic op, int arity) {
     return [name, op, arity](Interpreter& in, const Value&, const CallArgs& c) -> Value {
         static const char* kNames[] = {"x", "y", "z"};
         std::vector<ParamSpec> params;
-        for (int i = 0; i < arity; ++i) params.push_back({kNames[i], true});
+        for (int i = 0; i < arity; ++i)
+            params.push_back({kNames[i], true});
         BoundArgs a(in, name, c, params);
         std::vector<Expr> args;
-        for (int i = 0; i < arity; ++i) args.push_back(a.expr(size_t(i)));
+        for (int i = 0; i < arity; ++i)
+            args.push_back(a.expr(size_t(i)));
         return Value(tir::call(op, std::move(args)));
     };
 }
@@ -195,9 +215,12 @@ Expr limitValue(DataType t, bool isMax) {
     int bits = t.bits();
     if (t.isUInt()) {
         if (!isMax) return tir::makeConst(t, int64_t(0));
-        return tir::makeConst(t, bits >= 64 ? std::numeric_limits<int64_t>::max() : int64_t((uint64_t(1) << bits) - 1));
+        return tir::makeConst(t, bits >= 64 ? std::numeric_limits<int64_t>::max()
+                                            : int64_t((uint64_t(1) << bits) - 1));
     }
-    if (bits >= 64) return tir::makeConst(t, isMax ? std::numeric_limits<int64_t>::max() : std::numeric_limits<int64_t>::min());
+    if (bits >= 64)
+        return tir::makeConst(t, isMax ? std::numeric_limits<int64_t>::max()
+                                       : std::numeric_limits<int64_t>::min());
     int64_t m = (int64_t(1) << (bits - 1));
     return tir::makeConst(t, isMax ? m - 1 : -m);
 }
@@ -209,7 +232,8 @@ std::vector<Tensor> toTensorList(Interpreter& in, const BoundArgs& a, size_t i) 
     for (size_t k = 0; k < v.items().size(); ++k) {
         const Value& t = v.items()[k];
         if (!t.is(Value::Kind::Tensor))
-            in.fail(a.loc(i), a.fname() + "(): args[" + std::to_string(k) + "] must be a Tensor, not " + typeName(t));
+            in.fail(a.loc(i), a.fname() + "(): args[" + std::to_string(k) +
+                                  "] must be a Tensor, not " + typeName(t));
         out.push_back(t.asTensor());
     }
     return out;
@@ -258,7 +282,8 @@ NativeFunction buildFunction(std::string name, BuildRequest::Kind kind) {
         auto o = std::make_shared<OpaqueObject>();
         o->typeName = kind == BuildRequest::Kind::Lower ? "IRModule" : "Module";
         o->message = "the result of " + name +
-                     " cannot be used inside a TE script; Tessel compiles, runs and shows the function itself";
+                     " cannot be used inside a TE script; Tessel compiles, runs and shows the "
+                     "function itself";
         o->buildIndex = static_cast<int>(in.builds.size() - 1);
         return Value(std::shared_ptr<const OpaqueObject>(std::move(o)));
     };
@@ -270,7 +295,8 @@ std::vector<IterVar> iterVarArgs(Interpreter& in, const std::string& fname, cons
     auto args = spread(c.positional);
     for (size_t i = 0; i < args.size(); ++i) {
         if (!args[i].get().is(Value::Kind::IterVar))
-            in.fail(args[i].loc, fname + "(): argument " + std::to_string(i + 1) + " must be an IterVar (a loop), not " +
+            in.fail(args[i].loc, fname + "(): argument " + std::to_string(i + 1) +
+                                     " must be an IterVar (a loop), not " +
                                      typeName(args[i].get()));
         ivs.push_back(args[i].get().asIterVar());
     }
@@ -279,7 +305,8 @@ std::vector<IterVar> iterVarArgs(Interpreter& in, const std::string& fname, cons
 
 void noKeywords(Interpreter& in, const std::string& fname, const CallArgs& c) {
     if (!c.keywords.empty())
-        in.fail(c.keywords[0].second.loc, fname + "() got an unexpected keyword argument '" + c.keywords[0].first + "'");
+        in.fail(c.keywords[0].second.loc,
+                fname + "() got an unexpected keyword argument '" + c.keywords[0].first + "'");
 }
 
 } // namespace
@@ -299,19 +326,23 @@ void Interpreter::installBuiltins() {
         return Value(t);
     });
     te.fn("compute", [](Interpreter& in, const Value&, const CallArgs& c) -> Value {
-        BoundArgs a(in, "te.compute", c, {{"shape", true}, {"fcompute", true}, {"name"}, {"tag"}, {"attrs"}});
+        BoundArgs a(in, "te.compute", c,
+                    {{"shape", true}, {"fcompute", true}, {"name"}, {"tag"}, {"attrs"}});
         auto shape = toShape(in, a, 0);
         const Value& fn = a.value(1);
         if (!fn.is(Value::Kind::Function)) a.typeError(1, "a function such as 'lambda i, j: ...'");
         std::vector<std::string> axisNames;
         SourceLoc bodyLoc = a.loc(1);
         if (const auto& lam = fn.asFunction().lambda) {
-            for (auto& p : lam->params) axisNames.push_back(p.name);
+            for (auto& p : lam->params)
+                axisNames.push_back(p.name);
             bodyLoc = lam->items[0]->begin;
             if (axisNames.size() != shape.size())
-                in.fail(a.loc(1), "te.compute(): the lambda takes " + std::to_string(axisNames.size()) + " argument" +
+                in.fail(a.loc(1), "te.compute(): the lambda takes " +
+                                      std::to_string(axisNames.size()) + " argument" +
                                       (axisNames.size() == 1 ? "" : "s") + " but the shape has " +
-                                      std::to_string(shape.size()) + " dimension" + (shape.size() == 1 ? "" : "s"));
+                                      std::to_string(shape.size()) + " dimension" +
+                                      (shape.size() == 1 ? "" : "s"));
         }
         std::string name = a.has(2) ? a.string(2) : "compute";
         std::string tag = a.has(3) ? a.string(3) : "";
@@ -319,11 +350,16 @@ void Interpreter::installBuiltins() {
         ComputeFunction f = [&](const std::vector<tir::Var>& vars) -> Expr {
             CallArgs args;
             args.loc = fnLoc;
-            for (auto& v : vars) args.positional.push_back({std::make_shared<const Value>(Value(Expr(v))), fnLoc});
+            for (auto& v : vars)
+                args.positional.push_back({std::make_shared<const Value>(Value(Expr(v))), fnLoc});
             Value r = in.call(fn, args);
-            if (r.isSequence()) in.fail(bodyLoc, "te.compute(): computes with several outputs are not supported yet");
+            if (r.isSequence())
+                in.fail(bodyLoc,
+                        "te.compute(): computes with several outputs are not supported yet");
             auto e = in.exprOf(r);
-            if (!e) in.fail(bodyLoc, "te.compute(): the function must return an expression, not " + typeName(r));
+            if (!e)
+                in.fail(bodyLoc,
+                        "te.compute(): the function must return an expression, not " + typeName(r));
             return *e;
         };
         Tensor t = in.guarded(c.loc, [&] { return te::compute(shape, f, name, tag, axisNames); });
@@ -356,12 +392,16 @@ void Interpreter::installBuiltins() {
         std::vector<Operation> ops;
         const Value& v = a.value(0);
         auto addOp = [&](const Value& x) {
-            if (x.is(Value::Kind::Operation)) ops.push_back(x.asOperation());
-            else if (x.is(Value::Kind::Tensor)) ops.push_back(x.asTensor()->op);
-            else a.typeError(0, "an operation (such as C.op) or a list of operations");
+            if (x.is(Value::Kind::Operation))
+                ops.push_back(x.asOperation());
+            else if (x.is(Value::Kind::Tensor))
+                ops.push_back(x.asTensor()->op);
+            else
+                a.typeError(0, "an operation (such as C.op) or a list of operations");
         };
         if (v.isSequence())
-            for (auto& x : v.items()) addOp(x);
+            for (auto& x : v.items())
+                addOp(x);
         else
             addOp(v);
         Schedule s = createSchedule(ops);
@@ -400,18 +440,23 @@ void Interpreter::installBuiltins() {
         int arity;
     };
     static const Intr kIntrinsics[] = {
-        {"exp", tir::Intrinsic::Exp, 1},     {"log", tir::Intrinsic::Log, 1},     {"sqrt", tir::Intrinsic::Sqrt, 1},
-        {"rsqrt", tir::Intrinsic::Rsqrt, 1}, {"tanh", tir::Intrinsic::Tanh, 1},   {"sigmoid", tir::Intrinsic::Sigmoid, 1},
-        {"erf", tir::Intrinsic::Erf, 1},     {"abs", tir::Intrinsic::Abs, 1},     {"floor", tir::Intrinsic::Floor, 1},
-        {"ceil", tir::Intrinsic::Ceil, 1},   {"round", tir::Intrinsic::Round, 1}, {"trunc", tir::Intrinsic::Trunc, 1},
-        {"sin", tir::Intrinsic::Sin, 1},     {"cos", tir::Intrinsic::Cos, 1},     {"fma", tir::Intrinsic::Fma, 3},
-        {"pow", tir::Intrinsic::Pow, 2},     {"power", tir::Intrinsic::Pow, 2},
+        {"exp", tir::Intrinsic::Exp, 1},     {"log", tir::Intrinsic::Log, 1},
+        {"sqrt", tir::Intrinsic::Sqrt, 1},   {"rsqrt", tir::Intrinsic::Rsqrt, 1},
+        {"tanh", tir::Intrinsic::Tanh, 1},   {"sigmoid", tir::Intrinsic::Sigmoid, 1},
+        {"erf", tir::Intrinsic::Erf, 1},     {"abs", tir::Intrinsic::Abs, 1},
+        {"floor", tir::Intrinsic::Floor, 1}, {"ceil", tir::Intrinsic::Ceil, 1},
+        {"round", tir::Intrinsic::Round, 1}, {"trunc", tir::Intrinsic::Trunc, 1},
+        {"sin", tir::Intrinsic::Sin, 1},     {"cos", tir::Intrinsic::Cos, 1},
+        {"fma", tir::Intrinsic::Fma, 3},     {"pow", tir::Intrinsic::Pow, 2},
+        {"power", tir::Intrinsic::Pow, 2},
     };
     ModuleBuilder tir("tir");
     auto addMath = [&](ModuleBuilder& m, const std::string& prefix) {
-        for (auto& i : kIntrinsics) m.fn(i.name, intrinsic(prefix + "." + i.name, i.op, i.arity));
+        for (auto& i : kIntrinsics)
+            m.fn(i.name, intrinsic(prefix + "." + i.name, i.op, i.arity));
         auto ite = [prefix](Interpreter& in, const Value&, const CallArgs& c) -> Value {
-            BoundArgs a(in, prefix + ".if_then_else", c, {{"cond", true}, {"t", true}, {"f", true}});
+            BoundArgs a(in, prefix + ".if_then_else", c,
+                        {{"cond", true}, {"t", true}, {"f", true}});
             Expr cond = toCondition(in, a, 0);
             return Value(tir::select(cond, a.expr(1), a.expr(2)));
         };
@@ -433,7 +478,8 @@ void Interpreter::installBuiltins() {
                 for (auto& arg : args) {
                     auto e = in.exprOf(arg.get());
                     if (!e || !e->type().isBool())
-                        in.fail(arg.loc, fname + "(): every argument must be a condition, not " + typeName(arg.get()));
+                        in.fail(arg.loc, fname + "(): every argument must be a condition, not " +
+                                             typeName(arg.get()));
                     acc = !acc.defined() ? *e : isAll ? (acc && *e) : (acc || *e);
                 }
                 return Value(acc);
@@ -443,7 +489,8 @@ void Interpreter::installBuiltins() {
         m.fn("any", allAny(false));
         auto limit = [prefix](bool isMax) {
             return [prefix, isMax](Interpreter& in, const Value&, const CallArgs& c) -> Value {
-                BoundArgs a(in, prefix + (isMax ? ".max_value" : ".min_value"), c, {{"dtype", true}});
+                BoundArgs a(in, prefix + (isMax ? ".max_value" : ".min_value"), c,
+                            {{"dtype", true}});
                 return Value(limitValue(a.dtype(0), isMax));
             };
         };
@@ -453,7 +500,8 @@ void Interpreter::installBuiltins() {
     addMath(te, "te");
     addMath(tir, "tir");
     tir.fn("const", constFn("tir.const"));
-    tir.add("Select", tir.value().asModule().find("select") ? *tir.value().asModule().find("select") : Value());
+    tir.add("Select", tir.value().asModule().find("select") ? *tir.value().asModule().find("select")
+                                                            : Value());
     tir.fn("Var", varFn);
     tir.fn("max", [](Interpreter& in, const Value&, const CallArgs& c) -> Value {
         BoundArgs a(in, "tir.max", c, {{"a", true}, {"b", true}});
@@ -492,7 +540,9 @@ void Interpreter::installBuiltins() {
     builtins["tessel"] = tessel.value();
 
     // ------------------------------------------------------------ builtins
-    auto builtin = [&](const std::string& name, NativeFunction f) { builtins[name] = makeFunction(name, std::move(f)); };
+    auto builtin = [&](const std::string& name, NativeFunction f) {
+        builtins[name] = makeFunction(name, std::move(f));
+    };
     builtin("len", [](Interpreter& in, const Value&, const CallArgs& c) -> Value {
         BoundArgs a(in, "len", c, {{"obj", true}});
         const Value& v = a.value(0);
@@ -512,7 +562,8 @@ void Interpreter::installBuiltins() {
         Value::Items v;
         for (int64_t i = start; step > 0 ? i < stop : i > stop; i += step) {
             if (int64_t(v.size()) >= kMaxRange)
-                in.fail(c.loc, "range() of more than " + std::to_string(kMaxRange) + " elements is not supported");
+                in.fail(c.loc, "range() of more than " + std::to_string(kMaxRange) +
+                                   " elements is not supported");
             v.push_back(Value::integer(i));
             if (__builtin_add_overflow(i, step, &i)) break;
             i -= step;
@@ -531,7 +582,8 @@ void Interpreter::installBuiltins() {
                 if (Interpreter::isExprLike(best) || Interpreter::isExprLike(v)) {
                     auto x = in.exprOf(best), y = in.exprOf(v);
                     if (!x || !y)
-                        in.fail(args[i].loc, std::string(fname) + "(): cannot compare " + typeName(best) + " and " + typeName(v));
+                        in.fail(args[i].loc, std::string(fname) + "(): cannot compare " +
+                                                 typeName(best) + " and " + typeName(v));
                     best = Value(isMax ? tir::max(*x, *y) : tir::min(*x, *y));
                     continue;
                 }
@@ -550,7 +602,8 @@ void Interpreter::installBuiltins() {
         if (v.isInt()) return Value::integer(v.asInt());
         if (v.is(Value::Kind::Float)) {
             double d = v.asFloat();
-            if (!std::isfinite(d) || std::fabs(d) >= 9.2e18) in.fail(a.loc(0), "int(): cannot convert " + formatFloat(d) + " to an int");
+            if (!std::isfinite(d) || std::fabs(d) >= 9.2e18)
+                in.fail(a.loc(0), "int(): cannot convert " + formatFloat(d) + " to an int");
             return Value::integer(int64_t(d));
         }
         if (v.is(Value::Kind::String)) {
@@ -560,7 +613,8 @@ void Interpreter::installBuiltins() {
             char* end = nullptr;
             errno = 0;
             long long r = std::strtoll(s.c_str(), &end, 10);
-            if (s.empty() || *end || errno) in.fail(a.loc(0), "invalid literal for int(): " + repr(v));
+            if (s.empty() || *end || errno)
+                in.fail(a.loc(0), "invalid literal for int(): " + repr(v));
             return Value::integer(r);
         }
         if (v.is(Value::Kind::Expr))
@@ -575,7 +629,8 @@ void Interpreter::installBuiltins() {
         if (v.is(Value::Kind::String)) {
             char* end = nullptr;
             double d = std::strtod(v.asString().c_str(), &end);
-            if (v.asString().empty() || *end) in.fail(a.loc(0), "could not convert string to float: " + repr(v));
+            if (v.asString().empty() || *end)
+                in.fail(a.loc(0), "could not convert string to float: " + repr(v));
             return Value::real(d);
         }
         if (v.is(Value::Kind::Expr)) {
@@ -600,7 +655,8 @@ void Interpreter::installBuiltins() {
         BoundArgs a(in, "abs", c, {{"x", true}});
         const Value& v = a.value(0);
         if (v.isInt()) {
-            if (v.asInt() == std::numeric_limits<int64_t>::min()) in.fail(c.loc, "integer overflow");
+            if (v.asInt() == std::numeric_limits<int64_t>::min())
+                in.fail(c.loc, "integer overflow");
             return Value::integer(std::llabs(v.asInt()));
         }
         if (v.is(Value::Kind::Float)) return Value::real(std::fabs(v.asFloat()));
@@ -614,7 +670,8 @@ void Interpreter::installBuiltins() {
             if (v.isSequence()) return items(v.items(), asList);
             if (v.is(Value::Kind::String)) {
                 Value::Items chars;
-                for (char ch : v.asString()) chars.push_back(Value::string(std::string(1, ch)));
+                for (char ch : v.asString())
+                    chars.push_back(Value::string(std::string(1, ch)));
                 return items(std::move(chars), asList);
             }
             a.typeError(0, "a tuple, a list or a string");
@@ -626,14 +683,16 @@ void Interpreter::installBuiltins() {
         std::string sep = " ", end = "\n";
         for (auto& [k, v] : c.keywords) {
             if (k != "sep" && k != "end" && k != "flush")
-                in.fail(v.loc, "print() got an unexpected keyword argument '" + k + "'" + didYouMean(k, {"sep", "end"}));
+                in.fail(v.loc, "print() got an unexpected keyword argument '" + k + "'" +
+                                   didYouMean(k, {"sep", "end"}));
             if (k == "flush") continue;
             if (!v.get().is(Value::Kind::String) && !v.get().isNone())
                 in.fail(v.loc, "print(): '" + k + "' must be a string, not " + typeName(v.get()));
             if (v.get().is(Value::Kind::String)) (k == "sep" ? sep : end) = v.get().asString();
         }
         std::string text;
-        for (size_t i = 0; i < c.positional.size(); ++i) text += (i ? sep : "") + str(c.positional[i].get());
+        for (size_t i = 0; i < c.positional.size(); ++i)
+            text += (i ? sep : "") + str(c.positional[i].get());
         in.pendingOutput += text + end;
         size_t nl;
         while ((nl = in.pendingOutput.find('\n')) != std::string::npos) {
@@ -651,27 +710,35 @@ void Interpreter::installBuiltins() {
         {"shape",
          [](Interpreter&, const Value& s, SourceLoc) {
              Value::Items dims;
-             for (auto& d : s.asTensor()->shape) dims.push_back(intOrExpr(d));
+             for (auto& d : s.asTensor()->shape)
+                 dims.push_back(intOrExpr(d));
              return Value::tuple(std::move(dims));
          }},
-        {"dtype", [](Interpreter&, const Value& s, SourceLoc) { return Value::string(s.asTensor()->dtype.str()); }},
-        {"name", [](Interpreter&, const Value& s, SourceLoc) { return Value::string(s.asTensor().name()); }},
-        {"ndim", [](Interpreter&, const Value& s, SourceLoc) { return Value::integer(s.asTensor().ndim()); }},
-        {"value_index", [](Interpreter&, const Value& s, SourceLoc) { return Value::integer(s.asTensor()->valueIndex); }},
+        {"dtype", [](Interpreter&, const Value& s,
+                     SourceLoc) { return Value::string(s.asTensor()->dtype.str()); }},
+        {"name", [](Interpreter&, const Value& s,
+                    SourceLoc) { return Value::string(s.asTensor().name()); }},
+        {"ndim", [](Interpreter&, const Value& s,
+                    SourceLoc) { return Value::integer(s.asTensor().ndim()); }},
+        {"value_index", [](Interpreter&, const Value& s,
+                           SourceLoc) { return Value::integer(s.asTensor()->valueIndex); }},
     };
     types_[int(K::Tensor)] = tensor;
 
-    auto computeOf = [](Interpreter& in, const Value& s, SourceLoc loc, const char* attr) -> const ComputeOpNode* {
+    auto computeOf = [](Interpreter& in, const Value& s, SourceLoc loc,
+                        const char* attr) -> const ComputeOpNode* {
         auto* c = dynamic_cast<const ComputeOpNode*>(s.asOperation().get());
         if (!c)
-            in.fail(loc, "operation '" + s.asOperation()->name + "' is a placeholder and has no '" + attr +
-                             "'; only computes have loops");
+            in.fail(loc, "operation '" + s.asOperation()->name + "' is a placeholder and has no '" +
+                             attr + "'; only computes have loops");
         return c;
     };
     TypeInfo operation{"Operation", {}, {}};
     operation.attrs = {
-        {"name", [](Interpreter&, const Value& s, SourceLoc) { return Value::string(s.asOperation()->name); }},
-        {"tag", [](Interpreter&, const Value& s, SourceLoc) { return Value::string(s.asOperation()->tag); }},
+        {"name", [](Interpreter&, const Value& s,
+                    SourceLoc) { return Value::string(s.asOperation()->name); }},
+        {"tag", [](Interpreter&, const Value& s,
+                   SourceLoc) { return Value::string(s.asOperation()->tag); }},
         {"axis",
          [computeOf](Interpreter& in, const Value& s, SourceLoc loc) {
              return iterVarList(computeOf(in, s, loc, "axis")->axis);
@@ -683,25 +750,32 @@ void Interpreter::installBuiltins() {
         {"body",
          [computeOf](Interpreter& in, const Value& s, SourceLoc loc) {
              Value::Items v;
-             for (auto& b : computeOf(in, s, loc, "body")->body) v.push_back(Value(b));
+             for (auto& b : computeOf(in, s, loc, "body")->body)
+                 v.push_back(Value(b));
              return Value::list(std::move(v));
          }},
         {"input_tensors",
          [](Interpreter&, const Value& s, SourceLoc) {
              Value::Items v;
-             for (auto& t : s.asOperation()->inputTensors()) v.push_back(Value(t));
+             for (auto& t : s.asOperation()->inputTensors())
+                 v.push_back(Value(t));
              return Value::list(std::move(v));
          }},
-        {"num_outputs", [](Interpreter&, const Value& s, SourceLoc) { return Value::integer(s.asOperation()->numOutputs()); }},
+        {"num_outputs", [](Interpreter&, const Value& s,
+                           SourceLoc) { return Value::integer(s.asOperation()->numOutputs()); }},
         {"shape",
          [](Interpreter& in, const Value& s, SourceLoc loc) {
              auto* p = dynamic_cast<const PlaceholderOpNode*>(s.asOperation().get());
-             if (!p) in.fail(loc, "only placeholder operations have a 'shape'; use the tensor's shape (C.shape)");
+             if (!p)
+                 in.fail(loc, "only placeholder operations have a 'shape'; use the tensor's shape "
+                              "(C.shape)");
              Value::Items dims;
-             for (auto& d : p->shape) dims.push_back(intOrExpr(d));
+             for (auto& d : p->shape)
+                 dims.push_back(intOrExpr(d));
              return Value::tuple(std::move(dims));
          }},
-        {"dtype", [](Interpreter&, const Value& s, SourceLoc) { return Value::string(s.asOperation()->outputType(0).str()); }},
+        {"dtype", [](Interpreter&, const Value& s,
+                     SourceLoc) { return Value::string(s.asOperation()->outputType(0).str()); }},
     };
     operation.methods = {
         {"output",
@@ -710,9 +784,10 @@ void Interpreter::installBuiltins() {
              int64_t i = a.integer(0);
              const Operation& op = self.asOperation();
              if (i < 0 || i >= op->numOutputs())
-                 in.fail(a.loc(0), "output(): operation '" + op->name + "' has " + std::to_string(op->numOutputs()) +
-                                       " output" + (op->numOutputs() == 1 ? "" : "s") + "; index " + std::to_string(i) +
-                                       " is out of range");
+                 in.fail(a.loc(0), "output(): operation '" + op->name + "' has " +
+                                       std::to_string(op->numOutputs()) + " output" +
+                                       (op->numOutputs() == 1 ? "" : "s") + "; index " +
+                                       std::to_string(i) + " is out of range");
              return Value(op.output(int(i)));
          }},
     };
@@ -720,12 +795,14 @@ void Interpreter::installBuiltins() {
 
     TypeInfo iterVar{"IterVar", {}, {}};
     iterVar.attrs = {
-        {"var", [](Interpreter&, const Value& s, SourceLoc) { return Value(Expr(s.asIterVar()->var)); }},
+        {"var",
+         [](Interpreter&, const Value& s, SourceLoc) { return Value(Expr(s.asIterVar()->var)); }},
         {"dom",
          [](Interpreter& in, const Value& s, SourceLoc loc) {
              const auto& iv = s.asIterVar();
              if (!iv->dom.extent.defined())
-                 in.fail(loc, "loop '" + iv->var.name() + "' was made by a schedule primitive and has no fixed domain");
+                 in.fail(loc, "loop '" + iv->var.name() +
+                                  "' was made by a schedule primitive and has no fixed domain");
              return Value(iv->dom);
          }},
     };
@@ -734,13 +811,15 @@ void Interpreter::installBuiltins() {
     TypeInfo range{"Range", {}, {}};
     range.attrs = {
         {"min", [](Interpreter&, const Value& s, SourceLoc) { return intOrExpr(s.asRange().min); }},
-        {"extent", [](Interpreter&, const Value& s, SourceLoc) { return intOrExpr(s.asRange().extent); }},
+        {"extent",
+         [](Interpreter&, const Value& s, SourceLoc) { return intOrExpr(s.asRange().extent); }},
     };
     types_[int(K::Range)] = range;
 
     TypeInfo expr{"Expr", {}, {}};
     expr.attrs = {
-        {"dtype", [](Interpreter&, const Value& s, SourceLoc) { return Value::string(s.asExpr().type().str()); }},
+        {"dtype", [](Interpreter&, const Value& s,
+                     SourceLoc) { return Value::string(s.asExpr().type().str()); }},
         {"name",
          [](Interpreter& in, const Value& s, SourceLoc loc) {
              auto* v = s.asExpr().as<tir::VarNode>();
@@ -766,10 +845,14 @@ void Interpreter::installBuiltins() {
     TypeInfo stage{"Stage", {}, {}};
     stage.attrs = {
         {"op", [](Interpreter&, const Value& s, SourceLoc) { return Value(s.asStage().op()); }},
-        {"origin_op", [](Interpreter&, const Value& s, SourceLoc) { return Value(s.asStage().op()); }},
-        {"leaf_iter_vars", [](Interpreter&, const Value& s, SourceLoc) { return iterVarList(s.asStage().data().leafIterVars); }},
-        {"all_iter_vars", [](Interpreter&, const Value& s, SourceLoc) { return iterVarList(s.asStage().data().allIterVars); }},
-        {"scope", [](Interpreter&, const Value& s, SourceLoc) { return Value::string(s.asStage().data().scope); }},
+        {"origin_op",
+         [](Interpreter&, const Value& s, SourceLoc) { return Value(s.asStage().op()); }},
+        {"leaf_iter_vars", [](Interpreter&, const Value& s,
+                              SourceLoc) { return iterVarList(s.asStage().data().leafIterVars); }},
+        {"all_iter_vars", [](Interpreter&, const Value& s,
+                             SourceLoc) { return iterVarList(s.asStage().data().allIterVars); }},
+        {"scope", [](Interpreter&, const Value& s,
+                     SourceLoc) { return Value::string(s.asStage().data().scope); }},
     };
     stage.methods = {
         {"split",
@@ -791,7 +874,9 @@ void Interpreter::installBuiltins() {
          }},
         {"tile",
          [](Interpreter& in, const Value& self, const CallArgs& c) -> Value {
-             BoundArgs a(in, "tile", c, {{"x_parent", true}, {"y_parent", true}, {"x_factor", true}, {"y_factor", true}});
+             BoundArgs a(
+                 in, "tile", c,
+                 {{"x_parent", true}, {"y_parent", true}, {"x_factor", true}, {"y_factor", true}});
              IterVar x = a.iterVar(0), y = a.iterVar(1);
              Expr fx = a.expr(2), fy = a.expr(3);
              Stage st = self.asStage();
@@ -805,7 +890,8 @@ void Interpreter::installBuiltins() {
              if (ivs.empty()) in.fail(c.loc, "fuse() needs the loops to fuse");
              Stage st = self.asStage();
              IterVar fused = ivs[0];
-             for (size_t i = 1; i < ivs.size(); ++i) fused = st.fuse(fused, ivs[i]);
+             for (size_t i = 1; i < ivs.size(); ++i)
+                 fused = st.fuse(fused, ivs[i]);
              return Value(fused);
          }},
         {"reorder",
@@ -839,7 +925,8 @@ void Interpreter::installBuiltins() {
          }},
         {"pragma",
          [](Interpreter& in, const Value& self, const CallArgs& c) -> Value {
-             BoundArgs a(in, "pragma", c, {{"var", true}, {"pragma_type", true}, {"pragma_value", false, "value"}});
+             BoundArgs a(in, "pragma", c,
+                         {{"var", true}, {"pragma_type", true}, {"pragma_value", false, "value"}});
              IterVar iv = a.iterVar(0);
              std::string key = a.string(1);
              Expr value = a.has(2) ? a.expr(2) : Expr(1);
@@ -878,31 +965,38 @@ void Interpreter::installBuiltins() {
         {"stages",
          [](Interpreter&, const Value& s, SourceLoc) {
              Value::Items v;
-             for (auto& st : s.asSchedule().stages()) v.push_back(Value(st));
+             for (auto& st : s.asSchedule().stages())
+                 v.push_back(Value(st));
              return Value::list(std::move(v));
          }},
         {"outputs",
          [](Interpreter&, const Value& s, SourceLoc) {
              Value::Items v;
-             for (auto& op : s.asSchedule().outputs()) v.push_back(Value(op));
+             for (auto& op : s.asSchedule().outputs())
+                 v.push_back(Value(op));
              return Value::list(std::move(v));
          }},
     };
     schedule.methods = {
         {"cache_read",
          [](Interpreter& in, const Value& self, const CallArgs& c) -> Value {
-             BoundArgs a(in, "cache_read", c, {{"tensor", true}, {"scope", true}, {"readers", true}});
+             BoundArgs a(in, "cache_read", c,
+                         {{"tensor", true}, {"scope", true}, {"readers", true}});
              Tensor t = a.tensor(0);
              std::string scope = a.string(1);
              std::vector<Operation> readers;
              const Value& r = a.value(2);
              auto addReader = [&](const Value& x) {
-                 if (x.is(Value::Kind::Operation)) readers.push_back(x.asOperation());
-                 else if (x.is(Value::Kind::Tensor)) readers.push_back(x.asTensor()->op);
-                 else a.typeError(2, "a list of the operations (or tensors) that read the cache");
+                 if (x.is(Value::Kind::Operation))
+                     readers.push_back(x.asOperation());
+                 else if (x.is(Value::Kind::Tensor))
+                     readers.push_back(x.asTensor()->op);
+                 else
+                     a.typeError(2, "a list of the operations (or tensors) that read the cache");
              };
              if (r.isSequence())
-                 for (auto& x : r.items()) addReader(x);
+                 for (auto& x : r.items())
+                     addReader(x);
              else
                  addReader(r);
              Schedule s = self.asSchedule();

@@ -41,7 +41,8 @@ const Value* ScriptResult::global(std::string_view name) const {
 
 std::string defaultFunctionName(const std::string& fileName) {
     std::string stem = fileName;
-    if (auto slash = stem.find_last_of("/\\"); slash != std::string::npos) stem = stem.substr(slash + 1);
+    if (auto slash = stem.find_last_of("/\\"); slash != std::string::npos)
+        stem = stem.substr(slash + 1);
     if (auto dot = stem.find('.'); dot != std::string::npos) stem = stem.substr(0, dot);
     return stem.empty() ? "main" : stem;
 }
@@ -64,9 +65,12 @@ ScriptResult runScript(std::shared_ptr<const AstModule> module, const ScriptOpti
 // ---------------------------------------------------------------------------
 // Interpreter
 
-Interpreter::Interpreter(const ScriptOptions& o) : opts(o) { installBuiltins(); }
+Interpreter::Interpreter(const ScriptOptions& o) : opts(o) {
+    installBuiltins();
+}
 
-Value Interpreter::makeFunction(std::string name, NativeFunction fn, std::shared_ptr<const Value> self) {
+Value Interpreter::makeFunction(std::string name, NativeFunction fn,
+                                std::shared_ptr<const Value> self) {
     auto f = std::make_shared<FunctionObject>();
     f->name = std::move(name);
     f->native = std::move(fn);
@@ -87,15 +91,20 @@ void Interpreter::setGlobal(const std::string& name, Value v) {
 std::vector<std::string> Interpreter::visibleNames(const Scope* scope) const {
     std::vector<std::string> names;
     for (const Scope* s = scope; s; s = s->parent.get())
-        for (auto& [n, v] : s->vars) names.push_back(n);
-    for (auto& n : globalOrder) names.push_back(n);
-    for (auto& [n, v] : builtins) names.push_back(n);
+        for (auto& [n, v] : s->vars)
+            names.push_back(n);
+    for (auto& n : globalOrder)
+        names.push_back(n);
+    for (auto& [n, v] : builtins)
+        names.push_back(n);
     return names;
 }
 
 ScriptResult Interpreter::run(std::shared_ptr<const AstModule> module) {
-    for (auto& [n, v] : opts.intGlobals) setGlobal(n, Value::integer(v));
-    for (auto& [n, v] : opts.globals) setGlobal(n, v);
+    for (auto& [n, v] : opts.intGlobals)
+        setGlobal(n, Value::integer(v));
+    for (auto& [n, v] : opts.globals)
+        setGlobal(n, v);
     try {
         for (auto& stmt : module->body) {
             steps_ = 0; // the step budget is per statement
@@ -112,7 +121,8 @@ ScriptResult Interpreter::run(std::shared_ptr<const AstModule> module) {
     ScriptResult r;
     r.builds = std::move(builds);
     r.printed = std::move(printed);
-    for (auto& n : globalOrder) r.globals.emplace_back(n, globals.at(n));
+    for (auto& n : globalOrder)
+        r.globals.emplace_back(n, globals.at(n));
     r.placeholders = placeholders;
     r.schedules = schedules;
     r.module = std::move(module);
@@ -124,7 +134,8 @@ std::vector<Tensor> Interpreter::inferArgs(const Schedule& s) const {
     for (auto& op : s.outputs())
         for (int i = 0; i < op->numOutputs(); ++i) {
             Tensor t = op.output(i);
-            if (std::none_of(args.begin(), args.end(), [&](const Tensor& a) { return a.same(t); })) args.push_back(t);
+            if (std::none_of(args.begin(), args.end(), [&](const Tensor& a) { return a.same(t); }))
+                args.push_back(t);
         }
     return args;
 }
@@ -152,11 +163,15 @@ void Interpreter::inferBuild() {
 
 void Interpreter::exec(const AstStmt& s) {
     switch (s.kind) {
-    case StmtKind::Pass: return;
-    case StmtKind::Expr: eval(s.value, nullptr); return;
+    case StmtKind::Pass:
+        return;
+    case StmtKind::Expr:
+        eval(s.value, nullptr);
+        return;
     case StmtKind::Assign: {
         Value v = eval(s.value, nullptr);
-        for (auto& t : s.targets) assign(*t, v);
+        for (auto& t : s.targets)
+            assign(*t, v);
         return;
     }
     case StmtKind::AugAssign: {
@@ -175,7 +190,8 @@ void Interpreter::exec(const AstStmt& s) {
                 Value m = it->second;
                 std::string path = imp.path[0];
                 for (size_t i = 1; i < imp.path.size(); ++i) {
-                    const Value* next = m.is(Value::Kind::Module) ? m.asModule().find(imp.path[i]) : nullptr;
+                    const Value* next =
+                        m.is(Value::Kind::Module) ? m.asModule().find(imp.path[i]) : nullptr;
                     if (!next || !next->is(Value::Kind::Module))
                         fail(imp.loc, "no module named '" + path + "." + imp.path[i] + "'");
                     m = *next;
@@ -187,7 +203,8 @@ void Interpreter::exec(const AstStmt& s) {
                     setGlobal(imp.asName, m);
             } else {
                 auto it = rootModules.find(s.fromModule[0]);
-                if (it == rootModules.end()) fail(s.loc, "no module named '" + s.fromModule[0] + "'");
+                if (it == rootModules.end())
+                    fail(s.loc, "no module named '" + s.fromModule[0] + "'");
                 Value m = it->second;
                 std::string path = s.fromModule[0];
                 for (size_t i = 1; i < s.fromModule.size(); ++i) {
@@ -200,7 +217,8 @@ void Interpreter::exec(const AstStmt& s) {
                 const Value* member = m.asModule().find(imp.path[0]);
                 if (!member) {
                     std::vector<std::string> names;
-                    for (auto& [n, v] : m.asModule().members) names.push_back(n);
+                    for (auto& [n, v] : m.asModule().members)
+                        names.push_back(n);
                     fail(imp.loc, "cannot import name '" + imp.path[0] + "' from '" + path + "'" +
                                       didYouMean(imp.path[0], names));
                 }
@@ -229,7 +247,8 @@ void Interpreter::assign(const AstExpr& target, const Value& v) {
     if (items.size() < n)
         fail(target.begin, "not enough values to unpack (expected " + std::to_string(n) + ", got " +
                                std::to_string(items.size()) + ")");
-    for (size_t i = 0; i < n; ++i) assign(*target.items[i], items[i]);
+    for (size_t i = 0; i < n; ++i)
+        assign(*target.items[i], items[i]);
 }
 
 // ---------------------------------------------------------------------------
@@ -240,9 +259,10 @@ Value Interpreter::lookup(const std::string& name, const Scope* scope, SourceLoc
         if (const Value* v = scope->find(name)) return *v;
     if (auto it = globals.find(name); it != globals.end()) return it->second;
     if (auto it = builtins.find(name); it != builtins.end()) return it->second;
-    static const char* kForbidden[] = {"exec",    "eval",    "open",     "compile", "__import__", "getattr",
-                                       "setattr", "globals", "locals",   "input",   "vars",       "delattr",
-                                       "exit",    "quit",    "breakpoint", "help",  "memoryview", "__builtins__"};
+    static const char* kForbidden[] = {
+        "exec",    "eval",    "open",       "compile", "__import__", "getattr",
+        "setattr", "globals", "locals",     "input",   "vars",       "delattr",
+        "exit",    "quit",    "breakpoint", "help",    "memoryview", "__builtins__"};
     for (const char* f : kForbidden)
         if (name == f) fail(loc, "'" + name + "' is not available in TE scripts");
     // `compute` for `te.compute`.
@@ -256,16 +276,22 @@ Value Interpreter::lookup(const std::string& name, const Scope* scope, SourceLoc
 
 std::optional<Expr> Interpreter::exprOf(const Value& v) const {
     switch (v.kind()) {
-    case Value::Kind::Bool: return tir::makeConst(DataType::boolean(), int64_t(v.asBool()));
+    case Value::Kind::Bool:
+        return tir::makeConst(DataType::boolean(), int64_t(v.asBool()));
     case Value::Kind::Int: {
         int64_t i = v.asInt();
-        bool fits = i >= std::numeric_limits<int32_t>::min() && i <= std::numeric_limits<int32_t>::max();
+        bool fits =
+            i >= std::numeric_limits<int32_t>::min() && i <= std::numeric_limits<int32_t>::max();
         return tir::makeConst(fits ? DataType::int32() : DataType::int64(), i);
     }
-    case Value::Kind::Float: return tir::makeConst(DataType::float32(), v.asFloat());
-    case Value::Kind::Expr: return v.asExpr();
-    case Value::Kind::IterVar: return Expr(v.asIterVar()->var);
-    default: return std::nullopt;
+    case Value::Kind::Float:
+        return tir::makeConst(DataType::float32(), v.asFloat());
+    case Value::Kind::Expr:
+        return v.asExpr();
+    case Value::Kind::IterVar:
+        return Expr(v.asIterVar()->var);
+    default:
+        return std::nullopt;
     }
 }
 
@@ -275,29 +301,41 @@ Value Interpreter::eval(const AstExprPtr& ep, const ScopePtr& scope) {
         fail(e.loc, "the script takes too many steps (more than " + std::to_string(opts.maxSteps) +
                         "); is a lambda calling itself?");
     DepthCounter depth(evalDepth_);
-    if (evalDepth_ > kMaxEvalDepth) fail(e.loc, "the script nests too deeply (is a lambda calling itself?)");
+    if (evalDepth_ > kMaxEvalDepth)
+        fail(e.loc, "the script nests too deeply (is a lambda calling itself?)");
     switch (e.kind) {
-    case ExprKind::Name: return lookup(e.text, scope.get(), e.loc);
-    case ExprKind::Int: return Value::integer(e.intValue);
-    case ExprKind::Float: return Value::real(e.floatValue);
-    case ExprKind::String: return Value::string(e.text);
-    case ExprKind::Bool: return Value::boolean(e.intValue != 0);
-    case ExprKind::None: return Value();
+    case ExprKind::Name:
+        return lookup(e.text, scope.get(), e.loc);
+    case ExprKind::Int:
+        return Value::integer(e.intValue);
+    case ExprKind::Float:
+        return Value::real(e.floatValue);
+    case ExprKind::String:
+        return Value::string(e.text);
+    case ExprKind::Bool:
+        return Value::boolean(e.intValue != 0);
+    case ExprKind::None:
+        return Value();
     case ExprKind::Tuple:
     case ExprKind::List: {
         Value::Items items;
         items.reserve(e.items.size());
-        for (auto& i : e.items) items.push_back(eval(i, scope));
-        return e.kind == ExprKind::Tuple ? Value::tuple(std::move(items)) : Value::list(std::move(items));
+        for (auto& i : e.items)
+            items.push_back(eval(i, scope));
+        return e.kind == ExprKind::Tuple ? Value::tuple(std::move(items))
+                                         : Value::list(std::move(items));
     }
-    case ExprKind::Attribute: return getAttr(eval(e.items[0], scope), e.text, e.loc, false);
+    case ExprKind::Attribute:
+        return getAttr(eval(e.items[0], scope), e.text, e.loc, false);
     case ExprKind::Subscript: {
         Value obj = eval(e.items[0], scope);
         Value index = eval(e.items[1], scope);
         return subscript(obj, index, e);
     }
-    case ExprKind::Call: return evalCall(e, scope);
-    case ExprKind::Unary: return unary(e.unaryOp, eval(e.items[0], scope), e.loc);
+    case ExprKind::Call:
+        return evalCall(e, scope);
+    case ExprKind::Unary:
+        return unary(e.unaryOp, eval(e.items[0], scope), e.loc);
     case ExprKind::Binary: {
         Value a = eval(e.items[0], scope);
         Value b = eval(e.items[1], scope);
@@ -312,8 +350,9 @@ Value Interpreter::eval(const AstExprPtr& ep, const ScopePtr& scope) {
                 Value rhs = eval(e.items[i], scope);
                 auto rb = exprOf(rhs);
                 if (!rb)
-                    fail(e.items[i]->begin, std::string("'") + opSpelling(e.boolOp) +
-                                                "' of an expression needs another expression, not " + typeName(rhs));
+                    fail(e.items[i]->begin,
+                         std::string("'") + opSpelling(e.boolOp) +
+                             "' of an expression needs another expression, not " + typeName(rhs));
                 Expr l = *exprOf(acc), r = *rb;
                 acc = Value(guarded(e.loc, [&] { return isAnd ? (l && r) : (l || r); }));
                 continue;
@@ -348,10 +387,17 @@ Value Interpreter::eval(const AstExprPtr& ep, const ScopePtr& scope) {
         if (isExprLike(cond) && !tir::asConstInt(*exprOf(cond))) {
             Value t = eval(e.items[0], scope), f = eval(e.items[2], scope);
             auto te = exprOf(t), fe = exprOf(f);
-            if (!te) fail(e.items[0]->begin, "a conditional on an expression needs expressions on both sides, not " + typeName(t));
-            if (!fe) fail(e.items[2]->begin, "a conditional on an expression needs expressions on both sides, not " + typeName(f));
+            if (!te)
+                fail(e.items[0]->begin,
+                     "a conditional on an expression needs expressions on both sides, not " +
+                         typeName(t));
+            if (!fe)
+                fail(e.items[2]->begin,
+                     "a conditional on an expression needs expressions on both sides, not " +
+                         typeName(f));
             Expr c = *exprOf(cond);
-            if (!c.type().isBool()) c = guarded(e.loc, [&] { return c != tir::makeZero(c.type()); });
+            if (!c.type().isBool())
+                c = guarded(e.loc, [&] { return c != tir::makeZero(c.type()); });
             return Value(guarded(e.loc, [&] { return tir::select(c, *te, *fe); }));
         }
         return truthy(cond, e.items[1]->begin) ? eval(e.items[0], scope) : eval(e.items[2], scope);
@@ -363,7 +409,8 @@ Value Interpreter::eval(const AstExprPtr& ep, const ScopePtr& scope) {
         f->closure = scope;
         return Value(std::shared_ptr<const FunctionObject>(std::move(f)));
     }
-    case ExprKind::Starred: fail(e.loc, "'*' is only allowed in the arguments of a call");
+    case ExprKind::Starred:
+        fail(e.loc, "'*' is only allowed in the arguments of a call");
     }
     fail(e.loc, "internal error: unknown expression");
 }
@@ -381,15 +428,18 @@ Value Interpreter::evalCall(const AstExpr& e, const ScopePtr& scope) {
         const AstExpr& a = *e.items[i];
         if (a.kind == ExprKind::Starred) {
             Value seq = eval(a.items[0], scope);
-            if (!seq.isSequence()) fail(a.items[0]->begin, "'*' needs a tuple or list, not " + typeName(seq));
+            if (!seq.isSequence())
+                fail(a.items[0]->begin, "'*' needs a tuple or list, not " + typeName(seq));
             for (auto& item : seq.items())
                 args.positional.push_back({std::make_shared<const Value>(item), a.items[0]->begin});
         } else {
-            args.positional.push_back({std::make_shared<const Value>(eval(e.items[i], scope)), a.begin});
+            args.positional.push_back(
+                {std::make_shared<const Value>(eval(e.items[i], scope)), a.begin});
         }
     }
     for (auto& k : e.keywords)
-        args.keywords.push_back({k.name, {std::make_shared<const Value>(eval(k.value, scope)), k.loc}});
+        args.keywords.push_back(
+            {k.name, {std::make_shared<const Value>(eval(k.value, scope)), k.loc}});
     if (!fn.is(Value::Kind::Function)) {
         if (fn.is(Value::Kind::Opaque)) fail(e.loc, fn.asOpaque().message);
         fail(e.loc, "'" + typeName(fn) + "' object is not callable");
@@ -398,7 +448,8 @@ Value Interpreter::evalCall(const AstExpr& e, const ScopePtr& scope) {
 }
 
 Value Interpreter::call(const Value& fnValue, const CallArgs& args) {
-    if (!fnValue.is(Value::Kind::Function)) fail(args.loc, "'" + typeName(fnValue) + "' object is not callable");
+    if (!fnValue.is(Value::Kind::Function))
+        fail(args.loc, "'" + typeName(fnValue) + "' object is not callable");
     const FunctionObject& f = fnValue.asFunction();
     if (f.lambda) return callLambda(f, args);
     static const Value kNone;
@@ -412,29 +463,34 @@ Value Interpreter::callLambda(const FunctionObject& f, const CallArgs& args) {
     scope->parent = f.closure;
     const size_t n = lam.params.size();
     if (args.positional.size() > n)
-        fail(args.loc, "the lambda takes " + std::to_string(n) + " argument" + (n == 1 ? "" : "s") + " but " +
-                           std::to_string(args.positional.size()) + " were given");
+        fail(args.loc, "the lambda takes " + std::to_string(n) + " argument" + (n == 1 ? "" : "s") +
+                           " but " + std::to_string(args.positional.size()) + " were given");
     std::vector<bool> given(n, false);
     scope->vars.resize(n);
-    for (size_t i = 0; i < n; ++i) scope->vars[i].first = lam.params[i].name;
+    for (size_t i = 0; i < n; ++i)
+        scope->vars[i].first = lam.params[i].name;
     for (size_t i = 0; i < args.positional.size(); ++i) {
         scope->vars[i].second = args.positional[i].get();
         given[i] = true;
     }
     for (auto& [name, arg] : args.keywords) {
         size_t i = 0;
-        while (i < n && lam.params[i].name != name) ++i;
+        while (i < n && lam.params[i].name != name)
+            ++i;
         if (i == n) {
             std::vector<std::string> names;
-            for (auto& p : lam.params) names.push_back(p.name);
-            fail(arg.loc, "the lambda got an unexpected keyword argument '" + name + "'" + didYouMean(name, names));
+            for (auto& p : lam.params)
+                names.push_back(p.name);
+            fail(arg.loc, "the lambda got an unexpected keyword argument '" + name + "'" +
+                              didYouMean(name, names));
         }
         if (given[i]) fail(arg.loc, "the lambda got multiple values for argument '" + name + "'");
         scope->vars[i].second = arg.get();
         given[i] = true;
     }
     for (size_t i = 0; i < n; ++i)
-        if (!given[i]) fail(args.loc, "the lambda is missing argument '" + lam.params[i].name + "'");
+        if (!given[i])
+            fail(args.loc, "the lambda is missing argument '" + lam.params[i].name + "'");
     DepthCounter depth(callDepth_);
     if (callDepth_ > opts.maxCallDepth)
         fail(args.loc, "maximum recursion depth exceeded (" + std::to_string(opts.maxCallDepth) +
@@ -451,15 +507,20 @@ Value Interpreter::subscript(const Value& obj, const Value& index, const AstExpr
         auto add = [&](const Value& v, SourceLoc at) {
             auto ex = exprOf(v);
             if (!ex || ex->type().isFloat())
-                fail(at, "tensor '" + t.name() + "' must be indexed with integers or loop variables, not " + typeName(v));
+                fail(at, "tensor '" + t.name() +
+                             "' must be indexed with integers or loop variables, not " +
+                             typeName(v));
             idx.push_back(*ex);
         };
         const AstExpr& ie = *e.items[1];
         if (index.is(Value::Kind::Tuple)) {
             for (size_t i = 0; i < index.items().size(); ++i)
-                add(index.items()[i], ie.kind == ExprKind::Tuple && i < ie.items.size() ? ie.items[i]->begin : ie.begin);
+                add(index.items()[i], ie.kind == ExprKind::Tuple && i < ie.items.size()
+                                          ? ie.items[i]->begin
+                                          : ie.begin);
         } else if (index.is(Value::Kind::List)) {
-            for (auto& v : index.items()) add(v, ie.begin);
+            for (auto& v : index.items())
+                add(v, ie.begin);
         } else {
             add(index, ie.begin);
         }
@@ -467,9 +528,12 @@ Value Interpreter::subscript(const Value& obj, const Value& index, const AstExpr
     }
     case Value::Kind::Schedule: {
         const Schedule& s = obj.asSchedule();
-        if (index.is(Value::Kind::Tensor)) return Value(guarded(loc, [&] { return s[index.asTensor()]; }));
-        if (index.is(Value::Kind::Operation)) return Value(guarded(loc, [&] { return s[index.asOperation()]; }));
-        fail(e.items[1]->begin, "a schedule is indexed with a tensor or an operation, not " + typeName(index));
+        if (index.is(Value::Kind::Tensor))
+            return Value(guarded(loc, [&] { return s[index.asTensor()]; }));
+        if (index.is(Value::Kind::Operation))
+            return Value(guarded(loc, [&] { return s[index.asOperation()]; }));
+        fail(e.items[1]->begin,
+             "a schedule is indexed with a tensor or an operation, not " + typeName(index));
     }
     case Value::Kind::Tuple:
     case Value::Kind::List:
@@ -477,37 +541,51 @@ Value Interpreter::subscript(const Value& obj, const Value& index, const AstExpr
         std::string what = obj.is(Value::Kind::String) ? "str" : typeName(obj);
         if (!index.isInt())
             fail(e.items[1]->begin, what + " indices must be integers, not " + typeName(index));
-        int64_t n = obj.is(Value::Kind::String) ? int64_t(obj.asString().size()) : int64_t(obj.items().size());
+        int64_t n = obj.is(Value::Kind::String) ? int64_t(obj.asString().size())
+                                                : int64_t(obj.items().size());
         int64_t i = index.asInt();
         if (i < 0) i += n;
         if (i < 0 || i >= n)
-            fail(e.items[1]->begin, "index " + std::to_string(index.asInt()) + " is out of range for a " + what +
-                                        " of " + std::to_string(n) + " element" + (n == 1 ? "" : "s"));
-        if (obj.is(Value::Kind::String)) return Value::string(std::string(1, obj.asString()[size_t(i)]));
+            fail(e.items[1]->begin, "index " + std::to_string(index.asInt()) +
+                                        " is out of range for a " + what + " of " +
+                                        std::to_string(n) + " element" + (n == 1 ? "" : "s"));
+        if (obj.is(Value::Kind::String))
+            return Value::string(std::string(1, obj.asString()[size_t(i)]));
         return obj.items()[size_t(i)];
     }
-    default: break;
+    default:
+        break;
     }
-    fail(loc, typeName(obj) + " cannot be indexed; only tensors, schedules, tuples, lists and strings can");
+    fail(loc, typeName(obj) +
+                  " cannot be indexed; only tensors, schedules, tuples, lists and strings can");
 }
 
 bool Interpreter::truthy(const Value& v, SourceLoc loc) {
     switch (v.kind()) {
-    case Value::Kind::None: return false;
-    case Value::Kind::Bool: return v.asBool();
-    case Value::Kind::Int: return v.asInt() != 0;
-    case Value::Kind::Float: return v.asFloat() != 0;
-    case Value::Kind::String: return !v.asString().empty();
+    case Value::Kind::None:
+        return false;
+    case Value::Kind::Bool:
+        return v.asBool();
+    case Value::Kind::Int:
+        return v.asInt() != 0;
+    case Value::Kind::Float:
+        return v.asFloat() != 0;
+    case Value::Kind::String:
+        return !v.asString().empty();
     case Value::Kind::Tuple:
-    case Value::Kind::List: return !v.items().empty();
+    case Value::Kind::List:
+        return !v.items().empty();
     case Value::Kind::Expr:
     case Value::Kind::IterVar: {
         Expr e = *exprOf(v);
         if (auto c = tir::asConstInt(e)) return *c != 0;
         if (auto c = tir::asConstFloat(e)) return *c != 0;
-        fail(loc, "a symbolic expression has no truth value here; use te.if_then_else, te.all or te.any");
+        fail(
+            loc,
+            "a symbolic expression has no truth value here; use te.if_then_else, te.all or te.any");
     }
-    default: return true;
+    default:
+        return true;
     }
 }
 
@@ -518,8 +596,10 @@ bool Interpreter::valueEquals(const Value& a, const Value& b) const {
     }
     if (a.kind() != b.kind()) return false;
     switch (a.kind()) {
-    case Value::Kind::None: return true;
-    case Value::Kind::String: return a.asString() == b.asString();
+    case Value::Kind::None:
+        return true;
+    case Value::Kind::String:
+        return a.asString() == b.asString();
     case Value::Kind::Tuple:
     case Value::Kind::List: {
         if (a.items().size() != b.items().size()) return false;
@@ -527,15 +607,25 @@ bool Interpreter::valueEquals(const Value& a, const Value& b) const {
             if (!valueEquals(a.items()[i], b.items()[i])) return false;
         return true;
     }
-    case Value::Kind::Tensor: return a.asTensor().same(b.asTensor());
-    case Value::Kind::Operation: return a.asOperation().sameAs(b.asOperation());
-    case Value::Kind::Stage: return a.asStage().ptr() == b.asStage().ptr();
-    case Value::Kind::Schedule: return &a.asSchedule().data() == &b.asSchedule().data();
-    case Value::Kind::Range: return a.asRange().min.sameAs(b.asRange().min) && a.asRange().extent.sameAs(b.asRange().extent);
-    case Value::Kind::Function: return &a.asFunction() == &b.asFunction();
-    case Value::Kind::Module: return &a.asModule() == &b.asModule();
-    case Value::Kind::Opaque: return &a.asOpaque() == &b.asOpaque();
-    default: return false;
+    case Value::Kind::Tensor:
+        return a.asTensor().same(b.asTensor());
+    case Value::Kind::Operation:
+        return a.asOperation().sameAs(b.asOperation());
+    case Value::Kind::Stage:
+        return a.asStage().ptr() == b.asStage().ptr();
+    case Value::Kind::Schedule:
+        return &a.asSchedule().data() == &b.asSchedule().data();
+    case Value::Kind::Range:
+        return a.asRange().min.sameAs(b.asRange().min) &&
+               a.asRange().extent.sameAs(b.asRange().extent);
+    case Value::Kind::Function:
+        return &a.asFunction() == &b.asFunction();
+    case Value::Kind::Module:
+        return &a.asModule() == &b.asModule();
+    case Value::Kind::Opaque:
+        return &a.asOpaque() == &b.asOpaque();
+    default:
+        return false;
     }
 }
 
@@ -544,7 +634,8 @@ Value Interpreter::unary(UnaryOp op, const Value& v, SourceLoc loc) {
     case UnaryOp::Not:
         if (isExprLike(v) && !tir::asConstInt(*exprOf(v))) {
             Expr e = *exprOf(v);
-            if (!e.type().isBool()) fail(loc, "'not' needs a condition, not an expression of type " + e.type().str());
+            if (!e.type().isBool())
+                fail(loc, "'not' needs a condition, not an expression of type " + e.type().str());
             return Value(guarded(loc, [&] { return !e; }));
         }
         return Value::boolean(!truthy(v, loc));
@@ -552,10 +643,12 @@ Value Interpreter::unary(UnaryOp op, const Value& v, SourceLoc loc) {
     case UnaryOp::Pos:
         if (v.isInt()) {
             if (op == UnaryOp::Pos) return Value::integer(v.asInt());
-            if (v.asInt() == std::numeric_limits<int64_t>::min()) fail(loc, "integer overflow (the result does not fit in 64 bits)");
+            if (v.asInt() == std::numeric_limits<int64_t>::min())
+                fail(loc, "integer overflow (the result does not fit in 64 bits)");
             return Value::integer(-v.asInt());
         }
-        if (v.is(Value::Kind::Float)) return Value::real(op == UnaryOp::Neg ? -v.asFloat() : v.asFloat());
+        if (v.is(Value::Kind::Float))
+            return Value::real(op == UnaryOp::Neg ? -v.asFloat() : v.asFloat());
         if (isExprLike(v)) {
             Expr e = *exprOf(v);
             if (op == UnaryOp::Pos) return Value(e);
@@ -572,23 +665,31 @@ Value Interpreter::unary(UnaryOp op, const Value& v, SourceLoc loc) {
 Value Interpreter::binary(BinaryOp op, const Value& a, const Value& b, SourceLoc loc) {
     const std::string sym = opSpelling(op);
     auto unsupported = [&]() -> Value {
-        fail(loc, "unsupported operand types for " + sym + ": '" + typeName(a) + "' and '" + typeName(b) + "'");
+        fail(loc, "unsupported operand types for " + sym + ": '" + typeName(a) + "' and '" +
+                      typeName(b) + "'");
     };
-    auto overflow = [&]() -> Value { fail(loc, "integer overflow (the result does not fit in 64 bits)"); };
+    auto overflow = [&]() -> Value {
+        fail(loc, "integer overflow (the result does not fit in 64 bits)");
+    };
 
     // Python ints (and bools).
     if (a.isInt() && b.isInt()) {
         int64_t x = a.asInt(), y = b.asInt(), r = 0;
         switch (op) {
-        case BinaryOp::Add: return __builtin_add_overflow(x, y, &r) ? overflow() : Value::integer(r);
-        case BinaryOp::Sub: return __builtin_sub_overflow(x, y, &r) ? overflow() : Value::integer(r);
-        case BinaryOp::Mul: return __builtin_mul_overflow(x, y, &r) ? overflow() : Value::integer(r);
+        case BinaryOp::Add:
+            return __builtin_add_overflow(x, y, &r) ? overflow() : Value::integer(r);
+        case BinaryOp::Sub:
+            return __builtin_sub_overflow(x, y, &r) ? overflow() : Value::integer(r);
+        case BinaryOp::Mul:
+            return __builtin_mul_overflow(x, y, &r) ? overflow() : Value::integer(r);
         case BinaryOp::Div:
             if (y == 0) fail(loc, "division by zero");
             return Value::real(double(x) / double(y));
         case BinaryOp::FloorDiv:
         case BinaryOp::Mod: {
-            if (y == 0) fail(loc, op == BinaryOp::Mod ? "integer modulo by zero" : "integer division by zero");
+            if (y == 0)
+                fail(loc,
+                     op == BinaryOp::Mod ? "integer modulo by zero" : "integer division by zero");
             if (x == std::numeric_limits<int64_t>::min() && y == -1)
                 return op == BinaryOp::Mod ? Value::integer(0) : overflow();
             int64_t q = floorDivInt(x, y);
@@ -609,9 +710,12 @@ Value Interpreter::binary(BinaryOp op, const Value& a, const Value& b, SourceLoc
             }
             return Value::integer(result);
         }
-        case BinaryOp::BitAnd: return Value::integer(x & y);
-        case BinaryOp::BitOr: return Value::integer(x | y);
-        case BinaryOp::BitXor: return Value::integer(x ^ y);
+        case BinaryOp::BitAnd:
+            return Value::integer(x & y);
+        case BinaryOp::BitOr:
+            return Value::integer(x | y);
+        case BinaryOp::BitXor:
+            return Value::integer(x ^ y);
         case BinaryOp::LShift:
             if (y < 0) fail(loc, "negative shift count");
             if (y >= 63 || (x != 0 && (x > (std::numeric_limits<int64_t>::max() >> y) ||
@@ -627,9 +731,12 @@ Value Interpreter::binary(BinaryOp op, const Value& a, const Value& b, SourceLoc
     if (a.isNumber() && b.isNumber()) {
         double x = a.asFloat(), y = b.asFloat();
         switch (op) {
-        case BinaryOp::Add: return Value::real(x + y);
-        case BinaryOp::Sub: return Value::real(x - y);
-        case BinaryOp::Mul: return Value::real(x * y);
+        case BinaryOp::Add:
+            return Value::real(x + y);
+        case BinaryOp::Sub:
+            return Value::real(x - y);
+        case BinaryOp::Mul:
+            return Value::real(x * y);
         case BinaryOp::Div:
             if (y == 0) fail(loc, "float division by zero");
             return Value::real(x / y);
@@ -644,62 +751,84 @@ Value Interpreter::binary(BinaryOp op, const Value& a, const Value& b, SourceLoc
         }
         case BinaryOp::Pow: {
             if (x == 0 && y < 0) fail(loc, "0.0 cannot be raised to a negative power");
-            if (x < 0 && y != std::floor(y)) fail(loc, "a negative number cannot be raised to a fractional power");
+            if (x < 0 && y != std::floor(y))
+                fail(loc, "a negative number cannot be raised to a fractional power");
             double r = std::pow(x, y);
             if (std::isinf(r) && !std::isinf(x)) fail(loc, "float overflow in '**'");
             return Value::real(r);
         }
-        default: return unsupported();
+        default:
+            return unsupported();
         }
     }
     // Sequences and strings.
     if (op == BinaryOp::Add) {
         if (a.is(Value::Kind::String) && b.is(Value::Kind::String)) {
-            if (a.asString().size() + b.asString().size() > size_t(kMaxSequence)) fail(loc, "string is too long");
+            if (a.asString().size() + b.asString().size() > size_t(kMaxSequence))
+                fail(loc, "string is too long");
             return Value::string(a.asString() + b.asString());
         }
         if (a.isSequence() && a.kind() == b.kind()) {
             Value::Items items = a.items();
-            if (int64_t(items.size() + b.items().size()) > kMaxSequence) fail(loc, "sequence is too long");
+            if (int64_t(items.size() + b.items().size()) > kMaxSequence)
+                fail(loc, "sequence is too long");
             items.insert(items.end(), b.items().begin(), b.items().end());
-            return a.is(Value::Kind::Tuple) ? Value::tuple(std::move(items)) : Value::list(std::move(items));
+            return a.is(Value::Kind::Tuple) ? Value::tuple(std::move(items))
+                                            : Value::list(std::move(items));
         }
     }
-    if (op == BinaryOp::Mul && ((a.isSequence() || a.is(Value::Kind::String)) && b.isInt())) return binary(op, b, a, loc);
+    if (op == BinaryOp::Mul && ((a.isSequence() || a.is(Value::Kind::String)) && b.isInt()))
+        return binary(op, b, a, loc);
     if (op == BinaryOp::Mul && a.isInt() && (b.isSequence() || b.is(Value::Kind::String))) {
         int64_t times = std::max<int64_t>(0, a.asInt());
-        int64_t len = b.is(Value::Kind::String) ? int64_t(b.asString().size()) : int64_t(b.items().size());
+        int64_t len =
+            b.is(Value::Kind::String) ? int64_t(b.asString().size()) : int64_t(b.items().size());
         if (len != 0 && times > kMaxSequence / len)
-            fail(loc, "the result would have more than " + std::to_string(kMaxSequence) + " elements");
+            fail(loc,
+                 "the result would have more than " + std::to_string(kMaxSequence) + " elements");
         if (b.is(Value::Kind::String)) {
             std::string s;
-            for (int64_t i = 0; i < times; ++i) s += b.asString();
+            for (int64_t i = 0; i < times; ++i)
+                s += b.asString();
             return Value::string(std::move(s));
         }
         Value::Items items;
-        for (int64_t i = 0; i < times; ++i) items.insert(items.end(), b.items().begin(), b.items().end());
-        return b.is(Value::Kind::Tuple) ? Value::tuple(std::move(items)) : Value::list(std::move(items));
+        for (int64_t i = 0; i < times; ++i)
+            items.insert(items.end(), b.items().begin(), b.items().end());
+        return b.is(Value::Kind::Tuple) ? Value::tuple(std::move(items))
+                                        : Value::list(std::move(items));
     }
     // Expressions.
     if ((isExprLike(a) || isExprLike(b)) && exprOf(a) && exprOf(b)) {
         Expr x = *exprOf(a), y = *exprOf(b);
         switch (op) {
-        case BinaryOp::Add: return Value(guarded(loc, [&] { return x + y; }));
-        case BinaryOp::Sub: return Value(guarded(loc, [&] { return x - y; }));
-        case BinaryOp::Mul: return Value(guarded(loc, [&] { return x * y; }));
+        case BinaryOp::Add:
+            return Value(guarded(loc, [&] { return x + y; }));
+        case BinaryOp::Sub:
+            return Value(guarded(loc, [&] { return x - y; }));
+        case BinaryOp::Mul:
+            return Value(guarded(loc, [&] { return x * y; }));
         case BinaryOp::Div:
             if (x.type().isIntOrUInt() && y.type().isIntOrUInt())
-                fail(loc, "'/' between integer expressions is ambiguous; use '//' (floor division) or te.truncdiv");
+                fail(loc, "'/' between integer expressions is ambiguous; use '//' (floor division) "
+                          "or te.truncdiv");
             return Value(guarded(loc, [&] { return x / y; }));
-        case BinaryOp::FloorDiv: return Value(guarded(loc, [&] { return tir::floordiv(x, y); }));
-        case BinaryOp::Mod: return Value(guarded(loc, [&] { return tir::floormod(x, y); }));
-        case BinaryOp::Pow: return Value(guarded(loc, [&] { return tir::call(tir::Intrinsic::Pow, {x, y}); }));
+        case BinaryOp::FloorDiv:
+            return Value(guarded(loc, [&] { return tir::floordiv(x, y); }));
+        case BinaryOp::Mod:
+            return Value(guarded(loc, [&] { return tir::floormod(x, y); }));
+        case BinaryOp::Pow:
+            return Value(guarded(loc, [&] { return tir::call(tir::Intrinsic::Pow, {x, y}); }));
         case BinaryOp::BitAnd:
         case BinaryOp::BitOr:
             if (x.type().isBool() && y.type().isBool())
-                return Value(guarded(loc, [&] { return op == BinaryOp::BitAnd ? (x && y) : (x || y); }));
-            fail(loc, "'" + sym + "' on expressions needs two conditions; use te.all / te.any for conditions");
-        default: fail(loc, "'" + sym + "' is not supported on expressions");
+                return Value(
+                    guarded(loc, [&] { return op == BinaryOp::BitAnd ? (x && y) : (x || y); }));
+            fail(loc,
+                 "'" + sym +
+                     "' on expressions needs two conditions; use te.all / te.any for conditions");
+        default:
+            fail(loc, "'" + sym + "' is not supported on expressions");
         }
     }
     return unsupported();
@@ -712,12 +841,18 @@ Value Interpreter::compare(CompareOp op, const Value& a, const Value& b, SourceL
             Expr l = *x, r = *y;
             return Value(guarded(loc, [&]() -> Expr {
                 switch (op) {
-                case CompareOp::Eq: return l == r;
-                case CompareOp::Ne: return l != r;
-                case CompareOp::Lt: return l < r;
-                case CompareOp::Le: return l <= r;
-                case CompareOp::Gt: return l > r;
-                case CompareOp::Ge: return l >= r;
+                case CompareOp::Eq:
+                    return l == r;
+                case CompareOp::Ne:
+                    return l != r;
+                case CompareOp::Lt:
+                    return l < r;
+                case CompareOp::Le:
+                    return l <= r;
+                case CompareOp::Gt:
+                    return l > r;
+                case CompareOp::Ge:
+                    return l >= r;
                 }
                 return l == r;
             }));
@@ -736,15 +871,20 @@ Value Interpreter::compare(CompareOp op, const Value& a, const Value& b, SourceL
         c = a.asString().compare(b.asString());
         c = c < 0 ? -1 : c > 0 ? 1 : 0;
     } else {
-        fail(loc, std::string("'") + opSpelling(op) + "' is not supported between '" + typeName(a) + "' and '" +
-                      typeName(b) + "'");
+        fail(loc, std::string("'") + opSpelling(op) + "' is not supported between '" + typeName(a) +
+                      "' and '" + typeName(b) + "'");
     }
     switch (op) {
-    case CompareOp::Lt: return Value::boolean(c < 0);
-    case CompareOp::Le: return Value::boolean(c <= 0);
-    case CompareOp::Gt: return Value::boolean(c > 0);
-    case CompareOp::Ge: return Value::boolean(c >= 0);
-    default: return Value::boolean(false);
+    case CompareOp::Lt:
+        return Value::boolean(c < 0);
+    case CompareOp::Le:
+        return Value::boolean(c <= 0);
+    case CompareOp::Gt:
+        return Value::boolean(c > 0);
+    case CompareOp::Ge:
+        return Value::boolean(c >= 0);
+    default:
+        return Value::boolean(false);
     }
 }
 
@@ -756,9 +896,10 @@ Value Interpreter::getAttr(const Value& obj, const std::string& name, SourceLoc 
         const ModuleObject& m = obj.asModule();
         if (const Value* v = m.find(name)) return *v;
         std::vector<std::string> names;
-        for (auto& [n, v] : m.members) names.push_back(n);
-        fail(loc, "module '" + m.name + "' has no " + (forCall ? "function" : "attribute") + " '" + name + "'" +
-                      didYouMean(name, names));
+        for (auto& [n, v] : m.members)
+            names.push_back(n);
+        fail(loc, "module '" + m.name + "' has no " + (forCall ? "function" : "attribute") + " '" +
+                      name + "'" + didYouMean(name, names));
     }
     if (obj.is(Value::Kind::Opaque)) fail(loc, obj.asOpaque().message);
     const TypeInfo* t = typeInfo(obj.kind());
@@ -768,18 +909,21 @@ Value Interpreter::getAttr(const Value& obj, const std::string& name, SourceLoc 
             if (n == name) return guarded(loc, [&] { return g(*this, obj, loc); });
         for (auto& [n, m] : t->methods)
             if (n == name) return makeFunction(n, m, std::make_shared<const Value>(obj));
-        for (auto& [n, g] : t->attrs) names.push_back(n);
-        for (auto& [n, m] : t->methods) names.push_back(n);
+        for (auto& [n, g] : t->attrs)
+            names.push_back(n);
+        for (auto& [n, m] : t->methods)
+            names.push_back(n);
     }
     std::string type = t ? t->name : typeName(obj);
-    fail(loc, type + " has no " + (forCall ? "method" : "attribute") + " '" + name + "'" + didYouMean(name, names));
+    fail(loc, type + " has no " + (forCall ? "method" : "attribute") + " '" + name + "'" +
+                  didYouMean(name, names));
 }
 
 // ---------------------------------------------------------------------------
 // Argument binding
 
-BoundArgs::BoundArgs(Interpreter& in, std::string fname, const CallArgs& call, std::vector<ParamSpec> params,
-                     bool varargs)
+BoundArgs::BoundArgs(Interpreter& in, std::string fname, const CallArgs& call,
+                     std::vector<ParamSpec> params, bool varargs)
     : in_(in), fname_(std::move(fname)), call_(call), params_(std::move(params)) {
     static const Value kNone;
     const size_t n = params_.size();
@@ -792,9 +936,10 @@ BoundArgs::BoundArgs(Interpreter& in, std::string fname, const CallArgs& call, s
                 rest_.push_back(call.positional[i]);
                 continue;
             }
-            in.fail(call.positional[i].loc, fname_ + "() takes at most " + std::to_string(n) + " argument" +
-                                                (n == 1 ? "" : "s") + " but " +
-                                                std::to_string(call.positional.size()) + " were given");
+            in.fail(call.positional[i].loc, fname_ + "() takes at most " + std::to_string(n) +
+                                                " argument" + (n == 1 ? "" : "s") + " but " +
+                                                std::to_string(call.positional.size()) +
+                                                " were given");
         }
         values_[i] = call.positional[i].value.get();
         locs_[i] = call.positional[i].loc;
@@ -802,16 +947,20 @@ BoundArgs::BoundArgs(Interpreter& in, std::string fname, const CallArgs& call, s
     }
     for (auto& [name, arg] : call.keywords) {
         size_t i = 0;
-        while (i < n && params_[i].name != name && params_[i].alias != name) ++i;
+        while (i < n && params_[i].name != name && params_[i].alias != name)
+            ++i;
         if (i == n) {
             std::vector<std::string> names;
             for (auto& p : params_) {
                 names.push_back(p.name);
                 if (!p.alias.empty()) names.push_back(p.alias);
             }
-            in.fail(arg.loc, fname_ + "() got an unexpected keyword argument '" + name + "'" + didYouMean(name, names));
+            in.fail(arg.loc, fname_ + "() got an unexpected keyword argument '" + name + "'" +
+                                 didYouMean(name, names));
         }
-        if (given_[i]) in.fail(arg.loc, fname_ + "() got multiple values for argument '" + params_[i].name + "'");
+        if (given_[i])
+            in.fail(arg.loc,
+                    fname_ + "() got multiple values for argument '" + params_[i].name + "'");
         values_[i] = arg.value.get();
         locs_[i] = arg.loc;
         given_[i] = true;
@@ -822,11 +971,12 @@ BoundArgs::BoundArgs(Interpreter& in, std::string fname, const CallArgs& call, s
 }
 
 void BoundArgs::typeError(size_t i, const std::string& expected) const {
-    in_.fail(loc(i), fname_ + "(): argument '" + params_[i].name + "' must be " + expected + ", not " +
-                         typeName(value(i)));
+    in_.fail(loc(i), fname_ + "(): argument '" + params_[i].name + "' must be " + expected +
+                         ", not " + typeName(value(i)));
 }
 
-void BoundArgs::typeError(const CallArg& a, const std::string& what, const std::string& expected) const {
+void BoundArgs::typeError(const CallArg& a, const std::string& what,
+                          const std::string& expected) const {
     in_.fail(a.loc, fname_ + "(): " + what + " must be " + expected + ", not " + typeName(a.get()));
 }
 
@@ -860,7 +1010,8 @@ tir::Expr BoundArgs::expr(size_t i) const {
 }
 
 tir::IterVar BoundArgs::iterVar(size_t i) const {
-    if (!value(i).is(Value::Kind::IterVar)) typeError(i, "an IterVar (a loop such as C.op.axis[0])");
+    if (!value(i).is(Value::Kind::IterVar))
+        typeError(i, "an IterVar (a loop such as C.op.axis[0])");
     return value(i).asIterVar();
 }
 
@@ -885,12 +1036,15 @@ Schedule BoundArgs::schedule(size_t i) const {
     return value(i).asSchedule();
 }
 
-DataType BoundArgs::dtype(size_t i) const { return parseDType(string(i), loc(i)); }
+DataType BoundArgs::dtype(size_t i) const {
+    return parseDType(string(i), loc(i));
+}
 
 DataType parseDType(const std::string& text, SourceLoc loc) {
     if (auto t = DataType::parse(text); t && !t->isVoid()) return *t;
-    static const std::vector<std::string> kTypes = {"float32", "float64", "float16", "int32", "int64", "int16",
-                                                    "int8",    "uint8",   "uint16",  "uint32", "uint64", "bool"};
+    static const std::vector<std::string> kTypes = {"float32", "float64", "float16", "int32",
+                                                    "int64",   "int16",   "int8",    "uint8",
+                                                    "uint16",  "uint32",  "uint64",  "bool"};
     throw CompileError("unknown dtype '" + text + "'" + didYouMean(text, kTypes), loc);
 }
 

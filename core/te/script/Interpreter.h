@@ -59,9 +59,13 @@ public:
     /// The expression a value stands for: numbers become constants, an
     /// IterVar its variable. Nullopt for anything else.
     std::optional<tir::Expr> exprOf(const Value& v) const;
-    static bool isExprLike(const Value& v) { return v.is(Value::Kind::Expr) || v.is(Value::Kind::IterVar); }
+    static bool isExprLike(const Value& v) {
+        return v.is(Value::Kind::Expr) || v.is(Value::Kind::IterVar);
+    }
 
-    [[noreturn]] void fail(SourceLoc loc, std::string msg) const { throw CompileError(std::move(msg), loc); }
+    [[noreturn]] void fail(SourceLoc loc, std::string msg) const {
+        throw CompileError(std::move(msg), loc);
+    }
 
     /// Runs `f`, giving a location to errors that have none (those the TE
     /// API throws) and turning internal errors into diagnostics.
@@ -108,11 +112,12 @@ public:
     std::string defaultName() const { return defaultFunctionName(opts.fileName); }
 
     /// A bound method or native function value.
-    static Value makeFunction(std::string name, NativeFunction fn, std::shared_ptr<const Value> self = nullptr);
+    static Value makeFunction(std::string name, NativeFunction fn,
+                              std::shared_ptr<const Value> self = nullptr);
 
 private:
     friend struct BuiltinsInstaller;
-    void installBuiltins(); // Builtins.cpp
+    void installBuiltins();                        // Builtins.cpp
     const TypeInfo* typeInfo(Value::Kind k) const; // Builtins.cpp
 
     void exec(const AstStmt& s);
@@ -142,8 +147,8 @@ struct ParamSpec {
 class BoundArgs {
 public:
     /// `varargs`: extra positional arguments go to rest() instead of failing.
-    BoundArgs(Interpreter& in, std::string fname, const CallArgs& call, std::vector<ParamSpec> params,
-              bool varargs = false);
+    BoundArgs(Interpreter& in, std::string fname, const CallArgs& call,
+              std::vector<ParamSpec> params, bool varargs = false);
 
     /// True when parameter i was given (and is not None).
     bool has(size_t i) const { return given_[i] && !values_[i]->isNone(); }
@@ -167,7 +172,8 @@ public:
     DataType dtype(size_t i) const;
 
     [[noreturn]] void typeError(size_t i, const std::string& expected) const;
-    [[noreturn]] void typeError(const CallArg& a, const std::string& what, const std::string& expected) const;
+    [[noreturn]] void typeError(const CallArg& a, const std::string& what,
+                                const std::string& expected) const;
 
 private:
     Interpreter& in_;

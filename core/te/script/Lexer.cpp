@@ -12,20 +12,27 @@ namespace tessel::te::script {
 namespace {
 
 constexpr std::array<std::string_view, 35> kKeywords = {
-    "False", "None",   "True",    "and",      "as",       "assert", "async",  "await", "break",
-    "class", "continue", "def",   "del",      "elif",     "else",   "except", "finally", "for",
-    "from",  "global", "if",      "import",   "in",       "is",     "lambda", "nonlocal", "not",
-    "or",    "pass",   "raise",   "return",   "try",      "while",  "with",   "yield"};
+    "False", "None",     "True",  "and",    "as",   "assert", "async",  "await",    "break",
+    "class", "continue", "def",   "del",    "elif", "else",   "except", "finally",  "for",
+    "from",  "global",   "if",    "import", "in",   "is",     "lambda", "nonlocal", "not",
+    "or",    "pass",     "raise", "return", "try",  "while",  "with",   "yield"};
 
 // Longest first, so that the first match is the longest one.
 constexpr std::array<std::string_view, 47> kOperators = {
-    "**=", "//=", ">>=", "<<=", "...", "**", "//", "==", "!=", "<=", ">=", "->", "+=", "-=", "*=", "/=",
-    "%=",  "&=",  "|=",  "^=",  "@=",  "<<", ">>", ":=", "+",  "-",  "*",  "/",  "%",  "@",  "&",  "|",
-    "^",   "~",   "<",   ">",   "(",   ")",  "[",  "]",  "{",  "}",  ",",  ":",  ".",  ";",  "="};
+    "**=", "//=", ">>=", "<<=", "...", "**", "//", "==", "!=", "<=", ">=", "->",
+    "+=",  "-=",  "*=",  "/=",  "%=",  "&=", "|=", "^=", "@=", "<<", ">>", ":=",
+    "+",   "-",   "*",   "/",   "%",   "@",  "&",  "|",  "^",  "~",  "<",  ">",
+    "(",   ")",   "[",   "]",   "{",   "}",  ",",  ":",  ".",  ";",  "="};
 
-bool isIdentStart(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
-bool isIdentChar(char c) { return isIdentStart(c) || (c >= '0' && c <= '9'); }
-bool isDigit(char c) { return c >= '0' && c <= '9'; }
+bool isIdentStart(char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+}
+bool isIdentChar(char c) {
+    return isIdentStart(c) || (c >= '0' && c <= '9');
+}
+bool isDigit(char c) {
+    return c >= '0' && c <= '9';
+}
 
 /// A lexical error; caught inside tokenize().
 struct LexError {
@@ -43,7 +50,8 @@ public:
         } catch (const LexError& e) {
             r.error = e.diag;
             // Drop the statement the error is in.
-            while (!tokens_.empty() && tokens_.back().kind != TokenKind::Newline) tokens_.pop_back();
+            while (!tokens_.empty() && tokens_.back().kind != TokenKind::Newline)
+                tokens_.pop_back();
         }
         Token eof;
         eof.kind = TokenKind::EndOfFile;
@@ -130,9 +138,13 @@ private:
                 if (brackets_.empty() && !continuation_) {
                     // Indentation only matters for the first line of a statement.
                     size_t p = pos_;
-                    while (p < src_.size() && (src_[p] == ' ' || src_[p] == '\t' || src_[p] == '\f')) ++p;
-                    bool blank = p >= src_.size() || src_[p] == '\n' || src_[p] == '\r' || src_[p] == '#';
-                    if (!blank && p > pos_) fail(p, "unexpected indent (TE scripts are a flat list of statements)");
+                    while (p < src_.size() &&
+                           (src_[p] == ' ' || src_[p] == '\t' || src_[p] == '\f'))
+                        ++p;
+                    bool blank =
+                        p >= src_.size() || src_[p] == '\n' || src_[p] == '\r' || src_[p] == '#';
+                    if (!blank && p > pos_)
+                        fail(p, "unexpected indent (TE scripts are a flat list of statements)");
                 }
                 continuation_ = false;
             }
@@ -150,7 +162,8 @@ private:
             if (c == '#') {
                 size_t start = pos_;
                 SourceLoc loc = locAt(pos_);
-                while (!atEnd() && peek() != '\n' && peek() != '\r') ++pos_;
+                while (!atEnd() && peek() != '\n' && peek() != '\r')
+                    ++pos_;
                 if (opts_.keepComments) {
                     Token t;
                     t.kind = TokenKind::Comment;
@@ -165,7 +178,8 @@ private:
                 size_t at = pos_;
                 ++pos_;
                 if (atEnd()) fail(at, "unexpected end of file after line continuation character");
-                if (!eatNewline()) fail(at, "unexpected character after line continuation character");
+                if (!eatNewline())
+                    fail(at, "unexpected character after line continuation character");
                 continuation_ = true;
                 continue;
             }
@@ -183,11 +197,13 @@ private:
         SourceLoc loc = locAt(pos_);
         char c = peek();
         if (isIdentStart(c)) {
-            while (isIdentChar(peek())) ++pos_;
+            while (isIdentChar(peek()))
+                ++pos_;
             std::string_view word = src_.substr(start, pos_ - start);
             if ((peek() == '\'' || peek() == '"') && word.size() <= 2) {
                 std::string lower(word);
-                std::transform(lower.begin(), lower.end(), lower.begin(), [](char ch) { return char(std::tolower(ch)); });
+                std::transform(lower.begin(), lower.end(), lower.begin(),
+                               [](char ch) { return char(std::tolower(ch)); });
                 if (lower == "r" || lower == "u") return lexString(start, loc, lower == "r");
                 if (lower == "f" || lower == "rf" || lower == "fr")
                     fail(loc, "f-strings are not supported in TE scripts");
@@ -205,8 +221,11 @@ private:
         if (static_cast<unsigned char>(c) >= 0x80) {
             // Decode one UTF-8 character for the message.
             size_t n = 1;
-            while (pos_ + n < src_.size() && (static_cast<unsigned char>(src_[pos_ + n]) & 0xC0) == 0x80) ++n;
-            fail(loc, "invalid character '" + std::string(src_.substr(pos_, n)) + "' in the script");
+            while (pos_ + n < src_.size() &&
+                   (static_cast<unsigned char>(src_[pos_ + n]) & 0xC0) == 0x80)
+                ++n;
+            fail(loc,
+                 "invalid character '" + std::string(src_.substr(pos_, n)) + "' in the script");
         }
         for (std::string_view op : kOperators) {
             if (src_.substr(pos_, op.size()) == op) {
@@ -223,8 +242,9 @@ private:
                     char expected = open == '(' ? ')' : open == '[' ? ']' : '}';
                     if (op[0] != expected) {
                         SourceLoc ol = brackets_.back().loc;
-                        fail(loc, "closing '" + std::string(op) + "' does not match '" + std::string(1, open) +
-                                      "' opened at " + std::to_string(ol.line) + ":" + std::to_string(ol.column));
+                        fail(loc, "closing '" + std::string(op) + "' does not match '" +
+                                      std::string(1, open) + "' opened at " +
+                                      std::to_string(ol.line) + ":" + std::to_string(ol.column));
                     }
                     brackets_.pop_back();
                 }
@@ -233,9 +253,11 @@ private:
             }
         }
         if (c == '!') fail(loc, "unexpected character '!'; use 'not' or '!='");
-        if (c == '$' || c == '?' || c == '`') fail(loc, std::string("unexpected character '") + c + "'");
+        if (c == '$' || c == '?' || c == '`')
+            fail(loc, std::string("unexpected character '") + c + "'");
         if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f)
-            fail(loc, "unexpected control character (code " + std::to_string(int(static_cast<unsigned char>(c))) + ")");
+            fail(loc, "unexpected control character (code " +
+                          std::to_string(int(static_cast<unsigned char>(c))) + ")");
         fail(loc, std::string("unexpected character '") + c + "'");
     }
 
@@ -261,20 +283,27 @@ private:
         };
         auto checkEnd = [&] {
             if (isIdentChar(peek())) {
-                if (peek() == 'j' || peek() == 'J') fail(loc, "complex numbers are not supported in TE scripts");
-                fail(loc, "invalid number literal '" + std::string(src_.substr(start, pos_ - start + 1)) + "'");
+                if (peek() == 'j' || peek() == 'J')
+                    fail(loc, "complex numbers are not supported in TE scripts");
+                fail(loc, "invalid number literal '" +
+                              std::string(src_.substr(start, pos_ - start + 1)) + "'");
             }
         };
-        if (peek() == '0' && (peek(1) == 'x' || peek(1) == 'X' || peek(1) == 'o' || peek(1) == 'O' ||
-                              peek(1) == 'b' || peek(1) == 'B')) {
+        if (peek() == '0' && (peek(1) == 'x' || peek(1) == 'X' || peek(1) == 'o' ||
+                              peek(1) == 'O' || peek(1) == 'b' || peek(1) == 'B')) {
             char base = static_cast<char>(std::tolower(peek(1)));
             pos_ += 2;
             int radix = base == 'x' ? 16 : base == 'o' ? 8 : 2;
             bool any = readDigits([&](char ch) {
-                int v = isDigit(ch) ? ch - '0' : (ch >= 'a' && ch <= 'f') ? ch - 'a' + 10 : (ch >= 'A' && ch <= 'F') ? ch - 'A' + 10 : 99;
+                int v = isDigit(ch)                ? ch - '0'
+                        : (ch >= 'a' && ch <= 'f') ? ch - 'a' + 10
+                        : (ch >= 'A' && ch <= 'F') ? ch - 'A' + 10
+                                                   : 99;
                 return v < radix;
             });
-            if (!any) fail(loc, "invalid number literal: no digits after '0" + std::string(1, base) + "'");
+            if (!any)
+                fail(loc,
+                     "invalid number literal: no digits after '0" + std::string(1, base) + "'");
             checkEnd();
             uint64_t v = 0;
             for (char ch : digits) {
@@ -311,8 +340,10 @@ private:
             t.floatValue = std::strtod(digits.c_str(), nullptr);
             if (!std::isfinite(t.floatValue)) fail(loc, "float literal is too large");
         } else {
-            if (intPart.size() > 1 && intPart[0] == '0' && intPart.find_first_not_of('0') != std::string::npos)
-                fail(loc, "leading zeros in decimal integer literals are not permitted; use 0o for octal");
+            if (intPart.size() > 1 && intPart[0] == '0' &&
+                intPart.find_first_not_of('0') != std::string::npos)
+                fail(loc, "leading zeros in decimal integer literals are not permitted; use 0o for "
+                          "octal");
             uint64_t v = 0;
             for (char ch : intPart) {
                 int d = ch - '0';
@@ -334,7 +365,8 @@ private:
         std::string value;
         while (true) {
             if (atEnd())
-                fail(loc, triple ? "unterminated triple-quoted string literal" : "unterminated string literal");
+                fail(loc, triple ? "unterminated triple-quoted string literal"
+                                 : "unterminated string literal");
             char c = peek();
             if (c == q && (!triple || (peek(1) == q && peek(2) == q))) {
                 pos_ += triple ? 3 : 1;
@@ -358,17 +390,39 @@ private:
                 if (atEnd()) continue;
                 ++pos_;
                 switch (e) {
-                case 'n': value += '\n'; break;
-                case 't': value += '\t'; break;
-                case 'r': value += '\r'; break;
-                case '0': value += '\0'; break;
-                case 'a': value += '\a'; break;
-                case 'b': value += '\b'; break;
-                case 'f': value += '\f'; break;
-                case 'v': value += '\v'; break;
-                case '\\': value += '\\'; break;
-                case '\'': value += '\''; break;
-                case '"': value += '"'; break;
+                case 'n':
+                    value += '\n';
+                    break;
+                case 't':
+                    value += '\t';
+                    break;
+                case 'r':
+                    value += '\r';
+                    break;
+                case '0':
+                    value += '\0';
+                    break;
+                case 'a':
+                    value += '\a';
+                    break;
+                case 'b':
+                    value += '\b';
+                    break;
+                case 'f':
+                    value += '\f';
+                    break;
+                case 'v':
+                    value += '\v';
+                    break;
+                case '\\':
+                    value += '\\';
+                    break;
+                case '\'':
+                    value += '\'';
+                    break;
+                case '"':
+                    value += '"';
+                    break;
                 default:
                     value += '\\';
                     value += e;
@@ -412,18 +466,24 @@ bool isPythonKeyword(std::string_view word) {
     return std::find(kKeywords.begin(), kKeywords.end(), word) != kKeywords.end();
 }
 
-LexResult tokenize(std::string_view source, const LexOptions& opts) { return Lexer(source, opts).run(); }
+LexResult tokenize(std::string_view source, const LexOptions& opts) {
+    return Lexer(source, opts).run();
+}
 
 std::string describeToken(const Token& t) {
     switch (t.kind) {
-    case TokenKind::Newline: return "end of line";
-    case TokenKind::EndOfFile: return "end of file";
+    case TokenKind::Newline:
+        return "end of line";
+    case TokenKind::EndOfFile:
+        return "end of file";
     case TokenKind::String: {
         std::string s = t.text.size() > 20 ? t.text.substr(0, 17) + "..." : t.text;
         return "string " + s;
     }
-    case TokenKind::Comment: return "comment";
-    default: return "'" + t.text + "'";
+    case TokenKind::Comment:
+        return "comment";
+    default:
+        return "'" + t.text + "'";
     }
 }
 

@@ -18,14 +18,14 @@
 namespace tessel::te::script {
 
 enum class TokenKind : uint8_t {
-    Name,       ///< an identifier that is not a keyword
-    Keyword,    ///< `lambda`, `if`, `for`, `True` ... (every Python keyword)
-    Int,        ///< intValue
-    Float,      ///< floatValue
-    String,     ///< value = the decoded string (adjacent literals stay separate tokens)
-    Op,         ///< punctuation and operators: `(`, `**`, `//=`, `:` ...
-    Newline,    ///< the end of a logical line
-    Comment,    ///< `# ...` (only with LexOptions::keepComments)
+    Name,    ///< an identifier that is not a keyword
+    Keyword, ///< `lambda`, `if`, `for`, `True` ... (every Python keyword)
+    Int,     ///< intValue
+    Float,   ///< floatValue
+    String,  ///< value = the decoded string (adjacent literals stay separate tokens)
+    Op,      ///< punctuation and operators: `(`, `**`, `//=`, `:` ...
+    Newline, ///< the end of a logical line
+    Comment, ///< `# ...` (only with LexOptions::keepComments)
     EndOfFile,
 };
 

@@ -9,42 +9,66 @@ namespace tessel::te::script {
 
 const char* opSpelling(UnaryOp op) {
     switch (op) {
-    case UnaryOp::Neg: return "-";
-    case UnaryOp::Pos: return "+";
-    case UnaryOp::Not: return "not";
-    case UnaryOp::Invert: return "~";
+    case UnaryOp::Neg:
+        return "-";
+    case UnaryOp::Pos:
+        return "+";
+    case UnaryOp::Not:
+        return "not";
+    case UnaryOp::Invert:
+        return "~";
     }
     return "?";
 }
 
 const char* opSpelling(BinaryOp op) {
     switch (op) {
-    case BinaryOp::Add: return "+";
-    case BinaryOp::Sub: return "-";
-    case BinaryOp::Mul: return "*";
-    case BinaryOp::Div: return "/";
-    case BinaryOp::FloorDiv: return "//";
-    case BinaryOp::Mod: return "%";
-    case BinaryOp::Pow: return "**";
-    case BinaryOp::BitAnd: return "&";
-    case BinaryOp::BitOr: return "|";
-    case BinaryOp::BitXor: return "^";
-    case BinaryOp::LShift: return "<<";
-    case BinaryOp::RShift: return ">>";
+    case BinaryOp::Add:
+        return "+";
+    case BinaryOp::Sub:
+        return "-";
+    case BinaryOp::Mul:
+        return "*";
+    case BinaryOp::Div:
+        return "/";
+    case BinaryOp::FloorDiv:
+        return "//";
+    case BinaryOp::Mod:
+        return "%";
+    case BinaryOp::Pow:
+        return "**";
+    case BinaryOp::BitAnd:
+        return "&";
+    case BinaryOp::BitOr:
+        return "|";
+    case BinaryOp::BitXor:
+        return "^";
+    case BinaryOp::LShift:
+        return "<<";
+    case BinaryOp::RShift:
+        return ">>";
     }
     return "?";
 }
 
-const char* opSpelling(BoolOpKind op) { return op == BoolOpKind::And ? "and" : "or"; }
+const char* opSpelling(BoolOpKind op) {
+    return op == BoolOpKind::And ? "and" : "or";
+}
 
 const char* opSpelling(CompareOp op) {
     switch (op) {
-    case CompareOp::Eq: return "==";
-    case CompareOp::Ne: return "!=";
-    case CompareOp::Lt: return "<";
-    case CompareOp::Le: return "<=";
-    case CompareOp::Gt: return ">";
-    case CompareOp::Ge: return ">=";
+    case CompareOp::Eq:
+        return "==";
+    case CompareOp::Ne:
+        return "!=";
+    case CompareOp::Lt:
+        return "<";
+    case CompareOp::Le:
+        return "<=";
+    case CompareOp::Gt:
+        return ">";
+    case CompareOp::Ge:
+        return ">=";
     }
     return "?";
 }
@@ -73,17 +97,21 @@ public:
                 mod->body.resize(before);
                 diags.push_back(e.diagnostic());
                 if (diags.size() >= 50) break;
-                while (!at(TokenKind::Newline) && !at(TokenKind::EndOfFile)) ++i_;
+                while (!at(TokenKind::Newline) && !at(TokenKind::EndOfFile))
+                    ++i_;
             }
         }
         return mod;
     }
 
     AstExprPtr parseSingleExpression() {
-        while (at(TokenKind::Newline)) ++i_;
+        while (at(TokenKind::Newline))
+            ++i_;
         AstExprPtr e = parseTestList();
-        while (at(TokenKind::Newline)) ++i_;
-        if (!at(TokenKind::EndOfFile)) fail(cur(), "expected end of expression but found " + describeToken(cur()));
+        while (at(TokenKind::Newline))
+            ++i_;
+        if (!at(TokenKind::EndOfFile))
+            fail(cur(), "expected end of expression but found " + describeToken(cur()));
         return e;
     }
 
@@ -109,17 +137,21 @@ private:
     [[noreturn]] void fail(const Token& t, std::string msg) {
         // An unclosed bracket swallows the following lines; when the parser
         // stumbles at the start of a later line, blame the bracket.
-        if (!open_.empty() && t.firstOnLine && t.loc.column == 1 && t.loc.line > open_.back().loc.line) {
+        if (!open_.empty() && t.firstOnLine && t.loc.column == 1 &&
+            t.loc.line > open_.back().loc.line) {
             const Token& b = open_.back();
             throw CompileError("'" + b.text + "' was never closed", b.loc);
         }
         throw CompileError(std::move(msg), t.loc);
     }
-    [[noreturn]] void fail(SourceLoc loc, std::string msg) { throw CompileError(std::move(msg), loc); }
+    [[noreturn]] void fail(SourceLoc loc, std::string msg) {
+        throw CompileError(std::move(msg), loc);
+    }
 
     void openBracket() { open_.push_back(take()); }
     void closeBracket(std::string_view close) {
-        if (!atOp(close)) fail(cur(), "expected '" + std::string(close) + "' but found " + describeToken(cur()));
+        if (!atOp(close))
+            fail(cur(), "expected '" + std::string(close) + "' but found " + describeToken(cur()));
         take();
         if (!open_.empty()) open_.pop_back();
     }
@@ -128,8 +160,8 @@ private:
         Parser& p;
         DepthGuard(Parser& parser, const Token& t) : p(parser) {
             if (++p.depth_ > kMaxExprDepth)
-                p.fail(t.loc, "expression is nested too deeply (more than " + std::to_string(kMaxExprDepth) +
-                                  " levels)");
+                p.fail(t.loc, "expression is nested too deeply (more than " +
+                                  std::to_string(kMaxExprDepth) + " levels)");
         }
         ~DepthGuard() { --p.depth_; }
     };
@@ -148,11 +180,14 @@ private:
     /// Computes the node's depth and bounds it.
     AstExprPtr finish(Node n) {
         int d = 0;
-        for (auto& c : n->items) d = std::max(d, c->depth);
-        for (auto& k : n->keywords) d = std::max(d, k.value->depth);
+        for (auto& c : n->items)
+            d = std::max(d, c->depth);
+        for (auto& k : n->keywords)
+            d = std::max(d, k.value->depth);
         n->depth = d + 1;
         if (n->depth > kMaxExprDepth)
-            fail(n->loc, "expression is too complex (nested more than " + std::to_string(kMaxExprDepth) + " levels)");
+            fail(n->loc, "expression is too complex (nested more than " +
+                             std::to_string(kMaxExprDepth) + " levels)");
         return n;
     }
 
@@ -184,16 +219,21 @@ private:
                 return s;
             }
             if (kw == "for" || kw == "while")
-                fail(t, "'" + kw + "' statements are not supported in TE scripts; write loops as te.compute");
-            if (kw == "def") fail(t, "'def' statements are not supported in TE scripts; use a lambda");
+                fail(t,
+                     "'" + kw +
+                         "' statements are not supported in TE scripts; write loops as te.compute");
+            if (kw == "def")
+                fail(t, "'def' statements are not supported in TE scripts; use a lambda");
             if (kw == "if" || kw == "elif" || kw == "else")
                 fail(t, "'" + kw +
-                            "' statements are not supported in TE scripts; use te.if_then_else(cond, a, b) or "
+                            "' statements are not supported in TE scripts; use "
+                            "te.if_then_else(cond, a, b) or "
                             "'a if cond else b'");
             static const std::set<std::string> kStatements = {
-                "class", "with", "try",    "except", "finally", "raise", "assert",   "return",
-                "del",   "global", "nonlocal", "yield", "async", "await", "break", "continue"};
-            if (kStatements.count(kw)) fail(t, "'" + kw + "' statements are not supported in TE scripts");
+                "class", "with",   "try",      "except", "finally", "raise", "assert", "return",
+                "del",   "global", "nonlocal", "yield",  "async",   "await", "break",  "continue"};
+            if (kStatements.count(kw))
+                fail(t, "'" + kw + "' statements are not supported in TE scripts");
         }
         SourceLoc loc = t.loc;
         AstExprPtr first = parseTestList();
@@ -207,15 +247,16 @@ private:
                 value = parseTestList();
                 if (atOp("=")) s->targets.push_back(value);
             }
-            for (auto& target : s->targets) checkTarget(*target);
+            for (auto& target : s->targets)
+                checkTarget(*target);
             s->value = value;
             return s;
         }
         static const std::pair<const char*, BinaryOp> kAug[] = {
-            {"+=", BinaryOp::Add},       {"-=", BinaryOp::Sub},    {"*=", BinaryOp::Mul},
-            {"/=", BinaryOp::Div},       {"//=", BinaryOp::FloorDiv}, {"%=", BinaryOp::Mod},
-            {"**=", BinaryOp::Pow},      {"&=", BinaryOp::BitAnd}, {"|=", BinaryOp::BitOr},
-            {"^=", BinaryOp::BitXor},    {"<<=", BinaryOp::LShift}, {">>=", BinaryOp::RShift}};
+            {"+=", BinaryOp::Add},    {"-=", BinaryOp::Sub},       {"*=", BinaryOp::Mul},
+            {"/=", BinaryOp::Div},    {"//=", BinaryOp::FloorDiv}, {"%=", BinaryOp::Mod},
+            {"**=", BinaryOp::Pow},   {"&=", BinaryOp::BitAnd},    {"|=", BinaryOp::BitOr},
+            {"^=", BinaryOp::BitXor}, {"<<=", BinaryOp::LShift},   {">>=", BinaryOp::RShift}};
         for (auto& [op, bop] : kAug) {
             if (atOp(op)) {
                 if (first->kind != ExprKind::Name)
@@ -228,7 +269,8 @@ private:
                 return s;
             }
         }
-        if (atOp(":=")) fail(cur(), "':=' is not supported in TE scripts; use a separate assignment");
+        if (atOp(":="))
+            fail(cur(), "':=' is not supported in TE scripts; use a separate assignment");
         if (atOp(":") && first->kind == ExprKind::Name)
             fail(cur(), "type annotations are not supported in TE scripts");
         s->kind = StmtKind::Expr;
@@ -238,34 +280,47 @@ private:
 
     void checkTarget(const AstExpr& e) {
         switch (e.kind) {
-        case ExprKind::Name: return;
+        case ExprKind::Name:
+            return;
         case ExprKind::Tuple:
         case ExprKind::List:
-            if (e.items.empty()) fail(e.begin, "cannot assign to an empty " + std::string(e.kind == ExprKind::Tuple ? "tuple" : "list"));
-            for (auto& i : e.items) checkTarget(*i);
+            if (e.items.empty())
+                fail(e.begin, "cannot assign to an empty " +
+                                  std::string(e.kind == ExprKind::Tuple ? "tuple" : "list"));
+            for (auto& i : e.items)
+                checkTarget(*i);
             return;
-        case ExprKind::Starred: fail(e.begin, "starred assignment targets are not supported in TE scripts");
-        case ExprKind::Attribute: fail(e.loc, "cannot assign to an attribute in TE scripts");
+        case ExprKind::Starred:
+            fail(e.begin, "starred assignment targets are not supported in TE scripts");
+        case ExprKind::Attribute:
+            fail(e.loc, "cannot assign to an attribute in TE scripts");
         case ExprKind::Subscript:
-            fail(e.begin, "cannot assign to an element; tensors are defined by te.compute, not by assignment");
-        case ExprKind::Call: fail(e.begin, "cannot assign to a function call");
+            fail(e.begin, "cannot assign to an element; tensors are defined by te.compute, not by "
+                          "assignment");
+        case ExprKind::Call:
+            fail(e.begin, "cannot assign to a function call");
         case ExprKind::Int:
         case ExprKind::Float:
         case ExprKind::String:
         case ExprKind::Bool:
-        case ExprKind::None: fail(e.begin, "cannot assign to a literal");
-        case ExprKind::Lambda: fail(e.begin, "cannot assign to a lambda");
-        default: fail(e.begin, "cannot assign to an expression");
+        case ExprKind::None:
+            fail(e.begin, "cannot assign to a literal");
+        case ExprKind::Lambda:
+            fail(e.begin, "cannot assign to a lambda");
+        default:
+            fail(e.begin, "cannot assign to an expression");
         }
     }
 
     std::vector<std::string> parseDottedName(SourceLoc& loc) {
         std::vector<std::string> path;
-        if (!at(TokenKind::Name)) fail(cur(), "expected a module name but found " + describeToken(cur()));
+        if (!at(TokenKind::Name))
+            fail(cur(), "expected a module name but found " + describeToken(cur()));
         loc = cur().loc;
         path.push_back(take().text);
         while (acceptOp(".")) {
-            if (!at(TokenKind::Name)) fail(cur(), "expected a name after '.' but found " + describeToken(cur()));
+            if (!at(TokenKind::Name))
+                fail(cur(), "expected a name after '.' but found " + describeToken(cur()));
             path.push_back(take().text);
         }
         return path;
@@ -273,14 +328,16 @@ private:
 
     static std::string joinPath(const std::vector<std::string>& p) {
         std::string s;
-        for (auto& x : p) s += (s.empty() ? "" : ".") + x;
+        for (auto& x : p)
+            s += (s.empty() ? "" : ".") + x;
         return s;
     }
 
     void checkImportable(const std::vector<std::string>& path, SourceLoc loc) {
         if (path[0] != "tvm" && path[0] != "tessel")
-            fail(loc, "importing '" + joinPath(path) +
-                          "' is not supported in TE scripts; only 'tvm' and 'tessel' can be imported");
+            fail(loc,
+                 "importing '" + joinPath(path) +
+                     "' is not supported in TE scripts; only 'tvm' and 'tessel' can be imported");
     }
 
     AstStmtPtr parseImport() {
@@ -294,7 +351,8 @@ private:
                 checkImportable(imp.path, imp.loc);
                 if (atKeyword("as")) {
                     take();
-                    if (!at(TokenKind::Name)) fail(cur(), "expected a name after 'as' but found " + describeToken(cur()));
+                    if (!at(TokenKind::Name))
+                        fail(cur(), "expected a name after 'as' but found " + describeToken(cur()));
                     imp.asName = take().text;
                 }
                 s->imports.push_back(std::move(imp));
@@ -307,20 +365,25 @@ private:
         s->fromModule = parseDottedName(modLoc);
         bool future = s->fromModule.size() == 1 && s->fromModule[0] == "__future__";
         if (!future) checkImportable(s->fromModule, modLoc);
-        if (!atKeyword("import")) fail(cur(), "expected 'import' but found " + describeToken(cur()));
+        if (!atKeyword("import"))
+            fail(cur(), "expected 'import' but found " + describeToken(cur()));
         take();
-        if (atOp("*")) fail(cur(), "'from ... import *' is not supported in TE scripts; import names one by one");
+        if (atOp("*"))
+            fail(cur(),
+                 "'from ... import *' is not supported in TE scripts; import names one by one");
         bool paren = atOp("(");
         if (paren) openBracket();
         do {
             if (paren && atOp(")")) break;
             AstImport imp;
-            if (!at(TokenKind::Name)) fail(cur(), "expected a name to import but found " + describeToken(cur()));
+            if (!at(TokenKind::Name))
+                fail(cur(), "expected a name to import but found " + describeToken(cur()));
             imp.loc = cur().loc;
             imp.path.push_back(take().text);
             if (atKeyword("as")) {
                 take();
-                if (!at(TokenKind::Name)) fail(cur(), "expected a name after 'as' but found " + describeToken(cur()));
+                if (!at(TokenKind::Name))
+                    fail(cur(), "expected a name after 'as' but found " + describeToken(cur()));
                 imp.asName = take().text;
             }
             s->imports.push_back(std::move(imp));
@@ -341,13 +404,16 @@ private:
         case TokenKind::Name:
         case TokenKind::Int:
         case TokenKind::Float:
-        case TokenKind::String: return true;
+        case TokenKind::String:
+            return true;
         case TokenKind::Keyword:
-            return t.text == "lambda" || t.text == "not" || t.text == "True" || t.text == "False" || t.text == "None";
+            return t.text == "lambda" || t.text == "not" || t.text == "True" || t.text == "False" ||
+                   t.text == "None";
         case TokenKind::Op:
-            return t.text == "(" || t.text == "[" || t.text == "{" || t.text == "-" || t.text == "+" ||
-                   t.text == "~" || t.text == "...";
-        default: return false;
+            return t.text == "(" || t.text == "[" || t.text == "{" || t.text == "-" ||
+                   t.text == "+" || t.text == "~" || t.text == "...";
+        default:
+            return false;
         }
     }
 
@@ -372,7 +438,8 @@ private:
         const Token& ifTok = take();
         AstExprPtr cond = parseOrTest();
         if (!atKeyword("else"))
-            fail(cur(), "expected 'else' in the conditional expression but found " + describeToken(cur()));
+            fail(cur(),
+                 "expected 'else' in the conditional expression but found " + describeToken(cur()));
         take();
         AstExprPtr orElse = parseTest();
         Node n = node(ExprKind::IfExp, ifTok.loc, body->begin);
@@ -385,15 +452,18 @@ private:
         Node n = node(ExprKind::Lambda, lt);
         std::set<std::string> seen;
         while (!atOp(":")) {
-            if (atOp("*") || atOp("**")) fail(cur(), "'*' parameters are not supported in TE lambdas");
+            if (atOp("*") || atOp("**"))
+                fail(cur(), "'*' parameters are not supported in TE lambdas");
             if (!at(TokenKind::Name))
                 fail(cur(), "expected a parameter name or ':' but found " + describeToken(cur()));
             const Token& p = take();
-            if (!seen.insert(p.text).second) fail(p, "duplicate parameter '" + p.text + "' in lambda");
+            if (!seen.insert(p.text).second)
+                fail(p, "duplicate parameter '" + p.text + "' in lambda");
             n->params.push_back({p.text, p.loc});
             if (atOp("=")) fail(cur(), "default parameter values are not supported in TE lambdas");
             if (!acceptOp(",")) {
-                if (!atOp(":")) fail(cur(), "expected ',' or ':' but found " + describeToken(cur()));
+                if (!atOp(":"))
+                    fail(cur(), "expected ',' or ':' but found " + describeToken(cur()));
             }
         }
         take(); // ':'
@@ -412,7 +482,8 @@ private:
         n->items.push_back(first);
         while (atKeyword(kw)) {
             take();
-            n->items.push_back(kind == BoolOpKind::Or ? parseBoolOp(BoolOpKind::And) : parseNotTest());
+            n->items.push_back(kind == BoolOpKind::Or ? parseBoolOp(BoolOpKind::And)
+                                                      : parseNotTest());
         }
         return finish(n);
     }
@@ -428,9 +499,9 @@ private:
     }
 
     std::optional<CompareOp> compareOpAt() {
-        static const std::pair<const char*, CompareOp> kOps[] = {{"==", CompareOp::Eq}, {"!=", CompareOp::Ne},
-                                                                 {"<", CompareOp::Lt},  {"<=", CompareOp::Le},
-                                                                 {">", CompareOp::Gt},  {">=", CompareOp::Ge}};
+        static const std::pair<const char*, CompareOp> kOps[] = {
+            {"==", CompareOp::Eq}, {"!=", CompareOp::Ne}, {"<", CompareOp::Lt},
+            {"<=", CompareOp::Le}, {">", CompareOp::Gt},  {">=", CompareOp::Ge}};
         for (auto& [s, op] : kOps)
             if (atOp(s)) return op;
         if (atKeyword("in") || atKeyword("is") || (atKeyword("not") && peekTok().isKeyword("in")))
@@ -460,12 +531,17 @@ private:
             {{"&", BinaryOp::BitAnd}},
             {{"<<", BinaryOp::LShift}, {">>", BinaryOp::RShift}},
             {{"+", BinaryOp::Add}, {"-", BinaryOp::Sub}},
-            {{"*", BinaryOp::Mul}, {"/", BinaryOp::Div}, {"//", BinaryOp::FloorDiv}, {"%", BinaryOp::Mod}},
+            {{"*", BinaryOp::Mul},
+             {"/", BinaryOp::Div},
+             {"//", BinaryOp::FloorDiv},
+             {"%", BinaryOp::Mod}},
         };
         if (level == static_cast<int>(kLevels.size())) return parseFactor();
         AstExprPtr lhs = parseBinary(level + 1);
         while (true) {
-            if (atOp("@")) fail(cur(), "'@' is not supported in TE scripts; write a matrix product as te.compute with te.sum");
+            if (atOp("@"))
+                fail(cur(), "'@' is not supported in TE scripts; write a matrix product as "
+                            "te.compute with te.sum");
             const std::pair<const char*, BinaryOp>* found = nullptr;
             for (auto& p : kLevels[level])
                 if (atOp(p.first)) found = &p;
@@ -484,7 +560,9 @@ private:
             DepthGuard g(*this, cur());
             const Token& t = take();
             Node n = node(ExprKind::Unary, t);
-            n->unaryOp = t.text == "-" ? UnaryOp::Neg : t.text == "+" ? UnaryOp::Pos : UnaryOp::Invert;
+            n->unaryOp = t.text == "-"   ? UnaryOp::Neg
+                         : t.text == "+" ? UnaryOp::Pos
+                                         : UnaryOp::Invert;
             n->items.push_back(parseFactor());
             return finish(n);
         }
@@ -514,7 +592,8 @@ private:
             } else if (atOp(".")) {
                 take();
                 if (!at(TokenKind::Name))
-                    fail(cur(), "expected an attribute name after '.' but found " + describeToken(cur()));
+                    fail(cur(),
+                         "expected an attribute name after '.' but found " + describeToken(cur()));
                 const Token& name = take();
                 Node n = node(ExprKind::Attribute, name.loc, e->begin);
                 n->text = name.text;
@@ -547,7 +626,9 @@ private:
 
     AstExprPtr parseCall(AstExprPtr callee) {
         const Token& lp = cur();
-        SourceLoc loc = callee->kind == ExprKind::Attribute || callee->kind == ExprKind::Name ? callee->loc : lp.loc;
+        SourceLoc loc = callee->kind == ExprKind::Attribute || callee->kind == ExprKind::Name
+                            ? callee->loc
+                            : lp.loc;
         Node n = node(ExprKind::Call, loc, callee->begin);
         n->items.push_back(callee);
         openBracket();
@@ -572,7 +653,8 @@ private:
                 if (atOp("="))
                     fail(cur(), "expression cannot contain assignment; perhaps you meant '=='?");
                 if (atKeyword("for")) fail(cur(), "comprehensions are not supported in TE scripts");
-                if (!n->keywords.empty()) fail(argLoc, "positional argument follows keyword argument");
+                if (!n->keywords.empty())
+                    fail(argLoc, "positional argument follows keyword argument");
                 n->items.push_back(arg);
             }
             if (!acceptOp(",")) {
@@ -606,7 +688,8 @@ private:
         }
         case TokenKind::String: {
             Node n = node(ExprKind::String, t);
-            while (at(TokenKind::String)) n->text += take().value;
+            while (at(TokenKind::String))
+                n->text += take().value;
             return finish(n);
         }
         case TokenKind::Keyword:
@@ -628,7 +711,8 @@ private:
             if (t.text == "{") fail(t, "dict and set literals are not supported in TE scripts");
             if (t.text == "...") fail(t, "'...' is not supported in TE scripts");
             break;
-        default: break;
+        default:
+            break;
         }
         fail(t, "expected an expression but found " + describeToken(t));
     }
@@ -638,7 +722,6 @@ private:
         const Token& open = cur();
         bool isList = open.text == "[";
         const char* close = isList ? "]" : ")";
-        DepthGuard g(*this, open);
         openBracket();
         Node n = node(isList ? ExprKind::List : ExprKind::Tuple, open);
         bool comma = false;
@@ -647,7 +730,9 @@ private:
             n->items.push_back(parseTest());
             if (atKeyword("for")) fail(cur(), "comprehensions are not supported in TE scripts");
             if (!acceptOp(",")) {
-                if (!atOp(close)) fail(cur(), "expected '" + std::string(close) + "' but found " + describeToken(cur()));
+                if (!atOp(close))
+                    fail(cur(),
+                         "expected '" + std::string(close) + "' but found " + describeToken(cur()));
                 break;
             }
             comma = true;
@@ -676,8 +761,9 @@ ParseResult parseScript(std::string_view source) {
     r.module = p.parseModule(r.diagnostics);
     if (lex.error) {
         r.diagnostics.push_back(*lex.error);
-        std::stable_sort(r.diagnostics.begin(), r.diagnostics.end(),
-                         [](const Diagnostic& a, const Diagnostic& b) { return locBefore(a.loc, b.loc); });
+        std::stable_sort(
+            r.diagnostics.begin(), r.diagnostics.end(),
+            [](const Diagnostic& a, const Diagnostic& b) { return locBefore(a.loc, b.loc); });
     }
     return r;
 }

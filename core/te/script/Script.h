@@ -16,7 +16,7 @@
 /// The names a script starts with: `te`, `tvm` (with `tvm.te`, `tvm.tir`,
 /// `tvm.lower`, `tvm.build`, `tvm.target.Target`), `tessel` (`tessel.te`,
 /// `tessel.lower`, `tessel.build`) and the builtins `len range min max int
-/// float str bool abs print tuple list`, plus what ScriptOptions predefines.
+/// float str repr bool abs print tuple list`, plus what ScriptOptions predefines.
 ///
 /// Calls to `tvm.lower` / `tvm.build` / `tessel.build` compile nothing: they
 /// record a BuildRequest for the driver. Every error, whether in the syntax,

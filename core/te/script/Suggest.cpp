@@ -9,7 +9,8 @@ int editDistance(std::string_view a, std::string_view b) {
     // Optimal string alignment distance, three rows.
     const size_t n = a.size(), m = b.size();
     std::vector<int> prev2(m + 1), prev(m + 1), row(m + 1);
-    for (size_t j = 0; j <= m; ++j) prev[j] = static_cast<int>(j);
+    for (size_t j = 0; j <= m; ++j)
+        prev[j] = static_cast<int>(j);
     for (size_t i = 1; i <= n; ++i) {
         row[0] = static_cast<int>(i);
         for (size_t j = 1; j <= m; ++j) {
@@ -32,7 +33,8 @@ std::string closestName(std::string_view name, const std::vector<std::string>& c
     int bestDist = limit + 1;
     auto lower = [](std::string_view s) {
         std::string r(s);
-        for (auto& c : r) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        for (auto& c : r)
+            c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
         return r;
     };
     std::string lname = lower(name);

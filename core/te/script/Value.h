@@ -76,8 +76,23 @@ struct OpaqueObject {
 class Value {
 public:
     enum class Kind : uint8_t {
-        None, Bool, Int, Float, String, Tuple, List, Expr, IterVar, Range,
-        Tensor, Operation, Stage, Schedule, Function, Module, Opaque
+        None,
+        Bool,
+        Int,
+        Float,
+        String,
+        Tuple,
+        List,
+        Expr,
+        IterVar,
+        Range,
+        Tensor,
+        Operation,
+        Stage,
+        Schedule,
+        Function,
+        Module,
+        Opaque
     };
     using Items = std::vector<Value>;
 
@@ -86,8 +101,12 @@ public:
     static Value integer(int64_t i) { return Value(Kind::Int, i); }
     static Value real(double d) { return Value(Kind::Float, d); }
     static Value string(std::string s) { return Value(Kind::String, std::move(s)); }
-    static Value tuple(Items items) { return Value(Kind::Tuple, std::make_shared<const Items>(std::move(items))); }
-    static Value list(Items items) { return Value(Kind::List, std::make_shared<const Items>(std::move(items))); }
+    static Value tuple(Items items) {
+        return Value(Kind::Tuple, std::make_shared<const Items>(std::move(items)));
+    }
+    static Value list(Items items) {
+        return Value(Kind::List, std::make_shared<const Items>(std::move(items)));
+    }
     // Numbers must say what they are (integer(), real(), boolean()): a bare
     // literal would otherwise quietly become a tir::Expr.
     Value(int) = delete;
@@ -101,7 +120,8 @@ public:
     explicit Value(Operation op) : kind_(Kind::Operation), v_(std::move(op)) {}
     explicit Value(Stage s) : kind_(Kind::Stage), v_(std::move(s)) {}
     explicit Value(Schedule s) : kind_(Kind::Schedule), v_(std::move(s)) {}
-    explicit Value(std::shared_ptr<const FunctionObject> f) : kind_(Kind::Function), v_(std::move(f)) {}
+    explicit Value(std::shared_ptr<const FunctionObject> f)
+        : kind_(Kind::Function), v_(std::move(f)) {}
     explicit Value(std::shared_ptr<const ModuleObject> m) : kind_(Kind::Module), v_(std::move(m)) {}
     explicit Value(std::shared_ptr<const OpaqueObject> o) : kind_(Kind::Opaque), v_(std::move(o)) {}
 
@@ -115,7 +135,9 @@ public:
 
     bool asBool() const { return std::get<bool>(v_); }
     /// The integer of an Int or Bool.
-    int64_t asInt() const { return kind_ == Kind::Bool ? int64_t(std::get<bool>(v_)) : std::get<int64_t>(v_); }
+    int64_t asInt() const {
+        return kind_ == Kind::Bool ? int64_t(std::get<bool>(v_)) : std::get<int64_t>(v_);
+    }
     /// The number of an Int, Bool or Float.
     double asFloat() const { return kind_ == Kind::Float ? std::get<double>(v_) : double(asInt()); }
     const std::string& asString() const { return std::get<std::string>(v_); }
@@ -127,16 +149,22 @@ public:
     const Operation& asOperation() const { return std::get<Operation>(v_); }
     const Stage& asStage() const { return std::get<Stage>(v_); }
     const Schedule& asSchedule() const { return std::get<Schedule>(v_); }
-    const FunctionObject& asFunction() const { return *std::get<std::shared_ptr<const FunctionObject>>(v_); }
-    const ModuleObject& asModule() const { return *std::get<std::shared_ptr<const ModuleObject>>(v_); }
-    const OpaqueObject& asOpaque() const { return *std::get<std::shared_ptr<const OpaqueObject>>(v_); }
+    const FunctionObject& asFunction() const {
+        return *std::get<std::shared_ptr<const FunctionObject>>(v_);
+    }
+    const ModuleObject& asModule() const {
+        return *std::get<std::shared_ptr<const ModuleObject>>(v_);
+    }
+    const OpaqueObject& asOpaque() const {
+        return *std::get<std::shared_ptr<const OpaqueObject>>(v_);
+    }
 
 private:
     template <class T> Value(Kind k, T v) : kind_(k), v_(std::move(v)) {}
 
     Kind kind_ = Kind::None;
-    std::variant<std::monostate, bool, int64_t, double, std::string, std::shared_ptr<const Items>, tir::Expr,
-                 tir::IterVar, tir::Range, Tensor, Operation, Stage, Schedule,
+    std::variant<std::monostate, bool, int64_t, double, std::string, std::shared_ptr<const Items>,
+                 tir::Expr, tir::IterVar, tir::Range, Tensor, Operation, Stage, Schedule,
                  std::shared_ptr<const FunctionObject>, std::shared_ptr<const ModuleObject>,
                  std::shared_ptr<const OpaqueObject>>
         v_;
