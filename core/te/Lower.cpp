@@ -141,7 +141,7 @@ Interval evalBound(const Expr& e, const std::unordered_map<const VarNode*, Range
 }
 
 /// Every index tuple with which `e` reads `buf`.
-std::vector<std::vector<Expr>> readsOf(const Expr& e, const Buffer& buf) {
+std::vector<std::vector<Expr>> accessesOf(const Expr& e, const Buffer& buf) {
     std::vector<std::vector<Expr>> out;
     postOrderVisit(e, [&](const Object* n) {
         auto* x = dynamic_cast<const BaseExprNode*>(n);
@@ -352,9 +352,9 @@ private:
             update = guarded(nest.guards, BufferStoreNode::make(buf, substitute(body, rootMap), index));
         }
         // Reads of this stage's body, for the regions of stages attached to it.
-        currentReads_ = body.as<ReduceNode>() ? substitute(body.as<ReduceNode>()->source, rootMap)
-                                              : substitute(body, rootMap);
-        Expr reads = currentReads_;
+        Expr reads = body.as<ReduceNode>() ? substitute(body.as<ReduceNode>()->source, rootMap)
+                                           : substitute(body, rootMap);
+        auto regions = childRegions(st, reads, nest);
         const auto& leaves = st->leafIterVars;
         size_t firstReduce = leaves.size();
         for (size_t i = 0; i < leaves.size(); ++i)
@@ -364,7 +364,7 @@ private:
             }
         Stmt s = update;
         for (size_t p = leaves.size(); p-- > 0;) {
-            s = attachChildren(st, p, reads, nest, s);
+            s = attachChildren(st, p, nest, s, regions);
             s = makeLoop(st, leaves[p], leaves[p]->var, nest.range.at(leaves[p].get()), s);
             if (p == firstReduce && init.defined()) s = SeqStmtNode::make({makeInit(st, nest, p, init), s});
         }
@@ -390,45 +390,95 @@ private:
         return s;
     }
 
-    Stmt attachChildren(const StagePtr& st, size_t p, const Expr& reads, const Nest& nest, Stmt inner) {
+    /// The body a stage reads through, in its own root variables.
+    Expr readsOf(const StagePtr& st) const {
+        Expr b = bodies_.at(st->op.get());
+        if (auto* r = b.as<ReduceNode>()) return r->source;
+        return b;
+    }
+
+    /// Regions of the stages attached to `st`, as ranges over st's loop variables.
+    /// A child's region covers what `st` reads of it inside its loop, and what any
+    /// stage attached deeper in `st` (or later at the same loop) reads of it.
+    std::unordered_map<const StageData*, std::vector<Range>> childRegions(const StagePtr& st, const Expr& reads,
+                                                                          const Nest& nest) {
+        std::unordered_map<const StageData*, std::vector<Range>> regions;
+        auto cit = children_.find(st.get());
+        if (cit == children_.end()) return regions;
+        const auto& leaves = st->leafIterVars;
+        // (position, child) from the innermost loop outwards, consumers before producers.
+        std::vector<std::pair<size_t, StagePtr>> order;
+        for (size_t p = leaves.size(); p-- > 0;) {
+            auto lit = cit->second.find(leaves[p].get());
+            if (lit == cit->second.end()) continue;
+            for (auto it = lit->second.rbegin(); it != lit->second.rend(); ++it) order.emplace_back(p, *it);
+        }
+        for (size_t i = 0; i < order.size(); ++i) {
+            auto [p, child] = order[i];
+            std::unordered_map<const VarNode*, Range> relaxS;
+            for (size_t j = p + 1; j < leaves.size(); ++j) relaxS[leaves[j]->var.get()] = nest.range.at(leaves[j].get());
+            const Buffer& cb = bufs_.at(child->op.get());
+            auto* cc = asCompute(child->op);
+            std::vector<Expr> mn(cc->axis.size()), mx(cc->axis.size());
+            std::vector<bool> unknown(cc->axis.size(), false);
+            auto addAccesses = [&](const Expr& body, const std::unordered_map<const VarNode*, Range>& relaxInner) {
+                for (auto& acc : accessesOf(body, cb)) {
+                    for (size_t d = 0; d < acc.size(); ++d) {
+                        Interval in = evalBound(acc[d], relaxInner);
+                        if (!in.known()) {
+                            unknown[d] = true;
+                            continue;
+                        }
+                        Interval lo = evalBound(in.min, relaxS), hi = evalBound(in.max, relaxS);
+                        if (!lo.known() || !hi.known()) {
+                            unknown[d] = true;
+                            continue;
+                        }
+                        mn[d] = mn[d].defined() ? tir::min(mn[d], lo.min) : lo.min;
+                        mx[d] = mx[d].defined() ? tir::max(mx[d], hi.max) : hi.max;
+                    }
+                }
+            };
+            addAccesses(reads, {});
+            // Consumers attached inside (processed earlier in `order`, so their regions exist).
+            for (size_t j = 0; j < i; ++j) {
+                const StagePtr& q = order[j].second;
+                auto* qc = asCompute(q->op);
+                const auto& qr = regions.at(q.get());
+                std::unordered_map<const VarNode*, Range> relaxQ;
+                for (size_t d = 0; d < qc->axis.size(); ++d) relaxQ[qc->axis[d]->var.get()] = qr[d];
+                for (auto& iv : qc->reduceAxis) relaxQ[iv->var.get()] = iv->dom;
+                addAccesses(readsOf(q), relaxQ);
+            }
+            if (!mn[0].defined() && !unknown[0])
+                throw CompileError("compute_at: stage '" + child->op->name + "' is not read by stage '" + st->op->name +
+                                   "' or by the stages computed inside it");
+            std::vector<Range> region;
+            for (size_t d = 0; d < cc->axis.size(); ++d) {
+                if (unknown[d] || !mn[d].defined()) region.push_back(cc->axis[d]->dom);
+                else region.emplace_back(simp(mn[d]), simp(mx[d] - mn[d] + 1));
+            }
+            regions[child.get()] = region;
+        }
+        return regions;
+    }
+
+    Stmt attachChildren(const StagePtr& st, size_t p, const Nest& nest, Stmt inner,
+                        const std::unordered_map<const StageData*, std::vector<Range>>& regions) {
         auto cit = children_.find(st.get());
         if (cit == children_.end()) return inner;
         auto lit = cit->second.find(st->leafIterVars[p].get());
         if (lit == cit->second.end()) return inner;
-        std::unordered_map<const VarNode*, Range> relax;
-        for (size_t i = p + 1; i < st->leafIterVars.size(); ++i)
-            relax[st->leafIterVars[i]->var.get()] = nest.range.at(st->leafIterVars[i].get());
         std::vector<Stmt> pre;
         std::vector<std::pair<Buffer, std::vector<Range>>> realizes;
         for (auto& child : lit->second) {
             const Buffer& cb = bufs_.at(child->op.get());
-            auto accesses = readsOf(reads, cb);
-            if (accesses.empty())
-                throw CompileError("compute_at: stage '" + child->op->name + "' is not read by stage '" +
-                                   st->op->name + "'");
             auto* cc = asCompute(child->op);
-            std::vector<Range> region;
-            for (size_t d = 0; d < cc->axis.size(); ++d) {
-                Expr mn, mx;
-                bool ok = true;
-                for (auto& acc : accesses) {
-                    Interval iv = evalBound(acc[d], relax);
-                    if (!iv.known()) {
-                        ok = false;
-                        break;
-                    }
-                    mn = mn.defined() ? tir::min(mn, iv.min) : iv.min;
-                    mx = mx.defined() ? tir::max(mx, iv.max) : iv.max;
-                }
-                if (!ok) region.push_back(cc->axis[d]->dom);
-                else region.emplace_back(simp(mn), simp(mx - mn + 1));
-            }
+            const auto& region = regions.at(child.get());
             std::map<const IterVarNode*, Range> roots;
             for (size_t d = 0; d < cc->axis.size(); ++d) roots[cc->axis[d].get()] = region[d];
             for (auto& iv : cc->reduceAxis) roots[iv.get()] = iv->dom;
-            Expr savedReads = currentReads_;
             pre.push_back(makeStage(child, roots));
-            currentReads_ = savedReads;
             realizes.emplace_back(cb, region);
         }
         pre.push_back(inner);
@@ -445,7 +495,6 @@ private:
     std::unordered_map<const OperationNode*, StagePtr> stageByOp_;
     std::unordered_map<const StageData*, std::map<const IterVarNode*, std::vector<StagePtr>>> children_;
     std::unordered_set<const StageData*> placed_;
-    Expr currentReads_;
 };
 
 } // namespace

@@ -175,6 +175,40 @@ private slots:
         QVERIFY2(d < 1e-4, qPrintable(QString("max abs diff %1").arg(d)));
     }
 
+    // A producer read only by a stage computed inside its consumer (packed B read by
+    // the write cache): its region comes from the inner stage's reads.
+    void computeAtThroughInnerStage() {
+        const int M = 40, N = 64, K = 24, nr = 16;
+        auto k = reduceAxis(tir::Range(0, K), "k");
+        auto A = placeholder({M, K}, DataType::float32(), "A");
+        auto B = placeholder({K, N}, DataType::float32(), "B");
+        auto PB = compute({N / nr, K, nr}, [&](auto& v) { return B({v[1], v[0] * nr + v[2]}); }, "packedB");
+        auto C = compute({M, N}, [&](auto& v) {
+            return sum(A({v[0], k->var}) * PB({tir::floordiv(v[1], nr), k->var, tir::floormod(v[1], nr)}), {k});
+        }, "C", "", {"x", "y"});
+        Schedule s = createSchedule({C->op});
+        Tensor CL = s.cacheWrite(C, "local");
+        auto ax = s[C].data().leafIterVars;
+        auto [xo, yo, xi, yi] = s[C].tile(ax[0], ax[1], 8, nr);
+        s[C].reorder({yo, xo, xi, yi});
+        s[C].parallel(yo);
+        s[CL].computeAt(s[C], xo);
+        s[PB].computeAt(s[C], yo);
+        s[PB].vectorize(s[PB].data().leafIterVars[2]);
+        auto cl = s[CL].data().leafIterVars;
+        s[CL].reorder({cl[2], cl[0], cl[1]});
+        s[CL].vectorize(cl[1]);
+        auto a = randomVec(size_t(M) * K, 5), b = randomVec(size_t(K) * N, 6);
+        std::vector<float> c(size_t(M) * N, 0.f);
+        runSchedule(s, {A, B, C}, {&a, &b, &c});
+        Gemm g(M, N, K);
+        double d = maxDiff(c, gemmRef(g, a, b));
+        QVERIFY2(d < 1e-4, qPrintable(QString("max abs diff %1").arg(d)));
+        auto f = driver::lowerSchedule(s, {A, B, C}, "kernel");
+        std::string t = tir::toString(f.scheduled);
+        QVERIFY2(t.find("with T.realize(packedB[y_outer:y_outer + 1, 0:24, 0:16], \"global\"):") != std::string::npos, t.c_str());
+    }
+
     void inlineAndComputeAt_data() {
         QTest::addColumn<int>("which");
         QTest::newRow("root") << 0;
