@@ -1,4 +1,8 @@
 #include "gemm/Anchors.h"
+#include <cctype>
+#include <string_view>
+#include <cstdlib>
+#include <unistd.h>
 
 #include <cblas.h>
 #include <omp.h>
@@ -72,6 +76,10 @@ runtime::CompareResult compareAnchorSgemm(int M, int N, int K, int threads) {
     return runtime::compare(dnnl.c, blas.c, 1e-4, 1e-4 * std::sqrt(double(K)));
 }
 
+const char* openblasCoreName() {
+    return openblas_get_corename();
+}
+
 double quiesceAnchorThreads(double maxMs) {
     using Clock = std::chrono::steady_clock;
     const auto start = Clock::now();
@@ -89,6 +97,48 @@ double quiesceAnchorThreads(double maxMs) {
         quietWindows = busy < 0.1 ? quietWindows + 1 : 0;
     }
     return elapsedMs();
+}
+
+} // namespace tessel::bench
+
+namespace tessel::bench {
+
+namespace {
+/// Whether an OPENBLAS_CORETYPE value names kernels without AVX-512.
+bool isBelowAvx512(std::string_view core) {
+    std::string lower(core);
+    for (char& ch : lower) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    for (const char* avx512 : {"skylakex", "cooperlake", "sapphirerapids"})
+        if (lower == avx512) return false;
+    return true;
+}
+} // namespace
+
+void restartWithAnchorEnvironment(char** argv, bool passiveThreads) {
+    if (std::getenv("TESSEL_BENCH_RESTARTED")) return;
+    setenv("TESSEL_BENCH_RESTARTED", "1", 1);
+    bool restart = false;
+    if (const char* forced = std::getenv("OPENBLAS_CORETYPE");
+        forced && !std::getenv("TESSEL_BENCH_KEEP_CORETYPE") && isBelowAvx512(forced) &&
+        __builtin_cpu_supports("avx512f")) {
+        setenv("TESSEL_BENCH_DROPPED_CORETYPE", forced, 1);
+        unsetenv("OPENBLAS_CORETYPE");
+        restart = true;
+    }
+    if (passiveThreads) {
+        if (!std::getenv("OMP_WAIT_POLICY")) setenv("OMP_WAIT_POLICY", "passive", 1), restart = true;
+        if (!std::getenv("OPENBLAS_THREAD_TIMEOUT")) setenv("OPENBLAS_THREAD_TIMEOUT", "4", 1), restart = true;
+    }
+    if (restart) execv("/proc/self/exe", argv); // on failure: go on as we are
+}
+
+std::string anchorEnvironmentNote() {
+    std::string s = std::string("OpenBLAS kernels: ") + openblasCoreName();
+    if (const char* dropped = std::getenv("TESSEL_BENCH_DROPPED_CORETYPE"))
+        s += std::string(" (OPENBLAS_CORETYPE=") + dropped +
+             " from the environment ignored; TESSEL_BENCH_KEEP_CORETYPE=1 keeps it)";
+    if (const char* w = std::getenv("OMP_WAIT_POLICY")) s += std::string("; OMP_WAIT_POLICY=") + w;
+    return s;
 }
 
 } // namespace tessel::bench

@@ -9,11 +9,15 @@
 #include "runtime/ThreadPool.h"
 #include "runtime/TimeEvaluator.h"
 
+#include <cctype>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
+#include <string>
+#include <string_view>
 #include <thread>
+#include <unistd.h>
 #include <vector>
 
 using namespace tessel;
@@ -104,11 +108,13 @@ template <class Before> void probeRow(const char* when, Before before) {
 } // namespace
 
 int main(int argc, char** argv) {
+    bench::restartWithAnchorEnvironment(argv, false);
     const int size = argc > 1 ? std::atoi(argv[1]) : 1024;
     const int M = size, N = size, K = size;
     ThreadPool::global().setNumThreads(2);
 
     auto check = bench::compareAnchorSgemm(M, N, K, 2);
+    std::printf("%s\n", bench::anchorEnvironmentNote().c_str());
     std::printf("OpenBLAS vs oneDNN on %dx%dx%d: %s -> %s\n", M, N, K, check.str().c_str(),
                 check.allClose ? "agree" : "DISAGREE");
     bench::quiesceAnchorThreads();

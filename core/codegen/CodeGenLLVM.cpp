@@ -1107,9 +1107,12 @@ private:
                                    builder_.getInt64(~uint64_t(kBufferAlign - 1)));
             n = builder_.CreateSelect(builder_.CreateICmpEQ(n, builder_.getInt64(0)),
                                       builder_.getInt64(kBufferAlign), n);
+            // The runtime's workspace cache: no fresh pages (and faults) per call.
             auto alloc = module_->getOrInsertFunction(
-                "aligned_alloc", llvm::FunctionType::get(ptrType(), {i64, i64}, false));
-            heap = builder_.CreateCall(alloc, {builder_.getInt64(kBufferAlign), n}, b->name);
+                "TesselWorkspaceAlloc", llvm::FunctionType::get(ptrType(), {i64}, false));
+            if (auto* f = llvm::dyn_cast<llvm::Function>(alloc.getCallee()))
+                f->addRetAttr(llvm::Attribute::NoAlias);
+            heap = builder_.CreateCall(alloc, {n}, b->name);
             auto* failBB = llvm::BasicBlock::Create(ctx_, "alloc_fail", fs_.fn);
             auto* ok = llvm::BasicBlock::Create(ctx_, "alloc_ok", fs_.fn);
             builder_.CreateCondBr(builder_.CreateIsNull(heap), failBB, ok);
@@ -1131,7 +1134,7 @@ private:
             fs_.ptrAlign.erase(data);
         if (heap) {
             auto freeFn = module_->getOrInsertFunction(
-                "free", llvm::FunctionType::get(builder_.getVoidTy(), {ptrType()}, false));
+                "TesselWorkspaceFree", llvm::FunctionType::get(builder_.getVoidTy(), {ptrType()}, false));
             builder_.CreateCall(freeFn, {heap});
         }
     }

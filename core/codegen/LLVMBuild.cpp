@@ -213,6 +213,10 @@ runtime::ModulePtr makeJit(std::unique_ptr<llvm::Module> module,
         llvm::JITEvaluatedSymbol(llvm::pointerToJITTargetAddress(&TesselParallelLaunch), flags);
     runtimeSymbols[j.mangleAndIntern("TesselParallelNumThreads")] =
         llvm::JITEvaluatedSymbol(llvm::pointerToJITTargetAddress(&TesselParallelNumThreads), flags);
+    runtimeSymbols[j.mangleAndIntern("TesselWorkspaceAlloc")] =
+        llvm::JITEvaluatedSymbol(llvm::pointerToJITTargetAddress(&TesselWorkspaceAlloc), flags);
+    runtimeSymbols[j.mangleAndIntern("TesselWorkspaceFree")] =
+        llvm::JITEvaluatedSymbol(llvm::pointerToJITTargetAddress(&TesselWorkspaceFree), flags);
     if (auto err = jd.define(llvm::orc::absoluteSymbols(std::move(runtimeSymbols))))
         throw CompileError("cannot define runtime symbols in the JIT: " +
                            errorText(std::move(err)));

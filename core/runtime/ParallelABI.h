@@ -24,4 +24,13 @@ int32_t TesselParallelLaunch(TesselParallelLambda f, void* closure, int32_t numT
 
 /// The number of threads the pool runs tasks on (what numTasks <= 0 means).
 int32_t TesselParallelNumThreads();
+
+/// Scratch memory for a kernel's heap allocations (large or dynamic Allocates):
+/// 64-byte aligned, nullptr only when memory is exhausted. Freed blocks stay in
+/// a small per-thread cache and are handed out again, so a kernel that
+/// allocates the same buffer on every call (or in every parallel task) does not
+/// pay for fresh pages and their faults each time. Free on the thread that
+/// allocated (as generated code does: allocation and free bracket one scope).
+void* TesselWorkspaceAlloc(uint64_t nbytes);
+void TesselWorkspaceFree(void* ptr);
 }

@@ -426,8 +426,8 @@ private slots:
             SeqStmtNode::make({loop(p, 0, big, store(H, cast(f32, p), p)), store(O, Expr(0.0), 0),
                                loop(q, 0, big, store(O, load(O, 0) + load(H, q), 0))}));
         BuildResult r2 = buildHost(PrimFunc::make("heap", {O}, hs));
-        QVERIFY(r2.llvmIR.find("aligned_alloc") != std::string::npos);
-        QVERIFY(r2.llvmIR.find("@free") != std::string::npos);
+        QVERIFY(r2.llvmIR.find("TesselWorkspaceAlloc") != std::string::npos);
+        QVERIFY(r2.llvmIR.find("@TesselWorkspaceFree") != std::string::npos);
         Aligned<float> o(1);
         QCOMPARE(run(r2, "heap", {o.get()}), 0);
         float ref = 0;

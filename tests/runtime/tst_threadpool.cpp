@@ -5,6 +5,7 @@
 
 #include <QtTest>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <set>
@@ -81,7 +82,9 @@ private slots:
         // numTasks == threads: task i runs on thread i, the caller takes task 0.
         // A share may be taken over by the caller when its worker is late (a
         // busy machine); otherwise task i always runs on the same worker.
-        ThreadPool pool(3);
+        // No more threads than cores, or some thread always waits for a core.
+        const int n = std::clamp<int>(std::thread::hardware_concurrency(), 2, 3);
+        ThreadPool pool(n);
         std::thread::id ids[3];
         auto f = [](int32_t t, int32_t, void* p) -> int32_t {
             const auto until = std::chrono::steady_clock::now() + std::chrono::microseconds(100);
@@ -93,11 +96,11 @@ private slots:
         std::thread::id worker[3];
         int staticRounds = 0;
         for (int round = 0; round < 50; ++round) {
-            QCOMPARE(pool.launch(f, ids, 3), 0);
+            QCOMPARE(pool.launch(f, ids, n), 0);
             const auto caller = std::this_thread::get_id();
             QCOMPARE(ids[0], caller);
             bool allWorkers = true;
-            for (int t = 1; t < 3; ++t) {
+            for (int t = 1; t < n; ++t) {
                 if (ids[t] == caller) {
                     allWorkers = false;
                     continue;
@@ -106,7 +109,7 @@ private slots:
                 QCOMPARE(ids[t], worker[t]);
             }
             if (allWorkers) {
-                QVERIFY(ids[1] != ids[2]);
+                QVERIFY(n < 3 || ids[1] != ids[2]);
                 ++staticRounds;
             }
         }
