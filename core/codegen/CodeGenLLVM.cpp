@@ -895,6 +895,20 @@ private:
         return r && isOne(r->stride) ? r : nullptr;
     }
 
+    /// A scalar element index as i64, with the int32 arithmetic redone in i64
+    /// (no-signed-wrap, as TIR indices never wrap). Without it every address is
+    /// an i32 sum sign-extended per access, which keeps LLVM from folding
+    /// loop-invariant parts into the addressing of the inner loop.
+    llvm::Value* emitIndex(const Expr& e) {
+        llvm::Type* i64 = builder_.getInt64Ty();
+        if (e.type() != DataType::int32()) return emitExpr(e);
+        if (auto* c = e.as<IntImmNode>()) return llvm::ConstantInt::get(i64, c->value, true);
+        if (auto* op = e.as<AddNode>()) return builder_.CreateAdd(emitIndex(op->a), emitIndex(op->b), "", false, true);
+        if (auto* op = e.as<SubNode>()) return builder_.CreateSub(emitIndex(op->a), emitIndex(op->b), "", false, true);
+        if (auto* op = e.as<MulNode>()) return builder_.CreateMul(emitIndex(op->a), emitIndex(op->b), "", false, true);
+        return builder_.CreateSExt(emitExpr(e), i64);
+    }
+
     llvm::Value* emitLoad(const BufferLoadNode* op) {
         const Expr& index = singleIndex(op->buffer, op->indices);
         DataType elem = op->buffer->dtype.element();
@@ -903,10 +917,10 @@ private:
         int lanes = index.type().lanes();
         llvm::Value* v;
         if (lanes == 1) {
-            llvm::Value* p = builder_.CreateInBoundsGEP(et, base, emitExpr(index));
+            llvm::Value* p = builder_.CreateInBoundsGEP(et, base, emitIndex(index));
             v = builder_.CreateAlignedLoad(et, p, llvm::Align(accessAlign(op->buffer, index)));
         } else if (auto* r = contiguous(index)) {
-            llvm::Value* p = builder_.CreateInBoundsGEP(et, base, emitExpr(r->base));
+            llvm::Value* p = builder_.CreateInBoundsGEP(et, base, emitIndex(r->base));
             v = builder_.CreateAlignedLoad(llvm::FixedVectorType::get(et, lanes), p,
                                            llvm::Align(accessAlign(op->buffer, r->base)));
         } else {
@@ -931,10 +945,10 @@ private:
         if (elem.isBool())
             v = builder_.CreateZExt(v, lanes > 1 ? llvm::FixedVectorType::get(et, lanes) : et);
         if (lanes == 1) {
-            llvm::Value* p = builder_.CreateInBoundsGEP(et, base, emitExpr(index));
+            llvm::Value* p = builder_.CreateInBoundsGEP(et, base, emitIndex(index));
             builder_.CreateAlignedStore(v, p, llvm::Align(accessAlign(op->buffer, index)));
         } else if (auto* r = contiguous(index)) {
-            llvm::Value* p = builder_.CreateInBoundsGEP(et, base, emitExpr(r->base));
+            llvm::Value* p = builder_.CreateInBoundsGEP(et, base, emitIndex(r->base));
             builder_.CreateAlignedStore(v, p, llvm::Align(accessAlign(op->buffer, r->base)));
         } else {
             llvm::Value* ptrs = builder_.CreateInBoundsGEP(et, base, emitExpr(index));
