@@ -3,7 +3,9 @@
 #include "ir/Check.h"
 #include "ir/Diagnostic.h"
 #include "tir/IROperators.h"
+#include "tir/IRPrinter.h"
 #include "tir/IRVisitor.h"
+#include "tir/arith/ConstIntBound.h"
 
 #include <unordered_set>
 
@@ -76,6 +78,59 @@ std::vector<Expr> int32Shape(std::vector<Expr> shape) {
     for (auto& d : shape) d = cast(DataType::int32(), d);
     return shape;
 }
+/// Rejects reads that provably leave the tensor read (A[i + 5] over i < 16 of a
+/// 16-element A): such a kernel would read or write memory it does not own.
+void checkReadsInBounds(const std::string& name, const std::vector<IterVar>& axes, const Expr& body) {
+    arith::VarBoundMap bounds;
+    for (auto& iv : axes) {
+        auto mn = asConstInt(iv->dom.min), ex = asConstInt(iv->dom.extent);
+        if (mn && ex) bounds[iv->var.get()] = arith::ConstIntBound{*mn, *mn + *ex - 1};
+    }
+    // Reads under a Select's branch are guarded by its condition (padding:
+    // if_then_else(i >= 1, A[i - 1], 0)); only unconditional reads are checked.
+    std::vector<const ProducerLoadNode*> loads;
+    std::function<void(const Expr&)> collect = [&](const Expr& x) {
+        if (!x.defined()) return;
+        if (auto* sel = x.as<SelectNode>()) {
+            collect(sel->condition);
+            return;
+        }
+        if (auto* load = x.as<ProducerLoadNode>()) loads.push_back(load);
+        if (auto* r = x.as<ReduceNode>()) {
+            if (!r->condition.defined()) collect(r->source); // `where=` guards the source
+            return;
+        }
+        struct Children : IRVisitor {
+            std::vector<Expr> kids;
+            using IRVisitor::visit;
+            void visitExpr(const Expr& k) override { kids.push_back(k); }
+        } c;
+        c.IRVisitor::visitExpr(x);
+        for (auto& k : c.kids) collect(k);
+    };
+    collect(body);
+    for (const ProducerLoadNode* load : loads) {
+        auto shape = load->producer->producerShape();
+        for (size_t d = 0; d < load->indices.size() && d < shape.size(); ++d) {
+            auto extent = asConstInt(shape[d]);
+            if (!extent) continue;
+            bool allBound = true; // only variables with known ranges (no symbolic sizes, no data)
+            postOrderVisit(load->indices[d], [&](const Object* o) {
+                auto* x = dynamic_cast<const BaseExprNode*>(o);
+                if (x && (x->kind == NodeKind::Var ? !bounds.count(static_cast<const VarNode*>(x)) : x->kind == NodeKind::ProducerLoad))
+                    allBound = false;
+            });
+            if (!allBound) continue;
+            auto b = arith::constIntBound(load->indices[d], bounds);
+            if (b.min < 0 || b.max >= *extent)
+                throw CompileError("compute '" + name + "' reads " + load->producer->producerName() + "[" +
+                                   toString(load->indices[d]) + "] in dimension " + std::to_string(d) +
+                                   " at indices " + std::to_string(b.min) + " to " + std::to_string(b.max) +
+                                   ", outside 0 to " + std::to_string(*extent - 1));
+        }
+    }
+}
+
 } // namespace
 
 Tensor placeholder(std::vector<Expr> shape, DataType dtype, std::string name) {
@@ -120,6 +175,9 @@ Tensor compute(std::vector<Expr> shape, const ComputeFunction& fcompute, std::st
             throw CompileError("compute '" + n->name +
                                "': a reduction (te.sum, te.max ...) must be the whole body of the compute");
     }
+    std::vector<IterVar> all = n->axis;
+    all.insert(all.end(), n->reduceAxis.begin(), n->reduceAxis.end());
+    checkReadsInBounds(n->name, all, body);
     n->body = {body};
     return op.output(0);
 }
