@@ -7,6 +7,7 @@
 #include "tir/IRPrinter.h"
 #include "tir/IRVisitor.h"
 #include "tir/Substitute.h"
+#include "tir/arith/Analyzer.h"
 #include "tir/arith/Simplify.h"
 
 #include <map>
@@ -340,6 +341,24 @@ private:
             index.push_back(nest.value.at(iv.get()));
         }
         for (auto& iv : c->reduceAxis) rootMap[iv->var.get()] = nest.value.at(iv.get());
+        // A stage computed at a consumer's loop covers the region the consumer
+        // reads there, which can reach past the stage's own domain (the last block
+        // of a non-dividing tile). Guard those points, as TVM's MakeBoundCheck
+        // does; the simplifier drops the guards it can prove, loop-partition the rest.
+        if (st->attach == AttachKind::Scope) {
+            arith::Analyzer an;
+            for (auto& [v, r] : scopeRanges_) an.bind(v, r);
+            for (auto& l : st->leafIterVars) an.bind(l->var, Range(Expr(0), nest.range.at(l.get()).extent));
+            for (auto& iv : c->axis) {
+                Expr v = nest.value.at(iv.get());
+                for (Expr g : {v < iv->dom.min + iv->dom.extent, iv->dom.min <= v}) {
+                    if (an.canProve(g)) continue;
+                    g = simp(g);
+                    nest.guards.push_back(g);
+                    nest.dataGuards.push_back(g);
+                }
+            }
+        }
         Expr body = bodies_.at(st->op.get());
         Stmt update, init;
         if (auto* red = body.as<ReduceNode>()) {
@@ -478,7 +497,10 @@ private:
             std::map<const IterVarNode*, Range> roots;
             for (size_t d = 0; d < cc->axis.size(); ++d) roots[cc->axis[d].get()] = region[d];
             for (auto& iv : cc->reduceAxis) roots[iv.get()] = iv->dom;
+            for (size_t j = 0; j <= p; ++j)
+                scopeRanges_.emplace_back(st->leafIterVars[j]->var, Range(Expr(0), nest.range.at(st->leafIterVars[j].get()).extent));
             pre.push_back(makeStage(child, roots));
+            scopeRanges_.resize(scopeRanges_.size() - (p + 1));
             realizes.emplace_back(cb, region);
         }
         pre.push_back(inner);
@@ -495,6 +517,8 @@ private:
     std::unordered_map<const OperationNode*, StagePtr> stageByOp_;
     std::unordered_map<const StageData*, std::map<const IterVarNode*, std::vector<StagePtr>>> children_;
     std::unordered_set<const StageData*> placed_;
+    /// Ranges of the loops enclosing the stage being built (for its bound guards).
+    std::vector<std::pair<Var, Range>> scopeRanges_;
 };
 
 } // namespace

@@ -181,6 +181,21 @@ private slots:
         QVERIFY(t.find("A_local[ax0, ax1] = A[ax0, ax1]") != std::string::npos);
     }
 
+    // The last block of a non-dividing tile: the cache computed there must not
+    // compute (and read A) past the 37 rows that exist.
+    void computeAtGuardsThePartialBlock() {
+        Gemm g(37, 32, 16);
+        Schedule s = createSchedule({g.C->op});
+        Tensor CL = s.cacheWrite(g.C, "local");
+        auto [xo, xi] = s[g.C].split(g.x(s), 8);
+        s[CL].computeAt(s[g.C], xo);
+        std::string t = lowerText(s, {g.A, g.B, g.C});
+        QVERIFY2(t.find("if T.likely(x_outer * 8 + x_c < 37):") != std::string::npos, t.c_str());
+        // Init and update are both guarded; the lower bound is proven and not checked.
+        QVERIFY(t.find("if T.likely(x_outer * 8 + x_c < 37):", t.find("if T.likely(x_outer * 8 + x_c < 37):") + 1) != std::string::npos);
+        QVERIFY(t.find("0 <=") == std::string::npos);
+    }
+
     void illegalSchedules_data() {
         QTest::addColumn<int>("which");
         QTest::addColumn<QString>("message");
