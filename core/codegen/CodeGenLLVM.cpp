@@ -1293,8 +1293,14 @@ private:
             llvm::FunctionType::get(i32(), {ptrType(), ptrType(), i32()}, false));
         if (auto* f = llvm::dyn_cast<llvm::Function>(launch.getCallee()))
             f->addFnAttr(llvm::Attribute::NoUnwind);
-        llvm::Value* rc =
-            builder_.CreateCall(launch, {taskFn, closure, builder_.getInt32(0)}, "rc");
+        // One task per iteration up to 256 tasks (chunks beyond that): the pool
+        // hands tasks out dynamically, which balances load when a core is slowed.
+        llvm::Value* ext32 = builder_.CreateIntCast(ext, i32(), true);
+        llvm::Value* tasks = builder_.CreateSelect(
+            builder_.CreateICmpSLT(ext32, builder_.getInt32(256)), ext32, builder_.getInt32(256));
+        tasks = builder_.CreateSelect(builder_.CreateICmpSLT(tasks, builder_.getInt32(1)),
+                                      builder_.getInt32(1), tasks);
+        llvm::Value* rc = builder_.CreateCall(launch, {taskFn, closure, tasks}, "rc");
         returnIfNonZero(rc);
     }
 

@@ -148,6 +148,8 @@ struct ThreadPool::Impl {
     int32_t participants = 0;
     std::atomic<bool> stopping{false}; ///< read by late workers while stop() writes it
 
+    /// The next task to hand out when there are more tasks than threads.
+    alignas(64) std::atomic<int32_t> nextTask{0};
     /// Workers of the current job still running.
     alignas(64) std::atomic<uint32_t> pending{0};
     /// Set while the caller sleeps on `pending`.
@@ -175,16 +177,27 @@ struct ThreadPool::Impl {
         Slot& s = *slots[t];
         s.failTask = INT32_MAX;
         s.failCode = 0;
-        const int64_t n = numTasks, p = participants;
-        const int32_t begin = static_cast<int32_t>(t * n / p);
-        const int32_t end = static_cast<int32_t>((t + 1) * n / p);
-        for (int32_t task = begin; task < end; ++task) {
-            int32_t r = callTask(f, task, numTasks, closure);
+        auto record = [&](int32_t task, int32_t r) {
             if (r != 0 && s.failTask == INT32_MAX) {
                 s.failTask = task;
                 s.failCode = r;
             }
+        };
+        if (numTasks > participants) {
+            // More tasks than threads: hand them out one at a time, so a thread
+            // slowed by other load (a shared machine) takes fewer and nobody waits
+            // at the end for the slowest static share.
+            for (;;) {
+                const int32_t task = nextTask.fetch_add(1, std::memory_order_relaxed);
+                if (task >= numTasks) break;
+                record(task, callTask(f, task, numTasks, closure));
+            }
+            return;
         }
+        const int64_t n = numTasks, p = participants;
+        const int32_t begin = static_cast<int32_t>(t * n / p);
+        const int32_t end = static_cast<int32_t>((t + 1) * n / p);
+        for (int32_t task = begin; task < end; ++task) record(task, callTask(f, task, numTasks, closure));
     }
 
     void workerLoop(int id) {
@@ -270,6 +283,7 @@ struct ThreadPool::Impl {
         closure = cl;
         numTasks = tasks;
         participants = p;
+        nextTask.store(0, std::memory_order_relaxed);
         pending.store(static_cast<uint32_t>(p - 1), std::memory_order_relaxed);
         const auto start = Clock::now();
         for (int id = 1; id < p; ++id) {

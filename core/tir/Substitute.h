@@ -19,7 +19,7 @@ inline Stmt substitute(const Stmt& s, const Var& v, const Expr& value) {
     return substitute(s, VarMap{{v.get(), value}});
 }
 
-/// True when `e` (or `s`) reads any variable in `vars` (all when `vars` is null).
+/// True when `e` (or `s`) uses variable `v` (as a value or as a buffer's data pointer).
 bool usesVar(const Expr& e, const VarNode* v);
 bool usesVar(const Stmt& s, const VarNode* v);
 
