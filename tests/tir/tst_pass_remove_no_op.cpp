@@ -3,28 +3,14 @@
 #include "tir/IRPrinter.h"
 #include "tir/passes/RemoveNoOp.h"
 
+#include "TirBuilders.h"
+
 #include <QtTest>
 
 using namespace tessel;
 using namespace tessel::tir;
 
-namespace {
-
-QString text(const Stmt& s) {
-    return QString::fromStdString(toString(s));
-}
-
-Expr load(const Buffer& b, Expr i) {
-    return BufferLoadNode::make(b, {std::move(i)});
-}
-Stmt store(const Buffer& b, Expr v, Expr i) {
-    return BufferStoreNode::make(b, v, {std::move(i)});
-}
-Stmt loop(const Var& v, Expr extent, Stmt body) {
-    return ForNode::make(v, 0, extent, ForKind::Serial, body);
-}
-
-} // namespace
+using namespace tessel::tir::test;
 
 class TestPassRemoveNoOp : public QObject {
     Q_OBJECT

@@ -4,28 +4,14 @@
 #include "tir/IRPrinter.h"
 #include "tir/passes/StorageFlatten.h"
 
+#include "TirBuilders.h"
+
 #include <QtTest>
 
 using namespace tessel;
 using namespace tessel::tir;
 
-namespace {
-
-QString text(const PrimFunc& f) {
-    return QString::fromStdString(toString(f));
-}
-
-Expr load(const Buffer& b, std::vector<Expr> idx) {
-    return BufferLoadNode::make(b, std::move(idx));
-}
-Stmt store(const Buffer& b, Expr v, std::vector<Expr> idx) {
-    return BufferStoreNode::make(b, v, std::move(idx));
-}
-Stmt loop(const Var& v, Expr extent, Stmt body) {
-    return ForNode::make(v, 0, extent, ForKind::Serial, body);
-}
-
-} // namespace
+using namespace tessel::tir::test;
 
 class TestPassStorageFlatten : public QObject {
     Q_OBJECT

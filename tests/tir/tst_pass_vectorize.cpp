@@ -3,26 +3,17 @@
 #include "tir/IRPrinter.h"
 #include "tir/passes/Vectorize.h"
 
+#include "TirBuilders.h"
+
 #include <QtTest>
 
 using namespace tessel;
 using namespace tessel::tir;
 
+using namespace tessel::tir::test;
+
 namespace {
 
-QString text(const Stmt& s) {
-    return QString::fromStdString(toString(s));
-}
-
-Expr load(const Buffer& b, Expr i) {
-    return BufferLoadNode::make(b, {std::move(i)});
-}
-Stmt store(const Buffer& b, Expr v, Expr i) {
-    return BufferStoreNode::make(b, v, {std::move(i)});
-}
-Stmt loop(const Var& v, Expr extent, Stmt body, ForKind k = ForKind::Serial) {
-    return ForNode::make(v, 0, extent, k, body);
-}
 Stmt vloop(const Var& v, Expr extent, Stmt body) {
     return loop(v, extent, body, ForKind::Vectorized);
 }

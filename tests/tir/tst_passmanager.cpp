@@ -7,6 +7,8 @@
 #include "tir/passes/PassRegistry.h"
 #include "tir/passes/Pipeline.h"
 
+#include "TirBuilders.h"
+
 #include <QtTest>
 
 #include <fstream>
@@ -15,14 +17,9 @@
 using namespace tessel;
 using namespace tessel::tir;
 
-namespace {
+using namespace tessel::tir::test;
 
-Expr load(const Buffer& b, std::vector<Expr> i) {
-    return BufferLoadNode::make(b, std::move(i));
-}
-Stmt store(const Buffer& b, Expr v, std::vector<Expr> i) {
-    return BufferStoreNode::make(b, v, std::move(i));
-}
+namespace {
 
 /// B[i, j] = A[i, j] + 1 over 16 x 20, j split by 8 (not dividing 20) and vectorized.
 PrimFunc sampleFunc() {
