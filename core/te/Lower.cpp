@@ -10,6 +10,7 @@
 #include "tir/arith/Analyzer.h"
 #include "tir/arith/Simplify.h"
 
+#include <functional>
 #include <map>
 #include <unordered_map>
 #include <unordered_set>
@@ -26,11 +27,13 @@ const ComputeOpNode* asCompute(const Operation& op) { return dynamic_cast<const 
 
 Expr simp(const Expr& e) { return arith::simplify(e); }
 
-/// Replaces reads of inlined operations by their bodies.
-class InlineReads : public IRMutator {
+/// Rewrites every tensor read: `rewrite(op, indices)` gets the operation the
+/// read resolves to (through cache_read/cache_write replacements) and the
+/// already rewritten indices, and returns the new expression.
+class RewriteReads : public IRMutator {
 public:
-    InlineReads(const ScheduleData& sch, const std::unordered_map<const OperationNode*, Expr>& inlined)
-        : sch_(sch), inlined_(inlined) {}
+    using Rewrite = std::function<Expr(const Operation&, const ProducerLoadNode*, std::vector<Expr>)>;
+    RewriteReads(const ScheduleData& sch, Rewrite rewrite) : sch_(sch), rewrite_(std::move(rewrite)) {}
     using IRMutator::mutate;
 
 protected:
@@ -39,43 +42,34 @@ protected:
         std::vector<Expr> idx;
         mutateAll(op->indices, idx);
         auto* t = dynamic_cast<const TensorNode*>(op->producer.get());
-        Operation src = sch_.resolve(t->op);
-        auto it = inlined_.find(src.get());
-        if (it == inlined_.end()) return ProducerLoadNode::make(op->producer, idx);
+        return rewrite_(sch_.resolve(t->op), op, std::move(idx));
+    }
+
+private:
+    const ScheduleData& sch_;
+    Rewrite rewrite_;
+};
+
+/// Replaces reads of inlined operations by their bodies.
+Expr inlineReads(const ScheduleData& sch, const std::unordered_map<const OperationNode*, Expr>& inlined, const Expr& e) {
+    return RewriteReads(sch, [&](const Operation& src, const ProducerLoadNode* op, std::vector<Expr> idx) {
+        auto it = inlined.find(src.get());
+        if (it == inlined.end()) return ProducerLoadNode::make(op->producer, idx);
         auto* c = asCompute(src);
         VarMap m;
         for (size_t i = 0; i < c->axis.size(); ++i) m[c->axis[i]->var.get()] = idx[i];
         return substitute(it->second, m);
-    }
+    }).mutate(e);
+}
 
-private:
-    const ScheduleData& sch_;
-    const std::unordered_map<const OperationNode*, Expr>& inlined_;
-};
-
-/// Replaces tensor reads by buffer loads.
-class BindBuffers : public IRMutator {
-public:
-    BindBuffers(const ScheduleData& sch, const std::unordered_map<const OperationNode*, Buffer>& bufs)
-        : sch_(sch), bufs_(bufs) {}
-    using IRMutator::mutate;
-
-protected:
-    using IRMutator::visit;
-    Expr visit(const ProducerLoadNode* op) override {
-        std::vector<Expr> idx;
-        mutateAll(op->indices, idx);
-        auto* t = dynamic_cast<const TensorNode*>(op->producer.get());
-        Operation src = sch_.resolve(t->op);
-        auto it = bufs_.find(src.get());
-        TESSEL_CHECK(it != bufs_.end(), "no buffer for tensor " + t->op->name);
+/// Replaces tensor reads by loads of their buffers.
+Expr bindBuffers(const ScheduleData& sch, const std::unordered_map<const OperationNode*, Buffer>& bufs, const Expr& e) {
+    return RewriteReads(sch, [&](const Operation& src, const ProducerLoadNode*, std::vector<Expr> idx) {
+        auto it = bufs.find(src.get());
+        TESSEL_CHECK(it != bufs.end(), "no buffer for tensor " + src->name);
         return BufferLoadNode::make(it->second, idx);
-    }
-
-private:
-    const ScheduleData& sch_;
-    const std::unordered_map<const OperationNode*, Buffer>& bufs_;
-};
+    }).mutate(e);
+}
 
 /// An interval [min, max] of an index expression, or unknown.
 struct Interval {
@@ -211,8 +205,7 @@ private:
             }
             auto* c = asCompute(st->op);
             if (c->numOutputs() != 1) throw CompileError("'" + c->name + "': multi-output computes are not supported yet");
-            InlineReads ir(data_, inlined);
-            Expr body = ir.mutate(c->body[0]);
+            Expr body = inlineReads(data_, inlined, c->body[0]);
             if (st->attach == AttachKind::Inline) {
                 inlined[st->op.get()] = body;
                 continue;
@@ -220,8 +213,7 @@ private:
             bodies_[st->op.get()] = body;
             bufs_[st->op.get()] = Buffer::make(c->name, body.type(), c->outputShape(0), st->scope);
         }
-        BindBuffers bb(data_, bufs_);
-        for (auto& [op, body] : bodies_) body = bb.mutate(body);
+        for (auto& [op, body] : bodies_) body = bindBuffers(data_, bufs_, body);
         for (auto& st : data_.stages) {
             if (st->attach != AttachKind::Scope) continue;
             StagePtr parent = st->attachStage.lock();
