@@ -1,5 +1,7 @@
 #include "runtime/NDArray.h"
 
+#include <sys/mman.h>
+
 #include "runtime/ThreadPool.h"
 
 #include <algorithm>
@@ -87,8 +89,17 @@ NDArray::NDArray(std::vector<int64_t> shape, DataType dtype)
     size_t bytes = numBytes();
     size_t rounded =
         std::max<size_t>(kAlignment, (bytes + kAlignment - 1) / kAlignment * kAlignment);
-    void* p = std::aligned_alloc(kAlignment, rounded);
+    // Large tensors start on a 2 MiB boundary and ask for transparent huge pages:
+    // kernels walk them with page-sized strides (a row of a 1024-wide float
+    // matrix is one 4 KiB page), and huge pages keep those walks out of the TLB's way.
+    constexpr size_t kHuge = size_t(2) << 20;
+    const bool huge = rounded >= kHuge;
+    if (huge) rounded = (rounded + kHuge - 1) / kHuge * kHuge;
+    void* p = std::aligned_alloc(huge ? kHuge : kAlignment, rounded);
     if (!p) throw std::bad_alloc();
+#ifdef MADV_HUGEPAGE
+    if (huge) madvise(p, rounded, MADV_HUGEPAGE); // a hint: failure changes nothing
+#endif
     owner_ = std::shared_ptr<void>(p, [](void* q) { std::free(q); });
     data_ = p;
 }
