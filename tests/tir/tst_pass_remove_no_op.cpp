@@ -1,5 +1,5 @@
-// remove-no-op: statements without effect disappear.
-#include "tir/IROperators.h"
+// remove-no-op: statements without effect disappear (TIR text in -> text out).
+#include "tir/IRParser.h"
 #include "tir/IRPrinter.h"
 #include "tir/passes/RemoveNoOp.h"
 
@@ -17,11 +17,17 @@ class TestPassRemoveNoOp : public QObject {
 private slots:
     void emptyLoopsAndIfs() {
         Buffer A = Buffer::make("A", DataType::float32(), {16});
-        Var i("i"), j("j"), k("k");
-        Stmt emptyLoop = loop(i, 16, loop(j, 4, EvaluateNode::make(Expr(1.5))));
-        Stmt emptyIf = loop(k, 4, IfThenElseNode::make(k < 2, noOp(), noOp()));
-        Stmt keep = store(A, Expr(1.0), 0);
-        Stmt s = SeqStmtNode::make({emptyLoop, emptyIf, keep});
+        Stmt s = parseStmt(R"(for i in range(16):
+    for j in range(4):
+        T.evaluate(T.float32(1.5))
+for k in range(4):
+    if k < 2:
+        T.evaluate(0)
+    else:
+        T.evaluate(0)
+A[0] = T.float32(1.0)
+)",
+                           {A});
         QCOMPARE(text(removeNoOp(s)), QString(R"(A[0] = T.float32(1.0)
 )"));
     }
@@ -29,10 +35,11 @@ private slots:
     void storeOfTheSameLocation() {
         Buffer A = Buffer::make("A", DataType::float32(), {16});
         Buffer B = Buffer::make("B", DataType::float32(), {16});
-        Var i("i");
-        Stmt s = loop(
-            i, 16,
-            SeqStmtNode::make({store(A, load(A, i * 1 + 0), i * 1 + 0), store(B, load(A, i), i)}));
+        Stmt s = parseStmt(R"(for i in range(16):
+    A[i] = A[i]
+    B[i] = A[i]
+)",
+                           {A, B});
         QCOMPARE(text(removeNoOp(s)), QString(R"(for i in range(16):
     B[i] = A[i]
 )"));
@@ -40,8 +47,13 @@ private slots:
 
     void emptyThenBranchNegatesCondition() {
         Buffer A = Buffer::make("A", DataType::float32(), {16});
-        Var i("i");
-        Stmt s = loop(i, 16, IfThenElseNode::make(i < 4, noOp(), store(A, Expr(0.0), i)));
+        Stmt s = parseStmt(R"(for i in range(16):
+    if i < 4:
+        T.evaluate(0)
+    else:
+        A[i] = T.float32(0.0)
+)",
+                           {A});
         QCOMPARE(text(removeNoOp(s)), QString(R"(for i in range(16):
     if not i < 4:
         A[i] = T.float32(0.0)
@@ -50,19 +62,24 @@ private slots:
 
     void zeroExtentLoopAndConstantCondition() {
         Buffer A = Buffer::make("A", DataType::float32(), {16});
-        Var i("i"), j("j");
-        Stmt s = SeqStmtNode::make(
-            {loop(i, 0, store(A, Expr(1.0), i)),
-             IfThenElseNode::make(IntImmNode::make(DataType::boolean(), 0), store(A, Expr(2.0), 0),
-                                  store(A, Expr(3.0), 0))});
+        Stmt s = parseStmt(R"(for i in range(0):
+    A[i] = T.float32(1.0)
+if False:
+    A[0] = T.float32(2.0)
+else:
+    A[0] = T.float32(3.0)
+)",
+                           {A});
         QCOMPARE(text(removeNoOp(s)), QString(R"(A[0] = T.float32(3.0)
 )"));
     }
 
     void unchangedProgram() {
         Buffer A = Buffer::make("A", DataType::float32(), {16});
-        Var i("i");
-        Stmt s = loop(i, 16, store(A, Expr(1.0), i));
+        Stmt s = parseStmt(R"(for i in range(16):
+    A[i] = T.float32(1.0)
+)",
+                           {A});
         QVERIFY(removeNoOp(s).sameAs(s));
     }
 };

@@ -1,6 +1,6 @@
-// storage-flatten: N-d parameters and realizations become flat buffers.
+// storage-flatten: N-d parameters and realizations become flat buffers (TIR text in -> text out).
 #include "ir/Check.h"
-#include "tir/IROperators.h"
+#include "tir/IRParser.h"
 #include "tir/IRPrinter.h"
 #include "tir/passes/StorageFlatten.h"
 
@@ -17,11 +17,13 @@ class TestPassStorageFlatten : public QObject {
     Q_OBJECT
 private slots:
     void paramsKeepTheirDataVar() {
-        Buffer A = Buffer::make("A", DataType::float32(), {16, 8});
-        Buffer B = Buffer::make("B", DataType::float32(), {16, 8});
-        Var i("i"), j("j");
-        PrimFunc f = PrimFunc::make("copy", {A, B},
-                                    loop(i, 16, loop(j, 8, store(B, load(A, {i, j}), {i, j}))));
+        PrimFunc f = parsePrimFunc(R"(@T.prim_func
+def copy(A: T.Buffer((16, 8), "float32"), B: T.Buffer((16, 8), "float32")):
+    for i in range(16):
+        for j in range(8):
+            B[i, j] = A[i, j]
+)");
+        Buffer A = f->params[0], B = f->params[1];
         PrimFunc g = storageFlatten(f);
         QCOMPARE(text(g), QString(R"(@T.prim_func
 def copy(A: T.Buffer((128,), "float32"), B: T.Buffer((128,), "float32")):
@@ -36,15 +38,19 @@ def copy(A: T.Buffer((128,), "float32"), B: T.Buffer((128,), "float32")):
     }
 
     void realizeBecomesAllocate() {
-        Buffer A = Buffer::make("A", DataType::float32(), {16, 8});
-        Buffer B = Buffer::make("B", DataType::float32(), {16, 8});
         Buffer T = Buffer::make("tmp", DataType::float32(), {16, 8});
-        Var i("i"), j("j"), i2("i"), j2("j");
-        Stmt produce = loop(i, 16, loop(j, 8, store(T, load(A, {i, j}) * 2.0, {i, j})));
-        Stmt consume = loop(i2, 16, loop(j2, 8, store(B, load(T, {i2, j2}) + 1.0, {i2, j2})));
-        Stmt body = BufferRealizeNode::make(T, {Range(0, 16), Range(0, 8)},
-                                            SeqStmtNode::make({produce, consume}));
-        PrimFunc g = storageFlatten(PrimFunc::make("main", {A, B}, body));
+        PrimFunc f = parsePrimFunc(R"(@T.prim_func
+def main(A: T.Buffer((16, 8), "float32"), B: T.Buffer((16, 8), "float32")):
+    with T.realize(tmp[0:16, 0:8], "global"):
+        for i in range(16):
+            for j in range(8):
+                tmp[i, j] = A[i, j] * T.float32(2.0)
+        for i in range(16):
+            for j in range(8):
+                B[i, j] = tmp[i, j] + T.float32(1.0)
+)",
+                                   {T});
+        PrimFunc g = storageFlatten(f);
         QCOMPARE(text(g), QString(R"(@T.prim_func
 def main(A: T.Buffer((128,), "float32"), B: T.Buffer((128,), "float32")):
     tmp = T.allocate([128], "float32", "global")
@@ -62,15 +68,18 @@ def main(A: T.Buffer((128,), "float32"), B: T.Buffer((128,), "float32")):
 
     void realizedRegionWithOffset() {
         // compute_at: only row i of the intermediate is realized, inside loop i.
-        Buffer A = Buffer::make("A", DataType::float32(), {16, 8});
-        Buffer B = Buffer::make("B", DataType::float32(), {16, 8});
         Buffer T = Buffer::make("tmp", DataType::float32(), {16, 8}, "local");
-        Var i("i"), j("j"), j2("j");
-        Stmt produce = loop(j, 8, store(T, load(A, {i, j}), {i, j}));
-        Stmt consume = loop(j2, 8, store(B, load(T, {i, j2}), {i, j2}));
-        Stmt realize = BufferRealizeNode::make(T, {Range(i, 1), Range(0, 8)},
-                                               SeqStmtNode::make({produce, consume}));
-        PrimFunc g = storageFlatten(PrimFunc::make("main", {A, B}, loop(i, 16, realize)));
+        PrimFunc f = parsePrimFunc(R"(@T.prim_func
+def main(A: T.Buffer((16, 8), "float32"), B: T.Buffer((16, 8), "float32")):
+    for i in range(16):
+        with T.realize(tmp[i:i + 1, 0:8], "local"):
+            for j in range(8):
+                tmp[i, j] = A[i, j]
+            for j in range(8):
+                B[i, j] = tmp[i, j]
+)",
+                                   {T});
+        PrimFunc g = storageFlatten(f);
         QCOMPARE(text(g), QString(R"(@T.prim_func
 def main(A: T.Buffer((128,), "float32"), B: T.Buffer((128,), "float32")):
     for i in range(16):
@@ -83,13 +92,17 @@ def main(A: T.Buffer((128,), "float32"), B: T.Buffer((128,), "float32")):
     }
 
     void constantOffsetAndThreeDimensions() {
-        Buffer A = Buffer::make("A", DataType::float32(), {2, 3, 4});
         Buffer T = Buffer::make("tmp", DataType::float32(), {2, 3, 10});
-        Var i("i"), j("j"), k("k");
-        Stmt s = store(T, load(A, {i, j, k}), {i, j, k + 2});
-        Stmt nest = loop(i, 2, loop(j, 3, loop(k, 4, s)));
-        Stmt body = BufferRealizeNode::make(T, {Range(0, 2), Range(0, 3), Range(2, 4)}, nest);
-        PrimFunc g = storageFlatten(PrimFunc::make("main", {A}, body));
+        PrimFunc f = parsePrimFunc(R"(@T.prim_func
+def main(A: T.Buffer((2, 3, 4), "float32")):
+    with T.realize(tmp[0:2, 0:3, 2:6], "global"):
+        for i in range(2):
+            for j in range(3):
+                for k in range(4):
+                    tmp[i, j, k + 2] = A[i, j, k]
+)",
+                                   {T});
+        PrimFunc g = storageFlatten(f);
         QCOMPARE(text(g), QString(R"(@T.prim_func
 def main(A: T.Buffer((24,), "float32")):
     tmp = T.allocate([24], "float32", "global")
@@ -101,17 +114,20 @@ def main(A: T.Buffer((24,), "float32")):
     }
 
     void flatFunctionIsUnchanged() {
-        Buffer A = Buffer::make("A", DataType::float32(), {64});
-        Buffer B = Buffer::make("B", DataType::float32(), {64});
-        Var i("i");
-        PrimFunc f = PrimFunc::make("copy", {A, B}, loop(i, 64, store(B, load(A, {i}), {i})));
+        PrimFunc f = parsePrimFunc(R"(@T.prim_func
+def copy(A: T.Buffer((64,), "float32"), B: T.Buffer((64,), "float32")):
+    for i in range(64):
+        B[i] = A[i]
+)");
         QVERIFY(storageFlatten(f).sameAs(f));
     }
 
     void wrongIndexCountIsAnError() {
-        Buffer A = Buffer::make("A", DataType::float32(), {4, 4});
-        Var i("i");
-        PrimFunc f = PrimFunc::make("bad", {A}, loop(i, 4, store(A, Expr(1.0), {i})));
+        PrimFunc f = parsePrimFunc(R"(@T.prim_func
+def bad(A: T.Buffer((4, 4), "float32")):
+    for i in range(4):
+        A[i] = T.float32(1.0)
+)");
         QVERIFY_THROWS_EXCEPTION(InternalError, storageFlatten(f));
     }
 };

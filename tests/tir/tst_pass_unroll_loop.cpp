@@ -1,5 +1,5 @@
-// unroll-loop: unrolled loops become copies of their body.
-#include "tir/IROperators.h"
+// unroll-loop: unrolled loops become copies of their body (TIR text in -> text out).
+#include "tir/IRParser.h"
 #include "tir/IRPrinter.h"
 #include "tir/passes/UnrollLoop.h"
 
@@ -18,9 +18,11 @@ private slots:
     void unrollsConstantLoop() {
         Buffer A = Buffer::make("A", DataType::float32(), {64});
         Buffer B = Buffer::make("B", DataType::float32(), {64});
-        Var i("i"), j("j");
-        Expr x = i * 4 + j;
-        Stmt s = loop(i, 16, loop(j, 4, store(B, load(A, x) * 2.0, x), ForKind::Unrolled));
+        Stmt s = parseStmt(R"(for i in range(16):
+    for j in T.unroll(4):
+        B[i * 4 + j] = A[i * 4 + j] * T.float32(2.0)
+)",
+                           {A, B});
         QCOMPARE(text(unrollLoops(s)), QString(R"(for i in range(16):
     B[i * 4] = A[i * 4] * T.float32(2.0)
     B[i * 4 + 1] = A[i * 4 + 1] * T.float32(2.0)
@@ -31,9 +33,11 @@ private slots:
 
     void nestedUnrolledLoopsWithMin() {
         Buffer C = Buffer::make("C", DataType::float32(), {16});
-        Var i("i"), j("j");
-        Stmt s = ForNode::make(i, 1, 2, ForKind::Unrolled,
-                               loop(j, 2, store(C, Expr(0.0), i * 4 + j), ForKind::Unrolled));
+        Stmt s = parseStmt(R"(for i in T.unroll(1, 3):
+    for j in T.unroll(2):
+        C[i * 4 + j] = T.float32(0.0)
+)",
+                           {C});
         QCOMPARE(text(unrollLoops(s)), QString(R"(C[4] = T.float32(0.0)
 C[5] = T.float32(0.0)
 C[8] = T.float32(0.0)
@@ -43,9 +47,11 @@ C[9] = T.float32(0.0)
 
     void tooManyStepsStaysUnrollLoop() {
         Buffer C = Buffer::make("C", DataType::float32(), {1024});
-        Var i("i"), j("j");
-        Stmt s = loop(i, 64, loop(j, 16, store(C, Expr(0.0), i * 16 + j), ForKind::Unrolled),
-                      ForKind::Unrolled);
+        Stmt s = parseStmt(R"(for i in T.unroll(64):
+    for j in T.unroll(16):
+        C[i * 16 + j] = T.float32(0.0)
+)",
+                           {C});
         UnrollLoopOptions o;
         o.maxSteps = 32;
         // The inner loop (16 steps) unrolls, the outer (64 x 16) stays a T.unroll loop.
@@ -62,8 +68,11 @@ C[9] = T.float32(0.0)
 
     void autoMaxStep() {
         Buffer C = Buffer::make("C", DataType::float32(), {64});
-        Var i("i"), j("j");
-        Stmt s = loop(i, 16, loop(j, 3, store(C, Expr(1.0), i * 3 + j)));
+        Stmt s = parseStmt(R"(for i in range(16):
+    for j in range(3):
+        C[i * 3 + j] = T.float32(1.0)
+)",
+                           {C});
         QVERIFY(unrollLoops(s).sameAs(s)); // off by default
         UnrollLoopOptions o;
         o.autoMaxStep = 4;
@@ -76,8 +85,10 @@ C[9] = T.float32(0.0)
 
     void symbolicExtentStays() {
         Buffer C = Buffer::make("C", DataType::float32(), {64});
-        Var n("n"), j("j");
-        Stmt s = loop(j, n, store(C, Expr(1.0), j), ForKind::Unrolled);
+        Stmt s = parseStmt(R"(for j in T.unroll(n):
+    C[j] = T.float32(1.0)
+)",
+                           {C});
         QVERIFY(unrollLoops(s).sameAs(s));
     }
 };
