@@ -198,23 +198,21 @@ public:
             std::string range = isZeroConst(op->min) ? expr(op->extent)
                                                      : expr(op->min) + ", " + expr(op->min + op->extent);
             std::string head;
+            bool plainRange = op->forKind == ForKind::Serial && op->annotations.empty();
             switch (op->forKind) {
-            case ForKind::Serial:
-                head = op->annotations.empty() ? "range(" + range + ")" : "T.serial(" + range;
-                break;
-            case ForKind::Parallel: head = "T.parallel(" + range; break;
-            case ForKind::Vectorized: head = "T.vectorized(" + range; break;
-            case ForKind::Unrolled: head = "T.unroll(" + range; break;
+            case ForKind::Serial: head = plainRange ? "range(" : "T.serial("; break;
+            case ForKind::Parallel: head = "T.parallel("; break;
+            case ForKind::Vectorized: head = "T.vectorized("; break;
+            case ForKind::Unrolled: head = "T.unroll("; break;
             }
-            if (!head.ends_with(")")) {
-                if (!op->annotations.empty()) {
-                    head += ", annotations={";
-                    for (size_t i = 0; i < op->annotations.size(); ++i)
-                        head += (i ? ", \"" : "\"") + op->annotations[i].first + "\": " + expr(op->annotations[i].second);
-                    head += "}";
-                }
-                head += ")";
+            head += range;
+            if (!op->annotations.empty()) {
+                head += ", annotations={";
+                for (size_t i = 0; i < op->annotations.size(); ++i)
+                    head += (i ? ", \"" : "\"") + op->annotations[i].first + "\": " + expr(op->annotations[i].second);
+                head += "}";
             }
+            head += ")";
             line(ind, "for " + name(op->loopVar.get()) + " in " + head + ":", op);
             stmt(op->body, ind + 1);
             break;

@@ -58,6 +58,14 @@ private slots:
                                      {{"pragma_unroll", Expr(1)}, {"pragma_x", Expr(4)}}),
                        {A});
         checkRoundTrip(ForNode::make(i, 2, j, ForKind::Serial, store(A, Expr(0.0), i)), {A});
+        // int64 bounds: the loop variable takes their type.
+        Var l("l", DataType::int64());
+        checkRoundTrip(ForNode::make(l, IntImmNode::make(DataType::int64(), 0), IntImmNode::make(DataType::int64(), 16),
+                                     ForKind::Serial, store(A, Expr(0.0), l)),
+                       {A});
+        Stmt p = parseStmt("for l in range(T.int64(2), T.int64(18)):\n    A[l] = T.float32(0.0)\n", {A});
+        QCOMPARE(p.as<ForNode>()->loopVar.type(), DataType::int64());
+        QCOMPARE(text(p), QString("for l in range(T.int64(2), T.int64(18)):\n    A[l] = T.float32(0.0)\n"));
     }
 
     void roundTripShadowedNames() {
