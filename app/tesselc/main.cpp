@@ -97,7 +97,8 @@ std::vector<driver::LoweredFunction> lowerFile(const std::string& path, bool sna
     so.fileName = path;
     so.lower.snapshots = snapshots;
     auto fs = driver::lowerScript(readFile(path), so);
-    if (fs.empty()) throw CompileError(path + ": the script builds no function");
+    if (fs.empty())
+        throw CompileError("the script builds no function: it creates no schedule and calls no tvm.build");
     return fs;
 }
 
@@ -252,8 +253,9 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "tesselc: %s\n\n%s", e.what(), kUsage);
         return 2;
     } catch (const CompileError& e) {
+        // "file:line:col: error: ..." or, without a location, "file: error: ...".
         const Diagnostic& d = e.diagnostic();
-        std::string where = a.file.empty() || d.message.starts_with(a.file) ? "" : a.file + ":";
+        std::string where = a.file.empty() ? "" : a.file + (d.loc.known() ? ":" : ": ");
         std::fprintf(stderr, "%s%s\n", where.c_str(), d.str().c_str());
         return 1;
     } catch (const InternalError& e) {

@@ -145,7 +145,19 @@ private slots:
         QCOMPARE(tesselc({"run", example("01_baseline.te"), "--threads", "two"}).exitCode, 2);
         auto missing = tesselc({"lower", "/nonexistent/x.te"});
         QCOMPARE(missing.exitCode, 1);
-        QVERIFY(missing.err.contains("cannot read '/nonexistent/x.te'"));
+        QCOMPARE(missing.err.trimmed(), QString("/nonexistent/x.te: error: cannot read '/nonexistent/x.te'"));
+        QTemporaryDir dir;
+        QFile empty(dir.filePath("empty.te"));
+        QVERIFY(empty.open(QIODevice::WriteOnly));
+        empty.close();
+        auto none = tesselc({"run", empty.fileName()});
+        QCOMPARE(none.exitCode, 1);
+        QVERIFY2(none.err.contains(": error: the script builds no function"), qPrintable(none.err));
+        QFile garbage(dir.filePath("garbage.te"));
+        QVERIFY(garbage.open(QIODevice::WriteOnly));
+        garbage.write(QByteArray("\x01\xff\xfe(((", 6));
+        garbage.close();
+        QCOMPARE(tesselc({"run", garbage.fileName()}).exitCode, 1);
     }
 };
 
