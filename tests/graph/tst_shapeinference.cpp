@@ -1,0 +1,499 @@
+// infer-shapes: a case table per operator (ONNX semantics), and the pass over whole graphs.
+#include "graph/Graph.h"
+#include "graph/GraphPrinter.h"
+#include "graph/OpRegistry.h"
+#include "graph/passes/InferShapes.h"
+#include "ir/Diagnostic.h"
+
+#include <QtTest>
+
+#include <string>
+
+using namespace tessel;
+using namespace tessel::graph;
+
+namespace {
+
+TensorType type(const std::string& text) {
+    auto t = TensorType::parse(text);
+    if (!t) qFatal("bad type in test: %s", text.c_str());
+    return *t;
+}
+
+std::vector<std::string> split(const std::string& s, const std::string& sep) {
+    std::vector<std::string> out;
+    if (s.empty()) return out;
+    size_t pos = 0;
+    while (true) {
+        size_t next = s.find(sep, pos);
+        out.push_back(s.substr(pos, next - pos));
+        if (next == std::string::npos) break;
+        pos = next + sep.size();
+    }
+    return out;
+}
+
+/// `5` (int), `0.5` (float), `"SAME_UPPER"` (string), `[1,1]` (ints), `[0.5,1.0]` (floats).
+AttrValue parseAttr(const std::string& v) {
+    if (v.front() == '"') return v.substr(1, v.size() - 2);
+    if (v.front() == '[') {
+        std::string body = v.substr(1, v.size() - 2);
+        if (body.find('.') != std::string::npos) {
+            std::vector<double> d;
+            for (const auto& x : split(body, ","))
+                d.push_back(std::stod(x));
+            return d;
+        }
+        std::vector<int64_t> i;
+        for (const auto& x : split(body, ","))
+            i.push_back(std::stoll(x));
+        return i;
+    }
+    if (v.find('.') != std::string::npos) return std::stod(v);
+    return int64_t(std::stoll(v));
+}
+
+/// A one-node graph from the table's text: inputs are `;`-separated types
+/// (graph inputs), `const TYPE=v,v` (constants; zeros without `=`) or `none`.
+Graph oneNode(const std::string& op, const std::string& inputs, const std::string& attrs,
+              int numOutputs) {
+    Graph g("t");
+    std::vector<Value> ins;
+    int k = 0;
+    for (const auto& in : split(inputs, ";")) {
+        std::string name = "i";
+        name.append(std::to_string(k++));
+        if (in == "none") {
+            ins.emplace_back();
+        } else if (in.starts_with("const ")) {
+            auto eq = in.find('=');
+            TensorType t = type(in.substr(6, eq == std::string::npos ? std::string::npos : eq - 6));
+            if (eq == std::string::npos) {
+                ins.push_back(g.addConstant(name, Constant::zeros(t.dtype, t.shape)));
+            } else {
+                std::vector<int64_t> ints;
+                std::vector<double> floats;
+                for (const auto& x : split(in.substr(eq + 1), ",")) {
+                    ints.push_back(std::stoll(x));
+                    floats.push_back(std::stod(x));
+                }
+                ins.push_back(g.addConstant(
+                    name, t.dtype.isFloat() ? Constant::fromFloats(t.shape, floats, t.dtype)
+                                            : Constant::fromInts(t.shape, ints, t.dtype)));
+            }
+        } else {
+            ins.push_back(g.addInput(name, type(in)));
+        }
+    }
+    Attributes a;
+    for (const auto& kv : split(attrs, ";")) {
+        auto eq = kv.find('=');
+        a.set(kv.substr(0, eq), parseAttr(kv.substr(eq + 1)));
+    }
+    g.setOutputs(g.addNode(op, ins, a, numOutputs, "n")->outputs());
+    return g;
+}
+
+} // namespace
+
+class TestShapeInference : public QObject {
+    Q_OBJECT
+private slots:
+    void operators_data() {
+        QTest::addColumn<QString>("op");
+        QTest::addColumn<QString>("inputs");
+        QTest::addColumn<QString>("attrs");
+        QTest::addColumn<QString>("expected"); // types joined by " | ", or "error: message"
+        auto row = [](const char* tag, const char* op, const char* inputs, const char* attrs,
+                      const char* expected) {
+            QTest::newRow(tag) << QString(op) << QString(inputs) << QString(attrs)
+                               << QString(expected);
+        };
+
+        // Conv: pads, strides, dilations, groups, auto_pad.
+        row("conv stem 7x7/2", "Conv",
+            "float32[1,3,224,224];const float32[64,3,7,7];const float32[64]",
+            "strides=[2,2];pads=[3,3,3,3]", "float32[1, 64, 112, 112]");
+        row("conv 3x3 pad 1", "Conv", "float32[1,64,56,56];const float32[64,64,3,3]",
+            "pads=[1,1,1,1]", "float32[1, 64, 56, 56]");
+        row("conv dilation 2", "Conv", "float32[1,1,10,10];const float32[1,1,3,3]",
+            "dilations=[2,2]", "float32[1, 1, 6, 6]");
+        row("conv depthwise", "Conv", "float32[1,32,112,112];const float32[32,1,3,3]",
+            "group=32;strides=[2,2];pads=[1,1,1,1]", "float32[1, 32, 56, 56]");
+        row("conv 2 groups", "Conv", "float32[2,8,5,5];const float32[6,4,3,3]", "group=2",
+            "float32[2, 6, 3, 3]");
+        row("conv SAME_UPPER", "Conv", "float32[1,3,7,7];const float32[4,3,3,3]",
+            "auto_pad=\"SAME_UPPER\";strides=[2,2]", "float32[1, 4, 4, 4]");
+        row("conv SAME_LOWER", "Conv", "float32[1,3,8,8];const float32[4,3,3,3]",
+            "auto_pad=\"SAME_LOWER\"", "float32[1, 4, 8, 8]");
+        row("conv VALID", "Conv", "float32[1,3,7,7];const float32[4,3,3,3]",
+            "auto_pad=\"VALID\";strides=[2,2]", "float32[1, 4, 3, 3]");
+        row("conv asymmetric pads", "Conv", "float32[1,1,5,5];const float32[1,1,2,2]",
+            "pads=[0,1,1,0];strides=[2,2]", "float32[1, 1, 3, 3]");
+        row("conv 1-D", "Conv", "float32[1,2,10];const float32[3,2,3]", "pads=[1,1]",
+            "float32[1, 3, 10]");
+        row("conv unknown dims", "Conv", "float32[?,3,?,32];const float32[8,3,3,3]", "",
+            "float32[?, 8, ?, 30]");
+        row("conv kernel_shape attr", "Conv", "float32[1,3,8,8];const float32[4,3,3,3]",
+            "kernel_shape=[3,3]", "float32[1, 4, 6, 6]");
+        row("conv channel mismatch", "Conv", "float32[1,3,8,8];const float32[4,2,3,3]", "",
+            "error: node 'n' (Conv): input X float32[1, 3, 8, 8] has 3 channels, but weights W "
+            "float32[4, 2, 3, 3] "
+            "with group 1 expect 2");
+        row("conv rank mismatch", "Conv", "float32[1,3,8,8];const float32[4,3,3]", "",
+            "error: node 'n' (Conv): weights W float32[4, 3, 3] have rank 3, expected 4 like input "
+            "X float32[1, 3, 8, 8]");
+        row("conv kernel too big", "Conv", "float32[1,1,2,2];const float32[1,1,3,3]", "",
+            "error: node 'n' (Conv): the window (3 with dilation) is larger than the padded input "
+            "(2) in spatial dim 0");
+        row("conv bad bias", "Conv", "float32[1,3,8,8];const float32[4,3,3,3];const float32[3]", "",
+            "error: node 'n' (Conv): bias B float32[3] should have shape [4]");
+        row("conv pads count", "Conv", "float32[1,3,8,8];const float32[4,3,3,3]", "pads=[1,1]",
+            "error: node 'n' (Conv): attribute 'pads' has 2 values, expected 4");
+        row("conv bad auto_pad", "Conv", "float32[1,3,8,8];const float32[4,3,3,3]",
+            "auto_pad=\"SAME\"", "error: node 'n' (Conv): unknown auto_pad \"SAME\"");
+        row("conv too few inputs", "Conv", "float32[1,3,8,8]", "",
+            "error: node 'n' (Conv): expects 2 to 3 inputs, got 1");
+
+        // Pooling, with ceil_mode.
+        row("maxpool 3x3/2 pad 1", "MaxPool", "float32[1,64,112,112]",
+            "kernel_shape=[3,3];strides=[2,2];pads=[1,1,1,1]", "float32[1, 64, 56, 56]");
+        row("maxpool floor", "MaxPool", "float32[1,1,4,4]", "kernel_shape=[3,3];strides=[2,2]",
+            "float32[1, 1, 1, 1]");
+        row("maxpool ceil_mode", "MaxPool", "float32[1,1,4,4]",
+            "kernel_shape=[3,3];strides=[2,2];ceil_mode=1", "float32[1, 1, 2, 2]");
+        row("maxpool ceil_mode last window in padding", "MaxPool", "float32[1,1,5,5]",
+            "kernel_shape=[2,2];strides=[2,2];pads=[1,1,1,1];ceil_mode=1", "float32[1, 1, 3, 3]");
+        row("maxpool ceil_mode 6/2", "MaxPool", "float32[1,1,6,6]",
+            "kernel_shape=[3,3];strides=[2,2];ceil_mode=1", "float32[1, 1, 3, 3]");
+        row("maxpool SAME_UPPER", "MaxPool", "float32[1,1,5,5]",
+            "kernel_shape=[3,3];strides=[2,2];auto_pad=\"SAME_UPPER\"", "float32[1, 1, 3, 3]");
+        row("maxpool indices", "MaxPool|2", "float32[1,2,4,4]", "kernel_shape=[2,2];strides=[2,2]",
+            "float32[1, 2, 2, 2] | int64[1, 2, 2, 2]");
+        row("maxpool no kernel", "MaxPool", "float32[1,1,4,4]", "",
+            "error: node 'n' (MaxPool): attribute 'kernel_shape' is required");
+        row("averagepool 2x2/2", "AveragePool", "float32[1,3,32,32]",
+            "kernel_shape=[2,2];strides=[2,2]", "float32[1, 3, 16, 16]");
+        row("averagepool ceil", "AveragePool", "float32[1,3,7,7]",
+            "kernel_shape=[2,2];strides=[2,2];ceil_mode=1", "float32[1, 3, 4, 4]");
+        row("global average pool", "GlobalAveragePool", "float32[1,512,7,7]", "",
+            "float32[1, 512, 1, 1]");
+        row("global max pool 1-D", "GlobalMaxPool", "float32[?,16,9]", "", "float32[?, 16, 1]");
+        row("global pool rank 2", "GlobalAveragePool", "float32[1,512]", "",
+            "error: node 'n' (GlobalAveragePool): input X has rank 2 (float32[1, 512]), expected "
+            "at least 3");
+
+        // Gemm with transposes.
+        row("gemm", "Gemm", "float32[2,3];float32[3,4]", "", "float32[2, 4]");
+        row("gemm transA", "Gemm", "float32[3,2];float32[3,4]", "transA=1", "float32[2, 4]");
+        row("gemm transB + bias", "Gemm",
+            "float32[1,512];const float32[1000,512];const float32[1000]", "transB=1",
+            "float32[1, 1000]");
+        row("gemm both", "Gemm", "float32[3,2];float32[4,3]", "transA=1;transB=1", "float32[2, 4]");
+        row("gemm C [M,1]", "Gemm", "float32[2,3];float32[3,4];float32[2,1]", "", "float32[2, 4]");
+        row("gemm K mismatch", "Gemm", "float32[2,3];float32[4,5]", "",
+            "error: node 'n' (Gemm): inner dimensions differ: A float32[2, 3] has K=3, B "
+            "float32[4, 5] has K=4");
+        row("gemm bad C", "Gemm", "float32[2,3];float32[3,4];float32[3]", "",
+            "error: node 'n' (Gemm): C float32[3] does not broadcast to [M, N] = [2, 4]");
+        row("gemm rank 3", "Gemm", "float32[1,2,3];float32[3,4]", "",
+            "error: node 'n' (Gemm): A float32[1, 2, 3] and B float32[3, 4] must both have rank 2");
+
+        // MatMul: batched, broadcast, vectors.
+        row("matmul 2-D", "MatMul", "float32[2,3];float32[3,4]", "", "float32[2, 4]");
+        row("matmul batched broadcast", "MatMul", "float32[2,1,3,4];float32[5,4,6]", "",
+            "float32[2, 5, 3, 6]");
+        row("matmul batch x matrix", "MatMul", "float32[8,12,64,64];float32[64,32]", "",
+            "float32[8, 12, 64, 32]");
+        row("matmul vector x matrix", "MatMul", "float32[3];float32[3,4]", "", "float32[4]");
+        row("matmul matrix x vector", "MatMul", "float32[2,3,4];float32[4]", "", "float32[2, 3]");
+        row("matmul dot", "MatMul", "float32[3];float32[3]", "", "float32[]");
+        row("matmul unknown batch", "MatMul", "float32[?,3,4];float32[1,4,5]", "",
+            "float32[?, 3, 5]");
+        row("matmul K mismatch", "MatMul", "float32[2,3];float32[4,5]", "",
+            "error: node 'n' (MatMul): inner dimensions differ: A float32[2, 3] has K=3, B "
+            "float32[4, 5] has K=4");
+        row("matmul batch mismatch", "MatMul", "float32[2,3,4];float32[3,4,5]", "",
+            "error: node 'n' (MatMul): batch dimensions [2] and [3] do not broadcast");
+
+        // Broadcasting binary operators.
+        row("add same", "Add", "float32[1,64,56,56];float32[1,64,56,56]", "",
+            "float32[1, 64, 56, 56]");
+        row("add trailing", "Add", "float32[2,3,4,5];float32[5]", "", "float32[2, 3, 4, 5]");
+        row("mul both ways", "Mul", "float32[4,1,3];float32[2,1]", "", "float32[4, 2, 3]");
+        row("sub unknown 1", "Sub", "float32[?,3];float32[1,3]", "", "float32[?, 3]");
+        row("sub unknown fixed", "Sub", "float32[?,3];float32[4,3]", "", "float32[4, 3]");
+        row("div scalar", "Div", "float32[];float32[2,2]", "", "float32[2, 2]");
+        row("pow", "Pow", "float32[2,3];int64[]", "", "float32[2, 3]");
+        row("max variadic", "Max", "float32[3,1];float32[1,4];float32[4]", "", "float32[3, 4]");
+        row("min single", "Min", "float32[3]", "", "float32[3]");
+        row("add not broadcastable", "Add", "float32[2,3];float32[4,3]", "",
+            "error: node 'n' (Add): shapes float32[2, 3] and float32[4, 3] do not broadcast");
+        row("add types differ", "Add", "float32[2];int64[2]", "",
+            "error: node 'n' (Add): input 1 has type int64, input 0 has float32");
+        row("add one input", "Add", "float32[2]", "",
+            "error: node 'n' (Add): expects 2 inputs, got 1");
+
+        // Element-wise unary operators.
+        row("relu", "Relu", "float32[1,2]", "", "float32[1, 2]");
+        row("sigmoid", "Sigmoid", "float32[?,8]", "", "float32[?, 8]");
+        row("tanh", "Tanh", "float64[3]", "", "float64[3]");
+        row("exp", "Exp", "float32[3]", "", "float32[3]");
+        row("log", "Log", "float32[3]", "", "float32[3]");
+        row("neg int", "Neg", "int64[3]", "", "int64[3]");
+        row("abs", "Abs", "int32[3]", "", "int32[3]");
+        row("erf", "Erf", "float32[3]", "", "float32[3]");
+        row("leaky relu", "LeakyRelu", "float32[3]", "alpha=0.1", "float32[3]");
+        row("hard sigmoid", "HardSigmoid", "float32[3]", "alpha=0.2;beta=0.5", "float32[3]");
+        row("hard swish", "HardSwish", "float32[3]", "", "float32[3]");
+        row("identity", "Identity", "bool[3]", "", "bool[3]");
+        row("sqrt of ints", "Sqrt", "int64[3]", "",
+            "error: node 'n' (Sqrt): input 0 has type int64, expected a floating-point type");
+        row("clip inputs", "Clip", "float32[1,32,8,8];const float32[]=0;const float32[]=6", "",
+            "float32[1, 32, 8, 8]");
+        row("clip max only", "Clip", "float32[4];none;const float32[]=6", "", "float32[4]");
+        row("clip attrs", "Clip", "float32[4]", "min=0.0;max=6.0", "float32[4]");
+        row("clip non-scalar", "Clip", "float32[4];const float32[2]", "",
+            "error: node 'n' (Clip): min float32[2] must be a scalar");
+        row("dropout", "Dropout", "float32[2,3]", "", "float32[2, 3]");
+        row("dropout mask", "Dropout|2", "float32[2,3]", "", "float32[2, 3] | bool[2, 3]");
+        row("cast to int64", "Cast", "float32[2,3]", "to=7", "int64[2, 3]");
+        row("cast to float", "Cast", "int32[2]", "to=1", "float32[2]");
+        row("cast no to", "Cast", "int32[2]", "",
+            "error: node 'n' (Cast): attribute 'to' is required");
+        row("cast to string", "Cast", "int32[2]", "to=8",
+            "error: node 'n' (Cast): unsupported target type code 8");
+
+        // Normalisation.
+        row("batchnorm", "BatchNormalization",
+            "float32[1,64,56,56];const float32[64];const float32[64];const float32[64];const "
+            "float32[64]",
+            "epsilon=0.001", "float32[1, 64, 56, 56]");
+        row("batchnorm bad scale", "BatchNormalization",
+            "float32[1,64,56,56];const float32[32];const float32[64];const float32[64];const "
+            "float32[64]",
+            "",
+            "error: node 'n' (BatchNormalization): scale float32[32] should have shape [64] (the "
+            "channels of X "
+            "float32[1, 64, 56, 56])");
+        row("softmax", "Softmax", "float32[2,10]", "axis=1", "float32[2, 10]");
+        row("logsoftmax", "LogSoftmax", "float32[2,10]", "", "float32[2, 10]");
+        row("softmax bad axis", "Softmax", "float32[2,10]", "axis=2",
+            "error: node 'n' (Softmax): axis 2 is out of range for float32[2, 10]");
+
+        // Reshape: 0 copies, -1 is inferred.
+        row("reshape 0 -1", "Reshape", "float32[2,3,4];const int64[2]=0,-1", "", "float32[2, 12]");
+        row("reshape flatten head", "Reshape", "float32[1,512,1,1];const int64[2]=1,-1", "",
+            "float32[1, 512]");
+        row("reshape -1 middle", "Reshape", "float32[2,3,4];const int64[3]=4,-1,2", "",
+            "float32[4, 3, 2]");
+        row("reshape dynamic batch", "Reshape", "float32[?,3,4];const int64[2]=0,-1", "",
+            "float32[?, 12]");
+        row("reshape dynamic -1", "Reshape", "float32[?,3,4];const int64[2]=-1,12", "",
+            "float32[?, 12]");
+        row("reshape allowzero", "Reshape", "float32[0,3];const int64[2]=0,3", "allowzero=1",
+            "float32[0, 3]");
+        row("reshape non-constant shape", "Reshape", "float32[2,3,4];int64[3]", "",
+            "float32[?, ?, ?]");
+        row("reshape indivisible", "Reshape", "float32[2,3,4];const int64[2]=5,-1", "",
+            "error: node 'n' (Reshape): cannot reshape float32[2, 3, 4] (24 elements) to [5, -1]");
+        row("reshape two -1", "Reshape", "float32[2,3,4];const int64[2]=-1,-1", "",
+            "error: node 'n' (Reshape): shape [-1, -1] has more than one -1");
+        row("reshape count", "Reshape", "float32[2,3];const int64[2]=4,2", "",
+            "error: node 'n' (Reshape): cannot reshape float32[2, 3] (6 elements) to [4, 2] (8 "
+            "elements)");
+        row("reshape 0 past rank", "Reshape", "float32[6];const int64[2]=2,0", "",
+            "error: node 'n' (Reshape): shape [2, 0] copies dim 1 (0) but data float32[6] has rank "
+            "1");
+
+        // Flatten, Transpose, Concat.
+        row("flatten 1", "Flatten", "float32[2,3,4,5]", "", "float32[2, 60]");
+        row("flatten 0", "Flatten", "float32[2,3,4,5]", "axis=0", "float32[1, 120]");
+        row("flatten -1", "Flatten", "float32[2,3,4,5]", "axis=-1", "float32[24, 5]");
+        row("flatten rank", "Flatten", "float32[2,3,4,5]", "axis=4", "float32[120, 1]");
+        row("flatten dynamic", "Flatten", "float32[?,3,4]", "", "float32[?, 12]");
+        row("flatten bad axis", "Flatten", "float32[2,3]", "axis=3",
+            "error: node 'n' (Flatten): axis 3 is out of range for float32[2, 3]");
+        row("transpose default", "Transpose", "float32[2,3,4]", "", "float32[4, 3, 2]");
+        row("transpose perm", "Transpose", "float32[2,3,4]", "perm=[0,2,1]", "float32[2, 4, 3]");
+        row("transpose bad perm", "Transpose", "float32[2,3,4]", "perm=[0,0,1]",
+            "error: node 'n' (Transpose): perm [0, 0, 1] is not a permutation of the 3 axes of "
+            "float32[2, 3, 4]");
+        row("concat", "Concat", "float32[2,3];float32[2,5]", "axis=1", "float32[2, 8]");
+        row("concat negative axis", "Concat", "float32[2,3];float32[2,5];float32[2,1]", "axis=-1",
+            "float32[2, 9]");
+        row("concat unknown", "Concat", "float32[?,3];float32[2,3]", "axis=0", "float32[?, 3]");
+        row("concat mismatch", "Concat", "float32[2,3];float32[3,3]", "axis=1",
+            "error: node 'n' (Concat): input 1 float32[3, 3] differs from input 0 float32[2, 3] in "
+            "dim 0 "
+            "(concatenating along axis 1)");
+        row("concat no axis", "Concat", "float32[2,3]", "",
+            "error: node 'n' (Concat): attribute 'axis' is required");
+
+        // Squeeze / Unsqueeze: opset 13 axes input and the older attribute.
+        row("squeeze axes input", "Squeeze", "float32[2,1,3];const int64[1]=1", "",
+            "float32[2, 3]");
+        row("squeeze axes attr", "Squeeze", "float32[2,1,3,1]", "axes=[-1]", "float32[2, 1, 3]");
+        row("squeeze all", "Squeeze", "float32[1,3,1,1]", "", "float32[3]");
+        row("squeeze not 1", "Squeeze", "float32[2,3];const int64[1]=1", "",
+            "error: node 'n' (Squeeze): cannot squeeze axis 1 of float32[2, 3]: its size is not 1");
+        row("squeeze axes not constant", "Squeeze", "float32[2,1];int64[1]", "",
+            "error: node 'n' (Squeeze): the axes input must be a constant");
+        row("unsqueeze axes input", "Unsqueeze", "float32[3,4];const int64[2]=0,3", "",
+            "float32[1, 3, 4, 1]");
+        row("unsqueeze axes attr", "Unsqueeze", "float32[3,4]", "axes=[-1]", "float32[3, 4, 1]");
+        row("unsqueeze scalar", "Unsqueeze", "int64[];const int64[1]=0", "", "int64[1]");
+        row("unsqueeze twice", "Unsqueeze", "float32[2]", "axes=[0,0]",
+            "error: node 'n' (Unsqueeze): axis 0 is given twice");
+
+        // Shape computations.
+        row("shape", "Shape", "float32[?,3,224,224]", "", "int64[4]");
+        row("shape start end", "Shape", "float32[2,3,4]", "start=1;end=-1", "int64[1]");
+        row("gather axis 0", "Gather", "float32[5,4];int64[2,3]", "", "float32[2, 3, 4]");
+        row("gather scalar index", "Gather", "int64[4];const int64[]=0", "", "int64[]");
+        row("gather axis 1", "Gather", "float32[2,5,4];int32[3]", "axis=1", "float32[2, 3, 4]");
+        row("gather float indices", "Gather", "float32[5];float32[2]", "",
+            "error: node 'n' (Gather): indices float32[2] must be int32 or int64");
+        row("constant ints", "Constant", "", "value_ints=[1,-1]", "int64[2]");
+        row("constant float", "Constant", "", "value_float=0.5", "float32[]");
+        row("constant none", "Constant", "", "",
+            "error: node 'n' (Constant): exactly one value attribute is "
+            "required (value, value_float, value_ints ...)");
+
+        // Reductions.
+        row("reducemean keepdims", "ReduceMean", "float32[1,64,7,7]", "axes=[2,3]",
+            "float32[1, 64, 1, 1]");
+        row("reducemean drop", "ReduceMean", "float32[1,64,7,7]", "axes=[-2,-1];keepdims=0",
+            "float32[1, 64]");
+        row("reducesum axes input", "ReduceSum", "float32[2,3,4];const int64[1]=1", "keepdims=0",
+            "float32[2, 4]");
+        row("reducemax all", "ReduceMax", "float32[2,3,4]", "", "float32[1, 1, 1]");
+        row("reducemin all drop", "ReduceMin", "float32[2,3,4]", "keepdims=0", "float32[]");
+        row("reduceprod noop", "ReduceProd", "float32[2,3]", "noop_with_empty_axes=1",
+            "float32[2, 3]");
+        row("reduce bad axis", "ReduceSum", "float32[2,3]", "axes=[2]",
+            "error: node 'n' (ReduceSum): axis 2 is out of range for float32[2, 3]");
+    }
+
+    void operators() {
+        QFETCH(QString, op);
+        QFETCH(QString, inputs);
+        QFETCH(QString, attrs);
+        QFETCH(QString, expected);
+        std::string opName = op.toStdString();
+        int numOutputs = 1;
+        if (auto bar = opName.find('|'); bar != std::string::npos) {
+            numOutputs = std::stoi(opName.substr(bar + 1));
+            opName = opName.substr(0, bar);
+        }
+        Graph g = oneNode(opName, inputs.toStdString(), attrs.toStdString(), numOutputs);
+        std::string got;
+        try {
+            g.verify();
+            Graph typed = inferShapes(g);
+            typed.verify();
+            for (const auto& v : typed.outputs())
+                got += (got.empty() ? "" : " | ") + v.type().str();
+        } catch (const CompileError& e) {
+            got = std::string("error: ") + e.what();
+        }
+        QCOMPARE(QString::fromStdString(got), expected);
+    }
+
+    void wholeGraphIsTypedInOrder() {
+        Graph g("cnn");
+        Value x = g.addInput("x", type("float32[?, 3, 32, 32]"));
+        Value w = g.addConstant("w", Constant::zeros(DataType::float32(), {16, 3, 3, 3}));
+        Value fcW = g.addConstant("fc_w", Constant::zeros(DataType::float32(), {10, 16}));
+        Value fcB = g.addConstant("fc_b", Constant::zeros(DataType::float32(), {10}));
+        Attributes conv;
+        conv.set("pads", std::vector<int64_t>{1, 1, 1, 1});
+        Value c = g.addOp("Conv", {x, w}, conv, "conv");
+        Value r = g.addOp("Relu", {c}, {}, "relu");
+        Attributes pool;
+        pool.set("kernel_shape", std::vector<int64_t>{2, 2});
+        pool.set("strides", std::vector<int64_t>{2, 2});
+        Value p = g.addOp("MaxPool", {r}, pool, "pool");
+        Value gap = g.addOp("GlobalAveragePool", {p}, {}, "gap");
+        Value flat = g.addOp("Flatten", {gap}, {}, "flatten");
+        Attributes gemm;
+        gemm.set("transB", int64_t(1));
+        Value y = g.addOp("Gemm", {flat, fcW, fcB}, gemm, "fc");
+        g.setOutputs({y});
+
+        Graph typed = inferShapes(g);
+        typed.verify();
+        std::vector<std::string> types;
+        for (const auto& n : typed.nodes())
+            types.push_back(n->outputTypes[0].str());
+        QCOMPARE(types,
+                 (std::vector<std::string>{"float32[?, 16, 32, 32]", "float32[?, 16, 32, 32]",
+                                           "float32[?, 16, 16, 16]", "float32[?, 16, 1, 1]",
+                                           "float32[?, 16]", "float32[?, 10]"}));
+        QCOMPARE(typed.outputs()[0].type().str(), std::string("float32[?, 10]"));
+        // Ids and names survive; the input graph is unchanged.
+        for (size_t i = 0; i < typed.nodes().size(); ++i) {
+            QCOMPARE(typed.nodes()[i]->id, g.nodes()[i]->id);
+            QCOMPARE(typed.nodes()[i]->name, g.nodes()[i]->name);
+            QVERIFY(!g.nodes()[i]->outputTypes[0].known());
+        }
+        // Running it again changes nothing: every node is shared.
+        Graph again = inferShapes(typed);
+        for (size_t i = 0; i < typed.nodes().size(); ++i)
+            QVERIFY(again.nodes()[i].sameAs(typed.nodes()[i]));
+    }
+
+    void givenTypesAreMergedAndChecked() {
+        // A node that already carries a type (an importer's value_info) lends
+        // dims that inference leaves unknown, and must agree with the rest.
+        Graph g;
+        Value x = g.addInput("x", type("float32[?, 4]"));
+        g.append(Node::makeOp(g.newId(), "Relu", {x}, {}, 1, "r", {type("float32[8, 4]")}));
+        g.setOutputs({g.nodes()[0]->output()});
+        QCOMPARE(inferShapes(g).outputs()[0].type().str(), std::string("float32[8, 4]"));
+
+        Graph h;
+        Value y = h.addInput("y", type("float32[2, 4]"));
+        h.append(Node::makeOp(h.newId(), "Relu", {y}, {}, 1, "r", {type("float32[2, 5]")}));
+        h.setOutputs({h.nodes()[0]->output()});
+        try {
+            inferShapes(h);
+            QFAIL("expected a CompileError");
+        } catch (const CompileError& e) {
+            QCOMPARE(std::string(e.what()),
+                     std::string("node 'r' (Relu): output 0 is inferred as float32[2, 4], but the "
+                                 "graph gives float32[2, 5]"));
+        }
+        InferShapesOptions replace;
+        replace.mergeGivenTypes = false;
+        QCOMPARE(inferShapes(h, replace).outputs()[0].type().str(), std::string("float32[2, 4]"));
+    }
+
+    void errorsNameTheFailingNode() {
+        Graph g;
+        Value a = g.addInput("a", type("float32[2, 3]"));
+        Value b = g.addInput("b", type("float32[3, 3]"));
+        Value r = g.addOp("Relu", {a}, {}, "first");
+        g.setOutputs({g.addOp("Add", {r, b}, {}, "residual")});
+        try {
+            inferShapes(g);
+            QFAIL("expected a CompileError");
+        } catch (const CompileError& e) {
+            QCOMPARE(std::string(e.what()), std::string("node 'residual' (Add): shapes float32[2, "
+                                                        "3] and float32[3, 3] do not broadcast"));
+        }
+    }
+
+    void helpers() {
+        QCOMPARE(*broadcastShapes({8, 1, 6, 1}, {7, 1, 5}), (std::vector<int64_t>{8, 7, 6, 5}));
+        QCOMPARE(*broadcastShapes({}, {3}), (std::vector<int64_t>{3}));
+        QCOMPARE(*broadcastShapes({-1}, {1}), (std::vector<int64_t>{-1}));
+        QVERIFY(!broadcastShapes({2}, {3}));
+        QCOMPARE(*normalizeAxis(-1, 4), int64_t(3));
+        QVERIFY(!normalizeAxis(4, 4));
+        QVERIFY(!normalizeAxis(-5, 4));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestShapeInference)
+#include "tst_shapeinference.moc"
