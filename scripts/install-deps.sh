@@ -6,6 +6,7 @@ packages=(
   llvm-16-dev liblld-16-dev lld-16
   qt6-base-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools qt6-svg-dev
   nlohmann-json3-dev libfmt-dev
+  libonnx-dev libprotobuf-dev protobuf-compiler libonnx-testdata
   libopenblas-dev libdnnl-dev
 )
 missing=()
