@@ -1,0 +1,607 @@
+/// \file
+/// The ONNX importer (OnnxImporter.h): ModelProto -> graph::Graph.
+///
+/// The importer walks the ONNX graph once, in its (topological) node order.
+/// Each node is converted, normalised to the registry's opset-13 form and
+/// typed at once with the registry's inference function, so an error names
+/// the ONNX node where it happens and normalisations that depend on an
+/// input's rank (Softmax before opset 13) can see it. graph::inferShapes
+/// runs over the finished graph as the final check.
+#include "frontend/OnnxImporter.h"
+
+#include "frontend/OnnxProtoConvert.h"
+#include "graph/OpRegistry.h"
+#include "graph/passes/InferShapes.h"
+#include "ir/Diagnostic.h"
+
+#include <charconv>
+#include <limits>
+#include <set>
+#include <unordered_map>
+
+namespace tessel::frontend {
+
+using graph::AttrValue;
+using graph::Attributes;
+using graph::Constant;
+using graph::Node;
+using graph::TensorType;
+using graph::Value;
+
+std::pair<std::string, std::vector<int64_t>> parseInputShapeBinding(std::string_view text) {
+    auto bad = [&](const std::string& why) {
+        return CompileError("invalid input shape '" + std::string(text) + "': " + why +
+                            " (expected NAME:D0,D1,..., e.g. x:1,3,224,224)");
+    };
+    const size_t colon = text.rfind(':');
+    if (colon == std::string_view::npos) throw bad("no ':' between the name and the dimensions");
+    std::string name(text.substr(0, colon));
+    if (name.empty()) throw bad("the input name is empty");
+    std::string_view dims = text.substr(colon + 1);
+    std::vector<int64_t> shape;
+    if (dims.empty()) return {name, shape};
+    size_t pos = 0;
+    while (true) {
+        size_t comma = dims.find(',', pos);
+        if (comma == std::string_view::npos) comma = dims.size();
+        std::string_view d = dims.substr(pos, comma - pos);
+        while (!d.empty() && d.front() == ' ')
+            d.remove_prefix(1);
+        while (!d.empty() && d.back() == ' ')
+            d.remove_suffix(1);
+        if (d == "?") {
+            shape.push_back(-1);
+        } else {
+            int64_t v = 0;
+            auto [p, ec] = std::from_chars(d.data(), d.data() + d.size(), v);
+            if (d.empty() || ec != std::errc() || p != d.data() + d.size() || v < -1)
+                throw bad("'" + std::string(d) + "' is not a dimension");
+            shape.push_back(v);
+        }
+        if (comma == dims.size()) break;
+        pos = comma + 1;
+    }
+    return {name, shape};
+}
+
+namespace {
+
+std::string shapeText(const std::vector<int64_t>& s) {
+    std::string t = "[";
+    for (size_t i = 0; i < s.size(); ++i) {
+        if (i) t += ", ";
+        t += s[i] < 0 ? std::string("?") : std::to_string(s[i]);
+    }
+    return t + "]";
+}
+
+std::string attrTypeName(int type) {
+    if (onnx::AttributeProto_AttributeType_IsValid(type))
+        return onnx::AttributeProto_AttributeType_Name(
+            static_cast<onnx::AttributeProto_AttributeType>(type));
+    return "type " + std::to_string(type);
+}
+
+/// The state of one import.
+class Importer {
+public:
+    Importer(const ImportOptions& options, std::string model)
+        : options_(options), model_(std::move(model)) {}
+
+    graph::Graph run(const onnx::ModelProto& m);
+    int64_t readOpset(const onnx::ModelProto& m);
+
+private:
+    CompileError error(const std::string& message) const {
+        return CompileError(model_ + ": " + message);
+    }
+    std::string describe(const onnx::NodeProto& n, int index) const;
+    std::optional<TensorType> typeOf(const onnx::TypeProto& t, const std::string& who,
+                                     bool required) const;
+    void addInputs(const onnx::GraphProto& gp);
+    AttrValue convertAttr(const onnx::AttributeProto& a, const std::string& who) const;
+    void importNode(const onnx::NodeProto& n, int index);
+    void addConstantNode(const Attributes& attrs, const std::vector<std::string>& outputs,
+                         const std::string& who);
+    std::vector<Value> emit(const std::string& op, std::vector<Value> inputs, Attributes attrs,
+                            std::vector<std::string> outputNames, const std::string& name,
+                            const std::string& who);
+    Value addConstant(const std::string& base, Ref<Constant> c);
+    std::string uniqueName(const std::string& base);
+    void defineName(const std::string& name, const Value& v, const std::string& who);
+
+    const ImportOptions& options_;
+    std::string model_;
+    int64_t opset_ = 0;
+    graph::Graph g_;
+    std::unordered_map<std::string, Value> values_;
+    std::set<std::string> used_;
+    std::unordered_map<std::string, TensorType> given_;
+    /// Node id -> how errors name it ("node 'conv1' (Conv, opset 13)").
+    std::unordered_map<int64_t, std::string> who_;
+};
+
+std::string Importer::describe(const onnx::NodeProto& n, int index) const {
+    const std::string op = n.op_type().empty() ? std::string("?") : n.op_type();
+    const std::string opset = ", opset " + std::to_string(opset_);
+    if (!n.name().empty()) return "node '" + n.name() + "' (" + op + opset + ")";
+    std::string s = "node #" + std::to_string(index) + " (" + op + opset;
+    if (n.output_size() > 0 && !n.output(0).empty()) s += ", output '" + n.output(0) + "'";
+    return s + ")";
+}
+
+int64_t Importer::readOpset(const onnx::ModelProto& m) {
+    bool found = false;
+    for (const auto& o : m.opset_import()) {
+        if (!o.domain().empty() && o.domain() != "ai.onnx") continue;
+        found = true;
+        opset_ = o.version();
+    }
+    if (!found) throw error("the model declares no opset of the default ONNX domain");
+    if (opset_ < kMinOnnxOpset || opset_ > kMaxOnnxOpset)
+        throw error("opset " + std::to_string(opset_) +
+                    " of the default ONNX domain is not supported (Tessel reads opsets " +
+                    std::to_string(kMinOnnxOpset) + " to " + std::to_string(kMaxOnnxOpset) + ")");
+    return opset_;
+}
+
+std::optional<TensorType> Importer::typeOf(const onnx::TypeProto& t, const std::string& who,
+                                           bool required) const {
+    if (!t.has_tensor_type()) {
+        if (required) throw error(who + " is not a tensor (sequences, maps and optionals are not supported)");
+        return std::nullopt;
+    }
+    const auto& tt = t.tensor_type();
+    auto dtype = graph::dataTypeFromOnnx(tt.elem_type());
+    if (!dtype) {
+        if (required)
+            throw error(who + " has element type " + detail::onnxTypeName(tt.elem_type()) +
+                        ", which is not supported");
+        return std::nullopt;
+    }
+    if (!tt.has_shape()) return TensorType(*dtype, {}); // caller decides (rank unknown)
+    TensorType type(*dtype, {});
+    for (const auto& d : tt.shape().dim())
+        type.shape.push_back(d.has_dim_value() && d.dim_value() >= 0 ? d.dim_value() : -1);
+    return type;
+}
+
+void Importer::defineName(const std::string& name, const Value& v, const std::string& who) {
+    if (!used_.insert(name).second)
+        throw error(who + ": tensor '" + name + "' is defined twice");
+    values_[name] = v;
+}
+
+std::string Importer::uniqueName(const std::string& base) {
+    std::string name = base;
+    for (int i = 1; used_.count(name); ++i)
+        name = base + "." + std::to_string(i);
+    return name;
+}
+
+Value Importer::addConstant(const std::string& base, Ref<Constant> c) {
+    const std::string name = uniqueName(base);
+    Value v = g_.addConstant(name, std::move(c));
+    used_.insert(name);
+    values_[name] = v;
+    return v;
+}
+
+void Importer::addInputs(const onnx::GraphProto& gp) {
+    std::set<std::string> initializers;
+    for (const auto& t : gp.initializer())
+        initializers.insert(t.name());
+    std::set<std::string> inputNames;
+    for (const auto& in : gp.input())
+        if (!initializers.count(in.name())) inputNames.insert(in.name());
+    for (const auto& [name, dims] : options_.inputShapes) {
+        if (inputNames.count(name)) continue;
+        std::string list;
+        for (const auto& n : inputNames)
+            list += (list.empty() ? "" : ", ") + n;
+        throw error("an input shape is given for '" + name + "', which is not a graph input (" +
+                    (list.empty() ? std::string("the model has no inputs") : "inputs: " + list) +
+                    ")");
+    }
+    for (const auto& in : gp.input()) {
+        if (initializers.count(in.name())) continue;
+        const std::string who = "input '" + in.name() + "'";
+        if (in.name().empty()) throw error("a graph input has no name");
+        std::optional<TensorType> type = typeOf(in.type(), who, true);
+        const bool hasShape = in.type().tensor_type().has_shape();
+        auto bound = options_.inputShapes.find(in.name());
+        if (bound != options_.inputShapes.end()) {
+            const auto& dims = bound->second;
+            if (hasShape && dims.size() != type->shape.size())
+                throw error(who + " has rank " + std::to_string(type->rank()) + " (" +
+                            type->str() + "), but the input shape " + shapeText(dims) + " has " +
+                            std::to_string(dims.size()));
+            for (size_t i = 0; i < dims.size(); ++i) {
+                if (dims[i] < -1)
+                    throw error(who + ": dimension " + std::to_string(dims[i]) +
+                                " of the input shape is negative");
+                if (hasShape && type->shape[i] >= 0 && dims[i] >= 0 && dims[i] != type->shape[i])
+                    throw error(who + " is " + type->str() + ", but the input shape " +
+                                shapeText(dims) + " gives " + std::to_string(dims[i]) +
+                                " for dimension " + std::to_string(i));
+            }
+            std::vector<int64_t> shape = dims;
+            if (hasShape)
+                for (size_t i = 0; i < shape.size(); ++i)
+                    if (shape[i] < 0) shape[i] = type->shape[i];
+            type->shape = shape;
+        } else if (!hasShape) {
+            throw error(who + " has no shape in the model; give one (" + in.name() +
+                        ":D0,D1,...)");
+        }
+        if (!used_.insert(in.name()).second)
+            throw error(who + " is declared twice");
+        values_[in.name()] = g_.addInput(in.name(), *type);
+    }
+    for (const auto& t : gp.initializer()) {
+        if (t.name().empty()) throw error("an initializer has no name");
+        if (used_.count(t.name())) throw error("initializer '" + t.name() + "' is defined twice");
+        addConstant(t.name(), detail::constantFromTensorProto(t, model_ + ": initializer"));
+    }
+}
+
+AttrValue Importer::convertAttr(const onnx::AttributeProto& a, const std::string& who) const {
+    int type = a.type();
+    if (type == onnx::AttributeProto::UNDEFINED) { // writers before IR version 2 left it out
+        if (a.has_f()) type = onnx::AttributeProto::FLOAT;
+        else if (a.has_i()) type = onnx::AttributeProto::INT;
+        else if (a.has_s()) type = onnx::AttributeProto::STRING;
+        else if (a.has_t()) type = onnx::AttributeProto::TENSOR;
+        else if (a.has_g()) type = onnx::AttributeProto::GRAPH;
+        else if (a.floats_size()) type = onnx::AttributeProto::FLOATS;
+        else if (a.ints_size()) type = onnx::AttributeProto::INTS;
+        else if (a.strings_size()) type = onnx::AttributeProto::STRINGS;
+        else if (a.graphs_size()) type = onnx::AttributeProto::GRAPHS;
+        else throw error(who + ": attribute '" + a.name() + "' has no value");
+    }
+    switch (type) {
+    case onnx::AttributeProto::FLOAT:
+        return static_cast<double>(a.f());
+    case onnx::AttributeProto::INT:
+        return static_cast<int64_t>(a.i());
+    case onnx::AttributeProto::STRING:
+        return a.s();
+    case onnx::AttributeProto::INTS:
+        return std::vector<int64_t>(a.ints().begin(), a.ints().end());
+    case onnx::AttributeProto::FLOATS:
+        return std::vector<double>(a.floats().begin(), a.floats().end());
+    case onnx::AttributeProto::TENSOR:
+        return detail::constantFromTensorProto(a.t(),
+                                               model_ + ": " + who + ": attribute '" + a.name() +
+                                                   "' holds tensor");
+    case onnx::AttributeProto::GRAPH:
+    case onnx::AttributeProto::GRAPHS:
+        throw error(who + ": attribute '" + a.name() +
+                    "' holds a graph: subgraphs are not supported");
+    default:
+        throw error(who + ": attribute '" + a.name() + "' of type " + attrTypeName(type) +
+                    " is not supported");
+    }
+}
+
+std::vector<Value> Importer::emit(const std::string& op, std::vector<Value> inputs,
+                                  Attributes attrs, std::vector<std::string> outputNames,
+                                  const std::string& name, const std::string& who) {
+    if (!graph::findOp(op)) throw error(who + ": operator '" + op + "' is not supported");
+    const int numOutputs = static_cast<int>(outputNames.size());
+    Ref<Node> node = Node::makeOp(g_.newId(), op, inputs, std::move(attrs), numOutputs, name, {},
+                                  outputNames);
+    std::vector<TensorType> types;
+    try {
+        types = graph::inferOutputTypes(*node, inputs);
+    } catch (const CompileError& e) {
+        std::string msg = e.what();
+        const std::string prefix = node->describe() + ": ";
+        if (msg.rfind(prefix, 0) == 0) msg = msg.substr(prefix.size());
+        throw error(who + ": " + msg);
+    }
+    // Take what the model's value_info knows (dims inference leaves unknown)
+    // and check it against what inference found.
+    for (size_t i = 0; i < types.size(); ++i) {
+        auto it = given_.find(outputNames[i]);
+        if (outputNames[i].empty() || it == given_.end() || !types[i].known()) continue;
+        const TensorType& given = it->second;
+        bool ok = given.dtype == types[i].dtype && given.rank() == types[i].rank();
+        for (size_t d = 0; ok && d < types[i].shape.size(); ++d) {
+            if (types[i].shape[d] < 0)
+                types[i].shape[d] = given.shape[d];
+            else if (given.shape[d] >= 0 && given.shape[d] != types[i].shape[d])
+                ok = false;
+        }
+        if (!ok)
+            throw error(who + ": output '" + outputNames[i] + "' is inferred as " +
+                        types[i].str() + ", but the model gives " + given.str());
+    }
+    node = node->withOutputTypes(std::move(types));
+    g_.append(node);
+    who_[node->id] = who;
+    std::vector<Value> outs = node->outputs();
+    for (size_t i = 0; i < outs.size(); ++i)
+        if (!outputNames[i].empty()) defineName(outputNames[i], outs[i], who);
+    return outs;
+}
+
+void Importer::addConstantNode(const Attributes& attrs, const std::vector<std::string>& outputs,
+                               const std::string& who) {
+    if (outputs.size() != 1 || outputs[0].empty())
+        throw error(who + ": a Constant node must have exactly one output");
+    if (attrs.size() != 1)
+        throw error(who + ": exactly one value attribute is required (value, value_float, "
+                          "value_floats, value_int or value_ints)");
+    const auto& [attr, value] = attrs.entries()[0];
+    Ref<Constant> c;
+    if (attr == "value" && graph::attrKind(value) == graph::AttrKind::Tensor)
+        c = std::get<Ref<Constant>>(value);
+    else if (attr == "value_float" && graph::attrKind(value) == graph::AttrKind::Float)
+        c = Constant::fromFloats({}, {std::get<double>(value)});
+    else if (attr == "value_floats" && graph::attrKind(value) == graph::AttrKind::Floats) {
+        const auto& v = std::get<std::vector<double>>(value);
+        c = Constant::fromFloats({static_cast<int64_t>(v.size())}, v);
+    } else if (attr == "value_int" && graph::attrKind(value) == graph::AttrKind::Int)
+        c = Constant::fromInts({}, {std::get<int64_t>(value)});
+    else if (attr == "value_ints" && graph::attrKind(value) == graph::AttrKind::Ints) {
+        const auto& v = std::get<std::vector<int64_t>>(value);
+        c = Constant::fromInts({static_cast<int64_t>(v.size())}, v);
+    } else
+        throw error(who + ": value attribute '" + attr + "' (" +
+                    graph::attrKindName(graph::attrKind(value)) + ") is not supported");
+    if (used_.count(outputs[0]))
+        throw error(who + ": tensor '" + outputs[0] + "' is defined twice");
+    addConstant(outputs[0], c);
+}
+
+void Importer::importNode(const onnx::NodeProto& n, int index) {
+    const std::string who = describe(n, index);
+    std::string op = n.op_type();
+    if (op.empty()) throw error(who + ": the node has no operator type");
+    if (!n.domain().empty() && n.domain() != "ai.onnx")
+        throw error(who + ": operator domain '" + n.domain() +
+                    "' is not supported (only the default ONNX domain is)");
+    Attributes attrs;
+    for (const auto& a : n.attribute())
+        attrs.set(a.name(), convertAttr(a, who));
+    std::vector<Value> inputs;
+    for (const auto& name : n.input()) {
+        if (name.empty()) {
+            inputs.emplace_back(); // an absent optional input
+            continue;
+        }
+        auto it = values_.find(name);
+        if (it == values_.end())
+            throw error(who + ": input '" + name +
+                        "' is not defined before the node (not a graph input, an initializer "
+                        "or an earlier node's output)");
+        inputs.push_back(it->second);
+    }
+    while (!inputs.empty() && !inputs.back().defined())
+        inputs.pop_back();
+    std::vector<std::string> outputs(n.output().begin(), n.output().end());
+    while (!outputs.empty() && outputs.back().empty())
+        outputs.pop_back();
+    if (outputs.empty()) throw error(who + ": the node has no outputs");
+    const std::string& name = n.name();
+
+    auto inputType = [&](size_t i) -> const TensorType& {
+        static const TensorType unknown;
+        return i < inputs.size() && inputs[i].defined() ? inputs[i].type() : unknown;
+    };
+    auto intsConstant = [&](const std::string& attr, const std::vector<int64_t>& v) {
+        return addConstant((name.empty() ? outputs[0] : name) + "/" + attr,
+                           Constant::fromInts({static_cast<int64_t>(v.size())}, v));
+    };
+
+    if (op == "Constant") return addConstantNode(attrs, outputs, who);
+
+    // --- opset-dependent normalisation to the registry's (opset-13) form ---
+    if ((op == "Softmax" || op == "LogSoftmax") && opset_ < 13) {
+        // Before opset 13 the input is flattened to 2-D at `axis` (default 1)
+        // and normalised over the whole second part.
+        const TensorType& x = inputType(0);
+        const int64_t axisAttr = attrs.getInt("axis", 1);
+        auto axis = x.known() ? graph::normalizeAxis(axisAttr, std::max(x.rank(), 1))
+                              : std::optional<int64_t>(axisAttr);
+        if (!axis)
+            throw error(who + ": axis " + std::to_string(axisAttr) + " is out of range for " +
+                        x.str());
+        int64_t inner = 1;
+        for (int64_t d = *axis + 1; d < x.rank(); ++d)
+            inner = (inner < 0 || x.shape[static_cast<size_t>(d)] < 0)
+                        ? -1
+                        : inner * x.shape[static_cast<size_t>(d)];
+        attrs.set("axis", *axis);
+        if (x.rank() > 1 && *axis != x.rank() - 1 && inner != 1) {
+            int unknown = 0;
+            for (int64_t d : x.shape)
+                unknown += d < 0 ? 1 : 0;
+            if (unknown > 1 || outputs.size() != 1)
+                throw error(who + ": " + op + " over the flattened axes " +
+                            std::to_string(*axis) + ".." + std::to_string(x.rank() - 1) + " of " +
+                            x.str() +
+                            " (semantics before opset 13) is not supported with more than one "
+                            "unknown dimension");
+            Attributes flatAttrs;
+            flatAttrs.set("axis", *axis);
+            Value flat = emit("Flatten", {inputs[0]}, flatAttrs, {""}, name + "/flatten", who)[0];
+            Attributes smAttrs;
+            smAttrs.set("axis", int64_t(1));
+            Value sm = emit(op, {flat}, smAttrs, {""}, name, who)[0];
+            Value shape = intsConstant("shape", x.shape);
+            Attributes reshapeAttrs;
+            for (int64_t d : x.shape)
+                if (d == 0) reshapeAttrs.set("allowzero", int64_t(1));
+            emit("Reshape", {sm, shape}, reshapeAttrs, outputs, name + "/reshape", who);
+            return;
+        }
+    } else if (opset_ < 7 && (op == "Add" || op == "Sub" || op == "Mul" || op == "Div" ||
+                              op == "Pow" || op == "Gemm")) {
+        // Opset 6 broadcasts only with broadcast=1, aligning B at `axis`
+        // (default: trailing, as numpy); from opset 7 numpy rules apply.
+        const bool broadcast = attrs.getInt("broadcast", 0) != 0;
+        const bool hasAxis = attrs.has("axis");
+        const int64_t axisAttr = attrs.getInt("axis", 0);
+        attrs.erase("broadcast");
+        attrs.erase("axis");
+        const size_t b = op == "Gemm" ? 2 : 1;
+        const TensorType& x = inputType(0);
+        const TensorType& y = inputType(b);
+        if (op != "Gemm" && broadcast && hasAxis && x.known() && y.known()) {
+            auto axis = graph::normalizeAxis(axisAttr, std::max(x.rank(), 1));
+            if (!axis || *axis + y.rank() > x.rank())
+                throw error(who + ": broadcast axis " + std::to_string(axisAttr) +
+                            " does not fit " + x.str() + " and " + y.str());
+            const int64_t trailing = x.rank() - *axis - y.rank();
+            if (trailing > 0) {
+                if (!y.isStatic())
+                    throw error(who + ": legacy broadcasting at axis " +
+                                std::to_string(axisAttr) + " needs a static shape for " +
+                                y.str());
+                std::vector<int64_t> shape = y.shape;
+                shape.resize(shape.size() + static_cast<size_t>(trailing), 1);
+                Value target = intsConstant("broadcast_shape", shape);
+                inputs[b] = emit("Reshape", {inputs[b], target}, {}, {""},
+                                 name + "/broadcast", who)[0];
+            }
+        }
+    } else if (opset_ < 7 && op == "Dropout") {
+        attrs.erase("is_test");
+    } else if (op == "BatchNormalization" && opset_ < 9) {
+        if (attrs.getInt("spatial", 1) != 1)
+            throw error(who + ": spatial=0 (per-element statistics) is not supported");
+        attrs.erase("spatial");
+        attrs.erase("is_test");
+    } else if (op == "Slice" && opset_ < 10) {
+        const auto starts = attrs.getInts("starts", {});
+        const auto ends = attrs.getInts("ends", {});
+        inputs.resize(1);
+        inputs.push_back(intsConstant("starts", starts));
+        inputs.push_back(intsConstant("ends", ends));
+        if (attrs.has("axes")) inputs.push_back(intsConstant("axes", attrs.getInts("axes", {})));
+        attrs = Attributes();
+    } else if (op == "Split" && opset_ < 13) {
+        if (attrs.has("split")) {
+            inputs.resize(1);
+            inputs.push_back(intsConstant("split", attrs.getInts("split", {})));
+            attrs.erase("split");
+        }
+    } else if (op == "Pad" && opset_ < 11) {
+        const TensorType& x = inputType(0);
+        inputs.resize(1);
+        inputs.push_back(intsConstant("pads", attrs.getInts("pads", {})));
+        const double value = attrs.getFloat("value", 0.0);
+        if (x.known())
+            inputs.push_back(addConstant(
+                (name.empty() ? outputs[0] : name) + "/value",
+                x.dtype.isFloat() ? Constant::fromFloats({}, {value}, x.dtype)
+                                  : Constant::fromInts({}, {static_cast<int64_t>(value)}, x.dtype)));
+        attrs.erase("pads");
+        attrs.erase("value");
+    } else if (op == "Upsample" || (op == "Resize" && opset_ < 11)) {
+        // Upsample (and Resize at opset 10) scale with the asymmetric
+        // coordinate transform and round nearest neighbours down.
+        std::string mode = attrs.getString("mode", "nearest");
+        if (mode == "bilinear") mode = "linear";
+        Value scales;
+        if (op == "Upsample" && opset_ < 9) {
+            const auto s = attrs.getFloats("scales", {});
+            scales = addConstant((name.empty() ? outputs[0] : name) + "/scales",
+                                 Constant::fromFloats({static_cast<int64_t>(s.size())}, s));
+        } else if (inputs.size() >= 2) {
+            scales = inputs[1];
+        }
+        inputs = {inputs.empty() ? Value() : inputs[0], Value(), scales};
+        attrs = Attributes();
+        attrs.set("mode", mode);
+        attrs.set("coordinate_transformation_mode", std::string("asymmetric"));
+        attrs.set("nearest_mode", std::string("floor"));
+        op = "Resize";
+    }
+    emit(op, std::move(inputs), std::move(attrs), outputs, name, who);
+}
+
+graph::Graph Importer::run(const onnx::ModelProto& m) {
+    if (!m.has_graph()) throw error("not an ONNX model: it has no graph");
+    readOpset(m);
+    const onnx::GraphProto& gp = m.graph();
+    g_ = graph::Graph(gp.name().empty() ? std::string("main") : gp.name());
+    for (const auto& vi : gp.value_info())
+        if (auto t = typeOf(vi.type(), "value '" + vi.name() + "'", false);
+            t && vi.type().tensor_type().has_shape())
+            given_[vi.name()] = *t;
+    for (const auto& vi : gp.output())
+        if (auto t = typeOf(vi.type(), "output '" + vi.name() + "'", false);
+            t && vi.type().tensor_type().has_shape())
+            given_[vi.name()] = *t;
+    if (gp.sparse_initializer_size() > 0)
+        throw error("sparse initializer '" + gp.sparse_initializer(0).values().name() +
+                    "' is not supported");
+    addInputs(gp);
+    for (int i = 0; i < gp.node_size(); ++i)
+        importNode(gp.node(i), i);
+    std::vector<Value> outputs;
+    for (const auto& o : gp.output()) {
+        auto it = values_.find(o.name());
+        if (it == values_.end())
+            throw error("graph output '" + o.name() + "' is not produced by any node");
+        outputs.push_back(it->second);
+    }
+    if (outputs.empty()) throw error("the graph has no outputs");
+    g_.setOutputs(std::move(outputs));
+
+    auto rethrow = [&](const CompileError& e) -> CompileError {
+        std::string msg = e.what();
+        for (const auto& n : g_.nodes()) {
+            const std::string prefix = n->describe() + ":";
+            auto it = who_.find(n->id);
+            if (msg.rfind(prefix, 0) == 0 && it != who_.end())
+                return error(it->second + msg.substr(prefix.size() - 1));
+        }
+        return error(msg);
+    };
+    try {
+        if (options_.inferShapes) g_ = graph::inferShapes(g_);
+        g_.verify();
+    } catch (const CompileError& e) {
+        throw rethrow(e);
+    }
+    return std::move(g_);
+}
+
+void parseModel(std::string_view bytes, const std::string& model, onnx::ModelProto& m) {
+    if (bytes.empty()) throw CompileError(model + ": the file is empty (not an ONNX model)");
+    if (bytes.size() > static_cast<size_t>(std::numeric_limits<int>::max()))
+        throw CompileError(model + ": the model is too large (2 GiB or more)");
+    if (!m.ParseFromArray(bytes.data(), static_cast<int>(bytes.size())))
+        throw CompileError(model +
+                           ": not a valid ONNX model (malformed or truncated protobuf data)");
+}
+
+} // namespace
+
+graph::Graph importOnnxBytes(std::string_view bytes, const ImportOptions& options) {
+    const std::string model = options.modelName.empty() ? std::string("model") : options.modelName;
+    onnx::ModelProto m;
+    parseModel(bytes, model, m);
+    return Importer(options, model).run(m);
+}
+
+graph::Graph importOnnx(const std::string& path, const ImportOptions& options) {
+    const std::string bytes = detail::readFileBytes(path);
+    ImportOptions o = options;
+    if (o.modelName.empty()) o.modelName = path;
+    return importOnnxBytes(bytes, o);
+}
+
+int64_t onnxOpsetOf(const std::string& path) {
+    const std::string bytes = detail::readFileBytes(path);
+    onnx::ModelProto m;
+    parseModel(bytes, path, m);
+    ImportOptions o;
+    return Importer(o, path).readOpset(m);
+}
+
+} // namespace tessel::frontend
