@@ -1,0 +1,220 @@
+#include "graph/passes/GraphPassRegistry.h"
+
+#include "graph/passes/CommonSubexpressionElimination.h"
+#include "graph/passes/DeadCodeElimination.h"
+#include "graph/passes/FoldScaleShift.h"
+#include "graph/passes/InferShapes.h"
+#include "graph/passes/SimplifyInference.h"
+#include "ir/Diagnostic.h"
+
+#include <cctype>
+
+namespace tessel::graph {
+
+namespace {
+
+std::string boolText(bool b) {
+    return b ? "true" : "false";
+}
+
+std::vector<GraphPassInfo> makeGraphPasses() {
+    std::vector<GraphPassInfo> passes;
+
+    passes.push_back(GraphPassInfo{
+        "infer-shapes",
+        "Infer the element type and shape of every value from the inputs and constants.",
+        "Walking the operators in topological order, the pass calls each operator's inference "
+        "function (ONNX's semantics) with the now-known types of its inputs and records the types "
+        "of its outputs. Unknown dimensions, such as a dynamic batch, flow through as unknown "
+        "unless an operator fixes them. When a node already carries a type (an importer copies "
+        "ONNX value_info), the inferred type must agree with it. Later passes and the lowering "
+        "to kernels need these shapes; a shape that does not check is an error naming the node.",
+        {
+            {"merge-given-types", boolText(InferShapesOptions{}.mergeGivenTypes),
+             "check inferred types against types the nodes already carry"},
+        },
+        [](const Graph& g, const GraphPassOptionValues& v) {
+            InferShapesOptions o;
+            o.mergeGivenTypes = graphPassOptionBool(v, "merge-given-types", o.mergeGivenTypes);
+            return inferShapes(g, o);
+        },
+    });
+
+    passes.push_back(GraphPassInfo{
+        "simplify-inference",
+        "Turn BatchNormalization into a multiply and an add; remove Dropout and Identity.",
+        "At inference, batch normalization uses fixed statistics, so y = (x - mean) / sqrt(var + "
+        "epsilon) * scale + B is an affine map per channel: y = x * s + t with s = scale / "
+        "sqrt(var + epsilon) and t = B - mean * s. The pass computes s and t once as constants "
+        "shaped [C, 1, 1] (for NCHW) that broadcast along the channel axis and replaces the node "
+        "by a Mul and an Add. Unlike batch norm, which nothing fuses with, these are simple "
+        "broadcast operators that FuseOps can fuse into the convolution before them and that "
+        "fold-scale-shift can fold into its weights. Dropout (the identity at inference) and "
+        "Identity disappear: their users read the input directly.",
+        {
+            {"batch-norm", boolText(SimplifyInferenceOptions{}.batchNorm),
+             "rewrite inference-mode BatchNormalization into Mul and Add"},
+            {"dropout", boolText(SimplifyInferenceOptions{}.dropout), "remove Dropout"},
+            {"identity", boolText(SimplifyInferenceOptions{}.identity), "remove Identity"},
+        },
+        [](const Graph& g, const GraphPassOptionValues& v) {
+            SimplifyInferenceOptions o;
+            o.batchNorm = graphPassOptionBool(v, "batch-norm", o.batchNorm);
+            o.dropout = graphPassOptionBool(v, "dropout", o.dropout);
+            o.identity = graphPassOptionBool(v, "identity", o.identity);
+            return simplifyInference(g, o);
+        },
+    });
+
+    passes.push_back(GraphPassInfo{
+        "fold-scale-shift",
+        "Fold a per-channel Mul and Add after a Conv into its weights and bias.",
+        "A convolution is linear in its weights: scaling output channel m by s[m] is the same as "
+        "scaling filter m by s[m], and adding t[m] afterwards is the same as adding it to the "
+        "bias. So Conv -> Mul(s) -> Add(t), which is what a batch norm becomes after "
+        "simplify-inference, is one Conv with weights W[m] * s[m] and bias b[m] * s[m] + t[m]. "
+        "The pass folds when the weights, bias and s and t are constants, s and t vary only "
+        "along the channel axis, and nothing else reads the Conv's unscaled output. The new "
+        "weights are computed in double and rounded once, so the result equals the original up "
+        "to float rounding, and the batch norm costs nothing at run time.",
+        {
+            {"fold-scale", boolText(FoldScaleShiftOptions{}.foldScale),
+             "fold a per-channel Mul into the weights"},
+            {"fold-shift", boolText(FoldScaleShiftOptions{}.foldShift),
+             "fold a per-channel Add into the bias"},
+        },
+        [](const Graph& g, const GraphPassOptionValues& v) {
+            FoldScaleShiftOptions o;
+            o.foldScale = graphPassOptionBool(v, "fold-scale", o.foldScale);
+            o.foldShift = graphPassOptionBool(v, "fold-shift", o.foldShift);
+            return foldScaleShift(g, o);
+        },
+    });
+
+    passes.push_back(GraphPassInfo{
+        "common-subexpression-elimination",
+        "Merge nodes with the same operator, inputs and attributes, and equal constants.",
+        "Two nodes that apply the same operator to the same values with equal attributes compute "
+        "the same tensors, so the second is dropped and its users read the first. Walking the "
+        "graph in topological order catches whole chains: once two Relu nodes are merged, two "
+        "Adds that read them read the same value and merge too. Constants with equal element "
+        "type, shape and bytes are merged first (importers repeat small shape tensors and "
+        "scalars), which lets more operators merge. The first node of each group survives.",
+        {
+            {"merge-constants", boolText(CommonSubexpressionEliminationOptions{}.mergeConstants),
+             "merge constants with equal type, shape and bytes"},
+        },
+        [](const Graph& g, const GraphPassOptionValues& v) {
+            CommonSubexpressionEliminationOptions o;
+            o.mergeConstants = graphPassOptionBool(v, "merge-constants", o.mergeConstants);
+            return commonSubexpressionElimination(g, o);
+        },
+    });
+
+    passes.push_back(GraphPassInfo{
+        "dead-code-elimination",
+        "Remove operators whose values reach no graph output, and unused constants.",
+        "Starting from the graph outputs, the pass follows every node's inputs back to their "
+        "producers and marks what it reaches. Operators left unmarked compute something nobody "
+        "reads, such as an importer's leftovers or what another pass's rewrite made obsolete, "
+        "and are removed, as are constants that no surviving node reads. A node with several "
+        "outputs stays when any of them is needed; graph inputs always stay.",
+        {
+            {"remove-constants", boolText(DeadCodeEliminationOptions{}.removeConstants),
+             "also remove constants that no surviving node reads"},
+        },
+        [](const Graph& g, const GraphPassOptionValues& v) {
+            DeadCodeEliminationOptions o;
+            o.removeConstants = graphPassOptionBool(v, "remove-constants", o.removeConstants);
+            return deadCodeElimination(g, o);
+        },
+    });
+
+    return passes;
+}
+
+std::string trim(const std::string& s) {
+    size_t b = 0, e = s.size();
+    while (b < e && std::isspace(static_cast<unsigned char>(s[b])))
+        ++b;
+    while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1])))
+        --e;
+    return s.substr(b, e - b);
+}
+
+} // namespace
+
+const GraphPassOption* GraphPassInfo::findOption(const std::string& n) const {
+    for (auto& o : options)
+        if (o.name == n) return &o;
+    return nullptr;
+}
+
+const std::vector<GraphPassInfo>& graphPasses() {
+    static const std::vector<GraphPassInfo> passes = makeGraphPasses();
+    return passes;
+}
+
+const GraphPassInfo* findGraphPass(const std::string& name) {
+    for (auto& p : graphPasses())
+        if (p.name == name) return &p;
+    return nullptr;
+}
+
+std::string graphPassNames() {
+    std::string s;
+    for (auto& p : graphPasses())
+        s += (s.empty() ? "" : ", ") + p.name;
+    return s;
+}
+
+GraphPassSpec parseGraphPassSpec(const std::string& text) {
+    GraphPassSpec spec;
+    std::string t = trim(text);
+    size_t brace = t.find('{');
+    spec.name = trim(t.substr(0, brace));
+    if (spec.name.empty()) throw CompileError("empty pass name in pipeline entry '" + text + "'");
+    if (brace == std::string::npos) return spec;
+    if (t.back() != '}') throw CompileError("pipeline entry '" + text + "' lacks a closing '}'");
+    std::string body = t.substr(brace + 1, t.size() - brace - 2);
+    size_t pos = 0;
+    while (pos <= body.size()) {
+        size_t comma = body.find(',', pos);
+        std::string item =
+            trim(body.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos));
+        if (!item.empty()) {
+            size_t eq = item.find('=');
+            if (eq == std::string::npos)
+                throw CompileError("option '" + item + "' of pass " + spec.name +
+                                   " needs a value (name=value)");
+            spec.options[trim(item.substr(0, eq))] = trim(item.substr(eq + 1));
+        }
+        if (comma == std::string::npos) break;
+        pos = comma + 1;
+    }
+    return spec;
+}
+
+void checkGraphPassOptions(const GraphPassInfo& pass, const GraphPassOptionValues& values) {
+    for (auto& [name, value] : values) {
+        if (pass.findOption(name)) continue;
+        std::string known;
+        for (auto& o : pass.options)
+            known += (known.empty() ? "" : ", ") + o.name;
+        throw CompileError(
+            "graph pass " + pass.name + " has no option '" + name + "'" +
+            (known.empty() ? " (it has no options)" : "; its options are: " + known));
+    }
+}
+
+bool graphPassOptionBool(const GraphPassOptionValues& values, const std::string& name,
+                         bool fallback) {
+    auto it = values.find(name);
+    if (it == values.end()) return fallback;
+    const std::string& s = it->second;
+    if (s == "true" || s == "1" || s == "on") return true;
+    if (s == "false" || s == "0" || s == "off") return false;
+    throw CompileError("option " + name + " needs true or false, got '" + s + "'");
+}
+
+} // namespace tessel::graph
