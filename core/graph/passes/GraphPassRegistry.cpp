@@ -3,11 +3,14 @@
 #include "graph/passes/CommonSubexpressionElimination.h"
 #include "graph/passes/DeadCodeElimination.h"
 #include "graph/passes/FoldScaleShift.h"
+#include "graph/passes/FuseOps.h"
 #include "graph/passes/InferShapes.h"
 #include "graph/passes/SimplifyInference.h"
 #include "ir/Diagnostic.h"
 
 #include <cctype>
+#include <exception>
+#include <string>
 
 namespace tessel::graph {
 
@@ -127,6 +130,59 @@ std::vector<GraphPassInfo> makeGraphPasses() {
             DeadCodeEliminationOptions o;
             o.removeConstants = graphPassOptionBool(v, "remove-constants", o.removeConstants);
             return deadCodeElimination(g, o);
+        },
+    });
+
+    passes.push_back(GraphPassInfo{
+        "fuse-ops",
+        "Group operators into fused functions with TVM's rules; annotate fuse.group/function.",
+        "Each fused function becomes one kernel, so the tensors between its operators never go "
+        "to memory. The operator patterns decide what fuses: an out-element-wise-fusable "
+        "operator (Conv, Gemm, MatMul, pooling) takes the element-wise and broadcast operators "
+        "after it, including a residual Add whose other input comes from outside; injective "
+        "operators (Reshape, Transpose ...) fuse with each other and with element-wise ones; "
+        "element-wise operators fuse into a following reduction as its inputs, and only "
+        "element-wise operators fuse after a reduction; opaque operators (Softmax) stay alone. "
+        "As a simplification of TVM's post-dominator analysis, only single-consumer edges fuse. "
+        "Operators in groups of two or more get the attributes fuse.group and fuse.function.",
+        {
+            {"max-depth", std::to_string(FuseOpsOptions{}.maxDepth),
+             "at most this many operators per group"},
+            {"fuse-out-elementwise", boolText(FuseOpsOptions{}.fuseOutElementWise),
+             "fuse element-wise operators after Conv, Gemm, MatMul and pooling"},
+            {"fuse-injective", boolText(FuseOpsOptions{}.fuseInjective),
+             "fuse injective operators with each other and with element-wise ones"},
+            {"fuse-reduce", boolText(FuseOpsOptions{}.fuseReduce),
+             "fuse element-wise operators into and after reductions"},
+            {"fuse-elementwise", boolText(FuseOpsOptions{}.fuseElementWise),
+             "fuse element-wise and broadcast operators with each other"},
+            {"annotate-singletons", boolText(FuseOpsOptions{}.annotateSingletons),
+             "also annotate operators that are alone in their group"},
+        },
+        [](const Graph& g, const GraphPassOptionValues& v) {
+            FuseOpsOptions o;
+            if (auto it = v.find("max-depth"); it != v.end()) {
+                const std::string& s = it->second;
+                size_t used = 0;
+                long long d = 0;
+                try {
+                    d = std::stoll(s, &used);
+                } catch (const std::exception&) {
+                    used = 0;
+                }
+                if (s.empty() || used != s.size() || d < 1 || d > 1000000)
+                    throw CompileError("option max-depth needs a positive integer, got '" + s +
+                                       "'");
+                o.maxDepth = static_cast<int>(d);
+            }
+            o.fuseOutElementWise =
+                graphPassOptionBool(v, "fuse-out-elementwise", o.fuseOutElementWise);
+            o.fuseInjective = graphPassOptionBool(v, "fuse-injective", o.fuseInjective);
+            o.fuseReduce = graphPassOptionBool(v, "fuse-reduce", o.fuseReduce);
+            o.fuseElementWise = graphPassOptionBool(v, "fuse-elementwise", o.fuseElementWise);
+            o.annotateSingletons =
+                graphPassOptionBool(v, "annotate-singletons", o.annotateSingletons);
+            return fuseOps(g, o);
         },
     });
 
