@@ -2,11 +2,13 @@
 #include "codegen/CodeGenC.h"
 #include "codegen/CodeGenLLVM.h"
 #include "codegen/Target.h"
+#include "driver/ModelDriver.h"
 #include "driver/TeDriver.h"
 #include "ir/Check.h"
 #include "ir/Diagnostic.h"
 #include "runtime/ThreadPool.h"
 #include "tir/IRPrinter.h"
+#include "graph/passes/GraphPassRegistry.h"
 #include "tir/passes/PassRegistry.h"
 
 #include <nlohmann/json.hpp>
@@ -34,7 +36,10 @@ commands:
                                     build, run on seeded random inputs, check against the
                                     default schedule, print latency and GFLOP/s
   ladder [DIR] [--threads N]        run every .te step of a GEMM ladder and print a table
-  passes                            list every TIR pass with its summary
+  passes                            list every TIR and graph pass with its summary
+  show MODEL.onnx --stage graph|optimized|fused [--input-shape NAME:D1,D2,...]...
+                                    print the imported graph, the graph after the graph
+                                    pipeline (--pass NAME: after that pass), or the fusion plan
 )";
 
 struct UsageError : std::runtime_error {
@@ -52,7 +57,8 @@ std::string readFile(const std::string& path) {
 struct Args {
     std::string command, file;
     std::vector<std::string> passes;
-    std::string emit, target;
+    std::string emit, target, stage;
+    std::vector<std::string> inputShapes;
     int threads = 0, repeat = 0;
     bool json = false;
 };
@@ -81,6 +87,8 @@ Args parseArgs(int argc, char** argv) {
         if (s == "--pass") a.passes.push_back(value());
         else if (s == "--emit") a.emit = value();
         else if (s == "--target") a.target = value();
+        else if (s == "--stage") a.stage = value();
+        else if (s == "--input-shape") a.inputShapes.push_back(value());
         else if (s == "--threads") a.threads = number();
         else if (s == "--repeat") a.repeat = number();
         else if (s == "--json") a.json = true;
@@ -103,7 +111,42 @@ std::vector<driver::LoweredFunction> lowerFile(const std::string& path, bool sna
 }
 
 int cmdPasses() {
-    for (auto& p : tir::tirPasses()) std::printf("%-18s %s\n", p.name.c_str(), p.summary.c_str());
+    std::printf("TIR passes:\n");
+    for (auto& p : tir::tirPasses()) std::printf("  %-34s %s\n", p.name.c_str(), p.summary.c_str());
+    std::printf("graph passes:\n");
+    for (auto& p : graph::graphPasses()) std::printf("  %-34s %s\n", p.name.c_str(), p.summary.c_str());
+    return 0;
+}
+
+int cmdShow(const Args& a) {
+    if (a.file.empty()) throw UsageError("no model given");
+    if (a.stage != "graph" && a.stage != "optimized" && a.stage != "fused")
+        throw UsageError("--stage must be graph, optimized or fused (the later stages come with the operator library)");
+    frontend::ImportOptions io;
+    for (auto& b : a.inputShapes) {
+        auto [name, dims] = frontend::parseInputShapeBinding(b);
+        io.inputShapes[name] = dims;
+    }
+    auto trace = driver::optimizeModel(a.file, io);
+    if (a.stage == "graph") {
+        std::cout << trace.stages.front().text;
+    } else if (a.stage == "optimized") {
+        if (a.passes.empty()) {
+            std::cout << trace.stages.back().text;
+        } else {
+            for (auto& name : a.passes) {
+                bool found = false;
+                for (auto& s : trace.stages)
+                    if (s.pass == name) {
+                        std::cout << "# after " << name << (s.changed ? "" : " (unchanged)") << "\n" << s.text;
+                        found = true;
+                    }
+                if (!found) throw CompileError("pass '" + name + "' is not in the graph pipeline");
+            }
+        }
+    } else {
+        std::cout << driver::describeFusion(trace.optimized, trace.fusion);
+    }
     return 0;
 }
 
@@ -244,6 +287,7 @@ int main(int argc, char** argv) {
         if (a.command == "build") return cmdBuild(a);
         if (a.command == "run") return cmdRun(a);
         if (a.command == "ladder") return cmdLadder(a);
+        if (a.command == "show") return cmdShow(a);
         if (a.command == "help" || a.command == "--help" || a.command == "-h") {
             std::fputs(kUsage, stdout);
             return 0;
@@ -254,7 +298,9 @@ int main(int argc, char** argv) {
         return 2;
     } catch (const CompileError& e) {
         // "file:line:col: error: ..." or, without a location, "file: error: ...".
-        const Diagnostic& d = e.diagnostic();
+        Diagnostic d = e.diagnostic();
+        // The importer names the model itself; say the file once.
+        if (!a.file.empty() && d.message.starts_with(a.file + ": ")) d.message = d.message.substr(a.file.size() + 2);
         std::string where = a.file.empty() ? "" : a.file + (d.loc.known() ? ":" : ": ");
         std::fprintf(stderr, "%s%s\n", where.c_str(), d.str().c_str());
         return 1;

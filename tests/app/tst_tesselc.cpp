@@ -139,6 +139,35 @@ private slots:
         }
     }
 
+    void showModels() {
+        const QString data = "/usr/share/libonnx-testdata/data/pytorch-converted/";
+        auto g = tesselc({"show", data + "test_Conv2d/model.onnx", "--stage", "graph"});
+        QCOMPARE(g.exitCode, 0);
+        QVERIFY2(g.out.contains("= Conv(%0, %1, %2)") && g.out.contains(": float32[2, 4, 5, 4]"), qPrintable(g.out));
+        // Batch norm becomes a scale and a shift, fused into one group.
+        auto o = tesselc({"show", data + "test_BatchNorm2d_eval/model.onnx", "--stage", "optimized"});
+        QCOMPARE(o.exitCode, 0);
+        QVERIFY2(!o.out.contains("BatchNormalization") && o.out.contains("fuse.function=\"fused_mul_add\""), qPrintable(o.out));
+        auto after = tesselc({"show", data + "test_BatchNorm2d_eval/model.onnx", "--stage", "optimized", "--pass", "simplify-inference"});
+        QCOMPARE(after.exitCode, 0);
+        QVERIFY(after.out.startsWith("# after simplify-inference\n"));
+        auto f = tesselc({"show", data + "test_Conv2d/model.onnx", "--stage", "fused"});
+        QCOMPARE(f.exitCode, 0);
+        QVERIFY2(f.out.startsWith("fused_conv (1 operator)"), qPrintable(f.out));
+        QCOMPARE(tesselc({"show", data + "test_Conv2d/model.onnx", "--stage", "tir"}).exitCode, 2);
+
+        QTemporaryDir dir;
+        QFile src(data + "test_Conv2d/model.onnx");
+        QVERIFY(src.open(QIODevice::ReadOnly));
+        QFile cut(dir.filePath("truncated.onnx"));
+        QVERIFY(cut.open(QIODevice::WriteOnly));
+        cut.write(src.read(100));
+        cut.close();
+        auto bad = tesselc({"show", cut.fileName(), "--stage", "graph"});
+        QCOMPARE(bad.exitCode, 1);
+        QCOMPARE(bad.err.trimmed(), cut.fileName() + ": error: not a valid ONNX model (malformed or truncated protobuf data)");
+    }
+
     void badInvocations() {
         QCOMPARE(tesselc({}).exitCode, 2);
         QCOMPARE(tesselc({"frobnicate"}).exitCode, 2);

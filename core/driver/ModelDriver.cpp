@@ -1,0 +1,38 @@
+#include "driver/ModelDriver.h"
+
+#include "graph/GraphPrinter.h"
+#include "graph/passes/GraphPassManager.h"
+#include "graph/passes/GraphPipeline.h"
+
+#include <memory>
+
+namespace tessel::driver {
+
+ModelTrace optimizeModel(const std::string& path, const frontend::ImportOptions& options) {
+    ModelTrace t;
+    t.imported = frontend::importOnnx(path, options);
+    t.stages.push_back({"import", graph::printGraph(t.imported).text, true, 0});
+    graph::GraphPassManager pm;
+    auto snaps = std::make_shared<graph::GraphSnapshotInstrument>();
+    pm.addInstrument(snaps);
+    t.optimized = pm.run(t.imported, graph::defaultGraphPipeline());
+    for (auto& s : snaps->snapshots()) t.stages.push_back({s.passName, s.text.text, s.changed, s.seconds});
+    t.fusion = graph::planFusion(t.optimized);
+    return t;
+}
+
+std::string describeFusion(const graph::Graph& g, const graph::FusionPlan& plan) {
+    std::string out;
+    for (auto& grp : plan.groups) {
+        out += grp.name + " (" + std::to_string(grp.members.size()) + " operator" +
+               (grp.members.size() == 1 ? "" : "s") + ")\n";
+        for (auto id : grp.members) {
+            auto n = g.findNode(id);
+            std::string what = n ? n->describe() : "node " + std::to_string(id);
+            out += "  " + what + ": " + plan.reason(id) + "\n";
+        }
+    }
+    return out;
+}
+
+} // namespace tessel::driver
