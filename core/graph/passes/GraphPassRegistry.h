@@ -9,11 +9,11 @@
 /// self-registration. The free functions of the passes (InferShapes.h,
 /// DeadCodeElimination.h ...) can also be called directly with their typed
 /// options structs. This mirrors the TIR registry (tir/passes/PassRegistry.h);
-/// the graph library does not depend on TIR, so the small option helpers are
-/// repeated here.
+/// both share the option helpers of ir/PassOptions.h.
 #pragma once
 
 #include "graph/Graph.h"
+#include "ir/PassOptions.h"
 
 #include <cstdint>
 #include <functional>
@@ -23,16 +23,8 @@
 
 namespace tessel::graph {
 
-/// Option values for one run of a pass, by option name, as text (what a
-/// command-line flag or the IDE gives). Options not named take their default.
-using GraphPassOptionValues = std::map<std::string, std::string>;
-
-/// One option of a pass: kebab-case name, default value as text, help line.
-struct GraphPassOption {
-    std::string name;
-    std::string defaultValue;
-    std::string help;
-};
+using GraphPassOptionValues = PassOptionValues;
+using GraphPassOption = PassOption;
 
 /// The record of one graph pass.
 struct GraphPassInfo {
@@ -54,21 +46,14 @@ const GraphPassInfo* findGraphPass(const std::string& name);
 /// The names of all graph passes, comma separated (for error messages).
 std::string graphPassNames();
 
-/// A pipeline entry: a pass name with optional options, written as in MLIR:
-/// `simplify-inference{dropout=false}`.
-struct GraphPassSpec {
-    std::string name;
-    GraphPassOptionValues options;
-};
-/// Parses a pipeline entry; CompileError on malformed text.
-GraphPassSpec parseGraphPassSpec(const std::string& text);
+using GraphPassSpec = PassSpec;
+inline GraphPassSpec parseGraphPassSpec(const std::string& text) { return parsePassSpec(text); }
 
 /// Throws CompileError when `values` names an option that `pass` does not have.
 void checkGraphPassOptions(const GraphPassInfo& pass, const GraphPassOptionValues& values);
 
-/// The value of option `name` in `values`, or `fallback` when absent;
-/// CompileError when the text is not a bool (true/false/1/0/on/off).
-bool graphPassOptionBool(const GraphPassOptionValues& values, const std::string& name,
-                         bool fallback);
+inline bool graphPassOptionBool(const GraphPassOptionValues& values, const std::string& name, bool fallback) {
+    return passOptionBool(values, name, fallback);
+}
 
 } // namespace tessel::graph

@@ -10,6 +10,7 @@
 /// also be called directly with their typed options structs.
 #pragma once
 
+#include "ir/PassOptions.h"
 #include "tir/IR.h"
 
 #include <cstdint>
@@ -20,16 +21,12 @@
 
 namespace tessel::tir {
 
-/// Option values for one run of a pass, by option name, as text (what a
-/// command-line flag or the IDE gives). Options not named take their default.
-using PassOptionValues = std::map<std::string, std::string>;
-
-/// One option of a pass: kebab-case name, default value as text, help line.
-struct PassOption {
-    std::string name;
-    std::string defaultValue;
-    std::string help;
-};
+using tessel::PassOption;
+using tessel::PassOptionValues;
+using tessel::PassSpec;
+using tessel::parsePassSpec;
+using tessel::passOptionBool;
+using tessel::passOptionInt;
 
 /// The record of one pass.
 struct PassInfo {
@@ -51,21 +48,7 @@ const PassInfo* findTirPass(const std::string& name);
 /// The names of all passes, comma separated (for error messages).
 std::string tirPassNames();
 
-/// A pipeline entry: a pass name with optional options, written as in MLIR:
-/// `unroll-loop{max-steps=16,auto-max-step=4}`.
-struct PassSpec {
-    std::string name;
-    PassOptionValues options;
-};
-/// Parses a pipeline entry; CompileError on malformed text.
-PassSpec parsePassSpec(const std::string& text);
-
 /// Throws CompileError when `values` names an option that `pass` does not have.
 void checkPassOptions(const PassInfo& pass, const PassOptionValues& values);
-
-/// The value of option `name` in `values`, or `fallback` when absent;
-/// CompileError when the text is not an integer (or a bool: true/false/1/0).
-int64_t passOptionInt(const PassOptionValues& values, const std::string& name, int64_t fallback);
-bool passOptionBool(const PassOptionValues& values, const std::string& name, bool fallback);
 
 } // namespace tessel::tir
