@@ -18,25 +18,14 @@
 #include <unordered_map>
 #include <vector>
 
+#include "GraphTestUtil.h"
+
 #include <QString>
 
 namespace tessel::graph::test {
 
 using namespace tessel;
 using namespace tessel::graph;
-
-inline TensorType type(const std::string& text) {
-    auto t = TensorType::parse(text);
-    if (!t) qFatal("bad type in test: %s", text.c_str());
-    return *t;
-}
-
-/// The printed graph without constant values (they are checked numerically).
-inline std::string text(const Graph& g) {
-    GraphPrintOptions o;
-    o.maxConstantElements = 0;
-    return printGraph(g, o).text;
-}
 
 // --- a tiny reference evaluator (float arithmetic, as the kernels compute) ---
 

@@ -5,6 +5,8 @@
 #include "graph/passes/InferShapes.h"
 #include "ir/Diagnostic.h"
 
+#include "GraphTestUtil.h"
+
 #include <QtTest>
 
 #include <algorithm>
@@ -17,23 +19,7 @@
 
 using namespace tessel;
 using namespace tessel::graph;
-
-namespace {
-
-TensorType type(const std::string& text) {
-    auto t = TensorType::parse(text);
-    if (!t) qFatal("bad type in test: %s", text.c_str());
-    return *t;
-}
-
-/// The printed graph without constant values (they are checked numerically).
-std::string text(const Graph& g) {
-    GraphPrintOptions o;
-    o.maxConstantElements = 0;
-    return printGraph(g, o).text;
-}
-
-} // namespace
+using namespace tessel::graph::test;
 
 class TestDeadCodeElimination : public QObject {
     Q_OBJECT

@@ -5,6 +5,8 @@
 #include "graph/passes/InferShapes.h"
 #include "ir/Diagnostic.h"
 
+#include "GraphTestUtil.h"
+
 #include <QtTest>
 
 #include <string>
@@ -12,20 +14,9 @@
 
 using namespace tessel;
 using namespace tessel::graph;
+using namespace tessel::graph::test;
 
 namespace {
-
-TensorType type(const std::string& text) {
-    auto t = TensorType::parse(text);
-    if (!t) qFatal("bad type in test: %s", text.c_str());
-    return *t;
-}
-
-std::string text(const Graph& g) {
-    GraphPrintOptions o;
-    o.maxConstantElements = 0;
-    return printGraph(g, o).text;
-}
 
 int64_t id(const Value& v) {
     return v.producer()->id;

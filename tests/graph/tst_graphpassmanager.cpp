@@ -6,6 +6,8 @@
 #include "ir/Diagnostic.h"
 #include <QFile>
 
+#include "GraphTestUtil.h"
+
 #include <QtTest>
 
 #include <algorithm>
@@ -19,21 +21,9 @@
 
 using namespace tessel;
 using namespace tessel::graph;
+using namespace tessel::graph::test;
 
 namespace {
-
-TensorType type(const std::string& text) {
-    auto t = TensorType::parse(text);
-    if (!t) qFatal("bad type in test: %s", text.c_str());
-    return *t;
-}
-
-/// The printed graph without constant values (they are checked numerically).
-std::string text(const Graph& g) {
-    GraphPrintOptions o;
-    o.maxConstantElements = 0;
-    return printGraph(g, o).text;
-}
 
 Graph sample() {
     Graph g("m");

@@ -5,20 +5,17 @@
 #include "graph/passes/InferShapes.h"
 #include "ir/Diagnostic.h"
 
+#include "GraphTestUtil.h"
+
 #include <QtTest>
 
 #include <string>
 
 using namespace tessel;
 using namespace tessel::graph;
+using namespace tessel::graph::test;
 
 namespace {
-
-TensorType type(const std::string& text) {
-    auto t = TensorType::parse(text);
-    if (!t) qFatal("bad type in test: %s", text.c_str());
-    return *t;
-}
 
 std::vector<std::string> split(const std::string& s, const std::string& sep) {
     std::vector<std::string> out;
