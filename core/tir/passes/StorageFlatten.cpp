@@ -76,9 +76,10 @@ protected:
             mins.push_back(mutate(r.min));
             extents.push_back(mutate(r.extent));
         }
-        TESSEL_CHECK(!extents.empty(), "realize of " + op->buffer->name + " without bounds");
         FlatLayout layout = makeLayout(op->buffer, mins, extents);
-        if (layout.flat.sameAs(op->buffer)) layout.flat = flatBufferLike(op->buffer, extents[0]);
+        // A rank-0 (scalar) buffer is one element.
+        if (layout.flat.sameAs(op->buffer))
+            layout.flat = flatBufferLike(op->buffer, extents.empty() ? makeConst(DataType::int32(), int64_t(1)) : extents[0]);
         Buffer flat = layout.flat;
 
         // A nested realization of the same buffer shadows the outer one.
@@ -126,7 +127,7 @@ private:
             Expr term = offset * l.strides[i];
             flat = flat.defined() ? flat + term : term;
         }
-        return flat;
+        return flat.defined() ? flat : makeConst(DataType::int32(), int64_t(0)); // a scalar
     }
 
     std::unordered_map<const BufferNode*, FlatLayout> layouts_;
