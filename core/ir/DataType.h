@@ -20,6 +20,8 @@ public:
 
     static constexpr DataType int32(int lanes = 1) { return {Code::Int, 32, lanes}; }
     static constexpr DataType int64(int lanes = 1) { return {Code::Int, 64, lanes}; }
+    static constexpr DataType int8(int lanes = 1) { return {Code::Int, 8, lanes}; }
+    static constexpr DataType uint8(int lanes = 1) { return {Code::UInt, 8, lanes}; }
     static constexpr DataType float32(int lanes = 1) { return {Code::Float, 32, lanes}; }
     static constexpr DataType float64(int lanes = 1) { return {Code::Float, 64, lanes}; }
     static constexpr DataType boolean(int lanes = 1) { return {Code::UInt, 1, lanes}; }

@@ -103,6 +103,11 @@ std::vector<Tensor> where(const OpContext& ctx) {
 }
 
 std::vector<Tensor> identity(const OpContext& ctx) {
+    // Dropout (opset 12+) takes training_mode as input 2; Tessel compiles inference only.
+    if (ctx.node().op == "Dropout" && ctx.hasInput(2)) {
+        auto c = ctx.constant(2);
+        if (!c || c->toInts().at(0) != 0) ctx.fail("training mode is not supported (Tessel compiles inference only)");
+    }
     std::vector<Tensor> out{unary(ctx, [](Expr x) { return x; })};
     if (ctx.node().numOutputs() > 1) {
         // Dropout's mask in inference: every element kept.
@@ -118,6 +123,8 @@ std::vector<Tensor> batchNorm(const OpContext& ctx) {
     Tensor x = ctx.input(0), scale = ctx.input(1), bias = ctx.input(2), mean = ctx.input(3),
            var = ctx.input(4);
     double eps = ctx.attrs().getFloat("epsilon", 1e-5);
+    if (ctx.attrs().getInt("training_mode", 0) != 0)
+        ctx.fail("training mode is not supported (Tessel compiles inference only)");
     std::vector<Tensor> out{te::compute(
         ctx.outputShape(),
         [&](const std::vector<Var>& i) {

@@ -1,0 +1,306 @@
+#include "driver/ModelCompiler.h"
+
+#include "graph/GraphPrinter.h"
+#include "graph/passes/GraphPassManager.h"
+#include "graph/passes/GraphPipeline.h"
+#include "ir/Check.h"
+#include "ir/Diagnostic.h"
+#include "topi/Topi.h"
+#include "topi/TopiUtil.h"
+
+#include <chrono>
+#include <cstring>
+#include <map>
+#include <set>
+#include <unordered_map>
+#include <unordered_set>
+
+namespace tessel::driver {
+
+namespace {
+
+using graph::Value;
+using graph::ValueHash;
+using Clock = std::chrono::steady_clock;
+
+double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+
+std::string identifier(const std::string& s, const std::string& fallback) {
+    std::string out;
+    for (char c : s) out += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+    if (out.empty() || std::isdigit(static_cast<unsigned char>(out[0]))) out = fallback + (out.empty() ? "" : "_" + out);
+    return out;
+}
+
+/// A single-element constant becomes an inlined expression instead of a
+/// kernel argument, so `x * 0.5` or Clip's bounds fold into the arithmetic.
+te::Tensor inlineScalar(const graph::Constant& c, const std::string& name) {
+    te::Expr v = c.dtype.isFloat() ? tir::makeConst(c.dtype, c.toDoubles()[0]) : tir::makeConst(c.dtype, c.toInts()[0]);
+    return te::compute(topi::toExprs(c.shape), [v](const std::vector<te::Var>&) { return v; }, name,
+                       topi::tag::kElemWise);
+}
+
+/// Builds the plan's tensors and steps, then assigns storages.
+class PlanBuilder {
+public:
+    explicit PlanBuilder(const graph::Graph& g) : g_(g) {
+        for (auto& n : g.nodes())
+            for (auto& in : n->inputs)
+                if (in.defined()) consumers_[in].push_back(n->id);
+        for (auto& o : g.outputs()) graphOutputs_.insert(o);
+    }
+
+    /// The plan tensor of `v`, made on first use.
+    int tensorOf(const Value& v) {
+        auto it = index_.find(v);
+        if (it != index_.end()) return it->second;
+        runtime::PlanTensor t;
+        t.name = v.name().empty() ? v.producer()->describe() + ":" + std::to_string(v.index()) : v.name();
+        t.dtype = v.type().dtype;
+        t.shape = v.type().shape;
+        if (v.isConstant()) {
+            t.kind = runtime::PlanTensor::Kind::Constant;
+            constants_.push_back({static_cast<int>(plan.tensors.size()), v.constant()});
+        } else if (v.isInput()) {
+            t.kind = runtime::PlanTensor::Kind::Input;
+        } else {
+            t.kind = graphOutputs_.count(v) ? runtime::PlanTensor::Kind::Output
+                                            : runtime::PlanTensor::Kind::Intermediate;
+        }
+        int idx = static_cast<int>(plan.tensors.size());
+        plan.tensors.push_back(std::move(t));
+        index_.emplace(v, idx);
+        return idx;
+    }
+
+    bool usedOutside(const Value& v, const std::set<int64_t>& group) const {
+        if (graphOutputs_.count(v)) return true;
+        auto it = consumers_.find(v);
+        if (it == consumers_.end()) return false;
+        for (int64_t c : it->second)
+            if (!group.count(c)) return true;
+        return false;
+    }
+
+    /// Lays out the constants in one blob and gives every non-constant tensor
+    /// a storage: inputs and outputs their own, intermediates a shared one
+    /// free since the last step that read its previous tenant.
+    runtime::NDArray finish() {
+        for (auto& in : g_.inputs()) plan.inputs.push_back(tensorOf(in->output(0)));
+        for (auto& o : g_.outputs()) plan.outputs.push_back(tensorOf(o));
+
+        int64_t offset = 0;
+        for (auto& [t, c] : constants_) {
+            plan.tensors[static_cast<size_t>(t)].offset = offset;
+            offset += (static_cast<int64_t>(c->bytes.size()) + 63) / 64 * 64;
+        }
+        plan.weightsBytes = offset;
+        runtime::NDArray weights = runtime::NDArray::zeros({std::max<int64_t>(offset, 1)}, DataType::int8());
+        for (auto& [t, c] : constants_)
+            if (!c->bytes.empty())
+                std::memcpy(static_cast<char*>(weights.rawData()) + plan.tensors[static_cast<size_t>(t)].offset,
+                            c->bytes.data(), c->bytes.size());
+
+        auto own = [&](runtime::PlanTensor& t) {
+            t.storage = static_cast<int>(plan.storages.size());
+            plan.storages.push_back(t.numBytes());
+        };
+        std::map<int, int> lastUse; // intermediate tensor -> last step reading it
+        for (size_t s = 0; s < plan.steps.size(); ++s)
+            for (int a : plan.steps[s].args) lastUse[a] = static_cast<int>(s);
+        std::multimap<int64_t, int> free; // bytes -> storage
+        for (size_t s = 0; s < plan.steps.size(); ++s) {
+            for (int a : stepOutputs_[s]) {
+                auto& t = plan.tensors[static_cast<size_t>(a)];
+                if (t.storage >= 0 || t.kind != runtime::PlanTensor::Kind::Intermediate) continue;
+                // Best fit: the smallest free storage that is large enough, else
+                // grow the largest free one, else a new one.
+                auto it = free.lower_bound(t.numBytes());
+                if (it == free.end() && !free.empty()) it = std::prev(free.end());
+                if (it != free.end()) {
+                    t.storage = it->second;
+                    auto& bytes = plan.storages[static_cast<size_t>(t.storage)];
+                    bytes = std::max(bytes, t.numBytes());
+                    free.erase(it);
+                } else {
+                    own(t);
+                }
+            }
+            // Storages of intermediates read for the last time here become free
+            // after this step (never during it: a kernel's arguments must not alias).
+            std::set<int> released;
+            for (int a : plan.steps[s].args) {
+                auto& t = plan.tensors[static_cast<size_t>(a)];
+                if (t.kind == runtime::PlanTensor::Kind::Intermediate && lastUse[a] == static_cast<int>(s) &&
+                    released.insert(t.storage).second)
+                    free.emplace(plan.storages[static_cast<size_t>(t.storage)], t.storage);
+            }
+        }
+        for (auto& t : plan.tensors)
+            if (t.kind != runtime::PlanTensor::Kind::Constant && t.storage < 0) own(t);
+        plan.validate();
+        return weights;
+    }
+
+    void addStep(std::string function, std::vector<int> args, std::vector<int> outputs) {
+        plan.steps.push_back({std::move(function), std::move(args)});
+        stepOutputs_.push_back(std::move(outputs));
+    }
+
+    runtime::ExecutorPlan plan;
+
+private:
+    const graph::Graph& g_;
+    std::unordered_map<Value, std::vector<int64_t>, ValueHash> consumers_;
+    std::unordered_set<Value, ValueHash> graphOutputs_;
+    std::unordered_map<Value, int, ValueHash> index_;
+    std::vector<std::pair<int, Ref<graph::Constant>>> constants_;
+    std::vector<std::vector<int>> stepOutputs_;
+};
+
+/// The TE function of one fused group: its computes, schedule and arguments.
+FusedFunction lowerGroup(const graph::Graph& g, const graph::FusionGroup& group, PlanBuilder& pb,
+                         const CompileOptions& options) {
+    FusedFunction f;
+    f.name = group.name;
+    f.group = group.index;
+    f.members = group.members;
+    std::set<int64_t> members(group.members.begin(), group.members.end());
+
+    std::unordered_map<Value, te::Tensor, ValueHash> tensors;
+    std::vector<std::pair<te::Tensor, Value>> params;
+    auto tensorFor = [&](const Value& v) -> te::Tensor {
+        auto it = tensors.find(v);
+        if (it != tensors.end()) return it->second;
+        std::string name = identifier(v.name(), "p" + std::to_string(params.size()));
+        te::Tensor t;
+        if (auto c = v.constant(); c && c->numElements() == 1) {
+            t = inlineScalar(*c, name);
+        } else {
+            t = te::placeholder(topi::toExprs(v.type().shape), v.type().dtype, name);
+            params.emplace_back(t, v);
+        }
+        tensors.emplace(v, t);
+        return t;
+    };
+
+    std::vector<te::Tensor> outputs;
+    std::vector<Value> outputValues;
+    for (int64_t id : group.members) {
+        const graph::Node* n = g.findNode(id);
+        TESSEL_CHECK(n, "fusion group " + group.name + " names a missing node");
+        std::vector<te::Tensor> ins;
+        std::vector<Ref<graph::Constant>> consts;
+        for (auto& v : n->inputs) {
+            ins.push_back(v.defined() ? tensorFor(v) : te::Tensor());
+            consts.push_back(v.defined() ? v.constant() : Ref<graph::Constant>());
+        }
+        for (auto& t : n->outputTypes)
+            if (!t.isStatic())
+                throw CompileError(n->describe() + ": output shape " + t.str() +
+                                   " is not static; bind the input shapes (--input-shape)");
+        topi::OpContext ctx(*n, ins, consts);
+        auto outs = topi::computeNode(ctx);
+        for (int i = 0; i < n->numOutputs(); ++i) {
+            Value v = n->output(i);
+            if (!outs[static_cast<size_t>(i)].defined()) {
+                if (pb.usedOutside(v, members))
+                    throw CompileError(n->describe() + ": output " + std::to_string(i) +
+                                       " is used but is not computed in inference");
+                continue;
+            }
+            tensors.emplace(v, outs[static_cast<size_t>(i)]);
+            if (pb.usedOutside(v, members)) {
+                outputs.push_back(outs[static_cast<size_t>(i)]);
+                outputValues.push_back(v);
+            }
+        }
+    }
+    if (outputs.empty()) return f; // nothing of it is used
+
+    te::Schedule sch = topi::scheduleFused(outputs, options.schedule);
+    // Only the placeholders the outputs read are arguments (a Reshape's shape is not).
+    std::vector<te::Operation> outOps;
+    for (auto& t : outputs) outOps.push_back(t->op);
+    std::unordered_set<const te::OperationNode*> reached;
+    for (auto& op : te::postOrderOps(outOps)) reached.insert(op.get());
+    std::vector<te::Tensor> args;
+    for (auto& [t, v] : params) {
+        if (!reached.count(t->op.get())) continue;
+        args.push_back(t);
+        f.args.push_back(pb.tensorOf(v));
+    }
+    std::vector<int> outIdx;
+    for (size_t i = 0; i < outputs.size(); ++i) {
+        args.push_back(outputs[i]);
+        outIdx.push_back(pb.tensorOf(outputValues[i]));
+        f.args.push_back(outIdx.back());
+    }
+    LowerOptions lo;
+    lo.snapshots = options.trace;
+    f.lowered = lowerSchedule(sch, args, f.name, lo);
+    f.flops = flopCount(f.lowered);
+    pb.addStep(f.name, f.args, outIdx);
+    return f;
+}
+
+} // namespace
+
+std::unique_ptr<runtime::GraphExecutor> CompiledModel::makeExecutor() const {
+    return std::make_unique<runtime::GraphExecutor>(plan, module, weights);
+}
+
+const FusedFunction* CompiledModel::findFunction(const std::string& name) const {
+    for (auto& f : functions)
+        if (f.name == name) return &f;
+    return nullptr;
+}
+
+CompiledModel compileGraph(const graph::Graph& imported, const CompileOptions& options) {
+    CompiledModel m;
+    auto t0 = Clock::now();
+    graph::GraphPassManager pm;
+    auto snaps = std::make_shared<graph::GraphSnapshotInstrument>();
+    if (options.trace) {
+        pm.addInstrument(snaps);
+        m.graphStages.push_back({"import", graph::printGraph(imported).text, true, 0});
+    }
+    m.graph = pm.run(imported, options.graphPipeline.empty() ? graph::defaultGraphPipeline() : options.graphPipeline);
+    for (auto& s : snaps->snapshots()) m.graphStages.push_back({s.passName, s.text.text, s.changed, s.seconds});
+    for (auto& in : m.graph.inputs())
+        if (!in->outputTypes[0].isStatic())
+            throw CompileError("input '" + in->name + "' has the dynamic shape " + in->outputTypes[0].str() +
+                               "; bind it with --input-shape " + in->name + ":D1,D2,...");
+    m.fusion = graph::planFusion(m.graph);
+    m.timings.graphSeconds = since(t0);
+
+    t0 = Clock::now();
+    PlanBuilder pb(m.graph);
+    for (auto& group : m.fusion.groups) {
+        FusedFunction f = lowerGroup(m.graph, group, pb, options);
+        if (f.lowered.lowered.defined()) m.functions.push_back(std::move(f));
+    }
+    m.weights = pb.finish();
+    m.plan = std::move(pb.plan);
+    m.timings.lowerSeconds = since(t0);
+
+    t0 = Clock::now();
+    std::vector<LoweredFunction> fs;
+    for (auto& f : m.functions) fs.push_back(f.lowered);
+    codegen::BuildOptions bo;
+    bo.debugInfo = options.trace;
+    bo.emitAssembly = options.trace;
+    if (!fs.empty()) {
+        m.build = buildFunctions(fs, options.target, bo);
+        m.module = m.build.module;
+    }
+    m.timings.codegenSeconds = since(t0);
+    return m;
+}
+
+CompiledModel compileModel(const std::string& path, const frontend::ImportOptions& import,
+                           const CompileOptions& options) {
+    return compileGraph(frontend::importOnnx(path, import), options);
+}
+
+} // namespace tessel::driver

@@ -1,0 +1,80 @@
+/// \file
+/// Whole models, end to end: graph passes, operator fusion, every fused
+/// function through topi -> TE -> TIR -> LLVM, storage planning, and a
+/// runnable executor; with an optional trace of every stage for the IDE.
+#pragma once
+
+#include "codegen/CodeGenLLVM.h"
+#include "codegen/Target.h"
+#include "driver/ModelDriver.h"
+#include "driver/TeDriver.h"
+#include "frontend/OnnxImporter.h"
+#include "graph/Graph.h"
+#include "graph/passes/FuseOps.h"
+#include "runtime/ExecutorPlan.h"
+#include "runtime/GraphExecutor.h"
+#include "topi/Schedule.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace tessel::driver {
+
+struct CompileOptions {
+    codegen::Target target = codegen::Target::host();
+    /// Graph passes, in order; empty: graph::defaultGraphPipeline().
+    std::vector<std::string> graphPipeline;
+    topi::ScheduleOptions schedule;
+    /// Keep the trace: the graph after every pass, TIR after every pass of
+    /// every function, LLVM IR before and after optimisation, assembly and
+    /// the line maps between them. Off, only what running needs is kept.
+    bool trace = false;
+};
+
+/// One fused function: which graph nodes it computes and its lowered forms.
+struct FusedFunction {
+    std::string name;
+    int group = -1;                 ///< index into CompiledModel::fusion.groups
+    std::vector<int64_t> members;   ///< graph node ids
+    LoweredFunction lowered;        ///< schedule, TIR (and per-pass snapshots with trace)
+    /// Plan tensor indices of the kernel's arguments, in parameter order.
+    std::vector<int> args;
+    /// Floating-point operations of one call (multiply-adds count two).
+    double flops = 0;
+};
+
+struct CompileTimings {
+    double graphSeconds = 0, lowerSeconds = 0, codegenSeconds = 0;
+    double totalSeconds() const { return graphSeconds + lowerSeconds + codegenSeconds; }
+};
+
+/// A compiled model: the plan, the weights and the module, ready to run.
+struct CompiledModel {
+    graph::Graph graph = graph::Graph("main"); ///< after the graph pipeline
+    graph::FusionPlan fusion;
+    std::vector<GraphStage> graphStages;       ///< with trace: import + every pass
+    std::vector<FusedFunction> functions;      ///< in execution order
+    runtime::ExecutorPlan plan;
+    runtime::NDArray weights;
+    runtime::ModulePtr module;
+    /// Texts and line maps of the whole module (filled with trace).
+    codegen::BuildResult build;
+    CompileTimings timings;
+
+    /// A new executor over this model's module and weights (each executor has
+    /// its own storages, so several can run side by side).
+    std::unique_ptr<runtime::GraphExecutor> makeExecutor() const;
+    /// The function called `name`, or null.
+    const FusedFunction* findFunction(const std::string& name) const;
+};
+
+/// Compiles a graph as imported (inputs bound). Throws CompileError naming the
+/// node, its operator and the stage for anything unsupported.
+CompiledModel compileGraph(const graph::Graph& imported, const CompileOptions& options = {});
+
+/// Imports `path` (with `import`'s input shapes) and compiles it.
+CompiledModel compileModel(const std::string& path, const frontend::ImportOptions& import,
+                           const CompileOptions& options = {});
+
+} // namespace tessel::driver

@@ -1,0 +1,66 @@
+#include "runtime/GraphExecutor.h"
+
+#include <cstring>
+#include <stdexcept>
+
+namespace tessel::runtime {
+
+GraphExecutor::GraphExecutor(ExecutorPlan plan, ModulePtr module, NDArray weights)
+    : plan_(std::move(plan)), module_(std::move(module)), weights_(std::move(weights)) {
+    plan_.validate();
+    if (plan_.weightsBytes > 0 && (!weights_.defined() || static_cast<int64_t>(weights_.numBytes()) < plan_.weightsBytes))
+        throw std::runtime_error("graph executor: the weights hold fewer bytes than the plan needs");
+    for (int64_t bytes : plan_.storages)
+        storages_.push_back(NDArray::empty({std::max<int64_t>(bytes, 1)}, DataType::int8()));
+    for (auto& step : plan_.steps) {
+        KernelFunction f = module_ ? module_->function(step.function) : nullptr;
+        if (!f) throw std::runtime_error("graph executor: the module has no kernel '" + step.function + "'");
+        kernels_.push_back(f);
+        std::vector<void*> args;
+        for (int a : step.args) args.push_back(address(a));
+        stepArgs_.push_back(std::move(args));
+    }
+}
+
+void* GraphExecutor::address(int index) const {
+    const PlanTensor& t = plan_.tensors.at(static_cast<size_t>(index));
+    if (t.kind == PlanTensor::Kind::Constant)
+        return static_cast<char*>(const_cast<void*>(weights_.rawData())) + t.offset;
+    return const_cast<void*>(storages_.at(static_cast<size_t>(t.storage)).rawData());
+}
+
+const PlanTensor& GraphExecutor::inputInfo(int i) const {
+    return plan_.tensors.at(static_cast<size_t>(plan_.inputs.at(static_cast<size_t>(i))));
+}
+
+const PlanTensor& GraphExecutor::outputInfo(int i) const {
+    return plan_.tensors.at(static_cast<size_t>(plan_.outputs.at(static_cast<size_t>(i))));
+}
+
+NDArray GraphExecutor::tensor(int index) const {
+    const PlanTensor& t = plan_.tensors.at(static_cast<size_t>(index));
+    return NDArray::view(address(index), t.shape, t.dtype);
+}
+
+NDArray GraphExecutor::input(int i) const { return tensor(plan_.inputs.at(static_cast<size_t>(i))); }
+NDArray GraphExecutor::output(int i) const { return tensor(plan_.outputs.at(static_cast<size_t>(i))); }
+
+void GraphExecutor::setInput(int i, const NDArray& value) {
+    if (i < 0 || i >= numInputs()) throw std::runtime_error("graph executor: no input " + std::to_string(i));
+    const PlanTensor& t = inputInfo(i);
+    if (value.dtype() != t.dtype || value.shape() != t.shape)
+        throw std::runtime_error("input '" + t.name + "' is " + t.dtype.str() + " of another shape than the " +
+                                 value.str() + " given");
+    if (t.numBytes() > 0) std::memcpy(address(plan_.inputs[static_cast<size_t>(i)]), value.rawData(), t.numBytes());
+}
+
+void GraphExecutor::run() { runUntil(static_cast<int>(kernels_.size()) - 1); }
+
+void GraphExecutor::runUntil(int last) {
+    for (int s = 0; s <= last && s < static_cast<int>(kernels_.size()); ++s) {
+        if (kernels_[static_cast<size_t>(s)](stepArgs_[static_cast<size_t>(s)].data()) != 0)
+            throw std::runtime_error("kernel '" + plan_.steps[static_cast<size_t>(s)].function + "' failed");
+    }
+}
+
+} // namespace tessel::runtime

@@ -1,0 +1,94 @@
+#include "topi/Schedule.h"
+
+#include "topi/Topi.h"
+#include "topi/TopiUtil.h"
+
+namespace tessel::topi {
+
+using namespace tir;
+
+namespace {
+
+int64_t extentOf(const IterVar& iv) {
+    auto c = asConstInt(iv->dom.extent);
+    return c ? *c : -1;
+}
+
+/// Parallel over the fused outer data-parallel loops of a root stage whose
+/// leaves are still its axes (then its reduce axes).
+void parallelOuter(te::Stage stage, const ScheduleOptions& options, size_t numDataAxes) {
+    const auto& axes = stage.data().leafIterVars;
+    if (numDataAxes == 0) return;
+    int64_t total = 1;
+    for (size_t i = 0; i < numDataAxes; ++i) total *= std::max<int64_t>(extentOf(axes[i]), 1);
+    if (total < 2) return;
+    // Fuse the outer axes until there is enough parallel work (a few tasks
+    // per thread) without fusing the innermost data axis, which is the one
+    // LLVM vectorizes.
+    IterVar outer = axes[0];
+    int64_t work = extentOf(outer);
+    // After each fuse the next data axis is leaf 1 again.
+    for (size_t fused = 1; work < 64 && fused + 1 < numDataAxes; ++fused) {
+        IterVar next = stage.data().leafIterVars[1];
+        work *= extentOf(next);
+        outer = stage.fuse(outer, next);
+    }
+    (void)options;
+    stage.parallel(outer);
+}
+
+} // namespace
+
+void scheduleInjective(te::Stage stage, const ScheduleOptions& options) {
+    auto* op = dynamic_cast<const te::ComputeOpNode*>(stage.op().get());
+    if (!op || op->axis.empty()) return;
+    int64_t total = 1;
+    for (auto& iv : op->axis) total *= std::max<int64_t>(extentOf(iv), 1);
+    std::vector<IterVar> axes(op->axis.begin(), op->axis.end());
+    IterVar inner = axes.back();
+    int64_t innerExtent = extentOf(inner);
+    bool isFloat = op->body[0].type().isFloat();
+    if (isFloat && innerExtent > 0 && innerExtent % options.vectorLanes == 0 && op->reduceAxis.empty()) {
+        auto [io, ii] = stage.split(inner, intImm(options.vectorLanes));
+        stage.vectorize(ii);
+        axes.back() = io;
+    }
+    if (total < options.minParallelElements || axes.size() < 1) return;
+    // Fuse all outer axes into one parallel loop; keep the innermost (vector or
+    // contiguous) loop inside.
+    IterVar fused = axes[0];
+    for (size_t i = 1; i + 1 < axes.size(); ++i) fused = stage.fuse(fused, axes[i]);
+    if (axes.size() == 1) {
+        // One axis only: split it into parallel chunks.
+        auto [o, in] = stage.splitByNParts(fused, intImm(std::min<int64_t>(64, std::max<int64_t>(extentOf(fused), 1))));
+        stage.parallel(o);
+        return;
+    }
+    stage.parallel(fused);
+}
+
+te::Schedule scheduleFused(const std::vector<te::Tensor>& outputs, const ScheduleOptions& options) {
+    std::vector<te::Operation> ops;
+    for (auto& t : outputs) ops.push_back(t->op);
+    te::Schedule s = te::createSchedule(ops);
+    for (te::Stage stage : s.stages()) {
+        auto* op = dynamic_cast<const te::ComputeOpNode*>(stage.op().get());
+        if (!op) continue;
+        bool isOutput = stage.data().isOutput;
+        if (!isOutput && tag::isInjectiveTag(op->tag)) {
+            stage.computeInline();
+            continue;
+        }
+        if (tag::isInjectiveTag(op->tag)) {
+            scheduleInjective(stage, options);
+            continue;
+        }
+        int64_t total = 1;
+        for (auto& iv : op->axis) total *= std::max<int64_t>(extentOf(iv), 1);
+        if (total * std::max<size_t>(op->reduceAxis.size(), 1) >= options.minParallelElements / 4)
+            parallelOuter(stage, options, op->axis.size());
+    }
+    return s;
+}
+
+} // namespace tessel::topi

@@ -1,0 +1,34 @@
+/// \file
+/// Default schedules of fused functions (TVM's per-target schedule_* of topi).
+///
+/// A fused function is the tensors of one FuseOps group: inner stages tagged
+/// element-wise, broadcast or injective are inlined into their consumers;
+/// every other stage (a reduction, a convolution, a padded copy) is
+/// materialised. The anchor stage (the group's convolution, matrix product,
+/// pooling or reduction) gets its operator's schedule; the output gets the
+/// injective schedule: parallel over the outer loops and vectorized along a
+/// contiguous innermost axis when that axis has a whole number of vectors.
+#pragma once
+
+#include "te/Schedule.h"
+
+#include <vector>
+
+namespace tessel::topi {
+
+struct ScheduleOptions {
+    /// Lanes of one vector register for float32 (16 with AVX-512).
+    int vectorLanes = 16;
+    /// Below this many output elements a loop nest stays sequential.
+    int64_t minParallelElements = 4096;
+};
+
+/// The default schedule of the function computing `outputs`.
+te::Schedule scheduleFused(const std::vector<te::Tensor>& outputs, const ScheduleOptions& options = {});
+
+/// The injective schedule applied to one (root) stage: innermost axis
+/// vectorized when it divides into vectors, the outer axes fused and run in
+/// parallel when there is enough work.
+void scheduleInjective(te::Stage stage, const ScheduleOptions& options);
+
+} // namespace tessel::topi
