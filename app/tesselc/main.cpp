@@ -2,7 +2,10 @@
 #include "codegen/CodeGenC.h"
 #include "codegen/CodeGenLLVM.h"
 #include "codegen/Target.h"
+#include "driver/ModelCompiler.h"
 #include "driver/ModelDriver.h"
+#include "driver/ModelRunner.h"
+#include "frontend/TensorProto.h"
 #include "driver/TeDriver.h"
 #include "ir/Check.h"
 #include "ir/Diagnostic.h"
@@ -37,9 +40,20 @@ commands:
                                     default schedule, print latency and GFLOP/s
   ladder [DIR] [--threads N]        run every .te step of a GEMM ladder and print a table
   passes                            list every TIR and graph pass with its summary
-  show MODEL.onnx --stage graph|optimized|fused [--input-shape NAME:D1,D2,...]...
-                                    print the imported graph, the graph after the graph
-                                    pipeline (--pass NAME: after that pass), or the fusion plan
+  run MODEL.onnx [--input-shape NAME:D1,D2,...]... [--inputs a.pb,b.pb] [--expect c.pb,...]
+        [--threads N] [--repeat R] [--rtol X] [--atol Y] [--json] [--profile]
+                                    compile a model, run it on TensorProto inputs (seeded
+                                    random ones when not given), compare with expected
+                                    outputs (ONNX's rtol 1e-3, atol 1e-7), print the latency
+                                    (--profile: and every kernel's time and GFLOP/s)
+  compile MODEL.onnx [--input-shape ...] -o DIR
+                                    export: DIR/model.so (kernels), DIR/plan.json (executor
+                                    plan), DIR/weights.bin; the runtime alone runs them
+  show MODEL.onnx --stage graph|optimized|fused|tir|llvm|asm [--function NAME]
+        [--input-shape NAME:D1,D2,...]... [--pass NAME]
+                                    print one stage: the imported graph, the graph after the
+                                    graph pipeline (--pass NAME: after that pass), the fusion
+                                    plan, or per fused function its TIR, LLVM IR or assembly
 )";
 
 struct UsageError : std::runtime_error {
@@ -59,8 +73,11 @@ struct Args {
     std::vector<std::string> passes;
     std::string emit, target, stage;
     std::vector<std::string> inputShapes;
+    std::vector<std::string> inputs, expect;
+    std::string output, function;
     int threads = 0, repeat = 0;
-    bool json = false;
+    double rtol = 1e-3, atol = 1e-7;
+    bool json = false, profile = false;
 };
 
 Args parseArgs(int argc, char** argv) {
@@ -84,7 +101,31 @@ Args parseArgs(int argc, char** argv) {
                 throw UsageError(s + " needs a non-negative integer, not '" + v + "'");
             }
         };
+        auto real = [&]() {
+            std::string v = value();
+            try {
+                size_t used = 0;
+                double d = std::stod(v, &used);
+                if (used != v.size() || d < 0) throw std::invalid_argument(v);
+                return d;
+            } catch (const std::exception&) {
+                throw UsageError(s + " needs a non-negative number, not '" + v + "'");
+            }
+        };
+        auto list = [&]() {
+            std::vector<std::string> out;
+            std::stringstream ss(value());
+            for (std::string item; std::getline(ss, item, ',');)
+                if (!item.empty()) out.push_back(item);
+            return out;
+        };
         if (s == "--pass") a.passes.push_back(value());
+        else if (s == "--inputs") a.inputs = list();
+        else if (s == "--expect") a.expect = list();
+        else if (s == "-o" || s == "--output") a.output = value();
+        else if (s == "--function") a.function = value();
+        else if (s == "--rtol") a.rtol = real();
+        else if (s == "--atol") a.atol = real();
         else if (s == "--emit") a.emit = value();
         else if (s == "--target") a.target = value();
         else if (s == "--stage") a.stage = value();
@@ -92,6 +133,7 @@ Args parseArgs(int argc, char** argv) {
         else if (s == "--threads") a.threads = number();
         else if (s == "--repeat") a.repeat = number();
         else if (s == "--json") a.json = true;
+        else if (s == "--profile") a.profile = true;
         else if (s.starts_with("--")) throw UsageError("unknown option " + s);
         else if (a.file.empty()) a.file = s;
         else throw UsageError("unexpected argument '" + s + "'");
@@ -118,15 +160,122 @@ int cmdPasses() {
     return 0;
 }
 
-int cmdShow(const Args& a) {
-    if (a.file.empty()) throw UsageError("no model given");
-    if (a.stage != "graph" && a.stage != "optimized" && a.stage != "fused")
-        throw UsageError("--stage must be graph, optimized or fused (the later stages come with the operator library)");
+frontend::ImportOptions importOptions(const Args& a) {
     frontend::ImportOptions io;
     for (auto& b : a.inputShapes) {
         auto [name, dims] = frontend::parseInputShapeBinding(b);
         io.inputShapes[name] = dims;
     }
+    return io;
+}
+
+/// `show --stage tir|llvm|asm`: per fused function (or the one --function names).
+int showFunctions(const Args& a, const frontend::ImportOptions& io) {
+    driver::CompileOptions co;
+    co.trace = a.stage != "tir";
+    auto m = driver::compileModel(a.file, io, co);
+    std::vector<const driver::FusedFunction*> fns;
+    for (auto& f : m.functions)
+        if (a.function.empty() || f.name == a.function) fns.push_back(&f);
+    if (fns.empty()) {
+        std::string known;
+        for (auto& f : m.functions) known += " " + f.name;
+        throw CompileError("the model has no fused function '" + a.function + "'; functions:" + known);
+    }
+    if (a.stage == "tir") {
+        for (auto* f : fns) std::cout << tir::toString(f->lowered.lowered) << "\n";
+        return 0;
+    }
+    if (a.function.empty()) {
+        std::cout << (a.stage == "asm" ? m.build.assembly : m.build.llvmIROptimized);
+        return 0;
+    }
+    // One function: build it alone so the text is only its own.
+    codegen::BuildOptions bo;
+    bo.jit = false;
+    bo.emitAssembly = a.stage == "asm";
+    auto r = driver::buildFunctions({fns[0]->lowered}, codegen::Target::host(), bo);
+    std::cout << (a.stage == "asm" ? r.assembly : r.llvmIROptimized);
+    return 0;
+}
+
+std::vector<runtime::NDArray> readTensors(const std::vector<std::string>& files) {
+    std::vector<runtime::NDArray> out;
+    for (auto& f : files) out.push_back(driver::toNDArray(*frontend::readTensorProto(f).value));
+    return out;
+}
+
+int cmdRunModel(const Args& a) {
+    auto m = driver::compileModel(a.file, importOptions(a));
+    auto inputs = readTensors(a.inputs);
+    auto expected = readTensors(a.expect);
+    if (inputs.size() > m.plan.inputs.size())
+        throw CompileError(std::to_string(inputs.size()) + " inputs given, the model takes " +
+                           std::to_string(m.plan.inputs.size()));
+    if (expected.size() > m.plan.outputs.size())
+        throw CompileError(std::to_string(expected.size()) + " expected outputs given, the model has " +
+                           std::to_string(m.plan.outputs.size()));
+    driver::ModelRunOptions ro;
+    ro.threads = a.threads;
+    ro.repeat = a.repeat > 0 ? a.repeat : 20;
+    ro.rtol = a.rtol;
+    ro.atol = a.atol;
+    ro.profile = a.profile;
+    auto rep = driver::runModel(m, inputs, expected, ro);
+    if (a.json) {
+        nlohmann::json outs = nlohmann::json::array();
+        for (size_t i = 0; i < rep.outputs.size(); ++i) {
+            auto& o = rep.outputs[i];
+            nlohmann::json j = {{"name", o.name}, {"shape", m.plan.tensors[size_t(m.plan.outputs[i])].shape}};
+            if (o.checked) {
+                j["max_abs_err"] = o.maxAbsErr;
+                j["max_rel_err"] = o.maxRelErr;
+                j["max_abs_expected"] = o.maxAbsExpected;
+                j["ok"] = o.ok;
+            }
+            outs.push_back(j);
+        }
+        nlohmann::json j = {{"ok", rep.ok},
+                            {"latency_ms", rep.latencyMs},
+                            {"threads", rep.threads},
+                            {"compile_s", m.timings.totalSeconds()},
+                            {"functions", m.functions.size()},
+                            {"outputs", outs}};
+        if (!rep.ok) j["error"] = rep.error;
+        if (a.profile) {
+            nlohmann::json prof = nlohmann::json::array();
+            for (auto& k : rep.profile) prof.push_back({{"function", k.function}, {"ms", k.ms}, {"gflops", k.gflops}});
+            j["profile"] = prof;
+        }
+        std::cout << j.dump() << "\n";
+    } else {
+        std::printf("%s: %s\n  compiled in %.2f s (%zu fused functions), latency %.3f ms (median of %zu), %d thread%s\n",
+                    a.file.c_str(), rep.ok ? (expected.empty() ? "ran" : "ok") : "FAILED", m.timings.totalSeconds(),
+                    m.functions.size(), rep.latencyMs, rep.runsMs.size(), rep.threads, rep.threads == 1 ? "" : "s");
+        for (auto& o : rep.outputs) {
+            std::printf("  %s %s", o.name.c_str(), o.type.c_str());
+            if (o.checked) std::printf(": max abs err %.3g, max rel err %.3g%s", o.maxAbsErr, o.maxRelErr, o.ok ? "" : "  MISMATCH");
+            std::printf("\n");
+        }
+        if (!rep.ok) std::printf("  %s\n", rep.error.c_str());
+        if (a.profile) {
+            double total = 0;
+            for (auto& k : rep.profile) total += k.ms;
+            std::printf("\n  %-40s %10s %7s %9s\n", "kernel", "ms", "share", "GFLOP/s");
+            for (auto& k : rep.profile)
+                std::printf("  %-40s %10.3f %6.1f%% %9.1f\n", k.function.c_str(), k.ms, 100 * k.ms / total, k.gflops);
+        }
+    }
+    return rep.ok ? 0 : 1;
+}
+
+int cmdShow(const Args& a) {
+    if (a.file.empty()) throw UsageError("no model given");
+    static const std::vector<std::string> kStages = {"graph", "optimized", "fused", "tir", "llvm", "asm"};
+    if (std::find(kStages.begin(), kStages.end(), a.stage) == kStages.end())
+        throw UsageError("--stage must be graph, optimized, fused, tir, llvm or asm");
+    frontend::ImportOptions io = importOptions(a);
+    if (a.stage == "tir" || a.stage == "llvm" || a.stage == "asm") return showFunctions(a, io);
     auto trace = driver::optimizeModel(a.file, io);
     if (a.stage == "graph") {
         std::cout << trace.stages.front().text;
@@ -285,7 +434,7 @@ int main(int argc, char** argv) {
         if (a.command == "passes") return cmdPasses();
         if (a.command == "lower") return cmdLower(a);
         if (a.command == "build") return cmdBuild(a);
-        if (a.command == "run") return cmdRun(a);
+        if (a.command == "run") return a.file.ends_with(".onnx") ? cmdRunModel(a) : cmdRun(a);
         if (a.command == "ladder") return cmdLadder(a);
         if (a.command == "show") return cmdShow(a);
         if (a.command == "help" || a.command == "--help" || a.command == "-h") {

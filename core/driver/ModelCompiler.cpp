@@ -73,6 +73,19 @@ public:
         return idx;
     }
 
+    /// A constant made at compile time (packed weights): a new plan tensor.
+    int addConstant(const std::string& name, Ref<graph::Constant> c) {
+        runtime::PlanTensor t;
+        t.name = name;
+        t.dtype = c->dtype;
+        t.shape = c->shape;
+        t.kind = runtime::PlanTensor::Kind::Constant;
+        int idx = static_cast<int>(plan.tensors.size());
+        constants_.push_back({idx, std::move(c)});
+        plan.tensors.push_back(std::move(t));
+        return idx;
+    }
+
     bool usedOutside(const Value& v, const std::set<int64_t>& group) const {
         if (graphOutputs_.count(v)) return true;
         auto it = consumers_.find(v);
@@ -168,7 +181,9 @@ FusedFunction lowerGroup(const graph::Graph& g, const graph::FusionGroup& group,
     std::set<int64_t> members(group.members.begin(), group.members.end());
 
     std::unordered_map<Value, te::Tensor, ValueHash> tensors;
-    std::vector<std::pair<te::Tensor, Value>> params;
+    // Each parameter and how to get its plan tensor (made only when the
+    // function reads it: a Reshape's shape or an unpacked weight is not).
+    std::vector<std::pair<te::Tensor, std::function<int()>>> params;
     auto tensorFor = [&](const Value& v) -> te::Tensor {
         auto it = tensors.find(v);
         if (it != tensors.end()) return it->second;
@@ -178,7 +193,7 @@ FusedFunction lowerGroup(const graph::Graph& g, const graph::FusionGroup& group,
             t = inlineScalar(*c, name);
         } else {
             t = te::placeholder(topi::toExprs(v.type().shape), v.type().dtype, name);
-            params.emplace_back(t, v);
+            params.emplace_back(t, [&pb, v] { return pb.tensorOf(v); });
         }
         tensors.emplace(v, t);
         return t;
@@ -200,6 +215,11 @@ FusedFunction lowerGroup(const graph::Graph& g, const graph::FusionGroup& group,
                 throw CompileError(n->describe() + ": output shape " + t.str() +
                                    " is not static; bind the input shapes (--input-shape)");
         topi::OpContext ctx(*n, ins, consts);
+        ctx.setConstantMaker([&](const std::string& name, Ref<graph::Constant> c) {
+            te::Tensor t = te::placeholder(topi::toExprs(c->shape), c->dtype, name);
+            params.emplace_back(t, [&pb, name, c] { return pb.addConstant(name, c); });
+            return t;
+        });
         auto outs = topi::computeNode(ctx);
         for (int i = 0; i < n->numOutputs(); ++i) {
             Value v = n->output(i);
@@ -225,10 +245,10 @@ FusedFunction lowerGroup(const graph::Graph& g, const graph::FusionGroup& group,
     std::unordered_set<const te::OperationNode*> reached;
     for (auto& op : te::postOrderOps(outOps)) reached.insert(op.get());
     std::vector<te::Tensor> args;
-    for (auto& [t, v] : params) {
+    for (auto& [t, planTensor] : params) {
         if (!reached.count(t->op.get())) continue;
         args.push_back(t);
-        f.args.push_back(pb.tensorOf(v));
+        f.args.push_back(planTensor());
     }
     std::vector<int> outIdx;
     for (size_t i = 0; i < outputs.size(); ++i) {

@@ -41,6 +41,16 @@ ModelRunReport runModel(const CompiledModel& model, const std::vector<runtime::N
             for (double s : ev.measure([&] { exec->run(); })) rep.runsMs.push_back(s * 1e3);
             rep.latencyMs = runtime::median(rep.runsMs);
         }
+        if (options.profile) {
+            auto secs = exec->profile(std::max(options.repeat, 3));
+            for (size_t s = 0; s < secs.size(); ++s) {
+                KernelProfile k;
+                k.function = model.plan.steps[s].function;
+                k.ms = secs[s] * 1e3;
+                if (auto* f = model.findFunction(k.function); f && secs[s] > 0) k.gflops = f->flops / secs[s] * 1e-9;
+                rep.profile.push_back(k);
+            }
+        }
     } catch (const std::exception& e) {
         rep.error = e.what();
         return rep;

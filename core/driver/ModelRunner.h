@@ -22,6 +22,15 @@ struct ModelRunOptions {
     /// An output element is close when |got - want| <= atol + rtol * |want|
     /// (ONNX's backend-test defaults).
     double rtol = 1e-3, atol = 1e-7;
+    /// Also time every kernel on its own (ModelRunReport::profile).
+    bool profile = false;
+};
+
+/// One kernel's share of a run.
+struct KernelProfile {
+    std::string function;
+    double ms = 0;
+    double gflops = 0;
 };
 
 struct OutputReport {
@@ -41,6 +50,7 @@ struct ModelRunReport {
     int threads = 0;
     std::vector<OutputReport> outputs;
     std::vector<runtime::NDArray> values; ///< copies of the outputs
+    std::vector<KernelProfile> profile;   ///< with ModelRunOptions::profile, in step order
     std::string error;                ///< why ok is false
 };
 

@@ -1,5 +1,8 @@
 #include "runtime/GraphExecutor.h"
 
+#include "runtime/TimeEvaluator.h"
+
+#include <chrono>
 #include <cstring>
 #include <stdexcept>
 
@@ -52,6 +55,21 @@ void GraphExecutor::setInput(int i, const NDArray& value) {
         throw std::runtime_error("input '" + t.name + "' is " + t.dtype.str() + " of another shape than the " +
                                  value.str() + " given");
     if (t.numBytes() > 0) std::memcpy(address(plan_.inputs[static_cast<size_t>(i)]), value.rawData(), t.numBytes());
+}
+
+std::vector<double> GraphExecutor::profile(int repeat) {
+    std::vector<std::vector<double>> times(kernels_.size());
+    for (int r = 0; r < std::max(repeat, 1); ++r) {
+        for (size_t s = 0; s < kernels_.size(); ++s) {
+            auto t0 = std::chrono::steady_clock::now();
+            if (kernels_[s](stepArgs_[s].data()) != 0)
+                throw std::runtime_error("kernel '" + plan_.steps[s].function + "' failed");
+            times[s].push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+        }
+    }
+    std::vector<double> out;
+    for (auto& t : times) out.push_back(median(t));
+    return out;
 }
 
 void GraphExecutor::run() { runUntil(static_cast<int>(kernels_.size()) - 1); }

@@ -42,6 +42,9 @@ public:
 
     /// Runs every step. Throws std::runtime_error when a kernel fails.
     void run();
+    /// Seconds each step takes: the median over `repeat` whole runs, each
+    /// step timed on its own (for the per-kernel profile).
+    std::vector<double> profile(int repeat);
     /// Runs steps [0, last] only (for looking at an intermediate tensor
     /// before its storage is reused).
     void runUntil(int last);

@@ -1,5 +1,6 @@
 #include "topi/Schedule.h"
 
+#include "topi/Conv2dNCHWc.h"
 #include "topi/Topi.h"
 #include "topi/TopiUtil.h"
 
@@ -71,9 +72,26 @@ te::Schedule scheduleFused(const std::vector<te::Tensor>& outputs, const Schedul
     std::vector<te::Operation> ops;
     for (auto& t : outputs) ops.push_back(t->op);
     te::Schedule s = te::createSchedule(ops);
+    // A blocked convolution with one output (its NCHW stage and the fused
+    // element-wise operators) gets its own schedule.
+    // So does a packed dense layer.
+    te::Tensor blockedConv, packedDense;
+    for (te::Stage stage : s.stages()) {
+        if (stage.op()->tag == tag::kConv2dNCHWc) blockedConv = stage.op().output(0);
+        if (stage.op()->tag == tag::kDensePacked) packedDense = stage.op().output(0);
+    }
+    te::Tensor anchor = blockedConv.defined() ? blockedConv : packedDense;
+    bool convScheduled = anchor.defined() && outputs.size() == 1 &&
+                         outputs[0].ndim() == (blockedConv.defined() ? 4 : 2) &&
+                         !outputs[0]->op.sameAs(anchor->op);
     for (te::Stage stage : s.stages()) {
         auto* op = dynamic_cast<const te::ComputeOpNode*>(stage.op().get());
         if (!op) continue;
+        if (convScheduled && !stage.data().isOutput && tag::isInjectiveTag(op->tag)) {
+            stage.computeInline();
+            continue;
+        }
+        if (convScheduled) continue; // scheduled below
         bool isOutput = stage.data().isOutput;
         if (!isOutput && tag::isInjectiveTag(op->tag)) {
             stage.computeInline();
@@ -88,6 +106,8 @@ te::Schedule scheduleFused(const std::vector<te::Tensor>& outputs, const Schedul
         if (total * std::max<size_t>(op->reduceAxis.size(), 1) >= options.minParallelElements / 4)
             parallelOuter(stage, options, op->axis.size());
     }
+    if (convScheduled && blockedConv.defined()) scheduleConv2dNCHWc(s, blockedConv, outputs[0], options);
+    else if (convScheduled) scheduleDensePacked(s, packedDense, outputs[0], options);
     return s;
 }
 

@@ -31,4 +31,9 @@ te::Schedule scheduleFused(const std::vector<te::Tensor>& outputs, const Schedul
 /// parallel when there is enough work.
 void scheduleInjective(te::Stage stage, const ScheduleOptions& options);
 
+/// The packed dense layer (DensePacked.cpp): `acc` the product in 16-column
+/// panels, `out` its output stage with the fused element-wise operators.
+void scheduleDensePacked(te::Schedule& s, const te::Tensor& acc, const te::Tensor& out,
+                         const ScheduleOptions& options);
+
 } // namespace tessel::topi

@@ -84,6 +84,8 @@ const std::vector<TopiOp>& topiOps() {
     static const std::vector<TopiOp> ops = [] {
         std::vector<TopiOp> v;
         addElementwiseOps(v);
+        addConv2dNCHWcOps(v); // before the general Conv of addNnOps
+        addDensePackedOps(v); // before the general Gemm
         addNnOps(v);
         addTransformOps(v);
         addReduceOps(v);
@@ -100,9 +102,15 @@ const TopiOp* findTopiOp(std::string_view op) {
 
 std::vector<te::Tensor> computeNode(const OpContext& ctx) {
     const auto& node = ctx.node();
-    const TopiOp* op = findTopiOp(node.op);
-    if (!op) ctx.fail("the operator library has no compute for " + node.op);
-    auto outs = op->compute(ctx);
+    std::vector<te::Tensor> outs;
+    bool found = false;
+    for (auto& op : topiOps()) {
+        if (op.name != node.op) continue;
+        found = true;
+        outs = op.compute(ctx);
+        if (!outs.empty()) break;
+    }
+    if (!found) ctx.fail("the operator library has no compute for " + node.op);
     TESSEL_CHECK(static_cast<int>(outs.size()) == node.numOutputs(),
                  node.describe() + ": compute made " + std::to_string(outs.size()) + " outputs, node has " +
                      std::to_string(node.numOutputs()));

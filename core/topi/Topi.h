@@ -37,6 +37,7 @@ inline constexpr const char* kConv2d = "conv2d";         ///< NCHW direct convol
 inline constexpr const char* kConv2dNCHWc = "conv2d_nchwc";
 inline constexpr const char* kDepthwise = "depthwise_conv2d";
 inline constexpr const char* kDense = "dense";   ///< (batched) matrix product
+inline constexpr const char* kDensePacked = "dense_packed"; ///< constant weights in 16-column panels
 inline constexpr const char* kPool = "pool";
 inline constexpr const char* kOpaque = "opaque"; ///< materialised at root, default loops
 /// True for the tags whose stages are inlined into their consumers.
@@ -74,7 +75,18 @@ public:
     /// Throws CompileError("node 'n' (Op): message").
     [[noreturn]] void fail(const std::string& message) const;
 
+    /// Makes a constant at compile time (packed weights) a function argument.
+    using ConstantMaker = std::function<te::Tensor(const std::string& name, Ref<graph::Constant> value)>;
+    void setConstantMaker(ConstantMaker maker) { constantMaker_ = std::move(maker); }
+    /// `make()` as a tensor argument when the caller (the model compiler) can
+    /// add constants; otherwise an undefined Tensor, and the compute makes the
+    /// same values with a TE stage instead.
+    te::Tensor derivedConstant(const std::string& name, const std::function<Ref<graph::Constant>()>& make) const {
+        return constantMaker_ ? constantMaker_(name, make()) : te::Tensor();
+    }
+
 private:
+    ConstantMaker constantMaker_;
     const graph::Node& node_;
     std::vector<te::Tensor> inputs_;
     std::vector<Ref<graph::Constant>> constants_;
@@ -83,7 +95,10 @@ private:
 
 using ComputeFn = std::function<std::vector<te::Tensor>(const OpContext&)>;
 
-/// The compute of one graph operator.
+/// The compute of one graph operator. Several records may name the same
+/// operator: computeNode() takes the first whose compute applies (returns
+/// outputs rather than an empty vector), so specialised computes (a blocked
+/// convolution) come before the general one.
 struct TopiOp {
     std::string name; ///< ONNX operator name
     ComputeFn compute;
@@ -101,6 +116,8 @@ std::vector<te::Tensor> computeNode(const OpContext& ctx);
 
 // --- the per-file record lists, gathered by topiOps() -------------------------
 void addElementwiseOps(std::vector<TopiOp>& ops); // Elementwise.cpp
+void addConv2dNCHWcOps(std::vector<TopiOp>& ops); // Conv2dNCHWc.cpp: blocked 2-d convolution
+void addDensePackedOps(std::vector<TopiOp>& ops); // DensePacked.cpp: Gemm with constant weights
 void addNnOps(std::vector<TopiOp>& ops);          // Nn.cpp: conv, gemm, matmul, pooling
 void addTransformOps(std::vector<TopiOp>& ops);   // Transform.cpp: reshape, slice, concat ...
 void addReduceOps(std::vector<TopiOp>& ops);      // Reduce.cpp: reductions, softmax, norms
