@@ -2,7 +2,11 @@
 # Tessel's one entry point on a fresh Debian 12 machine.
 #   ./run.sh          install what is missing, build, run the main job (the GEMM ladder table)
 #   ./run.sh test     install what is missing, build, run every test (ctest)
-#   ./run.sh bench    install what is missing, build, run bench/gemm against OpenBLAS and oneDNN
+#   ./run.sh bench    install what is missing, build, run bench/gemm against OpenBLAS and oneDNN,
+#                     then bench/models (ResNet-18/50, MobileNet-V2) against ONNX Runtime
+#   ./run.sh bench-models   only the model benchmark
+# test and bench also install ONNX Runtime for node (scripts/setup-ort.sh, into
+# BUILD_DIR/ort): the reference of the model tests and the anchor of bench_models.
 # Environment: BUILD_DIR (default build), JOBS (default nproc).
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -13,6 +17,9 @@ JOBS=${JOBS:-$(nproc)}
 scripts/install-deps.sh
 cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build "$BUILD_DIR" -j "$JOBS"
+case "$mode" in
+  test|bench|bench-models) scripts/setup-ort.sh "$BUILD_DIR/ort" ;;
+esac
 
 case "$mode" in
   main)
@@ -20,7 +27,10 @@ case "$mode" in
   test)
     cd "$BUILD_DIR" && ctest --output-on-failure -j 1 ;;
   bench)
-    "$BUILD_DIR"/bin/bench_gemm ;;
+    "$BUILD_DIR"/bin/bench_gemm
+    "$BUILD_DIR"/bin/bench_models ;;
+  bench-models)
+    "$BUILD_DIR"/bin/bench_models ;;
   *)
-    echo "usage: $0 [main|test|bench]" >&2; exit 2 ;;
+    echo "usage: $0 [main|test|bench|bench-models]" >&2; exit 2 ;;
 esac

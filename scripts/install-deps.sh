@@ -8,7 +8,13 @@ packages=(
   nlohmann-json3-dev libfmt-dev
   libonnx-dev libprotobuf-dev protobuf-compiler libonnx-testdata
   libopenblas-dev libdnnl-dev
+  # Tests and benchmarks only, never a runtime dependency of Tessel: the whole-model
+  # references (torchvision models exported to ONNX, ONNX Runtime through node).
+  nodejs python3-onnx python3-torch python3-torchvision
 )
+# Debian's npm, unless an npm is already there: NodeSource's nodejs bundles its own
+# npm and conflicts with Debian's.
+command -v npm >/dev/null 2>&1 || packages+=(npm)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

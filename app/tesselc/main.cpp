@@ -269,6 +269,17 @@ int cmdRunModel(const Args& a) {
     return rep.ok ? 0 : 1;
 }
 
+int cmdCompile(const Args& a) {
+    if (a.file.empty()) throw UsageError("no model given");
+    if (a.output.empty()) throw UsageError("compile needs -o DIR");
+    auto m = driver::compileModel(a.file, importOptions(a));
+    driver::exportModel(m, a.output);
+    std::printf("%s: %zu fused functions, %.1f MiB of weights, %.1f MiB of activations -> %s\n", a.file.c_str(),
+                m.functions.size(), double(m.plan.weightsBytes) / (1 << 20), double(m.plan.storageBytes()) / (1 << 20),
+                a.output.c_str());
+    return 0;
+}
+
 int cmdShow(const Args& a) {
     if (a.file.empty()) throw UsageError("no model given");
     static const std::vector<std::string> kStages = {"graph", "optimized", "fused", "tir", "llvm", "asm"};
@@ -437,6 +448,7 @@ int main(int argc, char** argv) {
         if (a.command == "run") return a.file.ends_with(".onnx") ? cmdRunModel(a) : cmdRun(a);
         if (a.command == "ladder") return cmdLadder(a);
         if (a.command == "show") return cmdShow(a);
+        if (a.command == "compile") return cmdCompile(a);
         if (a.command == "help" || a.command == "--help" || a.command == "-h") {
             std::fputs(kUsage, stdout);
             return 0;

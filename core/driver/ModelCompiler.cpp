@@ -1,14 +1,18 @@
 #include "driver/ModelCompiler.h"
 
+#include "codegen/SharedLibrary.h"
 #include "graph/GraphPrinter.h"
 #include "graph/passes/GraphPassManager.h"
 #include "graph/passes/GraphPipeline.h"
 #include "ir/Check.h"
 #include "ir/Diagnostic.h"
+#include "runtime/ExportedModel.h"
 #include "topi/Topi.h"
 #include "topi/TopiUtil.h"
 
 #include <chrono>
+#include <filesystem>
+#include <fstream>
 #include <cstring>
 #include <map>
 #include <set>
@@ -316,6 +320,35 @@ CompiledModel compileGraph(const graph::Graph& imported, const CompileOptions& o
     }
     m.timings.codegenSeconds = since(t0);
     return m;
+}
+
+void exportModel(const CompiledModel& model, const std::string& dir, const codegen::Target& target) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    fs::create_directories(dir, ec);
+    if (ec) throw CompileError("cannot create '" + dir + "': " + ec.message());
+    std::vector<tir::PrimFunc> funcs;
+    for (auto& f : model.functions) funcs.push_back(f.lowered.lowered);
+    // Each file is written beside its final name and renamed, so a failed
+    // export never leaves a half-written model that looks whole.
+    auto write = [&](const char* name, const char* data, size_t size) {
+        fs::path tmp = fs::path(dir) / (std::string(name) + ".tmp");
+        {
+            std::ofstream out(tmp, std::ios::binary);
+            out.write(data, static_cast<std::streamsize>(size));
+            if (!out) throw CompileError("cannot write '" + tmp.string() + "'");
+        }
+        fs::rename(tmp, fs::path(dir) / name, ec);
+        if (ec) throw CompileError("cannot write '" + (fs::path(dir) / name).string() + "': " + ec.message());
+    };
+    fs::path lib = fs::path(dir) / (std::string(runtime::kExportLibrary) + ".tmp");
+    codegen::linkSharedLibrary(codegen::emitObject(funcs, target), lib.string());
+    fs::rename(lib, fs::path(dir) / runtime::kExportLibrary, ec);
+    if (ec) throw CompileError("cannot write the library into '" + dir + "': " + ec.message());
+    std::string plan = model.plan.toJson();
+    write(runtime::kExportPlan, plan.data(), plan.size());
+    write(runtime::kExportWeights, static_cast<const char*>(model.weights.rawData()),
+          static_cast<size_t>(model.plan.weightsBytes));
 }
 
 CompiledModel compileModel(const std::string& path, const frontend::ImportOptions& import,

@@ -73,6 +73,12 @@ struct CompiledModel {
 /// node, its operator and the stage for anything unsupported.
 CompiledModel compileGraph(const graph::Graph& imported, const CompileOptions& options = {});
 
+/// Writes `model` to `dir` (created if needed) as the runtime loads it
+/// (runtime/ExportedModel.h): the kernels compiled again to an object for
+/// `target` and linked into a shared library, the plan and the weights.
+void exportModel(const CompiledModel& model, const std::string& dir,
+                 const codegen::Target& target = codegen::Target::host());
+
 /// Imports `path` (with `import`'s input shapes) and compiles it.
 CompiledModel compileModel(const std::string& path, const frontend::ImportOptions& import,
                            const CompileOptions& options = {});

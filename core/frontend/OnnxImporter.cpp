@@ -438,7 +438,8 @@ void Importer::importNode(const onnx::NodeProto& n, int index) {
             return;
         }
     } else if (opset_ < 7 && (op == "Add" || op == "Sub" || op == "Mul" || op == "Div" ||
-                              op == "Pow" || op == "Gemm")) {
+                              op == "Pow" || op == "Gemm" || op == "Equal" || op == "Less" ||
+                              op == "Greater" || op == "And" || op == "Or" || op == "Xor")) {
         // Opset 6 broadcasts only with broadcast=1, aligning B at `axis`
         // (default: trailing, as numpy); from opset 7 numpy rules apply.
         const bool broadcast = attrs.getInt("broadcast", 0) != 0;
@@ -466,6 +467,19 @@ void Importer::importNode(const onnx::NodeProto& n, int index) {
                 inputs[b] = emit("Reshape", {inputs[b], target}, {}, {""},
                                  name + "/broadcast", who)[0];
             }
+        }
+    } else if (opset_ < 7 && op == "PRelu") {
+        // Opset 6 applies a 1-D slope per channel (axis 1); from opset 7 it
+        // broadcasts numpy-style, so it becomes [C, 1, ..., 1].
+        const TensorType& x = inputType(0);
+        const TensorType& slope = inputType(1);
+        if (x.known() && slope.known() && slope.rank() == 1 && slope.shape[0] > 1 &&
+            x.rank() > 2) {
+            std::vector<int64_t> shape(static_cast<size_t>(x.rank() - 1), 1);
+            shape[0] = slope.shape[0];
+            Value target = intsConstant("slope_shape", shape);
+            inputs[1] =
+                emit("Reshape", {inputs[1], target}, {}, {""}, name + "/slope", who)[0];
         }
     } else if (opset_ < 7 && op == "Dropout") {
         attrs.erase("is_test");

@@ -672,7 +672,8 @@ void Graph::verify() const {
         if (nin < info->minInputs || (info->maxInputs >= 0 && nin > info->maxInputs))
             throw CompileError(n.describe() + ": expects " + info->inputCountText() + ", got " +
                                std::to_string(nin));
-        if (n.numOutputs() < info->minOutputs || n.numOutputs() > info->maxOutputs)
+        if (n.numOutputs() < info->minOutputs ||
+            (info->maxOutputs >= 0 && n.numOutputs() > info->maxOutputs))
             throw CompileError(n.describe() + ": expects " + info->outputCountText() + ", got " +
                                std::to_string(n.numOutputs()));
         for (int i = 0; i < nin; ++i) {

@@ -3,6 +3,7 @@
 #include "ir/Diagnostic.h"
 
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 
 namespace tessel::graph {
@@ -99,6 +100,28 @@ std::optional<int64_t> normalizeAxis(int64_t axis, int64_t rank) {
     return axis < 0 ? axis + rank : axis;
 }
 
+SliceRange sliceRange(int64_t dim, int64_t start, int64_t end, int64_t step) {
+    SliceRange r;
+    r.step = step;
+    if (dim <= 0) return r;
+    // Adding dim to a negative value cannot overflow; INT64_MAX ("to the end") is never shifted.
+    if (start < 0) start += dim;
+    if (end < 0) end += dim;
+    // A step longer than the axis takes at most one element: clamping it keeps
+    // the count and keeps -step from overflowing.
+    const int64_t s = std::clamp(step, -dim - 1, dim + 1);
+    if (step > 0) {
+        r.start = std::clamp(start, int64_t(0), dim);
+        end = std::clamp(end, int64_t(0), dim);
+        r.count = end > r.start ? (end - r.start + s - 1) / s : 0;
+    } else {
+        r.start = std::clamp(start, int64_t(0), dim - 1);
+        end = std::clamp(end, int64_t(-1), dim - 1);
+        r.count = r.start > end ? (r.start - end - s - 1) / -s : 0;
+    }
+    return r;
+}
+
 std::vector<TensorType> inferOutputTypes(const Node& node, const std::vector<Value>& inputs) {
     auto fail = [&](const std::string& m) { throw CompileError(node.describe() + ": " + m); };
     const OpInfo* info = findOp(node.op);
@@ -106,7 +129,8 @@ std::vector<TensorType> inferOutputTypes(const Node& node, const std::vector<Val
     const int nin = static_cast<int>(inputs.size());
     if (nin < info->minInputs || (info->maxInputs >= 0 && nin > info->maxInputs))
         fail("expects " + info->inputCountText() + ", got " + std::to_string(nin));
-    if (node.numOutputs() < info->minOutputs || node.numOutputs() > info->maxOutputs)
+    if (node.numOutputs() < info->minOutputs ||
+        (info->maxOutputs >= 0 && node.numOutputs() > info->maxOutputs))
         fail("expects " + info->outputCountText() + ", got " + std::to_string(node.numOutputs()));
     for (int i = 0; i < nin; ++i) {
         const Value& v = inputs[static_cast<size_t>(i)];
@@ -335,11 +359,10 @@ Types inferMatMul(const InferContext& ctx) {
     return {TensorType(a.dtype, out)};
 }
 
-/// Numpy broadcasting over all present inputs; `sameDtype` requires equal types.
-Types inferBroadcast(const InferContext& ctx, bool sameDtype) {
+/// The numpy broadcast of all inputs' shapes.
+Shape broadcastInputs(const InferContext& ctx) {
     Shape out = ctx.input(0).shape;
     for (int i = 1; i < ctx.numInputs(); ++i) {
-        if (sameDtype) requireSameDtype(ctx, 0, i);
         auto bc = broadcastShapes(out, ctx.input(i).shape);
         if (!bc) {
             std::string list;
@@ -349,7 +372,15 @@ Types inferBroadcast(const InferContext& ctx, bool sameDtype) {
         }
         out = *bc;
     }
-    return {TensorType(ctx.input(0).dtype, out)};
+    return out;
+}
+
+/// Numpy broadcasting over all present inputs; `sameDtype` requires equal types.
+Types inferBroadcast(const InferContext& ctx, bool sameDtype) {
+    if (sameDtype)
+        for (int i = 1; i < ctx.numInputs(); ++i)
+            requireSameDtype(ctx, 0, i);
+    return {TensorType(ctx.input(0).dtype, broadcastInputs(ctx))};
 }
 
 Types inferUnary(const InferContext& ctx) {
@@ -545,6 +576,25 @@ Types inferConcat(const InferContext& ctx) {
     return {TensorType(first.dtype, out)};
 }
 
+/// The length of the 1-D input i (-1 when unknown); fails for another rank.
+int64_t vectorLength(const InferContext& ctx, int i, const char* what) {
+    const TensorType& t = ctx.input(i);
+    if (t.rank() != 1) ctx.fail(std::string(what) + " " + t.str() + " must be 1-D");
+    return t.shape[0];
+}
+
+/// The number of axes given by an axes input (input 1) that is not a
+/// constant: the output rank follows from it, its dims are unknown until run
+/// time. Nullopt when the axes are a constant, an attribute or absent.
+std::optional<int64_t> runtimeAxesCount(const InferContext& ctx) {
+    if (!ctx.hasInput(1) || ctx.constantInput(1)) return std::nullopt;
+    const int64_t n = vectorLength(ctx, 1, "axes");
+    if (n < 0)
+        ctx.fail("the axes input " + ctx.input(1).str() +
+                 " must be a constant or have a known length");
+    return n;
+}
+
 /// Axes from input 1 (opset 13) or from the `axes` attribute (older opsets).
 std::optional<std::vector<int64_t>> axesOf(const InferContext& ctx) {
     if (ctx.hasInput(1)) {
@@ -558,6 +608,11 @@ std::optional<std::vector<int64_t>> axesOf(const InferContext& ctx) {
 
 Types inferSqueeze(const InferContext& ctx) {
     const TensorType& x = ctx.input(0);
+    if (auto n = runtimeAxesCount(ctx)) {
+        if (*n == 0 || *n > x.rank())
+            ctx.fail("the axes input " + ctx.input(1).str() + " must be a constant");
+        return {TensorType(x.dtype, Shape(static_cast<size_t>(x.rank() - *n), -1))};
+    }
     auto axes = axesOf(ctx);
     std::vector<bool> drop(static_cast<size_t>(x.rank()), false);
     if (axes && !axes->empty()) {
@@ -584,6 +639,8 @@ Types inferSqueeze(const InferContext& ctx) {
 
 Types inferUnsqueeze(const InferContext& ctx) {
     const TensorType& x = ctx.input(0);
+    if (auto n = runtimeAxesCount(ctx))
+        return {TensorType(x.dtype, Shape(static_cast<size_t>(x.rank() + *n), -1))};
     auto axes = axesOf(ctx);
     if (!axes || axes->empty())
         ctx.fail("axes are required (an input from opset 13, an attribute before)");
@@ -607,8 +664,16 @@ Types inferUnsqueeze(const InferContext& ctx) {
 
 Types inferReduce(const InferContext& ctx) {
     const TensorType& x = ctx.input(0);
-    auto axes = axesOf(ctx);
     const bool keepDims = ctx.attrs().getInt("keepdims", 1) != 0;
+    if (auto n = runtimeAxesCount(ctx)) {
+        const bool noop = ctx.attrs().getInt("noop_with_empty_axes", 0) != 0;
+        if (*n > x.rank())
+            ctx.fail("the axes input " + ctx.input(1).str() + " has too many axes for " + x.str());
+        if (*n == 0 && noop) return {x};
+        const int64_t rank = keepDims ? x.rank() : (*n == 0 ? 0 : x.rank() - *n);
+        return {TensorType(x.dtype, Shape(static_cast<size_t>(rank), -1))};
+    }
+    auto axes = axesOf(ctx);
     std::vector<bool> reduced(static_cast<size_t>(x.rank()), false);
     if (!axes || axes->empty()) {
         if (ctx.attrs().getInt("noop_with_empty_axes", 0) != 0) return {x};
@@ -669,6 +734,492 @@ Types inferConstantOp(const InferContext& ctx) {
         return {TensorType(DataType::int64(),
                            {static_cast<int64_t>(a.getInts("value_ints", {}).size())})};
     ctx.fail("unsupported value attribute '" + a.entries()[0].first + "'");
+}
+
+// --- operators added for whole models (issue 3) ----------------------------------
+
+/// A float constant input as doubles; null when absent, not a constant, or float16 (unreadable).
+std::optional<std::vector<double>> constFloats(const InferContext& ctx, int i) {
+    Ref<Constant> c = ctx.constantInput(i);
+    if (!c || (c->dtype.isFloat() && c->dtype.bits() == 16)) return std::nullopt;
+    return c->toDoubles();
+}
+
+Types inferConvTranspose(const InferContext& ctx) {
+    const TensorType& x = ctx.input(0);
+    const TensorType& w = ctx.input(1);
+    requireMinRank(ctx, 0, 3, "input X");
+    if (w.rank() != x.rank())
+        ctx.fail("weights W " + w.str() + " have rank " + std::to_string(w.rank()) + ", expected " +
+                 std::to_string(x.rank()) + " like input X " + x.str());
+    requireSameDtype(ctx, 0, 1);
+    const size_t n = static_cast<size_t>(x.rank() - 2);
+    const int64_t group = ctx.attrs().getInt("group", 1);
+    if (group < 1) ctx.fail("group must be positive, got " + std::to_string(group));
+    Shape kernel = intsOfSize(ctx, "kernel_shape", n, 0);
+    if (!ctx.attrs().has("kernel_shape")) kernel.assign(w.shape.begin() + 2, w.shape.end());
+    for (size_t i = 0; i < n; ++i)
+        if (kernel[i] >= 0 && w.shape[i + 2] >= 0 && kernel[i] != w.shape[i + 2])
+            ctx.fail("kernel_shape " + listStr(kernel) + " does not match weights " + w.str());
+    for (int64_t k : kernel)
+        if (k < 0) ctx.fail("the kernel size is unknown (weights " + w.str() + ")");
+    // W is [C, M / group, k...]: input channels first, unlike Conv.
+    const int64_t c = x.shape[1], wc = w.shape[0];
+    if (c >= 0 && wc >= 0 && c != wc)
+        ctx.fail("input X " + x.str() + " has " + std::to_string(c) + " channels, but weights W " +
+                 w.str() + " expect " + std::to_string(wc) + " (W is [C, M / group, k...])");
+    if (c >= 0 && c % group != 0)
+        ctx.fail("input X " + x.str() + " has " + std::to_string(c) +
+                 " channels, not a multiple of group " + std::to_string(group));
+    const int64_t m = w.shape[1] < 0 ? -1 : w.shape[1] * group;
+    if (ctx.hasInput(2)) {
+        const TensorType& b = ctx.input(2);
+        if (b.rank() != 1 || (b.shape[0] >= 0 && m >= 0 && b.shape[0] != m))
+            ctx.fail("bias B " + b.str() + " should have shape [" + std::to_string(m) + "]");
+    }
+    Shape strides = intsOfSize(ctx, "strides", n, 1);
+    Shape dilations = intsOfSize(ctx, "dilations", n, 1);
+    Shape outPad = intsOfSize(ctx, "output_padding", n, 0);
+    Shape pads = intsOfSize(ctx, "pads", 2 * n, 0);
+    const std::string autoPad = ctx.attrs().getString("auto_pad", "NOTSET");
+    if (autoPad != "NOTSET" && autoPad != "SAME_UPPER" && autoPad != "SAME_LOWER" &&
+        autoPad != "VALID")
+        ctx.fail("unknown auto_pad \"" + autoPad + "\"");
+    for (size_t i = 0; i < n; ++i) {
+        if (strides[i] < 1 || dilations[i] < 1 || kernel[i] < 1)
+            ctx.fail("strides, dilations and kernel sizes must be positive");
+        if (outPad[i] < 0) ctx.fail("output_padding must not be negative");
+    }
+    Shape out{x.shape[0], m};
+    if (ctx.attrs().has("output_shape")) {
+        // The spatial output size; some exporters write the whole shape.
+        Shape given = ctx.attrs().getInts("output_shape", {});
+        if (given.size() == n + 2) given.erase(given.begin(), given.begin() + 2);
+        if (given.size() != n)
+            ctx.fail("attribute 'output_shape' has " + std::to_string(given.size()) +
+                     " values, expected " + std::to_string(n));
+        for (int64_t d : given)
+            if (d < 0) ctx.fail("output_shape " + listStr(given) + " has a negative size");
+        out.insert(out.end(), given.begin(), given.end());
+        return {TensorType(x.dtype, out)};
+    }
+    for (size_t i = 0; i < n; ++i) {
+        const int64_t in = x.shape[i + 2];
+        if (in < 0) {
+            out.push_back(-1);
+            continue;
+        }
+        const int64_t full = strides[i] * (in - 1) + outPad[i] + (kernel[i] - 1) * dilations[i] + 1;
+        int64_t size = 0;
+        if (autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER")
+            // Padded until the output is in * stride; when even the unpadded
+            // output is smaller, padding cannot get there (ONNX Runtime's rule).
+            size = std::min(in * strides[i], full);
+        else if (autoPad == "VALID")
+            size = full;
+        else
+            size = full - pads[i] - pads[i + n];
+        if (size < 0)
+            ctx.fail("pads " + listStr(pads) + " leave no output in spatial dim " +
+                     std::to_string(i));
+        out.push_back(size);
+    }
+    return {TensorType(x.dtype, out)};
+}
+
+Types inferSplit(const InferContext& ctx) {
+    const TensorType& x = ctx.input(0);
+    const int64_t axisAttr = ctx.attrs().getInt("axis", 0);
+    auto axis = normalizeAxis(axisAttr, x.rank());
+    if (!axis) ctx.fail("axis " + std::to_string(axisAttr) + " is out of range for " + x.str());
+    const size_t a = static_cast<size_t>(*axis);
+    const int k = ctx.numOutputs();
+    std::optional<Shape> split;
+    if (ctx.hasInput(1)) {
+        vectorLength(ctx, 1, "split");
+        split = constInts(ctx, 1, "split");
+        if (!split) { // sizes known only at run time
+            Shape s = x.shape;
+            s[a] = -1;
+            return Types(static_cast<size_t>(k), TensorType(x.dtype, s));
+        }
+    } else if (ctx.attrs().has("split")) {
+        split = ctx.attrs().getInts("split", {});
+    }
+    const int64_t dim = x.shape[a];
+    Types out(static_cast<size_t>(k), TensorType(x.dtype, x.shape));
+    if (split && !split->empty()) {
+        if (static_cast<int>(split->size()) != k)
+            ctx.fail("split " + listStr(*split) + " has " + std::to_string(split->size()) +
+                     " sizes for " + std::to_string(k) + " outputs");
+        int64_t sum = 0;
+        for (size_t i = 0; i < split->size(); ++i) {
+            if ((*split)[i] < 0) ctx.fail("split " + listStr(*split) + " has a negative size");
+            sum += (*split)[i];
+            out[i].shape[a] = (*split)[i];
+        }
+        if (dim >= 0 && sum != dim)
+            ctx.fail("split " + listStr(*split) + " adds up to " + std::to_string(sum) +
+                     ", but axis " + std::to_string(*axis) + " of " + x.str() + " has " +
+                     std::to_string(dim));
+        return out;
+    }
+    if (dim >= 0 && dim % k != 0)
+        ctx.fail("axis " + std::to_string(*axis) + " of " + x.str() + " (" + std::to_string(dim) +
+                 ") does not split into " + std::to_string(k) + " equal parts");
+    for (auto& t : out)
+        t.shape[a] = dim < 0 ? -1 : dim / k;
+    return out;
+}
+
+Types inferSlice(const InferContext& ctx) {
+    const TensorType& x = ctx.input(0);
+    const int64_t r = x.rank();
+    // One slice parameter: from the inputs (opset 10+) or the attributes (opset 1).
+    // `present` says whether it is given, `known` whether its values are.
+    struct Param {
+        bool present = false;
+        std::optional<Shape> values;
+        int64_t length = -1;
+    };
+    const bool fromAttrs = ctx.numInputs() == 1;
+    auto param = [&](int i, const char* name) {
+        Param p;
+        if (fromAttrs) {
+            if (i <= 3 && ctx.attrs().has(name)) {
+                p.present = true;
+                p.values = ctx.attrs().getInts(name, {});
+            }
+        } else if (ctx.hasInput(i)) {
+            p.present = true;
+            p.length = vectorLength(ctx, i, name);
+            p.values = constInts(ctx, i, name);
+        }
+        if (p.values) p.length = static_cast<int64_t>(p.values->size());
+        return p;
+    };
+    Param starts = param(1, "starts"), ends = param(2, "ends"), axes = param(3, "axes"),
+          steps = param(4, "steps");
+    if (!starts.present || !ends.present)
+        ctx.fail("starts and ends are required (inputs from opset 10, attributes before)");
+    for (const Param* p : {&ends, &axes, &steps})
+        if (p->present && p->length >= 0 && starts.length >= 0 && p->length != starts.length)
+            ctx.fail("starts, ends, axes and steps must have the same length (starts has " +
+                     std::to_string(starts.length) + ", another has " + std::to_string(p->length) +
+                     ")");
+    // Which axes are sliced: given, or the first len(starts) ones.
+    std::optional<Shape> sliced;
+    if (axes.present) {
+        if (axes.values) {
+            sliced = Shape();
+            std::vector<bool> seen(static_cast<size_t>(r), false);
+            for (int64_t a : *axes.values) {
+                auto na = normalizeAxis(a, r);
+                if (!na) ctx.fail("axis " + std::to_string(a) + " is out of range for " + x.str());
+                if (seen[static_cast<size_t>(*na)])
+                    ctx.fail("axis " + std::to_string(a) + " is given twice");
+                seen[static_cast<size_t>(*na)] = true;
+                sliced->push_back(*na);
+            }
+        }
+    } else if (starts.length >= 0) {
+        if (starts.length > r)
+            ctx.fail("starts has " + std::to_string(starts.length) + " values for " + x.str());
+        sliced = Shape(static_cast<size_t>(starts.length));
+        std::iota(sliced->begin(), sliced->end(), 0);
+    }
+    Shape out = x.shape;
+    const bool valuesKnown =
+        starts.values && ends.values && (!steps.present || steps.values.has_value());
+    if (!valuesKnown || !sliced) {
+        // Sizes known only at run time: the rank stays, sliced axes become unknown.
+        if (!sliced)
+            std::fill(out.begin(), out.end(), -1);
+        else
+            for (int64_t a : *sliced)
+                out[static_cast<size_t>(a)] = -1;
+        return {TensorType(x.dtype, out)};
+    }
+    for (size_t i = 0; i < sliced->size(); ++i) {
+        const size_t a = static_cast<size_t>((*sliced)[i]);
+        const int64_t step = steps.values ? (*steps.values)[i] : 1;
+        if (step == 0) ctx.fail("steps " + listStr(*steps.values) + " has a 0");
+        if (x.shape[a] < 0) continue;
+        out[a] = sliceRange(x.shape[a], (*starts.values)[i], (*ends.values)[i], step).count;
+    }
+    return {TensorType(x.dtype, out)};
+}
+
+Types inferPad(const InferContext& ctx) {
+    const TensorType& x = ctx.input(0);
+    const int64_t r = x.rank();
+    const std::string mode = ctx.attrs().getString("mode", "constant");
+    if (mode != "constant" && mode != "reflect" && mode != "edge")
+        ctx.fail("unknown mode \"" + mode + "\" (constant, reflect or edge)");
+    if (ctx.hasInput(2)) {
+        const TensorType& v = ctx.input(2);
+        if (v.numElements() > 1 || v.rank() > 1)
+            ctx.fail("constant_value " + v.str() + " must be a scalar");
+        requireSameDtype(ctx, 0, 2);
+    }
+    std::optional<Shape> pads;
+    if (ctx.numInputs() == 1) { // opset < 11: an attribute
+        if (!ctx.attrs().has("pads"))
+            ctx.fail("pads are required (an input from opset 11, an attribute before)");
+        pads = ctx.attrs().getInts("pads", {});
+    } else {
+        const int64_t len = vectorLength(ctx, 1, "pads");
+        if (len >= 0 && len != 2 * r)
+            ctx.fail("pads " + ctx.input(1).str() +
+                     " must have 2 * rank = " + std::to_string(2 * r) + " values for " + x.str());
+        pads = constInts(ctx, 1, "pads");
+        if (!pads) return {TensorType(x.dtype, Shape(static_cast<size_t>(r), -1))};
+    }
+    if (static_cast<int64_t>(pads->size()) != 2 * r)
+        ctx.fail("pads " + listStr(*pads) + " must have 2 * rank = " + std::to_string(2 * r) +
+                 " values for " + x.str());
+    Shape out = x.shape;
+    for (size_t i = 0; i < out.size(); ++i) {
+        if (out[i] < 0) continue;
+        // Negative pads crop.
+        out[i] += (*pads)[i] + (*pads)[i + out.size()];
+        if (out[i] < 0)
+            ctx.fail("pads " + listStr(*pads) + " remove more than the " +
+                     std::to_string(x.shape[i]) + " elements of dim " + std::to_string(i) + " of " +
+                     x.str());
+    }
+    return {TensorType(x.dtype, out)};
+}
+
+Types inferResize(const InferContext& ctx) {
+    const TensorType& x = ctx.input(0);
+    const size_t r = static_cast<size_t>(x.rank());
+    auto oneOf = [&](const char* attr, const char* def, std::initializer_list<const char*> ok) {
+        const std::string v = ctx.attrs().getString(attr, def);
+        std::string list;
+        for (const char* o : ok) {
+            if (v == o) return;
+            list += (list.empty() ? "" : ", ") + std::string(o);
+        }
+        ctx.fail("unknown " + std::string(attr) + " \"" + v + "\" (" + list + ")");
+    };
+    oneOf("mode", "nearest", {"nearest", "linear", "cubic"});
+    oneOf("coordinate_transformation_mode", "half_pixel",
+          {"half_pixel", "pytorch_half_pixel", "align_corners", "asymmetric",
+           "tf_half_pixel_for_nn", "tf_crop_and_resize"});
+    oneOf("nearest_mode", "round_prefer_floor",
+          {"round_prefer_floor", "round_prefer_ceil", "floor", "ceil"});
+    // Opset 11 writers pass an empty tensor for the one of scales and sizes
+    // they do not use; that counts as absent.
+    auto given = [&](int i) {
+        if (!ctx.hasInput(i)) return false;
+        const TensorType& t = ctx.input(i);
+        return !(t.rank() == 1 && t.shape[0] == 0);
+    };
+    const bool hasScales = given(2), hasSizes = given(3);
+    if (hasScales && hasSizes) ctx.fail("only one of scales and sizes may be given");
+    if (!hasScales && !hasSizes) ctx.fail("scales or sizes is required");
+    const int i = hasSizes ? 3 : 2;
+    const char* what = hasSizes ? "sizes" : "scales";
+    const int64_t len = vectorLength(ctx, i, what);
+    if (len >= 0 && len != static_cast<int64_t>(r))
+        ctx.fail(std::string(what) + " " + ctx.input(i).str() + " must have " + std::to_string(r) +
+                 " values, one per dim of " + x.str());
+    if (hasSizes) {
+        auto sizes = constInts(ctx, 3, "sizes");
+        if (!sizes) return {TensorType(x.dtype, Shape(r, -1))};
+        for (int64_t d : *sizes)
+            if (d < 0) ctx.fail("sizes " + listStr(*sizes) + " has a negative size");
+        return {TensorType(x.dtype, *sizes)};
+    }
+    if (!ctx.input(2).dtype.isFloat())
+        ctx.fail("scales " + ctx.input(2).str() + " must be a floating-point tensor");
+    auto scales = constFloats(ctx, 2);
+    if (!scales) return {TensorType(x.dtype, Shape(r, -1))};
+    Shape out = x.shape;
+    for (size_t d = 0; d < r; ++d) {
+        const float s = static_cast<float>((*scales)[d]);
+        if (!(s > 0))
+            ctx.fail("scale " + std::to_string(s) + " of dim " + std::to_string(d) +
+                     " is not positive");
+        // ONNX's own inference multiplies in float.
+        if (out[d] >= 0) out[d] = static_cast<int64_t>(std::floor(static_cast<float>(out[d]) * s));
+    }
+    return {TensorType(x.dtype, out)};
+}
+
+Types inferExpand(const InferContext& ctx) {
+    const TensorType& x = ctx.input(0);
+    const int64_t len = vectorLength(ctx, 1, "shape");
+    auto shape = constInts(ctx, 1, "shape");
+    if (!shape) {
+        if (len < 0)
+            ctx.fail("the shape input " + ctx.input(1).str() +
+                     " must be a constant or have a known length");
+        shape = Shape(static_cast<size_t>(len), -1); // unknown dims: 1 or the input's
+    } else {
+        for (int64_t d : *shape)
+            if (d < 0) ctx.fail("shape " + listStr(*shape) + " has a negative dimension");
+    }
+    auto out = broadcastShapes(x.shape, *shape);
+    if (!out) ctx.fail("input " + x.str() + " does not broadcast to shape " + listStr(*shape));
+    return {TensorType(x.dtype, *out)};
+}
+
+Types inferTile(const InferContext& ctx) {
+    const TensorType& x = ctx.input(0);
+    const int64_t len = vectorLength(ctx, 1, "repeats");
+    if (len >= 0 && len != x.rank())
+        ctx.fail("repeats " + ctx.input(1).str() + " must have one value per dim of " + x.str());
+    auto repeats = constInts(ctx, 1, "repeats");
+    if (!repeats) return {TensorType(x.dtype, Shape(x.shape.size(), -1))};
+    Shape out = x.shape;
+    for (size_t i = 0; i < out.size(); ++i) {
+        const int64_t k = (*repeats)[i];
+        if (k < 0) ctx.fail("repeats " + listStr(*repeats) + " has a negative count");
+        out[i] = k == 0 ? 0 : (out[i] < 0 ? -1 : out[i] * k);
+    }
+    return {TensorType(x.dtype, out)};
+}
+
+Types inferWhere(const InferContext& ctx) {
+    if (!ctx.input(0).dtype.isBool())
+        ctx.fail("condition " + ctx.input(0).str() + " must be a bool tensor");
+    requireSameDtype(ctx, 1, 2);
+    return {TensorType(ctx.input(1).dtype, broadcastInputs(ctx))};
+}
+
+Types inferConstantOfShape(const InferContext& ctx) {
+    Ref<Constant> value = ctx.attrs().getTensor("value");
+    if (value && value->numElements() != 1)
+        ctx.fail("attribute 'value' " + value->type().str() + " must hold exactly one element");
+    const DataType dtype = value ? value->dtype : DataType::float32();
+    const int64_t len = vectorLength(ctx, 0, "shape");
+    if (!ctx.input(0).dtype.isIntOrUInt())
+        ctx.fail("shape " + ctx.input(0).str() + " must be an integer tensor");
+    auto shape = constInts(ctx, 0, "shape");
+    if (!shape) {
+        if (len < 0)
+            ctx.fail("the shape input " + ctx.input(0).str() +
+                     " must be a constant or have a known length");
+        return {TensorType(dtype, Shape(static_cast<size_t>(len), -1))};
+    }
+    for (int64_t d : *shape)
+        if (d < 0) ctx.fail("shape " + listStr(*shape) + " has a negative dimension");
+    return {TensorType(dtype, *shape)};
+}
+
+Types inferRange(const InferContext& ctx) {
+    static const char* names[] = {"start", "limit", "delta"};
+    for (int i = 0; i < 3; ++i) {
+        if (ctx.input(i).numElements() != 1 || ctx.input(i).rank() > 1)
+            ctx.fail(std::string(names[i]) + " " + ctx.input(i).str() + " must be a scalar");
+        if (i) requireSameDtype(ctx, 0, i);
+    }
+    const DataType t = ctx.input(0).dtype;
+    if (!t.isFloat() && !t.isInt())
+        ctx.fail("type " + t.str() + " is not supported (float, double, int16, int32, int64)");
+    Ref<Constant> start = ctx.constantInput(0), limit = ctx.constantInput(1),
+                  delta = ctx.constantInput(2);
+    if (!start || !limit || !delta || (t.isFloat() && t.bits() == 16)) return {TensorType(t, {-1})};
+    int64_t n = 0;
+    if (t.isFloat()) {
+        const double s = start->toDoubles()[0], l = limit->toDoubles()[0],
+                     d = delta->toDoubles()[0];
+        if (d == 0) ctx.fail("delta is 0");
+        // ceil((limit - start) / delta), computed in the tensor's own precision.
+        const double q =
+            t.bits() == 32
+                ? static_cast<double>(static_cast<float>(
+                      (static_cast<float>(l) - static_cast<float>(s)) / static_cast<float>(d)))
+                : (l - s) / d;
+        if (!std::isfinite(q) || q > 9.0e18) ctx.fail("the range has too many elements");
+        n = static_cast<int64_t>(std::ceil(q));
+    } else {
+        const int64_t s = start->toInts()[0], l = limit->toInts()[0], d = delta->toInts()[0];
+        if (d == 0) ctx.fail("delta is 0");
+        if (d > 0 && l > s) n = (l - s + d - 1) / d;
+        if (d < 0 && l < s) n = (s - l - d - 1) / -d;
+    }
+    return {TensorType(t, {std::max(n, int64_t(0))})};
+}
+
+Types inferLayerNorm(const InferContext& ctx) {
+    const TensorType& x = ctx.input(0);
+    requireFloat(ctx, 0);
+    const int64_t axisAttr = ctx.attrs().getInt("axis", -1);
+    auto axis = normalizeAxis(axisAttr, x.rank());
+    if (!axis) ctx.fail("axis " + std::to_string(axisAttr) + " is out of range for " + x.str());
+    const Shape normalized(x.shape.begin() + *axis, x.shape.end());
+    for (int i = 1; i < ctx.numInputs(); ++i) {
+        if (!ctx.hasInput(i)) continue;
+        requireSameDtype(ctx, 0, i);
+        // Scale and B broadcast to the normalised dims x.shape[axis:].
+        auto bc = broadcastShapes(normalized, ctx.input(i).shape);
+        if (!bc || bc->size() != normalized.size())
+            ctx.fail(std::string(i == 1 ? "scale " : "B ") + ctx.input(i).str() +
+                     " does not broadcast to the normalised dims " + shapeStr(normalized));
+    }
+    const int64_t stash = ctx.attrs().getInt("stash_type", 1);
+    auto stashType = dataTypeFromOnnx(stash);
+    if (!stashType || !stashType->isFloat())
+        ctx.fail("stash_type " + std::to_string(stash) + " is not a floating-point type code");
+    Shape stats(x.shape.begin(), x.shape.begin() + *axis);
+    stats.resize(x.shape.size(), 1);
+    Types out{x};
+    for (int i = 1; i < ctx.numOutputs(); ++i)
+        out.emplace_back(*stashType, stats);
+    return out;
+}
+
+Types inferInstanceNorm(const InferContext& ctx) {
+    const TensorType& x = ctx.input(0);
+    requireMinRank(ctx, 0, 3, "input X");
+    requireFloat(ctx, 0);
+    const int64_t c = x.shape[1];
+    for (int i = 1; i < 3; ++i) {
+        const TensorType& t = ctx.input(i);
+        requireSameDtype(ctx, 0, i);
+        if (t.rank() != 1 || (c >= 0 && t.shape[0] >= 0 && t.shape[0] != c))
+            ctx.fail(std::string(i == 1 ? "scale " : "B ") + t.str() + " should have shape [" +
+                     std::to_string(c) + "] (the channels of X " + x.str() + ")");
+    }
+    return {x};
+}
+
+Types inferPRelu(const InferContext& ctx) {
+    const TensorType& x = ctx.input(0);
+    const TensorType& slope = ctx.input(1);
+    requireSameDtype(ctx, 0, 1);
+    // The slope broadcasts to X one way: the output has X's shape.
+    auto bc = broadcastShapes(x.shape, slope.shape);
+    bool ok = bc && bc->size() == x.shape.size();
+    for (size_t i = 0; ok && i < x.shape.size(); ++i)
+        ok = x.shape[i] < 0 || (*bc)[i] == x.shape[i];
+    if (!ok) ctx.fail("slope " + slope.str() + " does not broadcast to X " + x.str());
+    return {x};
+}
+
+Types inferCompare(const InferContext& ctx) {
+    requireSameDtype(ctx, 0, 1);
+    return {TensorType(DataType::boolean(), broadcastInputs(ctx))};
+}
+
+Types inferLogical(const InferContext& ctx) {
+    for (int i = 0; i < ctx.numInputs(); ++i)
+        if (!ctx.input(i).dtype.isBool())
+            ctx.fail("input " + std::to_string(i) + " " + ctx.input(i).str() +
+                     " must be a bool tensor");
+    return {TensorType(DataType::boolean(), broadcastInputs(ctx))};
+}
+
+Types inferSize(const InferContext&) {
+    return {TensorType(DataType::int64(), {})};
+}
+
+Types inferFloatBroadcast(const InferContext& ctx) {
+    requireFloat(ctx, 0);
+    return inferBroadcast(ctx, true);
 }
 
 // --- the registry ------------------------------------------------------------
@@ -848,6 +1399,104 @@ std::vector<OpInfo> makeOps() {
         op("ReduceMax", "maximum over axes", P::CommReduce, 1, 2, inferReduce, reduceAttrs),
         op("ReduceMin", "minimum over axes", P::CommReduce, 1, 2, inferReduce, reduceAttrs),
         op("ReduceProd", "product over axes", P::CommReduce, 1, 2, inferReduce, reduceAttrs),
+
+        // Added for whole models: transposed convolution, more element-wise
+        // operators, comparisons and logic, data movement, shape sub-graphs.
+        op("ConvTranspose", "N-d transposed convolution (the gradient of Conv) with groups",
+           P::OutEWiseFusable, 2, 3, inferConvTranspose,
+           [] {
+               auto a = windowAttrs(true);
+               a.push_back(attrInt("group", 1, "number of channel groups"));
+               a.push_back(attrInts("output_padding",
+                                    "added to one end of each spatial output (default 0)"));
+               a.push_back(
+                   attrInts("output_shape", "the spatial output size; pads are derived from it"));
+               return a;
+           }()),
+        op("Sum", "element-wise sum of all inputs, broadcast", P::Broadcast, 1, -1,
+           inferFloatBroadcast),
+        op("Mean", "element-wise mean of all inputs, broadcast", P::Broadcast, 1, -1,
+           inferFloatBroadcast),
+        op("PRelu", "x if x >= 0 else slope * x; slope broadcasts to x", P::Broadcast, 2, 2,
+           inferPRelu),
+        op("Reciprocal", "1 / x", P::ElementWise, 1, 1, inferFloatUnary),
+        op("Floor", "largest integer <= x", P::ElementWise, 1, 1, inferFloatUnary),
+        op("Ceil", "smallest integer >= x", P::ElementWise, 1, 1, inferFloatUnary),
+        op("Round", "nearest integer, halves to even", P::ElementWise, 1, 1, inferFloatUnary),
+        op("Sign", "-1, 0 or 1 by the sign of x", P::ElementWise, 1, 1, inferUnary),
+        op("Sin", "sine", P::ElementWise, 1, 1, inferFloatUnary),
+        op("Cos", "cosine", P::ElementWise, 1, 1, inferFloatUnary),
+        op("Softplus", "log(exp(x) + 1)", P::ElementWise, 1, 1, inferFloatUnary),
+        op("Elu", "x if x > 0 else alpha * (exp(x) - 1)", P::ElementWise, 1, 1, inferFloatUnary,
+           {attrFloat("alpha", 1.0, "scale for negative x")}),
+        op("Selu", "gamma * (x if x > 0 else alpha * (exp(x) - 1))", P::ElementWise, 1, 1,
+           inferFloatUnary,
+           {attrFloat("alpha", 1.67326319217681884765625, "scale of the negative part"),
+            attrFloat("gamma", 1.05070102214813232421875, "scale of the whole")}),
+        op("Equal", "A == B with numpy broadcasting (bool)", P::Broadcast, 2, 2, inferCompare),
+        op("Less", "A < B with numpy broadcasting (bool)", P::Broadcast, 2, 2, inferCompare),
+        op("Greater", "A > B with numpy broadcasting (bool)", P::Broadcast, 2, 2, inferCompare),
+        op("LessOrEqual", "A <= B with numpy broadcasting (bool)", P::Broadcast, 2, 2,
+           inferCompare),
+        op("GreaterOrEqual", "A >= B with numpy broadcasting (bool)", P::Broadcast, 2, 2,
+           inferCompare),
+        op("Not", "logical not of a bool tensor", P::ElementWise, 1, 1, inferLogical),
+        op("And", "logical and, broadcast", P::Broadcast, 2, 2, inferLogical),
+        op("Or", "logical or, broadcast", P::Broadcast, 2, 2, inferLogical),
+        op("Xor", "logical exclusive or, broadcast", P::Broadcast, 2, 2, inferLogical),
+        op("Where", "X where the condition holds, else Y; all three broadcast", P::Broadcast, 3, 3,
+           inferWhere),
+
+        // Normalisation over instances and layers.
+        op("InstanceNormalization",
+           "(x - mean) / sqrt(var + epsilon) * scale + B over each instance's spatial dims",
+           P::Opaque, 3, 3, inferInstanceNorm,
+           {attrFloat("epsilon", 1e-5, "added to the variance")}),
+        op("LayerNormalization",
+           "(x - mean) / sqrt(var + epsilon) * Scale + B over the dims from axis on (opset 17)",
+           P::Opaque, 2, 3, inferLayerNorm,
+           {attrInt("axis", -1, "the first normalised dim"),
+            attrFloat("epsilon", 1e-5, "added to the variance"),
+            attrInt("stash_type", 1, "element type code of Mean and InvStdDev (1 = float32)")},
+           1, 3),
+
+        // Data movement.
+        op("Split", "splits a tensor along axis into parts (split sizes an input from opset 13)",
+           P::Injective, 1, 2, inferSplit,
+           {attrInt("axis", 0, "the axis to split"),
+            attrInts("split", "part sizes (opset < 13); equal parts when absent")},
+           1, -1),
+        op("Slice", "elements from starts to ends with steps along axes (inputs from opset 10)",
+           P::Injective, 1, 5, inferSlice,
+           {attrInts("starts", "first index per axis (opset 1)"),
+            attrInts("ends", "one past the last index per axis (opset 1)"),
+            attrInts("axes", "the sliced axes (opset 1); the first len(starts) when absent")}),
+        op("Pad", "pads (or crops, when negative) each dim at both ends (pads an input from 11)",
+           P::Injective, 1, 3, inferPad,
+           {attrString("mode", "constant", "constant, reflect or edge"),
+            attrInts("pads", "all begins then all ends (opset < 11)"),
+            attrFloat("value", 0.0, "the constant fill (opset < 11)")}),
+        op("Resize", "resamples the spatial dims by scales or to sizes (nearest, linear, cubic)",
+           P::Injective, 1, 4, inferResize,
+           {attrString("mode", "nearest", "nearest, linear or cubic"),
+            attrString("coordinate_transformation_mode", "half_pixel",
+                       "how output coordinates map to input coordinates"),
+            attrString("nearest_mode", "round_prefer_floor",
+                       "rounding of nearest: round_prefer_floor, round_prefer_ceil, floor, ceil"),
+            attrFloat("cubic_coeff_a", -0.75, "the cubic kernel's a"),
+            attrInt("exclude_outside", 0, "1 = zero weights outside the input, renormalised"),
+            attrFloat("extrapolation_value", 0.0, "fill outside the input (tf_crop_and_resize)")}),
+        op("Expand", "broadcasts the input to a shape given as a tensor", P::Injective, 2, 2,
+           inferExpand),
+        op("Tile", "repeats the input along each axis", P::Injective, 2, 2, inferTile),
+        op("ConstantOfShape", "a tensor of a given shape filled with one value", P::Injective, 1, 1,
+           inferConstantOfShape,
+           {{"value", AttrKind::Tensor, AttrValue(Constant::zeros(DataType::float32(), {1})),
+             "the fill value, one element (default float32 0)"}}),
+        op("Range", "start, start + delta, ... up to (not including) limit", P::Injective, 3, 3,
+           inferRange),
+        op("Size", "the number of elements of a tensor, as an int64 scalar", P::Opaque, 1, 1,
+           inferSize),
     };
     return ops;
 }

@@ -1,5 +1,6 @@
 #include "topi/TopiUtil.h"
 
+#include "graph/OpRegistry.h"
 #include "ir/Check.h"
 
 namespace tessel::topi {
@@ -8,7 +9,8 @@ using namespace tir;
 
 std::vector<Expr> toExprs(const std::vector<int64_t>& dims) {
     std::vector<Expr> out;
-    for (int64_t d : dims) out.push_back(intImm(d));
+    for (int64_t d : dims)
+        out.push_back(intImm(d));
     return out;
 }
 
@@ -22,7 +24,9 @@ std::vector<int64_t> staticShape(const Tensor& t) {
     return out;
 }
 
-Expr intImm(int64_t v) { return makeConst(DataType::int32(), v); }
+Expr intImm(int64_t v) {
+    return makeConst(DataType::int32(), v);
+}
 
 Expr constant(DataType t, double v) {
     if (t.isFloat()) return makeConst(t, v);
@@ -84,6 +88,14 @@ Expr paddedRead(const Tensor& t, const std::vector<Expr>& idx, Expr padValue) {
     Expr v = t(clamped);
     if (!inside.defined()) return v;
     return select(inside, v, padValue.type() == v.type() ? padValue : cast(v.type(), padValue));
+}
+
+int64_t normalizedAxis(const OpContext& ctx, int64_t axis, int64_t rank) {
+    auto a = graph::normalizeAxis(axis, rank);
+    if (!a)
+        ctx.fail("axis " + std::to_string(axis) + " is out of range for rank " +
+                 std::to_string(rank));
+    return *a;
 }
 
 } // namespace tessel::topi

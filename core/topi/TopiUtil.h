@@ -43,4 +43,7 @@ Expr paddedRead(const Tensor& t, const std::vector<Expr>& idx, Expr padValue);
 /// `x` clamped to [lo, hi].
 Expr clampIndex(Expr x, int64_t lo, int64_t hi);
 
+/// An axis attribute in [-rank, rank) made non-negative; ctx.fail otherwise.
+int64_t normalizedAxis(const OpContext& ctx, int64_t axis, int64_t rank);
+
 } // namespace tessel::topi

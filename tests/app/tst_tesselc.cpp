@@ -1,8 +1,12 @@
-// tesselc as a user runs it: every command, JSON output, and the scripts in
-// tests/error/ that must fail with exit status 1 and the message in their first line.
+// tesselc as a user runs it: every command, JSON output, the scripts in tests/error/ that
+// must fail with exit status 1 and the message in their first line, and the ONNX models there
+// that must fail with the message in their FILE.onnx.expect sidecar.
+#include "frontend/OnnxBytes.h"
+
 #include <QtTest>
 
 #include <QDir>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
@@ -27,6 +31,22 @@ Result tesselc(const QStringList& args) {
 }
 
 QString example(const char* name) { return QString(TESSEL_SOURCE_DIR "/resources/examples/gemm/") + name; }
+
+// x.view(x.size(0), -1) as PyTorch exports it, with a dynamic batch: Shape -> Gather ->
+// Unsqueeze -> Concat -> Reshape.
+std::string flattenModel() {
+    namespace ob = onnxbytes;
+    auto int64s = [](const std::string& name, std::vector<int64_t> dims, std::vector<int64_t> v) {
+        return ob::tensorRaw(name, ob::kInt64, dims, std::string(reinterpret_cast<const char*>(v.data()), v.size() * 8));
+    };
+    return ob::model(ob::graph({ob::node("Shape", {"x"}, {"s"}, "shape"), ob::node("Gather", {"s", "zero"}, {"n"}, "batch"),
+                                ob::node("Unsqueeze", {"n", "axes"}, {"n1"}, "unsqueeze"),
+                                ob::node("Concat", {"n1", "minus_one"}, {"target"}, "concat", {ob::intAttr("axis", 0)}),
+                                ob::node("Reshape", {"x", "target"}, {"y"}, "flatten")},
+                               {ob::valueInfo("x", ob::kFloat, {-1, 3, 4, 4})}, {ob::valueInfo("y", ob::kFloat, {-1, 48})},
+                               {int64s("zero", {}, {0}), int64s("axes", {1}, {0}), int64s("minus_one", {1}, {-1})}),
+                     13);
+}
 
 // The issue's snippet, exactly as written, with M = N = K = 1024 and bn = 32 above it.
 const char* kSnippet = R"(M = N = K = 1024
@@ -139,6 +159,82 @@ private slots:
         }
     }
 
+    void onnxErrors_data() {
+        QTest::addColumn<QString>("file");
+        for (auto& e : QDir(TESSEL_SOURCE_DIR "/tests/error").entryInfoList({"*.onnx"}, QDir::Files, QDir::Name))
+            QTest::newRow(qPrintable(e.fileName())) << e.absoluteFilePath();
+    }
+    void onnxErrors() {
+        QFETCH(QString, file);
+        // FILE.onnx.expect: the message on line 1, extra tesselc arguments (if any) on line 2.
+        QFile f(file + ".expect");
+        QVERIFY2(f.open(QIODevice::ReadOnly), qPrintable("no sidecar " + f.fileName()));
+        const QString expected = QString::fromUtf8(f.readLine()).trimmed();
+        const QStringList extra = QString::fromUtf8(f.readLine()).trimmed().split(' ', Qt::SkipEmptyParts);
+        QVERIFY(!expected.isEmpty());
+        auto r = tesselc(QStringList{"show", file, "--stage", "graph"} + extra);
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY(r.out.isEmpty());
+        // One line: the file, then the message naming the node, operator and opset.
+        QCOMPARE(r.err.count('\n'), 1);
+        QVERIFY2(r.err.startsWith(file + ": ") && r.err.contains(expected), qPrintable(r.err));
+    }
+
+    void showFoldsShapeSubgraphs() {
+        QTemporaryDir dir;
+        QFile f(dir.filePath("flatten.onnx"));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        const std::string bytes = flattenModel();
+        f.write(bytes.data(), static_cast<qint64>(bytes.size()));
+        f.close();
+        // With a dynamic batch the shape sub-graph stays.
+        auto dynamic = tesselc({"show", f.fileName(), "--stage", "optimized"});
+        QCOMPARE(dynamic.exitCode, 0);
+        QVERIFY2(dynamic.out.contains("= Shape(%x)") && dynamic.out.contains(": float32[?, 48]"), qPrintable(dynamic.out));
+        // Bound, it folds to a Reshape with a constant target and a static type.
+        auto bound = tesselc({"show", f.fileName(), "--stage", "optimized", "--pass", "fold-constant", "--input-shape", "x:2,3,4,4"});
+        QCOMPARE(bound.exitCode, 0);
+        QVERIFY2(bound.out.startsWith("# after fold-constant\n"), qPrintable(bound.out));
+        QVERIFY2(bound.out.contains("%target = constant [2, -1] : int64[2]") && bound.out.contains("= Reshape(%x, %target) : float32[2, 48]"),
+                 qPrintable(bound.out));
+        QVERIFY2(!bound.out.contains("Shape(") && !bound.out.contains("Gather") && !bound.out.contains("Concat"), qPrintable(bound.out));
+        // The graph stage shows the model as imported.
+        auto graph = tesselc({"show", f.fileName(), "--stage", "graph", "--input-shape", "x:2,3,4,4"});
+        QCOMPARE(graph.exitCode, 0);
+        QVERIFY2(graph.out.contains("= Shape(%x)"), qPrintable(graph.out));
+    }
+
+    // An ONNX test case run through the whole pipeline, checked against its expected output.
+    void runModel() {
+        const QString dir = "/usr/share/libonnx-testdata/data/pytorch-converted/test_Conv2d_groups_thnn/";
+        auto r = tesselc({"run", dir + "model.onnx", "--inputs", dir + "test_data_set_0/input_0.pb", "--expect",
+                          dir + "test_data_set_0/output_0.pb", "--repeat", "3", "--json"});
+        QCOMPARE(r.exitCode, 0);
+        auto j = QJsonDocument::fromJson(r.out.toUtf8()).object();
+        QVERIFY2(j["ok"].toBool() && j["latency_ms"].toDouble() > 0, qPrintable(r.out));
+        auto out = j["outputs"].toArray()[0].toObject();
+        QVERIFY2(out["max_abs_err"].toDouble() < 1e-4 && out["shape"].toArray().size() == 4, qPrintable(r.out));
+        // A wrong expectation fails with the error sizes.
+        auto wrong = tesselc({"run", dir + "model.onnx", "--inputs", dir + "test_data_set_0/input_0.pb", "--expect",
+                              dir + "test_data_set_0/input_0.pb"});
+        QCOMPARE(wrong.exitCode, 1);
+        QVERIFY2(wrong.out.contains("FAILED"), qPrintable(wrong.out));
+    }
+
+    // Export, then run with the runtime alone.
+    void compileAndRunExported() {
+        const QString dir = "/usr/share/libonnx-testdata/data/pytorch-converted/test_Conv2d_groups_thnn/";
+        QTemporaryDir out;
+        auto c = tesselc({"compile", dir + "model.onnx", "-o", out.path() + "/m"});
+        QCOMPARE(c.exitCode, 0);
+        for (auto f : {"model.so", "plan.json", "weights.bin"}) QVERIFY2(QFile::exists(out.path() + "/m/" + f), f);
+        QProcess p;
+        p.start(TESSEL_BINARY_DIR "/bin/tessel-run", {out.path() + "/m", "--repeat", "3"});
+        QVERIFY(p.waitForFinished(60000));
+        QString text = QString::fromUtf8(p.readAllStandardOutput() + p.readAllStandardError());
+        QVERIFY2(p.exitCode() == 0 && text.contains("latency"), qPrintable(text));
+    }
+
     void showModels() {
         const QString data = "/usr/share/libonnx-testdata/data/pytorch-converted/";
         auto g = tesselc({"show", data + "test_Conv2d/model.onnx", "--stage", "graph"});
@@ -154,7 +250,16 @@ private slots:
         auto f = tesselc({"show", data + "test_Conv2d/model.onnx", "--stage", "fused"});
         QCOMPARE(f.exitCode, 0);
         QVERIFY2(f.out.startsWith("fused_conv (1 operator)"), qPrintable(f.out));
-        QCOMPARE(tesselc({"show", data + "test_Conv2d/model.onnx", "--stage", "tir"}).exitCode, 2);
+        auto tir = tesselc({"show", data + "test_Conv2d/model.onnx", "--stage", "tir"});
+        QCOMPARE(tir.exitCode, 0);
+        QVERIFY2(tir.out.contains("def fused_conv(") && tir.out.contains("for "), qPrintable(tir.out));
+        auto asmText = tesselc({"show", data + "test_Conv2d/model.onnx", "--stage", "asm", "--function", "fused_conv"});
+        QCOMPARE(asmText.exitCode, 0);
+        QVERIFY2(asmText.out.contains("fused_conv:") && asmText.out.contains(".loc"), qPrintable(asmText.out.left(2000)));
+        auto none = tesselc({"show", data + "test_Conv2d/model.onnx", "--stage", "llvm", "--function", "nope"});
+        QCOMPARE(none.exitCode, 1);
+        QVERIFY2(none.err.contains("no fused function 'nope'; functions: fused_conv"), qPrintable(none.err));
+        QCOMPARE(tesselc({"show", data + "test_Conv2d/model.onnx", "--stage", "source"}).exitCode, 2);
 
         QTemporaryDir dir;
         QFile src(data + "test_Conv2d/model.onnx");

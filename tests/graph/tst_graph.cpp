@@ -6,6 +6,7 @@
 
 #include <QtTest>
 
+#include <algorithm>
 #include <functional>
 #include <string>
 
@@ -324,12 +325,24 @@ private slots:
                                  "ReduceMean",    "ReduceSum",   "ReduceMax",
                                  "ReduceMin",     "ReduceProd"})
             QVERIFY2(findOp(name), name);
+        // Added for whole models.
+        const std::string added =
+            "ConvTranspose Split Slice Pad Resize Expand Tile Where ConstantOfShape Range "
+            "Reciprocal Floor Ceil Round Sign Sin Cos Softplus Elu Selu PRelu Equal Less Greater "
+            "LessOrEqual GreaterOrEqual Not And Or Xor Size Sum Mean LayerNormalization "
+            "InstanceNormalization";
+        for (size_t pos = 0, end = 0; pos < added.size(); pos = end + 1) {
+            end = std::min(added.find(' ', pos), added.size());
+            const std::string name = added.substr(pos, end - pos);
+            QVERIFY2(findOp(name), name.c_str());
+        }
         for (const auto& op : graphOps()) {
             QVERIFY2(!op.doc.empty(), op.name.c_str());
             QVERIFY2(op.infer != nullptr, op.name.c_str());
             QVERIFY2(op.minInputs >= 0 && (op.maxInputs < 0 || op.maxInputs >= op.minInputs),
                      op.name.c_str());
-            QVERIFY2(op.minOutputs >= 1 && op.maxOutputs >= op.minOutputs, op.name.c_str());
+            QVERIFY2(op.minOutputs >= 1 && (op.maxOutputs < 0 || op.maxOutputs >= op.minOutputs),
+                     op.name.c_str());
             for (const auto& a : op.attributes) {
                 QVERIFY2(!a.doc.empty(), (op.name + "." + a.name).c_str());
                 if (a.defaultValue)
@@ -343,6 +356,22 @@ private slots:
         QCOMPARE(findOp("Reshape")->pattern, OpPattern::Injective);
         QCOMPARE(findOp("ReduceSum")->pattern, OpPattern::CommReduce);
         QCOMPARE(findOp("Softmax")->pattern, OpPattern::Opaque);
+        QCOMPARE(findOp("ConvTranspose")->pattern, OpPattern::OutEWiseFusable);
+        QCOMPARE(findOp("Equal")->pattern, OpPattern::Broadcast);
+        QCOMPARE(findOp("Where")->pattern, OpPattern::Broadcast);
+        QCOMPARE(findOp("Floor")->pattern, OpPattern::ElementWise);
+        for (const char* name :
+             {"Slice", "Pad", "Expand", "Tile", "Split", "Resize", "ConstantOfShape", "Range"})
+            QCOMPARE(findOp(name)->pattern, OpPattern::Injective);
+        QCOMPARE(findOp("LayerNormalization")->pattern, OpPattern::Opaque);
+        QCOMPARE(findOp("InstanceNormalization")->pattern, OpPattern::Opaque);
+        QCOMPARE(findOp("Split")->maxOutputs, -1);
+        QCOMPARE(findOp("Split")->outputCountText(), std::string("at least 1 output"));
+        // Split takes as many outputs as the node has.
+        Graph g;
+        Value x = g.addInput("x", TensorType(DataType::float32(), {10}));
+        g.setOutputs(g.addNode("Split", {x}, {}, 5, "s")->outputs());
+        g.verify();
         QCOMPARE(std::string(opPatternName(OpPattern::OutEWiseFusable)),
                  std::string("out-elementwise-fusable"));
         QCOMPARE(std::get<int64_t>(*findOp("Conv")->findAttr("group")->defaultValue), int64_t(1));

@@ -15,84 +15,6 @@ using namespace tessel;
 using namespace tessel::graph;
 using namespace tessel::graph::test;
 
-namespace {
-
-std::vector<std::string> split(const std::string& s, const std::string& sep) {
-    std::vector<std::string> out;
-    if (s.empty()) return out;
-    size_t pos = 0;
-    while (true) {
-        size_t next = s.find(sep, pos);
-        out.push_back(s.substr(pos, next - pos));
-        if (next == std::string::npos) break;
-        pos = next + sep.size();
-    }
-    return out;
-}
-
-/// `5` (int), `0.5` (float), `"SAME_UPPER"` (string), `[1,1]` (ints), `[0.5,1.0]` (floats).
-AttrValue parseAttr(const std::string& v) {
-    if (v.front() == '"') return v.substr(1, v.size() - 2);
-    if (v.front() == '[') {
-        std::string body = v.substr(1, v.size() - 2);
-        if (body.find('.') != std::string::npos) {
-            std::vector<double> d;
-            for (const auto& x : split(body, ","))
-                d.push_back(std::stod(x));
-            return d;
-        }
-        std::vector<int64_t> i;
-        for (const auto& x : split(body, ","))
-            i.push_back(std::stoll(x));
-        return i;
-    }
-    if (v.find('.') != std::string::npos) return std::stod(v);
-    return int64_t(std::stoll(v));
-}
-
-/// A one-node graph from the table's text: inputs are `;`-separated types
-/// (graph inputs), `const TYPE=v,v` (constants; zeros without `=`) or `none`.
-Graph oneNode(const std::string& op, const std::string& inputs, const std::string& attrs,
-              int numOutputs) {
-    Graph g("t");
-    std::vector<Value> ins;
-    int k = 0;
-    for (const auto& in : split(inputs, ";")) {
-        std::string name = "i";
-        name.append(std::to_string(k++));
-        if (in == "none") {
-            ins.emplace_back();
-        } else if (in.starts_with("const ")) {
-            auto eq = in.find('=');
-            TensorType t = type(in.substr(6, eq == std::string::npos ? std::string::npos : eq - 6));
-            if (eq == std::string::npos) {
-                ins.push_back(g.addConstant(name, Constant::zeros(t.dtype, t.shape)));
-            } else {
-                std::vector<int64_t> ints;
-                std::vector<double> floats;
-                for (const auto& x : split(in.substr(eq + 1), ",")) {
-                    ints.push_back(std::stoll(x));
-                    floats.push_back(std::stod(x));
-                }
-                ins.push_back(g.addConstant(
-                    name, t.dtype.isFloat() ? Constant::fromFloats(t.shape, floats, t.dtype)
-                                            : Constant::fromInts(t.shape, ints, t.dtype)));
-            }
-        } else {
-            ins.push_back(g.addInput(name, type(in)));
-        }
-    }
-    Attributes a;
-    for (const auto& kv : split(attrs, ";")) {
-        auto eq = kv.find('=');
-        a.set(kv.substr(0, eq), parseAttr(kv.substr(eq + 1)));
-    }
-    g.setOutputs(g.addNode(op, ins, a, numOutputs, "n")->outputs());
-    return g;
-}
-
-} // namespace
-
 class TestShapeInference : public QObject {
     Q_OBJECT
 private slots:
@@ -334,8 +256,10 @@ private slots:
         row("squeeze all", "Squeeze", "float32[1,3,1,1]", "", "float32[3]");
         row("squeeze not 1", "Squeeze", "float32[2,3];const int64[1]=1", "",
             "error: node 'n' (Squeeze): cannot squeeze axis 1 of float32[2, 3]: its size is not 1");
-        row("squeeze axes not constant", "Squeeze", "float32[2,1];int64[1]", "",
-            "error: node 'n' (Squeeze): the axes input must be a constant");
+        row("squeeze axes at run time", "Squeeze", "float32[2,1];int64[1]", "", "float32[?]");
+        row("squeeze axes of unknown length", "Squeeze", "float32[2,1];int64[?]", "",
+            "error: node 'n' (Squeeze): the axes input int64[?] must be a constant or have a "
+            "known length");
         row("unsqueeze axes input", "Unsqueeze", "float32[3,4];const int64[2]=0,3", "",
             "float32[1, 3, 4, 1]");
         row("unsqueeze axes attr", "Unsqueeze", "float32[3,4]", "axes=[-1]", "float32[3, 4, 1]");
@@ -370,6 +294,275 @@ private slots:
             "float32[2, 3]");
         row("reduce bad axis", "ReduceSum", "float32[2,3]", "axes=[2]",
             "error: node 'n' (ReduceSum): axis 2 is out of range for float32[2, 3]");
+
+        // ConvTranspose: W is [C, M / group, k...]; output_padding, output_shape, auto_pad.
+        row("convtranspose", "ConvTranspose", "float32[1,1,3,3];const float32[1,2,3,3]", "",
+            "float32[1, 2, 5, 5]");
+        row("convtranspose strides pads", "ConvTranspose",
+            "float32[1,1,3,3];const float32[1,2,3,3]", "strides=[3,2];pads=[1,2,1,2]",
+            "float32[1, 2, 7, 3]");
+        row("convtranspose output_padding", "ConvTranspose",
+            "float32[1,1,3,3];const float32[1,2,3,3]", "strides=[3,2];output_padding=[1,1]",
+            "float32[1, 2, 10, 8]");
+        row("convtranspose output_shape", "ConvTranspose",
+            "float32[1,1,3,3];const float32[1,2,3,3]", "strides=[3,2];output_shape=[10,8]",
+            "float32[1, 2, 10, 8]");
+        row("convtranspose SAME_UPPER", "ConvTranspose", "float32[1,1,3,3];const float32[1,2,3,3]",
+            "auto_pad=\"SAME_UPPER\";strides=[2,2]", "float32[1, 2, 6, 6]");
+        row("convtranspose dilations", "ConvTranspose", "float32[1,1,3,3];const float32[1,1,2,2]",
+            "dilations=[2,2]", "float32[1, 1, 5, 5]");
+        row("convtranspose groups and bias", "ConvTranspose",
+            "float32[1,4,5,5];const float32[4,3,3,3];const float32[6]", "group=2",
+            "float32[1, 6, 7, 7]");
+        row("convtranspose 1-D", "ConvTranspose", "float32[1,1,3];const float32[1,2,3]",
+            "strides=[2]", "float32[1, 2, 7]");
+        row("convtranspose unknown dims", "ConvTranspose",
+            "float32[?,1,?,3];const float32[1,2,3,3]", "", "float32[?, 2, ?, 5]");
+        row("convtranspose channels", "ConvTranspose", "float32[1,3,3,3];const float32[2,2,3,3]",
+            "",
+            "error: node 'n' (ConvTranspose): input X float32[1, 3, 3, 3] has 3 channels, but "
+            "weights W float32[2, 2, 3, 3] expect 2 (W is [C, M / group, k...])");
+        row("convtranspose output_shape count", "ConvTranspose",
+            "float32[1,1,3,3];const float32[1,2,3,3]", "output_shape=[10]",
+            "error: node 'n' (ConvTranspose): attribute 'output_shape' has 1 values, expected 2");
+        row("convtranspose pads too big", "ConvTranspose",
+            "float32[1,1,1,1];const float32[1,1,1,1]", "pads=[1,1,1,1]",
+            "error: node 'n' (ConvTranspose): pads [1, 1, 1, 1] leave no output in spatial dim 0");
+
+        // Split: equal parts, sizes as an input (opset 13) or attribute (before).
+        row("split equal", "Split|3", "float32[6,2]", "",
+            "float32[2, 2] | float32[2, 2] | float32[2, 2]");
+        row("split sizes input", "Split|2", "float32[2,6];const int64[2]=2,4", "axis=1",
+            "float32[2, 2] | float32[2, 4]");
+        row("split sizes attr", "Split|2", "float32[2,6]", "axis=-1;split=[1,5]",
+            "float32[2, 1] | float32[2, 5]");
+        row("split zero sizes", "Split|3", "float32[0];const int64[3]=0,0,0", "",
+            "float32[0] | float32[0] | float32[0]");
+        row("split unknown dim", "Split|2", "float32[?,4]", "", "float32[?, 4] | float32[?, 4]");
+        row("split sizes at run time", "Split|2", "float32[2,6];int64[2]", "axis=1",
+            "float32[2, ?] | float32[2, ?]");
+        row("split uneven", "Split|2", "float32[5]", "",
+            "error: node 'n' (Split): axis 0 of float32[5] (5) does not split into 2 equal parts");
+        row("split wrong sum", "Split|2", "float32[6];const int64[2]=2,3", "",
+            "error: node 'n' (Split): split [2, 3] adds up to 5, but axis 0 of float32[6] has 6");
+        row("split count", "Split|2", "float32[6];const int64[3]=1,2,3", "",
+            "error: node 'n' (Split): split [1, 2, 3] has 3 sizes for 2 outputs");
+
+        // Slice: inputs (opset 10+) or attributes (opset 1); clamping as ONNX.
+        row("slice", "Slice",
+            "float32[20,10,5];const int64[2]=0,0;const int64[2]=3,10;const int64[2]=0,1;const "
+            "int64[2]=1,1",
+            "", "float32[3, 10, 5]");
+        row("slice default axes", "Slice",
+            "float32[20,10,5];const int64[3]=0,0,3;const int64[3]=20,10,4", "",
+            "float32[20, 10, 1]");
+        row("slice negative steps", "Slice",
+            "float32[20,10,5];const int64[3]=20,10,4;const int64[3]=0,0,1;const "
+            "int64[3]=0,1,2;const int64[3]=-1,-3,-2",
+            "", "float32[19, 3, 2]");
+        row("slice reverse all", "Slice",
+            "float32[4];const int64[1]=-1;const int64[1]=-9223372036854775807;const "
+            "int64[1]=0;const int64[1]=-1",
+            "", "float32[4]");
+        row("slice end out of bounds", "Slice",
+            "float32[20,10,5];const int64[1]=1;const int64[1]=1000;const int64[1]=1", "",
+            "float32[20, 9, 5]");
+        row("slice start out of bounds", "Slice",
+            "float32[20,10,5];const int64[1]=1000;const int64[1]=1000;const int64[1]=1", "",
+            "float32[20, 0, 5]");
+        row("slice negative axes and starts", "Slice",
+            "float32[20,10,5];const int64[1]=-3;const int64[1]=-1;const int64[1]=-2", "",
+            "float32[20, 2, 5]");
+        row("slice step 3", "Slice",
+            "float32[10];const int64[1]=1;const int64[1]=9;const int64[1]=0;const int64[1]=3", "",
+            "float32[3]");
+        row("slice opset 1 attrs", "Slice", "float32[4,6]", "starts=[1];ends=[-1];axes=[1]",
+            "float32[4, 4]");
+        row("slice starts at run time", "Slice",
+            "float32[20,10,5];int64[1];const int64[1]=5;const int64[1]=1", "", "float32[20, ?, 5]");
+        row("slice axes at run time", "Slice",
+            "float32[20,10,5];const int64[1]=0;const int64[1]=5;int64[1]", "", "float32[?, ?, ?]");
+        row("slice unknown dim", "Slice", "float32[?,10];const int64[1]=0;const int64[1]=2", "",
+            "float32[?, 10]");
+        row("slice step 0", "Slice",
+            "float32[10];const int64[1]=0;const int64[1]=5;const int64[1]=0;const int64[1]=0", "",
+            "error: node 'n' (Slice): steps [0] has a 0");
+        row("slice axis twice", "Slice",
+            "float32[4,4];const int64[2]=0,0;const int64[2]=1,1;const int64[2]=1,-1", "",
+            "error: node 'n' (Slice): axis -1 is given twice");
+        row("slice bad axis", "Slice",
+            "float32[4,4];const int64[1]=0;const int64[1]=1;const int64[1]=2", "",
+            "error: node 'n' (Slice): axis 2 is out of range for float32[4, 4]");
+        row("slice lengths differ", "Slice", "float32[4,4];const int64[2]=0,0;const int64[1]=1", "",
+            "error: node 'n' (Slice): starts, ends, axes and steps must have the same length "
+            "(starts has 2, another has 1)");
+        row("slice no ends", "Slice", "float32[4];const int64[1]=0", "",
+            "error: node 'n' (Slice): starts and ends are required (inputs from opset 10, "
+            "attributes before)");
+
+        // Pad: pads an input (opset 11) or attribute (before); negative pads crop.
+        row("pad", "Pad", "float32[1,3,4,4];const int64[8]=0,0,1,1,0,0,1,1", "",
+            "float32[1, 3, 6, 6]");
+        row("pad crop", "Pad", "float32[4,4];const int64[4]=-1,0,-1,0", "", "float32[2, 4]");
+        row("pad attr", "Pad", "float32[2,2]", "pads=[1,1,1,1];mode=\"reflect\"", "float32[4, 4]");
+        row("pad value", "Pad", "float32[2];const int64[2]=1,2;const float32[]=5", "mode=\"edge\"",
+            "float32[5]");
+        row("pad unknown dim", "Pad", "float32[?,3];const int64[4]=1,1,1,1", "", "float32[?, 5]");
+        row("pad at run time", "Pad", "float32[2,3];int64[4]", "", "float32[?, ?]");
+        row("pad count", "Pad", "float32[2,3];const int64[2]=1,1", "",
+            "error: node 'n' (Pad): pads int64[2] must have 2 * rank = 4 values for float32[2, 3]");
+        row("pad mode", "Pad", "float32[2];const int64[2]=1,1", "mode=\"wrap\"",
+            "error: node 'n' (Pad): unknown mode \"wrap\" (constant, reflect or edge)");
+        row("pad crop too much", "Pad", "float32[2];const int64[2]=-2,-1", "",
+            "error: node 'n' (Pad): pads [-2, -1] remove more than the 2 elements of dim 0 of "
+            "float32[2]");
+        row("pad value type", "Pad", "float32[2];const int64[2]=1,1;const int64[]=0", "",
+            "error: node 'n' (Pad): input 2 has type int64, input 0 has float32");
+
+        // Resize: scales or sizes (an empty tensor counts as absent).
+        row("resize scales", "Resize", "float32[1,1,2,4];none;const float32[4]=1,1,0.6,0.6", "",
+            "float32[1, 1, 1, 2]");
+        row("resize upsample unknown", "Resize", "float32[1,3,?,4];none;const float32[4]=1,1,2,2",
+            "mode=\"linear\"", "float32[1, 3, ?, 8]");
+        row("resize sizes", "Resize", "float32[1,1,4,4];none;none;const int64[4]=1,1,3,3",
+            "coordinate_transformation_mode=\"tf_crop_and_resize\"", "float32[1, 1, 3, 3]");
+        row("resize opset 11 empty scales", "Resize",
+            "float32[1,1,4,4];const float32[0];const float32[0];const int64[4]=1,1,8,8",
+            "nearest_mode=\"floor\"", "float32[1, 1, 8, 8]");
+        row("resize sizes at run time", "Resize", "float32[1,3,4,4];none;none;int64[4]", "",
+            "float32[?, ?, ?, ?]");
+        row("resize both", "Resize",
+            "float32[1,1,2,2];none;const float32[4]=1,1,2,2;const int64[4]=1,1,4,4", "",
+            "error: node 'n' (Resize): only one of scales and sizes may be given");
+        row("resize neither", "Resize", "float32[1,1,2,2]", "",
+            "error: node 'n' (Resize): scales or sizes is required");
+        row("resize scales count", "Resize", "float32[1,1,2,2];none;const float32[2]=2,2", "",
+            "error: node 'n' (Resize): scales float32[2] must have 4 values, one per dim of "
+            "float32[1, 1, 2, 2]");
+        row("resize mode", "Resize", "float32[1,1,2,2];none;const float32[4]=1,1,2,2",
+            "mode=\"bicubic\"",
+            "error: node 'n' (Resize): unknown mode \"bicubic\" (nearest, linear, cubic)");
+
+        // Expand, Tile: shapes given as tensors.
+        row("expand", "Expand", "float32[3,1];const int64[3]=2,1,6", "", "float32[2, 3, 6]");
+        row("expand lower rank", "Expand", "float32[2,3];const int64[1]=3", "", "float32[2, 3]");
+        row("expand at run time", "Expand", "float32[3,1];int64[3]", "", "float32[?, 3, ?]");
+        row("expand mismatch", "Expand", "float32[3];const int64[1]=4", "",
+            "error: node 'n' (Expand): input float32[3] does not broadcast to shape [4]");
+        row("expand unknown length", "Expand", "float32[3];int64[?]", "",
+            "error: node 'n' (Expand): the shape input int64[?] must be a constant or have a "
+            "known length");
+        row("tile", "Tile", "float32[2,3];const int64[2]=2,2", "", "float32[4, 6]");
+        row("tile unknown dim", "Tile", "float32[?,3];const int64[2]=1,0", "", "float32[?, 0]");
+        row("tile at run time", "Tile", "float32[2,3];int64[2]", "", "float32[?, ?]");
+        row("tile count", "Tile", "float32[2,3];const int64[1]=2", "",
+            "error: node 'n' (Tile): repeats int64[1] must have one value per dim of float32[2, "
+            "3]");
+        row("tile negative", "Tile", "float32[2];const int64[1]=-1", "",
+            "error: node 'n' (Tile): repeats [-1] has a negative count");
+
+        // Where, ConstantOfShape, Range.
+        row("where", "Where", "bool[2,1];float32[1,3];float32[2,3]", "", "float32[2, 3]");
+        row("where float condition", "Where", "float32[2];float32[2];float32[2]", "",
+            "error: node 'n' (Where): condition float32[2] must be a bool tensor");
+        row("where types differ", "Where", "bool[2];float32[2];int64[2]", "",
+            "error: node 'n' (Where): input 2 has type int64, input 1 has float32");
+        row("constantofshape", "ConstantOfShape", "const int64[2]=2,3", "", "float32[2, 3]");
+        row("constantofshape int32", "ConstantOfShape", "const int64[2]=2,3",
+            "value=tensor int32[1]=5", "int32[2, 3]");
+        row("constantofshape zero", "ConstantOfShape", "const int64[1]=0", "", "float32[0]");
+        row("constantofshape scalar", "ConstantOfShape", "const int64[0]", "", "float32[]");
+        row("constantofshape at run time", "ConstantOfShape", "int64[3]", "", "float32[?, ?, ?]");
+        row("constantofshape negative", "ConstantOfShape", "const int64[2]=2,-1", "",
+            "error: node 'n' (ConstantOfShape): shape [2, -1] has a negative dimension");
+        row("constantofshape unknown length", "ConstantOfShape", "int64[?]", "",
+            "error: node 'n' (ConstantOfShape): the shape input int64[?] must be a constant or "
+            "have a known length");
+        row("constantofshape value size", "ConstantOfShape", "const int64[1]=2",
+            "value=tensor float32[2]=1,2",
+            "error: node 'n' (ConstantOfShape): attribute 'value' float32[2] must hold exactly "
+            "one element");
+        row("range int", "Range", "const int32[]=1;const int32[]=10;const int32[]=3", "",
+            "int32[3]");
+        row("range negative delta", "Range", "const int32[]=10;const int32[]=4;const int32[]=-3",
+            "", "int32[2]");
+        row("range float", "Range", "const float32[]=0;const float32[]=1;const float32[]=0.3", "",
+            "float32[4]");
+        row("range empty", "Range", "const int64[]=5;const int64[]=1;const int64[]=1", "",
+            "int64[0]");
+        row("range at run time", "Range", "int64[];int64[];int64[]", "", "int64[?]");
+        row("range delta 0", "Range", "const int64[]=0;const int64[]=4;const int64[]=0", "",
+            "error: node 'n' (Range): delta is 0");
+        row("range types differ", "Range", "int64[];int32[];int64[]", "",
+            "error: node 'n' (Range): input 1 has type int32, input 0 has int64");
+        row("range not scalar", "Range", "int64[2];int64[];int64[]", "",
+            "error: node 'n' (Range): start int64[2] must be a scalar");
+
+        // LayerNormalization (opset 17), InstanceNormalization.
+        row("layernorm", "LayerNormalization", "float32[2,3,4];const float32[4];const float32[4]",
+            "", "float32[2, 3, 4]");
+        row("layernorm statistics", "LayerNormalization|3", "float32[2,3,4];const float32[3,4]",
+            "axis=1", "float32[2, 3, 4] | float32[2, 1, 1] | float32[2, 1, 1]");
+        row("layernorm scale", "LayerNormalization", "float32[2,3,4];const float32[3]", "",
+            "error: node 'n' (LayerNormalization): scale float32[3] does not broadcast to the "
+            "normalised dims [4]");
+        row("layernorm axis", "LayerNormalization", "float32[2,3];const float32[3]", "axis=2",
+            "error: node 'n' (LayerNormalization): axis 2 is out of range for float32[2, 3]");
+        row("instancenorm", "InstanceNormalization",
+            "float32[1,3,4,4];const float32[3];const float32[3]", "epsilon=0.01",
+            "float32[1, 3, 4, 4]");
+        row("instancenorm scale", "InstanceNormalization",
+            "float32[1,3,4,4];const float32[2];const float32[3]", "",
+            "error: node 'n' (InstanceNormalization): scale float32[2] should have shape [3] (the "
+            "channels of X float32[1, 3, 4, 4])");
+        row("instancenorm rank 2", "InstanceNormalization",
+            "float32[2,3];const float32[3];const float32[3]", "",
+            "error: node 'n' (InstanceNormalization): input X has rank 2 (float32[2, 3]), "
+            "expected at least 3");
+
+        // More element-wise operators, comparisons and logic.
+        row("reciprocal", "Reciprocal", "float32[3]", "", "float32[3]");
+        row("floor", "Floor", "float64[2]", "", "float64[2]");
+        row("ceil", "Ceil", "float32[2]", "", "float32[2]");
+        row("round", "Round", "float32[2]", "", "float32[2]");
+        row("sign int", "Sign", "int32[2]", "", "int32[2]");
+        row("sin", "Sin", "float32[2]", "", "float32[2]");
+        row("cos", "Cos", "float32[2]", "", "float32[2]");
+        row("softplus", "Softplus", "float32[2]", "", "float32[2]");
+        row("elu", "Elu", "float32[2]", "alpha=0.5", "float32[2]");
+        row("selu", "Selu", "float32[2]", "", "float32[2]");
+        row("floor of ints", "Floor", "int64[2]", "",
+            "error: node 'n' (Floor): input 0 has type int64, expected a floating-point type");
+        row("prelu", "PRelu", "float32[1,3,4,4];const float32[3,1,1]", "", "float32[1, 3, 4, 4]");
+        row("prelu slope too big", "PRelu", "float32[1,3,4,4];const float32[2,3,4,4]", "",
+            "error: node 'n' (PRelu): slope float32[2, 3, 4, 4] does not broadcast to X "
+            "float32[1, 3, 4, 4]");
+        row("equal", "Equal", "int64[2,3];int64[3]", "", "bool[2, 3]");
+        row("less", "Less", "float32[2,1];float32[3]", "", "bool[2, 3]");
+        row("greater", "Greater", "float32[2]", "",
+            "error: node 'n' (Greater): expects 2 inputs, got 1");
+        row("lessorequal", "LessOrEqual", "int32[];int32[4]", "", "bool[4]");
+        row("greaterorequal types", "GreaterOrEqual", "float32[2];int64[2]", "",
+            "error: node 'n' (GreaterOrEqual): input 1 has type int64, input 0 has float32");
+        row("not", "Not", "bool[2,2]", "", "bool[2, 2]");
+        row("and", "And", "bool[3,1];bool[4]", "", "bool[3, 4]");
+        row("or", "Or", "bool[2];bool[2]", "", "bool[2]");
+        row("xor", "Xor", "bool[2];bool[1]", "", "bool[2]");
+        row("not of float", "Not", "float32[2]", "",
+            "error: node 'n' (Not): input 0 float32[2] must be a bool tensor");
+        row("size", "Size", "float32[2,3]", "", "int64[]");
+        row("sum", "Sum", "float32[3,1];float32[1,4];float32[4]", "", "float32[3, 4]");
+        row("mean", "Mean", "float64[2];float64[2]", "", "float64[2]");
+        row("sum of ints", "Sum", "int64[2];int64[2]", "",
+            "error: node 'n' (Sum): input 0 has type int64, expected a floating-point type");
+
+        // Squeeze, Unsqueeze and reductions with axes known only at run time.
+        row("unsqueeze axes at run time", "Unsqueeze", "float32[3,4];int64[2]", "",
+            "float32[?, ?, ?, ?]");
+        row("reducesum axes at run time", "ReduceSum", "float32[2,3];int64[1]", "",
+            "float32[?, ?]");
+        row("reducesum axes at run time drop", "ReduceSum", "float32[2,3];int64[1]", "keepdims=0",
+            "float32[?]");
     }
 
     void operators() {

@@ -20,6 +20,8 @@
 
 #include <cstring>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <map>
 #include <string>
 #include <unordered_map>
@@ -41,27 +43,78 @@ struct NodeTestResult {
     std::string compareText;
 };
 
-/// Runs node test `name` (a folder under kNodeData). A CompileError while
-/// importing or computing is a failure too: these tests only list cases the
-/// library claims to support.
-inline NodeTestResult runNodeTest(const std::string& name, double rtol = 1e-3, double atol = 1e-7) {
-    namespace fs = std::filesystem;
+struct NodeTestOptions {
+    /// Graph inputs (by position, as input_<i>.pb numbers them) bound as
+    /// constants holding their test values: operands Tessel needs as constants
+    /// (Reshape's shape, Slice's starts, Resize's scales) that the ONNX tests
+    /// pass as graph inputs.
+    std::vector<int> constantInputs;
+    double rtol = 1e-3;
+    double atol = 1e-7;
+};
+
+inline std::string readBytes(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw CompileError(path + ": cannot read the file");
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+/// Appends a length-delimited protobuf field.
+inline void appendProtoField(std::string& out, uint32_t field, const std::string& bytes) {
+    auto varint = [&](uint64_t v) {
+        for (; v >= 0x80; v >>= 7)
+            out += static_cast<char>((v & 0x7f) | 0x80);
+        out += static_cast<char>(v);
+    };
+    varint(uint64_t(field) << 3 | 2);
+    varint(bytes.size());
+    out += bytes;
+}
+
+/// The model bytes of node test `dir` with `constantInputs` made initializers.
+/// Protobuf merges repeated occurrences of a message field, so appending a
+/// ModelProto.graph (7) that holds only initializers (GraphProto field 5) adds
+/// them to the graph; the importer then treats those inputs as constants.
+inline std::string modelWithConstantInputs(const std::string& dir,
+                                           const std::vector<int>& constantInputs) {
+    std::string model = readBytes(dir + "/model.onnx");
+    std::string inits;
+    for (int i : constantInputs) {
+        const std::string file = dir + "/test_data_set_0/input_" + std::to_string(i) + ".pb";
+        if (frontend::readTensorProto(file).name.empty())
+            throw CompileError(file + ": the tensor has no name");
+        appendProtoField(inits, 5, readBytes(file));
+    }
+    if (!inits.empty()) appendProtoField(model, 7, inits);
+    return model;
+}
+
+/// Runs graph `g` through the operator library alone with `inputs` (by graph
+/// input name) and compares its outputs with `expected`. A CompileError while
+/// computing or building is a failure too: tests only list cases the library
+/// claims to support.
+inline NodeTestResult runGraphTest(const graph::Graph& g,
+                                   const std::map<std::string, Ref<graph::Constant>>& inputs,
+                                   const std::vector<Ref<graph::Constant>>& expected,
+                                   double rtol = 1e-3, double atol = 1e-7) {
     NodeTestResult r;
-    const std::string dir = std::string(kNodeData) + name;
     try {
-        graph::Graph g = frontend::importOnnx(dir + "/model.onnx");
         std::unordered_map<graph::Value, te::Tensor, graph::ValueHash> tensors;
         std::vector<te::Tensor> args;
         std::vector<runtime::NDArray> buffers;
         for (auto& in : g.inputs()) {
-            auto t = te::placeholder(topi::toExprs(in->outputTypes[0].shape), in->outputTypes[0].dtype,
-                                     "in_" + std::to_string(args.size()));
+            auto it = inputs.find(in->name);
+            if (it == inputs.end()) return {"no value for input '" + in->name + "'", ""};
+            auto t = te::placeholder(topi::toExprs(in->outputTypes[0].shape),
+                                     in->outputTypes[0].dtype, "in_" + std::to_string(args.size()));
             tensors.emplace(in->output(0), t);
             args.push_back(t);
-            buffers.emplace_back(); // filled from input_i.pb below
+            buffers.push_back(toArray(*it->second));
         }
-        size_t numGraphInputs = args.size();
         for (auto& c : g.constants()) {
+            // An empty constant (no axes, Resize's unused scales) has no tensor:
+            // computes read such operands only through ctx.constant().
+            if (c->constant->numElements() == 0) continue;
             auto t = te::placeholder(topi::toExprs(c->constant->shape), c->constant->dtype,
                                      "const_" + std::to_string(args.size()));
             tensors.emplace(c->output(0), t);
@@ -72,12 +125,14 @@ inline NodeTestResult runNodeTest(const std::string& name, double rtol = 1e-3, d
             std::vector<te::Tensor> ins;
             std::vector<Ref<graph::Constant>> consts;
             for (auto& v : n->inputs) {
-                ins.push_back(v.defined() ? tensors.at(v) : te::Tensor());
+                auto it = v.defined() ? tensors.find(v) : tensors.end();
+                ins.push_back(it != tensors.end() ? it->second : te::Tensor());
                 consts.push_back(v.defined() ? v.constant() : Ref<graph::Constant>());
             }
             OpContext ctx(*n, ins, consts);
             auto outs = computeNode(ctx);
-            for (int i = 0; i < n->numOutputs(); ++i) tensors.emplace(n->output(i), outs[size_t(i)]);
+            for (int i = 0; i < n->numOutputs(); ++i)
+                tensors.emplace(n->output(i), outs[size_t(i)]);
         }
         std::vector<te::Operation> outOps;
         for (auto& o : g.outputs()) {
@@ -92,14 +147,11 @@ inline NodeTestResult runNodeTest(const std::string& name, double rtol = 1e-3, d
         auto ops = te::postOrderOps(outOps);
         for (size_t i = 0; i < args.size(); ++i) {
             bool reached = i >= args.size() - g.outputs().size();
-            for (auto& op : ops) reached = reached || op.get() == args[i]->op.get();
+            for (auto& op : ops)
+                reached = reached || op.get() == args[i]->op.get();
             if (!reached) continue;
             used.push_back(args[i]);
             usedBuffers.push_back(buffers[i]);
-            if (i < numGraphInputs) {
-                auto in = frontend::readTensorProto(dir + "/test_data_set_0/input_" + std::to_string(i) + ".pb");
-                usedBuffers.back() = toArray(*in.value);
-            }
         }
         auto sch = te::createSchedule(outOps);
         auto f = driver::lowerSchedule(sch, used, "node_test");
@@ -108,15 +160,18 @@ inline NodeTestResult runNodeTest(const std::string& name, double rtol = 1e-3, d
         auto built = driver::buildFunctions({f}, codegen::Target::host(), bo);
         auto fn = built.module->function("node_test");
         std::vector<void*> ptrs;
-        for (auto& b : usedBuffers) ptrs.push_back(b.rawData());
+        for (auto& b : usedBuffers)
+            ptrs.push_back(b.rawData());
         if (fn(ptrs.data()) != 0) return {"kernel returned an error", ""};
+        if (expected.size() != g.outputs().size())
+            return {"expected values for every output are needed", ""};
         for (size_t o = 0; o < g.outputs().size(); ++o) {
-            auto want = frontend::readTensorProto(dir + "/test_data_set_0/output_" + std::to_string(o) + ".pb");
             const auto& got = usedBuffers[usedBuffers.size() - g.outputs().size() + o];
-            auto cmp = runtime::compare(got, toArray(*want.value), rtol, atol);
+            auto cmp = runtime::compare(got, toArray(*expected[o]), rtol, atol);
             r.compareText += cmp.str() + "; ";
             if (!cmp.allClose)
-                r.failure += "output " + std::to_string(o) + " " + got.str() + ": " + cmp.str() + "; ";
+                r.failure +=
+                    "output " + std::to_string(o) + " " + got.str() + ": " + cmp.str() + "; ";
         }
     } catch (const CompileError& e) {
         r.failure = std::string("compile error: ") + e.what();
@@ -124,6 +179,39 @@ inline NodeTestResult runNodeTest(const std::string& name, double rtol = 1e-3, d
         r.failure = std::string("error: ") + e.what();
     }
     return r;
+}
+
+/// Runs node test `name` (a folder under kNodeData: model.onnx and
+/// test_data_set_0) through runGraphTest.
+inline NodeTestResult runNodeTest(const std::string& name, const NodeTestOptions& options) {
+    namespace fs = std::filesystem;
+    const std::string dir = std::string(kNodeData) + name;
+    const std::string data = dir + "/test_data_set_0/";
+    try {
+        std::map<std::string, Ref<graph::Constant>> inputs;
+        for (int i = 0; fs::exists(data + "input_" + std::to_string(i) + ".pb"); ++i) {
+            auto t = frontend::readTensorProto(data + "input_" + std::to_string(i) + ".pb");
+            inputs[t.name] = t.value;
+        }
+        std::vector<Ref<graph::Constant>> expected;
+        for (int i = 0; fs::exists(data + "output_" + std::to_string(i) + ".pb"); ++i)
+            expected.push_back(
+                frontend::readTensorProto(data + "output_" + std::to_string(i) + ".pb").value);
+        frontend::ImportOptions io;
+        io.modelName = dir + "/model.onnx";
+        graph::Graph g =
+            frontend::importOnnxBytes(modelWithConstantInputs(dir, options.constantInputs), io);
+        return runGraphTest(g, inputs, expected, options.rtol, options.atol);
+    } catch (const CompileError& e) {
+        return {std::string("compile error: ") + e.what(), ""};
+    }
+}
+
+inline NodeTestResult runNodeTest(const std::string& name, double rtol = 1e-3, double atol = 1e-7) {
+    NodeTestOptions o;
+    o.rtol = rtol;
+    o.atol = atol;
+    return runNodeTest(name, o);
 }
 
 } // namespace tessel::topi::test

@@ -2,6 +2,7 @@
 
 #include "graph/passes/CommonSubexpressionElimination.h"
 #include "graph/passes/DeadCodeElimination.h"
+#include "graph/passes/FoldConstant.h"
 #include "graph/passes/FoldScaleShift.h"
 #include "graph/passes/FuseOps.h"
 #include "graph/passes/InferShapes.h"
@@ -39,6 +40,34 @@ std::vector<GraphPassInfo> makeGraphPasses() {
             InferShapesOptions o;
             o.mergeGivenTypes = graphPassOptionBool(v, "merge-given-types", o.mergeGivenTypes);
             return inferShapes(g, o);
+        },
+    });
+
+    passes.push_back(GraphPassInfo{
+        "fold-constant",
+        "Compute operators whose inputs are constants, and Shape/Size of static shapes, now.",
+        "An operator whose inputs are all constants computes the same tensor every time the "
+        "model runs, so the pass computes it once, in the tensor's own element type, and puts a "
+        "constant in its place. Shape and Size need only their input's type: once the input "
+        "shapes are bound, they fold even though their input is computed at run time. This is "
+        "what removes the shape sub-graphs exporters write (Shape, Gather, Unsqueeze, Concat "
+        "feeding a Reshape): the Reshape is left with a constant target shape and a static "
+        "type, and whatever depends on it folds in the same walk. Folded constants keep the "
+        "node's id and output name; operators with outputs larger than max-elements stay.",
+        {
+            {"max-elements", std::to_string(FoldConstantOptions{}.maxElements),
+             "fold only operators whose outputs have at most this many elements each"},
+            {"fold-shapes", boolText(FoldConstantOptions{}.foldShapes),
+             "fold Shape and Size of values whose shape is static"},
+        },
+        [](const Graph& g, const GraphPassOptionValues& v) {
+            FoldConstantOptions o;
+            o.maxElements = passOptionInt(v, "max-elements", o.maxElements);
+            if (o.maxElements < 0)
+                throw CompileError("option max-elements must not be negative, got " +
+                                   std::to_string(o.maxElements));
+            o.foldShapes = graphPassOptionBool(v, "fold-shapes", o.foldShapes);
+            return foldConstant(g, o);
         },
     });
 

@@ -7,7 +7,7 @@
 
 namespace tessel::graph {
 
-/// infer-shapes, simplify-inference, fold-scale-shift,
+/// infer-shapes, fold-constant, simplify-inference, fold-scale-shift,
 /// common-subexpression-elimination, dead-code-elimination, fuse-ops.
 std::vector<std::string> defaultGraphPipeline();
 

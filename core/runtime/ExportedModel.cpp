@@ -1,0 +1,75 @@
+#include "runtime/ExportedModel.h"
+
+#include "runtime/ParallelABI.h"
+
+#include <dlfcn.h>
+
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+namespace tessel::runtime {
+
+namespace {
+
+class SharedLibraryModule : public Module {
+public:
+    explicit SharedLibraryModule(const std::string& path) {
+        // RTLD_NOW: an unresolved symbol fails here, not in the middle of a run.
+        handle_ = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+        if (!handle_) throw std::runtime_error("cannot load '" + path + "': " + dlerror());
+    }
+    ~SharedLibraryModule() override {
+        if (handle_) dlclose(handle_);
+    }
+    KernelFunction function(const std::string& name) const override {
+        return reinterpret_cast<KernelFunction>(dlsym(handle_, name.c_str()));
+    }
+    std::vector<std::string> functionNames() const override { return {}; }
+
+private:
+    void* handle_ = nullptr;
+};
+
+std::string readAll(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw std::runtime_error("cannot read '" + path + "'");
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+} // namespace
+
+ModulePtr loadSharedLibrary(const std::string& path) {
+    // The kernels call the runtime's C ABI, which the loading executable
+    // exports. Taking the addresses here makes a static link keep all of it,
+    // even in a program that itself calls none of these functions.
+    static void* volatile abi[] = {reinterpret_cast<void*>(&TesselParallelLaunch),
+                                   reinterpret_cast<void*>(&TesselParallelNumThreads),
+                                   reinterpret_cast<void*>(&TesselWorkspaceAlloc),
+                                   reinterpret_cast<void*>(&TesselWorkspaceFree)};
+    (void)abi;
+    return std::make_shared<SharedLibraryModule>(path);
+}
+
+ExportedModel loadExportedModel(const std::string& dir) {
+    ExportedModel m;
+    const std::string planPath = dir + "/" + kExportPlan;
+    try {
+        m.plan = ExecutorPlan::fromJson(readAll(planPath));
+    } catch (const std::runtime_error& e) {
+        throw std::runtime_error(planPath + ": " + e.what());
+    }
+    const std::string weightsPath = dir + "/" + kExportWeights;
+    std::string bytes = readAll(weightsPath);
+    if (static_cast<int64_t>(bytes.size()) != m.plan.weightsBytes)
+        throw std::runtime_error(weightsPath + ": holds " + std::to_string(bytes.size()) + " bytes, the plan needs " +
+                                 std::to_string(m.plan.weightsBytes));
+    m.weights = NDArray::empty({std::max<int64_t>(m.plan.weightsBytes, 1)}, DataType::int8());
+    if (!bytes.empty()) std::copy(bytes.begin(), bytes.end(), static_cast<char*>(m.weights.rawData()));
+    m.module = loadSharedLibrary(dir + "/" + kExportLibrary);
+    return m;
+}
+
+} // namespace tessel::runtime

@@ -1,0 +1,39 @@
+/// \file
+/// Loading an exported model with the runtime alone (no LLVM): the kernels'
+/// shared library, the executor plan (JSON) and the weights file that
+/// `tesselc compile -o DIR` writes, as a board's RPC server will load them.
+#pragma once
+
+#include "runtime/ExecutorPlan.h"
+#include "runtime/GraphExecutor.h"
+#include "runtime/Module.h"
+#include "runtime/NDArray.h"
+
+#include <memory>
+#include <string>
+
+namespace tessel::runtime {
+
+/// The files of an exported model inside its folder.
+inline constexpr const char* kExportLibrary = "model.so";
+inline constexpr const char* kExportPlan = "plan.json";
+inline constexpr const char* kExportWeights = "weights.bin";
+
+/// A module over a shared library opened with dlopen; it stays open while
+/// any handle to the module lives.
+ModulePtr loadSharedLibrary(const std::string& path);
+
+struct ExportedModel {
+    ExecutorPlan plan;
+    ModulePtr module;
+    NDArray weights;
+    std::unique_ptr<GraphExecutor> makeExecutor() const {
+        return std::make_unique<GraphExecutor>(plan, module, weights);
+    }
+};
+
+/// Loads `dir`/{model.so, plan.json, weights.bin}. Throws std::runtime_error
+/// naming the file for a missing, truncated or inconsistent one.
+ExportedModel loadExportedModel(const std::string& dir);
+
+} // namespace tessel::runtime

@@ -1,0 +1,234 @@
+#!/usr/bin/python3
+"""Whole models for Tessel's model tests and bench_models, with ONNX Runtime's outputs.
+
+    /usr/bin/python3 scripts/export-models.py OUT [--ort DIR] [--models resnet18,...]
+
+Exports torchvision's resnet18, resnet50 and mobilenet_v2 (weights=None: seeded
+random weights, so nothing is downloaded; eval mode; opset 13; input
+float32[1,3,224,224] "input", output "output") to ONNX, laid out like ONNX's
+backend test cases:
+
+    OUT/<model>/model.onnx                      the model
+    OUT/<model>/test_data_set_0/input_0.pb      a seeded random input (TensorProto)
+    OUT/<model>/test_data_set_0/input_0.bin     the same as raw little-endian data,
+    OUT/<model>/test_data_set_0/input_0.json      {"name", "type", "dims"}, for ort-run.mjs
+    OUT/<model>_probe/...                       the model with 3 or 4 intermediate tensors
+                                                  as further graph outputs, same input
+
+BatchNormalization is kept as a node (TrainingMode.PRESERVE on a model in eval
+mode exports it with inference semantics instead of folding it into the
+convolution), so that Tessel's own folding is what the tests see; the running
+statistics and affine parameters of every batch norm are seeded random values,
+not torchvision's 0/1 initialisation, so that folding them is not a no-op.
+
+With --ort DIR (an `npm install --prefix DIR onnxruntime-node`, see
+scripts/setup-ort.sh), each model then runs under ONNX Runtime through
+scripts/ort-run.mjs and its outputs are written as test_data_set_0/output_K.pb:
+the references Tessel's outputs are checked against.
+
+Work is skipped when its files are newer than what they are made from (this
+script, ort-run.mjs, the model). Tests and benchmarks only: nothing here is part of
+Tessel.
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+import warnings
+
+MODELS = ("resnet18", "resnet50", "mobilenet_v2")
+OPSET = 13
+INPUT_SHAPE = (1, 3, 224, 224)
+SEED = 0
+HERE = os.path.dirname(os.path.abspath(__file__))
+ORT_RUN = os.path.join(HERE, "ort-run.mjs")
+
+# The intermediate tensors of each _probe variant: the output of the last node
+# (in graph order) whose name starts with the scope, i.e. the tensor a module of
+# torchvision's model produces. Scopes are torch.onnx's module paths.
+PROBES = {
+    "resnet18": ["/relu/", "/layer2/", "/layer4/", "/Flatten"],
+    "resnet50": ["/maxpool/", "/layer2/", "/layer3/", "/Flatten"],
+    "mobilenet_v2": ["/features/features.0/", "/features/features.7/", "/features/features.18/", "/Flatten"],
+}
+
+
+def fail(msg):
+    print(f"export-models: {msg}", file=sys.stderr)
+    sys.exit(1)
+
+
+def up_to_date(outputs, inputs):
+    """True when every output exists and is at least as new as every input."""
+    try:
+        oldest_out = min(os.path.getmtime(o) for o in outputs)
+    except OSError:
+        return False
+    return all(os.path.getmtime(i) <= oldest_out for i in inputs)
+
+
+def write_atomic(path, data):
+    tmp = path + ".tmp"
+    with open(tmp, "wb") as f:
+        f.write(data)
+    os.replace(tmp, path)
+
+
+def write_tensor(folder, stem, array, name, raw=True):
+    """stem.pb (TensorProto) and, with raw, stem.bin + stem.json (for node)."""
+    from onnx import numpy_helper
+    import numpy as np
+
+    array = np.ascontiguousarray(array)
+    if raw:
+        write_atomic(os.path.join(folder, stem + ".bin"), array.astype(array.dtype.newbyteorder("<")).tobytes())
+        meta = {"name": name, "type": str(array.dtype), "dims": list(array.shape)}
+        write_atomic(os.path.join(folder, stem + ".json"), json.dumps(meta).encode())
+    write_atomic(os.path.join(folder, stem + ".pb"), numpy_helper.from_array(array, name).SerializeToString())
+
+
+def require_modules(*names):
+    for n in names:
+        try:
+            __import__(n)
+        except ImportError:
+            fail(f"{sys.executable} cannot import {n}: install python3-torch, python3-torchvision and "
+                 "python3-onnx (scripts/install-deps.sh does)")
+
+
+def build_torch_model(name):
+    import torch
+    import torchvision
+
+    torch.manual_seed(SEED)
+    model = getattr(torchvision.models, name)(weights=None)
+    gen = torch.Generator().manual_seed(SEED + 1)
+    with torch.no_grad():
+        for m in model.modules():
+            if isinstance(m, torch.nn.BatchNorm2d):
+                c = m.num_features
+                m.running_mean.copy_(torch.randn(c, generator=gen) * 0.1)
+                m.running_var.copy_(torch.rand(c, generator=gen) + 0.5)
+                m.weight.copy_(torch.rand(c, generator=gen) + 0.5)
+                m.bias.copy_(torch.randn(c, generator=gen) * 0.1)
+    return model.eval()
+
+
+def export(name, out):
+    """OUT/<name>/model.onnx and OUT/<name>_probe/model.onnx with their input."""
+    plain_dir = os.path.join(out, name)
+    probe_dir = os.path.join(out, name + "_probe")
+    files = [os.path.join(d, f) for d in (plain_dir, probe_dir)
+             for f in ("model.onnx", "test_data_set_0/input_0.pb", "test_data_set_0/input_0.bin",
+                       "test_data_set_0/input_0.json")]
+    if up_to_date(files, [os.path.abspath(__file__)]):
+        return False
+    require_modules("torch", "torchvision")
+    import io
+
+    import numpy as np
+    import onnx
+    import torch
+
+    started = time.time()
+    model = build_torch_model(name)
+    buf = io.BytesIO()
+    with warnings.catch_warnings():
+        # PRESERVE warns about constant folding in training mode; the model is in eval mode.
+        warnings.filterwarnings("ignore", message=".*constant folding.*")
+        torch.onnx.export(model, torch.zeros(*INPUT_SHAPE), buf, opset_version=OPSET,
+                          input_names=["input"], output_names=["output"],
+                          training=torch.onnx.TrainingMode.PRESERVE, do_constant_folding=True)
+    proto = onnx.load_from_string(buf.getvalue())
+    onnx.checker.check_model(proto)
+
+    # The probe variant: intermediate tensors as further outputs, typed by shape inference.
+    inferred = onnx.shape_inference.infer_shapes(proto)
+    value_info = {v.name: v for v in inferred.graph.value_info}
+    probe = onnx.ModelProto()
+    probe.CopyFrom(inferred)
+    for scope in PROBES[name]:
+        nodes = [n for n in probe.graph.node if n.name.startswith(scope)]
+        if not nodes:
+            fail(f"{name}: no node in scope '{scope}' (torch.onnx named the nodes differently?)")
+        value = nodes[-1].output[0]
+        if value not in value_info:
+            fail(f"{name}: shape inference gave no type for '{value}'")
+        probe.graph.output.append(value_info[value])
+    del probe.graph.value_info[:]
+    onnx.checker.check_model(probe)
+
+    rng = np.random.default_rng(SEED)
+    x = rng.standard_normal(INPUT_SHAPE).astype(np.float32)
+    for d, m in ((plain_dir, proto), (probe_dir, probe)):
+        os.makedirs(os.path.join(d, "test_data_set_0"), exist_ok=True)
+        write_tensor(os.path.join(d, "test_data_set_0"), "input_0", x, "input")
+        write_atomic(os.path.join(d, "model.onnx"), m.SerializeToString())
+    outs = ", ".join(o.name for o in probe.graph.output)
+    print(f"export-models: {name} exported in {time.time() - started:.1f} s (probe outputs: {outs})", flush=True)
+    return True
+
+
+def ort_runner(ort_dir, model_path, data_dir, out_dir, extra=()):
+    cmd = ["node", ORT_RUN, "--ort", ort_dir, "--model", model_path, "--inputs", data_dir, "--out", out_dir, *extra]
+    try:
+        r = subprocess.run(cmd, capture_output=True, text=True)
+    except FileNotFoundError:
+        fail("node is not installed (scripts/install-deps.sh installs nodejs)")
+    if r.returncode != 0:
+        fail(f"ONNX Runtime failed on {model_path}:\n{r.stderr.strip()}")
+    return r.stdout
+
+
+def reference(name, out, ort_dir):
+    """ONNX Runtime's outputs of OUT/<name>/model.onnx as test_data_set_0/output_K.pb."""
+    import numpy as np
+    import onnx
+
+    d = os.path.join(out, name)
+    data = os.path.join(d, "test_data_set_0")
+    model_path = os.path.join(d, "model.onnx")
+    n_outputs = len(onnx.load(model_path, load_external_data=False).graph.output)
+    outputs = [os.path.join(data, f"output_{k}.pb") for k in range(n_outputs)]
+    if up_to_date(outputs, [model_path, os.path.join(data, "input_0.bin"), ORT_RUN, os.path.abspath(__file__)]):
+        return False
+    raw = os.path.join(d, "ort")
+    os.makedirs(raw, exist_ok=True)
+    ort_runner(ort_dir, model_path, data, raw)
+    for k in range(n_outputs):
+        with open(os.path.join(raw, f"output_{k}.json")) as f:
+            meta = json.load(f)
+        if meta["type"] != "float32":
+            fail(f"{name}: output {k} '{meta['name']}' is {meta['type']}, expected float32")
+        array = np.fromfile(os.path.join(raw, f"output_{k}.bin"), dtype="<f4").reshape(meta["dims"])
+        write_tensor(data, f"output_{k}", array, meta["name"], raw=False)
+    print(f"export-models: {name}: ONNX Runtime's {n_outputs} output(s) written", flush=True)
+    return True
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("out", help="output folder (in the build folder; never committed)")
+    ap.add_argument("--ort", help="folder with node_modules/onnxruntime-node: also write ONNX Runtime's outputs")
+    ap.add_argument("--models", default=",".join(MODELS), help="comma-separated subset of " + ", ".join(MODELS))
+    args = ap.parse_args()
+    names = [m for m in args.models.split(",") if m]
+    for m in names:
+        if m not in MODELS:
+            fail(f"unknown model '{m}' (known: {', '.join(MODELS)})")
+    require_modules("numpy", "onnx")
+    if args.ort and not os.path.isfile(os.path.join(args.ort, "node_modules", "onnxruntime-node", "package.json")):
+        fail(f"ONNX Runtime is not installed in {args.ort}: run scripts/setup-ort.sh {args.ort}")
+    os.makedirs(args.out, exist_ok=True)
+    for m in names:
+        export(m, args.out)
+    if args.ort:
+        for m in names:
+            reference(m, args.out, args.ort)
+            reference(m + "_probe", args.out, args.ort)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,643 @@
+// The convolution, matrix-product and pooling computes against ONNX's node
+// tests, PyTorch's exported module and operator tests (opset 6 models), and
+// plain-loop references for the attribute combinations those leave out.
+#include "TopiTestUtil.h"
+
+#include <QtTest>
+
+namespace {
+
+using namespace tessel;
+using runtime::NDArray;
+using Shape = std::vector<int64_t>;
+
+/// One operator run on given inputs: its outputs and the stages it made.
+struct OpRun {
+    std::vector<NDArray> outputs;
+    std::vector<te::Operation> stages; ///< post-order, placeholders included
+    std::string error;
+};
+
+/// Runs operator `op` on `inputs` through its compute under the default
+/// schedule, as runNodeTest does for an imported node.
+OpRun runOp(const std::string& op, const std::vector<NDArray>& inputs,
+            const graph::Attributes& attrs, int numOutputs = 1) {
+    OpRun r;
+    try {
+        graph::Graph g("t");
+        std::vector<graph::Value> values;
+        std::vector<te::Tensor> args;
+        for (size_t i = 0; i < inputs.size(); ++i) {
+            const std::string name = "x" + std::to_string(i);
+            values.push_back(g.addInput(name, {inputs[i].dtype(), inputs[i].shape()}));
+            args.push_back(
+                te::placeholder(topi::toExprs(inputs[i].shape()), inputs[i].dtype(), name));
+        }
+        auto node = g.addNode(op, values, attrs, numOutputs, "op");
+        g.setOutputs(node->outputs());
+        g = graph::inferShapes(g);
+        topi::OpContext ctx(*g.nodes()[0], args, std::vector<Ref<graph::Constant>>(args.size()));
+        auto outs = topi::computeNode(ctx);
+        std::vector<te::Operation> outOps;
+        for (auto& t : outs)
+            outOps.push_back(t->op);
+        r.stages = te::postOrderOps(outOps);
+        // Inputs the compute does not read (Gemm's C when beta = 0) are no arguments.
+        std::vector<te::Tensor> used;
+        std::vector<void*> ptrs;
+        for (size_t i = 0; i < args.size(); ++i)
+            for (auto& op : r.stages)
+                if (op.get() == args[i]->op.get()) {
+                    used.push_back(args[i]);
+                    ptrs.push_back(const_cast<void*>(inputs[i].rawData()));
+                }
+        for (auto& t : outs) {
+            used.push_back(t);
+            r.outputs.emplace_back(topi::staticShape(t), t->dtype);
+            ptrs.push_back(r.outputs.back().rawData());
+        }
+        auto f = driver::lowerSchedule(te::createSchedule(outOps), used, "op_test");
+        codegen::BuildOptions bo;
+        bo.emitAssembly = false;
+        auto built = driver::buildFunctions({f}, codegen::Target::host(), bo);
+        if (built.module->function("op_test")(ptrs.data()) != 0)
+            r.error = "kernel returned an error";
+    } catch (const std::exception& e) {
+        r.error = e.what();
+    }
+    return r;
+}
+
+NDArray randomArray(Shape shape, uint64_t seed, DataType t = DataType::float32()) {
+    NDArray a(std::move(shape), t);
+    a.fillRandom(seed);
+    return a;
+}
+
+graph::Attributes attrs(std::initializer_list<std::pair<const char*, graph::AttrValue>> list) {
+    graph::Attributes a;
+    for (auto& [k, v] : list)
+        a.set(k, v);
+    return a;
+}
+
+/// Runs the PyTorch test folder `dir` (under data/), whose input_<i>.pb
+/// tensors carry no names: they bind to the graph inputs by position.
+topi::test::NodeTestResult runPyTorchTest(const std::string& dir) {
+    namespace fs = std::filesystem;
+    const std::string path = std::string(topi::test::kNodeData) + "../" + dir;
+    const std::string data = path + "/test_data_set_0/";
+    try {
+        graph::Graph g = frontend::importOnnx(path + "/model.onnx");
+        std::map<std::string, Ref<graph::Constant>> inputs;
+        for (size_t i = 0; i < g.inputs().size(); ++i)
+            inputs[g.inputs()[i]->name] =
+                frontend::readTensorProto(data + "input_" + std::to_string(i) + ".pb").value;
+        std::vector<Ref<graph::Constant>> expected;
+        for (int i = 0; fs::exists(data + "output_" + std::to_string(i) + ".pb"); ++i)
+            expected.push_back(
+                frontend::readTensorProto(data + "output_" + std::to_string(i) + ".pb").value);
+        return topi::test::runGraphTest(g, inputs, expected);
+    } catch (const CompileError& e) {
+        return {std::string("compile error: ") + e.what(), ""};
+    }
+}
+
+/// Row-major offset of `idx` in `shape`.
+int64_t offset(const Shape& shape, const Shape& idx) {
+    int64_t o = 0;
+    for (size_t i = 0; i < shape.size(); ++i)
+        o = o * shape[i] + idx[i];
+    return o;
+}
+
+// Plain-loop references (NCHW, 2-d spatial) written from the ONNX operator
+// definitions, independent of the computes' formulations.
+
+struct Geometry {
+    Shape strides{1, 1}, dilations{1, 1}, padBegin{0, 0};
+};
+
+/// Conv: gathers every tap inside the input.
+NDArray convRef(const NDArray& x, const NDArray& w, const NDArray* b, int64_t group,
+                const Geometry& g, const Shape& outShape) {
+    NDArray y = NDArray::zeros(outShape, DataType::float32());
+    const Shape& xs = x.shape();
+    const Shape& ws = w.shape();
+    const int64_t groupIn = ws[1], groupOut = ws[0] / group;
+    const float* xd = x.data<float>();
+    const float* wd = w.data<float>();
+    float* yd = y.data<float>();
+    for (int64_t n = 0; n < outShape[0]; ++n)
+        for (int64_t m = 0; m < outShape[1]; ++m)
+            for (int64_t oy = 0; oy < outShape[2]; ++oy)
+                for (int64_t ox = 0; ox < outShape[3]; ++ox) {
+                    double acc = b ? b->data<float>()[m] : 0.0;
+                    for (int64_t c = 0; c < groupIn; ++c)
+                        for (int64_t ky = 0; ky < ws[2]; ++ky)
+                            for (int64_t kx = 0; kx < ws[3]; ++kx) {
+                                int64_t iy =
+                                    oy * g.strides[0] - g.padBegin[0] + ky * g.dilations[0];
+                                int64_t ix =
+                                    ox * g.strides[1] - g.padBegin[1] + kx * g.dilations[1];
+                                if (iy < 0 || iy >= xs[2] || ix < 0 || ix >= xs[3]) continue;
+                                int64_t ic = m / groupOut * groupIn + c;
+                                acc += double(xd[offset(xs, {n, ic, iy, ix})]) *
+                                       wd[offset(ws, {m, c, ky, kx})];
+                            }
+                    yd[offset(outShape, {n, m, oy, ox})] = float(acc);
+                }
+    return y;
+}
+
+/// ConvTranspose: scatters x[i] * w[k] to full position i * stride + k *
+/// dilation, and keeps the output window that starts at padBegin.
+NDArray convTransposeRef(const NDArray& x, const NDArray& w, const NDArray* b, int64_t group,
+                         const Geometry& g, const Shape& outShape) {
+    std::vector<double> acc(size_t(outShape[0] * outShape[1] * outShape[2] * outShape[3]), 0.0);
+    const Shape& xs = x.shape();
+    const Shape& ws = w.shape();
+    const int64_t groupIn = xs[1] / group, groupOut = ws[1];
+    for (int64_t n = 0; n < xs[0]; ++n)
+        for (int64_t c = 0; c < xs[1]; ++c)
+            for (int64_t iy = 0; iy < xs[2]; ++iy)
+                for (int64_t ix = 0; ix < xs[3]; ++ix)
+                    for (int64_t m = 0; m < groupOut; ++m)
+                        for (int64_t ky = 0; ky < ws[2]; ++ky)
+                            for (int64_t kx = 0; kx < ws[3]; ++kx) {
+                                int64_t oy =
+                                    iy * g.strides[0] + ky * g.dilations[0] - g.padBegin[0];
+                                int64_t ox =
+                                    ix * g.strides[1] + kx * g.dilations[1] - g.padBegin[1];
+                                if (oy < 0 || oy >= outShape[2] || ox < 0 || ox >= outShape[3])
+                                    continue;
+                                int64_t oc = c / groupIn * groupOut + m;
+                                acc[size_t(offset(outShape, {n, oc, oy, ox}))] +=
+                                    double(x.data<float>()[offset(xs, {n, c, iy, ix})]) *
+                                    w.data<float>()[offset(ws, {c, m, ky, kx})];
+                            }
+    NDArray y(outShape, DataType::float32());
+    for (int64_t i = 0; i < y.numElements(); ++i) {
+        int64_t oc = i / (outShape[2] * outShape[3]) % outShape[1];
+        y.data<float>()[i] = float(acc[size_t(i)] + (b ? b->data<float>()[oc] : 0.0));
+    }
+    return y;
+}
+
+/// MaxPool / AveragePool; `padEnd` bounds the taps count_include_pad counts.
+NDArray poolRef(const NDArray& x, bool isMax, bool includePad, const Shape& kernel,
+                const Geometry& g, const Shape& padEnd, const Shape& outShape) {
+    NDArray y(outShape, DataType::float32());
+    const Shape& xs = x.shape();
+    for (int64_t n = 0; n < outShape[0]; ++n)
+        for (int64_t c = 0; c < outShape[1]; ++c)
+            for (int64_t oy = 0; oy < outShape[2]; ++oy)
+                for (int64_t ox = 0; ox < outShape[3]; ++ox) {
+                    double acc = isMax ? -INFINITY : 0.0;
+                    int64_t count = 0;
+                    for (int64_t ky = 0; ky < kernel[0]; ++ky)
+                        for (int64_t kx = 0; kx < kernel[1]; ++kx) {
+                            int64_t iy = oy * g.strides[0] - g.padBegin[0] + ky * g.dilations[0];
+                            int64_t ix = ox * g.strides[1] - g.padBegin[1] + kx * g.dilations[1];
+                            bool inside = iy >= 0 && iy < xs[2] && ix >= 0 && ix < xs[3];
+                            bool inPadded = iy >= -g.padBegin[0] && iy < xs[2] + padEnd[0] &&
+                                            ix >= -g.padBegin[1] && ix < xs[3] + padEnd[1];
+                            count += includePad ? inPadded : inside;
+                            if (!inside) continue;
+                            double v = x.data<float>()[offset(xs, {n, c, iy, ix})];
+                            acc = isMax ? std::max(acc, v) : acc + v;
+                        }
+                    y.data<float>()[offset(outShape, {n, c, oy, ox})] =
+                        float(isMax ? acc : acc / double(count));
+                }
+    return y;
+}
+
+/// numpy matmul of float32 arrays (1-d operands promoted and dropped again).
+NDArray matmulRef(const NDArray& a, const NDArray& b, const Shape& outShape) {
+    Shape as = a.shape(), bs = b.shape();
+    const bool aVec = as.size() == 1, bVec = bs.size() == 1;
+    if (aVec) as.insert(as.begin(), 1);
+    if (bVec) bs.push_back(1);
+    const int64_t m = as[as.size() - 2], k = as.back(), nn = bs.back();
+    Shape batch(outShape.begin(), outShape.end() - (aVec ? 0 : 1) - (bVec ? 0 : 1));
+    int64_t batches = 1;
+    for (int64_t d : batch)
+        batches *= d;
+    NDArray y(outShape, DataType::float32());
+    for (int64_t bi = 0; bi < batches; ++bi) {
+        Shape idx(batch.size());
+        for (int64_t r = bi, d = int64_t(batch.size()) - 1; d >= 0; --d) {
+            idx[size_t(d)] = r % batch[size_t(d)];
+            r /= batch[size_t(d)];
+        }
+        // The flat offset of one operand's matrix for batch index idx (broadcast).
+        auto base = [&](const Shape& s) {
+            int64_t o = 0;
+            const size_t rank = s.size() - 2;
+            for (size_t d = 0; d < rank; ++d)
+                o = o * s[d] + (s[d] == 1 ? 0 : idx[batch.size() - rank + d]);
+            return o * s[s.size() - 2] * s.back();
+        };
+        const int64_t ao = base(as), bo = base(bs);
+        for (int64_t i = 0; i < m; ++i)
+            for (int64_t j = 0; j < nn; ++j) {
+                double acc = 0;
+                for (int64_t p = 0; p < k; ++p)
+                    acc +=
+                        double(a.data<float>()[ao + i * k + p]) * b.data<float>()[bo + p * nn + j];
+                y.data<float>()[(bi * m + i) * nn + j] = float(acc);
+            }
+    }
+    return y;
+}
+
+/// The stage of `run` tagged `tag`, or null.
+const te::OperationNode* stageTagged(const OpRun& run, const char* tag) {
+    for (auto& op : run.stages)
+        if (op->tag == tag) return op.get();
+    return nullptr;
+}
+
+bool isReduction(const te::OperationNode* op) {
+    auto* c = dynamic_cast<const te::ComputeOpNode*>(op);
+    return c && !c->reduceAxis.empty();
+}
+
+} // namespace
+
+#define CHECK_CLOSE(run, expected)                                                                 \
+    do {                                                                                           \
+        QVERIFY2((run).error.empty(), (run).error.c_str());                                        \
+        auto cmp = runtime::compare((run).outputs[0], (expected), 1e-4, 1e-5);                     \
+        QVERIFY2(cmp.allClose, ((run).outputs[0].str() + ": " + cmp.str()).c_str());               \
+    } while (0)
+
+class TestTopiNn : public QObject {
+    Q_OBJECT
+private slots:
+    void nodeTests_data() {
+        QTest::addColumn<QString>("name");
+        // Every conv*, convtranspose*, gemm*, matmul*, maxpool*, averagepool*,
+        // globalaveragepool* and globalmaxpool* node test, except:
+        // - test_convinteger_*, test_basic_convinteger, test_matmulinteger: the
+        //   quantized operators ConvInteger and MatMulInteger, not these;
+        // - test_maxpool_with_argmax_*: MaxPool's Indices output is not supported;
+        // - test_globalaveragepool*, test_globalmaxpool*: opset-1 models, which the
+        //   importer refuses; globalPoolData runs their data.
+        for (const char* n : {"test_basic_conv_with_padding",
+                              "test_basic_conv_without_padding",
+                              "test_conv_with_autopad_same",
+                              "test_conv_with_strides_and_asymmetric_padding",
+                              "test_conv_with_strides_no_padding",
+                              "test_conv_with_strides_padding",
+                              "test_convtranspose",
+                              "test_convtranspose_1d",
+                              "test_convtranspose_3d",
+                              "test_convtranspose_autopad_same",
+                              "test_convtranspose_dilations",
+                              "test_convtranspose_kernel_shape",
+                              "test_convtranspose_output_shape",
+                              "test_convtranspose_pad",
+                              "test_convtranspose_pads",
+                              "test_convtranspose_with_kernel",
+                              "test_gemm_all_attributes",
+                              "test_gemm_alpha",
+                              "test_gemm_beta",
+                              "test_gemm_default_matrix_bias",
+                              "test_gemm_default_no_bias",
+                              "test_gemm_default_scalar_bias",
+                              "test_gemm_default_single_elem_vector_bias",
+                              "test_gemm_default_vector_bias",
+                              "test_gemm_default_zero_bias",
+                              "test_gemm_transposeA",
+                              "test_gemm_transposeB",
+                              "test_matmul_2d",
+                              "test_matmul_3d",
+                              "test_matmul_4d",
+                              "test_maxpool_1d_default",
+                              "test_maxpool_2d_ceil",
+                              "test_maxpool_2d_default",
+                              "test_maxpool_2d_dilations",
+                              "test_maxpool_2d_pads",
+                              "test_maxpool_2d_precomputed_pads",
+                              "test_maxpool_2d_precomputed_same_upper",
+                              "test_maxpool_2d_precomputed_strides",
+                              "test_maxpool_2d_same_lower",
+                              "test_maxpool_2d_same_upper",
+                              "test_maxpool_2d_strides",
+                              "test_maxpool_2d_uint8",
+                              "test_maxpool_3d_default",
+                              "test_averagepool_1d_default",
+                              "test_averagepool_2d_ceil",
+                              "test_averagepool_2d_default",
+                              "test_averagepool_2d_pads",
+                              "test_averagepool_2d_pads_count_include_pad",
+                              "test_averagepool_2d_precomputed_pads",
+                              "test_averagepool_2d_precomputed_pads_count_include_pad",
+                              "test_averagepool_2d_precomputed_same_upper",
+                              "test_averagepool_2d_precomputed_strides",
+                              "test_averagepool_2d_same_lower",
+                              "test_averagepool_2d_same_upper",
+                              "test_averagepool_2d_strides",
+                              "test_averagepool_3d_default"})
+            QTest::newRow(n) << QString(n);
+    }
+    void nodeTests() {
+        QFETCH(QString, name);
+        auto r = tessel::topi::test::runNodeTest(name.toStdString());
+        QVERIFY2(r.failure.empty(), r.failure.c_str());
+    }
+
+    void pyTorchTests_data() {
+        QTest::addColumn<QString>("name");
+        // Every Conv*, ConvTranspose*, AvgPool*, MaxPool* and Linear* module test.
+        for (const char* n : {"test_AvgPool1d",
+                              "test_AvgPool1d_stride",
+                              "test_AvgPool2d",
+                              "test_AvgPool2d_stride",
+                              "test_AvgPool3d",
+                              "test_AvgPool3d_stride",
+                              "test_AvgPool3d_stride1_pad0_gpu_input",
+                              "test_Conv1d",
+                              "test_Conv1d_dilated",
+                              "test_Conv1d_groups",
+                              "test_Conv1d_pad1",
+                              "test_Conv1d_pad1size1",
+                              "test_Conv1d_pad2",
+                              "test_Conv1d_pad2size1",
+                              "test_Conv1d_stride",
+                              "test_Conv2d",
+                              "test_Conv2d_depthwise",
+                              "test_Conv2d_depthwise_padded",
+                              "test_Conv2d_depthwise_strided",
+                              "test_Conv2d_depthwise_with_multiplier",
+                              "test_Conv2d_dilated",
+                              "test_Conv2d_groups",
+                              "test_Conv2d_groups_thnn",
+                              "test_Conv2d_no_bias",
+                              "test_Conv2d_padding",
+                              "test_Conv2d_strided",
+                              "test_Conv3d",
+                              "test_Conv3d_dilated",
+                              "test_Conv3d_dilated_strided",
+                              "test_Conv3d_groups",
+                              "test_Conv3d_no_bias",
+                              "test_Conv3d_stride",
+                              "test_Conv3d_stride_padding",
+                              "test_ConvTranspose2d",
+                              "test_ConvTranspose2d_no_bias",
+                              "test_Linear",
+                              "test_Linear_no_bias",
+                              "test_MaxPool1d",
+                              "test_MaxPool1d_stride",
+                              "test_MaxPool1d_stride_padding_dilation",
+                              "test_MaxPool2d",
+                              "test_MaxPool2d_stride_padding_dilation",
+                              "test_MaxPool3d",
+                              "test_MaxPool3d_stride",
+                              "test_MaxPool3d_stride_padding"}) {
+            std::string path = std::string("pytorch-converted/") + n;
+            QTest::newRow(path.c_str()) << QString::fromStdString(path);
+        }
+        // The PyTorch operator tests whose models use only these operators.
+        for (const char* n : {"test_operator_conv", "test_operator_convtranspose",
+                              "test_operator_maxpool", "test_operator_mm", "test_operator_addmm"}) {
+            std::string path = std::string("pytorch-operator/") + n;
+            QTest::newRow(path.c_str()) << QString::fromStdString(path);
+        }
+    }
+    void pyTorchTests() {
+        QFETCH(QString, name);
+        auto r = runPyTorchTest(name.toStdString());
+        QVERIFY2(r.failure.empty(), r.failure.c_str());
+    }
+
+    // The ONNX global pooling tests are opset-1 models, which the importer
+    // refuses (it reads opsets 6 to 17): their data, through nodes built here.
+    void globalPoolData_data() {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<QString>("op");
+        QTest::newRow("avg") << "test_globalaveragepool"
+                             << "GlobalAveragePool";
+        QTest::newRow("avg_precomputed") << "test_globalaveragepool_precomputed"
+                                         << "GlobalAveragePool";
+        QTest::newRow("max") << "test_globalmaxpool"
+                             << "GlobalMaxPool";
+        QTest::newRow("max_precomputed") << "test_globalmaxpool_precomputed"
+                                         << "GlobalMaxPool";
+    }
+    void globalPoolData() {
+        QFETCH(QString, name);
+        QFETCH(QString, op);
+        const std::string dir = std::string(topi::test::kNodeData) + name.toStdString();
+        auto x = frontend::readTensorProto(dir + "/test_data_set_0/input_0.pb");
+        auto want = frontend::readTensorProto(dir + "/test_data_set_0/output_0.pb");
+        auto r = runOp(op.toStdString(), {topi::test::toArray(*x.value)}, {});
+        CHECK_CLOSE(r, topi::test::toArray(*want.value));
+        QVERIFY(stageTagged(r, topi::tag::kPool));
+    }
+
+    // Attribute combinations the ONNX tests leave out, against the references.
+    void convGroupsStridesDilationsPadsBias() {
+        NDArray x = randomArray({2, 4, 7, 8}, 1), w = randomArray({6, 2, 3, 2}, 2),
+                b = randomArray({6}, 3);
+        auto r = runOp("Conv", {x, w, b},
+                       attrs({{"group", int64_t(2)},
+                              {"strides", Shape{2, 1}},
+                              {"dilations", Shape{1, 2}},
+                              {"pads", Shape{1, 0, 2, 1}}}));
+        CHECK_CLOSE(r, convRef(x, w, &b, 2, {{2, 1}, {1, 2}, {1, 0}}, {2, 6, 4, 7}));
+        // pad -> conv (a pure reduction) -> bias.
+        QCOMPARE(r.stages.back()->tag, std::string(topi::tag::kBroadcast));
+        QVERIFY(isReduction(stageTagged(r, topi::tag::kConv2d)));
+        QVERIFY(stageTagged(r, topi::tag::kPad));
+    }
+    void convAutoPad() {
+        // Odd total padding: the extra row and column go first (LOWER) or last (UPPER).
+        NDArray x = randomArray({1, 2, 7, 6}, 4), w = randomArray({3, 2, 4, 3}, 5);
+        auto lower =
+            runOp("Conv", {x, w},
+                  attrs({{"auto_pad", std::string("SAME_LOWER")}, {"strides", Shape{2, 2}}}));
+        CHECK_CLOSE(lower, convRef(x, w, nullptr, 1, {{2, 2}, {1, 1}, {2, 1}}, {1, 3, 4, 3}));
+        auto upper =
+            runOp("Conv", {x, w},
+                  attrs({{"auto_pad", std::string("SAME_UPPER")}, {"strides", Shape{2, 2}}}));
+        CHECK_CLOSE(upper, convRef(x, w, nullptr, 1, {{2, 2}, {1, 1}, {1, 0}}, {1, 3, 4, 3}));
+        // VALID ignores pads; with none there is no pad stage.
+        auto valid =
+            runOp("Conv", {x, w},
+                  attrs({{"auto_pad", std::string("VALID")}, {"pads", Shape{1, 1, 1, 1}}}));
+        CHECK_CLOSE(valid, convRef(x, w, nullptr, 1, {}, {1, 3, 4, 4}));
+        QVERIFY(!stageTagged(valid, topi::tag::kPad));
+        QCOMPARE(valid.stages.back()->tag, std::string(topi::tag::kConv2d));
+    }
+    void convDepthwise() {
+        NDArray x = randomArray({1, 4, 5, 5}, 6), w = randomArray({4, 1, 3, 3}, 7);
+        auto r = runOp("Conv", {x, w}, attrs({{"group", int64_t(4)}, {"pads", Shape{1, 1, 1, 1}}}));
+        CHECK_CLOSE(r, convRef(x, w, nullptr, 4, {{1, 1}, {1, 1}, {1, 1}}, {1, 4, 5, 5}));
+        QVERIFY(isReduction(stageTagged(r, topi::tag::kDepthwise)));
+        // A channel multiplier is a grouped convolution, not TVM's depthwise.
+        NDArray w3 = randomArray({8, 1, 3, 3}, 8);
+        auto m = runOp("Conv", {x, w3}, attrs({{"group", int64_t(4)}, {"strides", Shape{1, 2}}}));
+        CHECK_CLOSE(m, convRef(x, w3, nullptr, 4, {{1, 2}, {1, 1}, {0, 0}}, {1, 8, 3, 2}));
+        QCOMPARE(m.stages.back()->tag, std::string(topi::tag::kConv2d));
+    }
+    void convTransposeGroupsStridesDilationsPads() {
+        NDArray x = randomArray({1, 4, 3, 4}, 9), w = randomArray({4, 3, 3, 2}, 10),
+                b = randomArray({6}, 11);
+        auto r = runOp("ConvTranspose", {x, w, b},
+                       attrs({{"group", int64_t(2)},
+                              {"strides", Shape{2, 3}},
+                              {"dilations", Shape{2, 1}},
+                              {"pads", Shape{1, 0, 0, 2}},
+                              {"output_padding", Shape{1, 1}}}));
+        CHECK_CLOSE(r, convTransposeRef(x, w, &b, 2, {{2, 3}, {2, 1}, {1, 0}}, {1, 6, 9, 10}));
+        QVERIFY(isReduction(stageTagged(r, topi::tag::kOpaque)));
+    }
+    void convTransposeOutputShape() {
+        NDArray x = randomArray({1, 1, 3, 3}, 12), w = randomArray({1, 2, 3, 3}, 13);
+        // Full output 7: an odd total crop of 1 starts at 0 for SAME_UPPER, at 1 otherwise.
+        auto upper =
+            runOp("ConvTranspose", {x, w},
+                  attrs({{"auto_pad", std::string("SAME_UPPER")}, {"strides", Shape{2, 2}}}));
+        CHECK_CLOSE(upper,
+                    convTransposeRef(x, w, nullptr, 1, {{2, 2}, {1, 1}, {0, 0}}, {1, 2, 6, 6}));
+        auto lower =
+            runOp("ConvTranspose", {x, w},
+                  attrs({{"auto_pad", std::string("SAME_LOWER")}, {"strides", Shape{2, 2}}}));
+        CHECK_CLOSE(lower,
+                    convTransposeRef(x, w, nullptr, 1, {{2, 2}, {1, 1}, {1, 1}}, {1, 2, 6, 6}));
+        auto given = runOp("ConvTranspose", {x, w},
+                           attrs({{"output_shape", Shape{6, 5}}, {"strides", Shape{2, 2}}}));
+        CHECK_CLOSE(given,
+                    convTransposeRef(x, w, nullptr, 1, {{2, 2}, {1, 1}, {1, 1}}, {1, 2, 6, 5}));
+        // A larger output than the full one extends it at the end.
+        auto larger = runOp("ConvTranspose", {x, w},
+                            attrs({{"output_shape", Shape{9, 8}}, {"strides", Shape{2, 2}}}));
+        CHECK_CLOSE(larger,
+                    convTransposeRef(x, w, nullptr, 1, {{2, 2}, {1, 1}, {0, 0}}, {1, 2, 9, 8}));
+    }
+    void poolCeilModePadsDilations_data() {
+        QTest::addColumn<bool>("isMax");
+        QTest::addColumn<bool>("includePad");
+        QTest::newRow("max") << true << false;
+        QTest::newRow("avg") << false << false;
+        QTest::newRow("avg_count_include_pad") << false << true;
+    }
+    void poolCeilModePadsDilations() {
+        QFETCH(bool, isMax);
+        QFETCH(bool, includePad);
+        // The last window starts inside the end padding and reaches past it.
+        NDArray x = randomArray({1, 2, 8, 8}, 14);
+        auto a = attrs({{"kernel_shape", Shape{3, 3}},
+                        {"strides", Shape{2, 2}},
+                        {"dilations", Shape{2, 1}},
+                        {"pads", Shape{1, 1, 1, 1}},
+                        {"ceil_mode", int64_t(1)}});
+        if (!isMax) a.set("count_include_pad", int64_t(includePad));
+        auto r = runOp(isMax ? "MaxPool" : "AveragePool", {x}, a);
+        CHECK_CLOSE(r, poolRef(x, isMax, includePad, {3, 3}, {{2, 2}, {2, 1}, {1, 1}}, {1, 1},
+                               {1, 2, 4, 5}));
+        QVERIFY(isReduction(stageTagged(r, topi::tag::kPool)));
+    }
+    void poolSameLower() {
+        NDArray x = randomArray({1, 1, 5, 6}, 15);
+        auto a = attrs({{"kernel_shape", Shape{2, 3}},
+                        {"strides", Shape{2, 2}},
+                        {"auto_pad", std::string("SAME_LOWER")},
+                        {"count_include_pad", int64_t(1)}});
+        auto r = runOp("AveragePool", {x}, a);
+        CHECK_CLOSE(
+            r, poolRef(x, false, true, {2, 3}, {{2, 2}, {1, 1}, {1, 1}}, {0, 0}, {1, 1, 3, 3}));
+    }
+    void maxPoolIntegerPadding() {
+        // Padding must never win the maximum: int8's lowest value, not 0.
+        NDArray x8 = randomArray({1, 1, 4, 4}, 16, DataType::int8());
+        NDArray xf(x8.shape(), DataType::float32());
+        for (int64_t i = 0; i < x8.numElements(); ++i) {
+            x8.data<int8_t>()[i] = int8_t(-1 - std::abs(x8.data<int8_t>()[i]));
+            xf.data<float>()[i] = x8.data<int8_t>()[i];
+        }
+        auto a = attrs({{"kernel_shape", Shape{2, 2}}, {"pads", Shape{1, 1, 1, 1}}});
+        auto r = runOp("MaxPool", {x8}, a);
+        QVERIFY2(r.error.empty(), r.error.c_str());
+        NDArray want =
+            poolRef(xf, true, false, {2, 2}, {{1, 1}, {1, 1}, {1, 1}}, {1, 1}, {1, 1, 5, 5});
+        for (int64_t i = 0; i < want.numElements(); ++i)
+            QCOMPARE(double(r.outputs[0].data<int8_t>()[i]), double(want.data<float>()[i]));
+    }
+    void maxPoolIndicesUnsupported() {
+        auto r = runOp("MaxPool", {randomArray({1, 1, 4, 4}, 17)},
+                       attrs({{"kernel_shape", Shape{2, 2}}}), 2);
+        QVERIFY2(r.error.find("Indices output of MaxPool is not supported") != std::string::npos,
+                 r.error.c_str());
+    }
+    void matmulShapes_data() {
+        QTest::addColumn<Shape>("a");
+        QTest::addColumn<Shape>("b");
+        QTest::addColumn<Shape>("out");
+        QTest::newRow("vector_matrix") << Shape{4} << Shape{4, 3} << Shape{3};
+        QTest::newRow("vector_batch") << Shape{4} << Shape{2, 4, 3} << Shape{2, 3};
+        QTest::newRow("matrix_vector") << Shape{3, 4} << Shape{4} << Shape{3};
+        QTest::newRow("batch_vector") << Shape{2, 3, 4} << Shape{4} << Shape{2, 3};
+        QTest::newRow("dot") << Shape{4} << Shape{4} << Shape{};
+        QTest::newRow("broadcast_batch")
+            << Shape{2, 1, 3, 4} << Shape{5, 4, 2} << Shape{2, 5, 3, 2};
+        QTest::newRow("broadcast_both") << Shape{1, 3, 4} << Shape{2, 1, 4, 5} << Shape{2, 1, 3, 5};
+    }
+    void matmulShapes() {
+        QFETCH(Shape, a);
+        QFETCH(Shape, b);
+        QFETCH(Shape, out);
+        NDArray x = randomArray(a, 18), y = randomArray(b, 19);
+        auto r = runOp("MatMul", {x, y}, {});
+        CHECK_CLOSE(r, matmulRef(x, y, out));
+        QCOMPARE(r.stages.back()->tag, std::string(topi::tag::kDense));
+    }
+    void gemmBiasShapes_data() {
+        QTest::addColumn<Shape>("c"); // empty: no C
+        QTest::addColumn<double>("alpha");
+        QTest::addColumn<double>("beta");
+        QTest::addColumn<bool>("withC");
+        QTest::newRow("row_bias") << Shape{1, 5} << 0.5 << 2.0 << true;
+        QTest::newRow("column_bias") << Shape{3, 1} << 1.0 << 1.0 << true;
+        QTest::newRow("scalar_bias") << Shape{} << 1.0 << -1.0 << true;
+        QTest::newRow("no_bias_alpha") << Shape{} << 2.0 << 1.0 << false;
+        QTest::newRow("beta_zero") << Shape{3, 5} << 1.0 << 0.0 << true;
+    }
+    void gemmBiasShapes() {
+        QFETCH(Shape, c);
+        QFETCH(double, alpha);
+        QFETCH(double, beta);
+        QFETCH(bool, withC);
+        // Both transposed: A is [K, M] = [4, 3], B is [N, K] = [5, 4].
+        NDArray a = randomArray({4, 3}, 20), b = randomArray({5, 4}, 21), cv = randomArray(c, 22);
+        std::vector<NDArray> ins{a, b};
+        if (withC) ins.push_back(cv);
+        auto r = runOp("Gemm", ins,
+                       attrs({{"alpha", alpha},
+                              {"beta", beta},
+                              {"transA", int64_t(1)},
+                              {"transB", int64_t(1)}}));
+        NDArray want({3, 5}, DataType::float32());
+        for (int64_t i = 0; i < 3; ++i)
+            for (int64_t j = 0; j < 5; ++j) {
+                double acc = 0;
+                for (int64_t k = 0; k < 4; ++k)
+                    acc += double(a.data<float>()[k * 3 + i]) * b.data<float>()[j * 4 + k];
+                double bias = 0;
+                if (withC && beta != 0.0) {
+                    int64_t ci =
+                        c.size() == 2 ? (c[0] == 1 ? 0 : i) * c[1] + (c[1] == 1 ? 0 : j) : 0;
+                    bias = beta * cv.data<float>()[ci];
+                }
+                want.data<float>()[i * 5 + j] = float(alpha * acc + bias);
+            }
+        CHECK_CLOSE(r, want);
+        QVERIFY(isReduction(stageTagged(r, topi::tag::kDense)));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestTopiNn)
+#include "tst_topi_nn.moc"
