@@ -45,8 +45,10 @@ std::optional<ConvShape> blockedShape(const OpContext& ctx) {
     if (strides.size() != 2 || dil.size() != 2 || pads.size() != 4) return std::nullopt;
     s.sh = strides[0], s.sw = strides[1], s.dh = dil[0], s.dw = dil[1], s.pt = pads[0], s.pl = pads[1];
     int64_t group = ctx.attrs().getInt("group", 1);
-    s.depthwise = group > 1 && group == s.c && s.oc == s.c && wt.shape[1] == 1;
-    if (group != 1 && !s.depthwise) return std::nullopt;
+    // Depthwise convolutions stay NCHW (scheduleDepthwiseNCHW): with one input
+    // channel per output channel there is no reduction over channels to block,
+    // and the copies into and out of blocks would cost more than the arithmetic.
+    if (group != 1) return std::nullopt;
     s.ocBn = s.oc % 16 == 0 ? 16 : s.oc % 8 == 0 ? 8 : 0;
     if (s.ocBn == 0) return std::nullopt;
     s.icBn = s.depthwise ? s.ocBn : (s.c % 16 == 0 ? 16 : divisorAtMost(s.c, 16));
@@ -95,13 +97,18 @@ std::vector<Tensor> conv2dNCHWc(const OpContext& ctx) {
     const int64_t cBn = s.depthwise ? s.ocBn : s.icBn;
 
     // The padded input in NCHW[c]c blocks: materialised once, read KH*KW times.
+    // A 1x1 convolution without padding reads each input element once per
+    // output-channel block, straight from NCHW: the copy would cost more than
+    // it saves, so its "blocks" are a view inlined into the convolution.
+    const bool view = s.kh == 1 && s.kw == 1 && hpad == s.h && wpad == s.w;
     Tensor data = te::compute(
         toExprs({s.n, s.c / cBn, hpad, wpad, cBn}),
         [&](const std::vector<Var>& i) {
+            if (view) return x({i[0], i[1] * intImm(cBn) + i[4], i[2], i[3]});
             return paddedRead(x, {i[0], i[1] * intImm(cBn) + i[4], i[2] - intImm(s.pt), i[3] - intImm(s.pl)},
                               makeZero(DataType::float32()));
         },
-        name + "_data", tag::kPad, {"n", "cb", "h", "w", "ci"});
+        name + "_data", view ? tag::kInjective : tag::kPad, {"n", "cb", "h", "w", "ci"});
 
     auto pack = [&] { return packWeights(*ctx.constant(1), s); };
     Tensor kernel = ctx.derivedConstant(name + "_wpack", pack);
@@ -172,7 +179,6 @@ void addConv2dNCHWcOps(std::vector<TopiOp>& ops) { ops.push_back({"Conv", conv2d
 
 void scheduleConv2dNCHWc(te::Schedule& s, const te::Tensor& conv, const te::Tensor& out,
                          const ScheduleOptions& options) {
-    (void)options;
     auto* outOp = dynamic_cast<const te::ComputeOpNode*>(out->op.get());
     auto* convOp = dynamic_cast<const te::ComputeOpNode*>(conv->op.get());
     TESSEL_CHECK(outOp && convOp && outOp->axis.size() == 4, "blocked conv schedule on unexpected stages");
@@ -180,12 +186,22 @@ void scheduleConv2dNCHWc(te::Schedule& s, const te::Tensor& conv, const te::Tens
     const int64_t ow = extentOf(convOp->axis[3]);
     const int64_t regN = divisorAtMost(ow, 14);
 
-    // The output: one task per (image, channel block, output row).
+    // The output: one task per (image, channel block) when there are enough of
+    // them, so that a task writes whole 16-channel planes; per output row
+    // otherwise. (Rows of a small plane are shorter than a cache line: tasks
+    // per row on different threads would write the same lines.)
     te::Stage o = s[out];
     auto [cb, ci] = o.split(outOp->axis[1], intImm(ocBn));
     o.reorder({outOp->axis[0], cb, outOp->axis[2], ci, outOp->axis[3]});
-    IterVar row = o.fuse(o.fuse(outOp->axis[0], cb), outOp->axis[2]);
-    o.parallel(row);
+    const int64_t planes = extentOf(outOp->axis[0]) * (extentOf(outOp->axis[1]) / ocBn);
+    IterVar task = o.fuse(outOp->axis[0], cb);
+    IterVar row = outOp->axis[2];
+    if (planes >= options.minParallelPlanes) {
+        o.parallel(task);
+    } else {
+        row = o.fuse(task, row);
+        o.parallel(row);
+    }
 
     // The convolution of that row, into a small buffer, through a register block.
     te::Tensor acc = s.cacheWrite(conv, "local");

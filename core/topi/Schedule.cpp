@@ -1,5 +1,7 @@
 #include "topi/Schedule.h"
 
+#include "ir/Check.h"
+
 #include "topi/Conv2dNCHWc.h"
 #include "topi/Topi.h"
 #include "topi/TopiUtil.h"
@@ -75,14 +77,15 @@ te::Schedule scheduleFused(const std::vector<te::Tensor>& outputs, const Schedul
     // A blocked convolution with one output (its NCHW stage and the fused
     // element-wise operators) gets its own schedule.
     // So does a packed dense layer.
-    te::Tensor blockedConv, packedDense;
+    te::Tensor blockedConv, packedDense, depthwise;
     for (te::Stage stage : s.stages()) {
         if (stage.op()->tag == tag::kConv2dNCHWc) blockedConv = stage.op().output(0);
         if (stage.op()->tag == tag::kDensePacked) packedDense = stage.op().output(0);
+        if (stage.op()->tag == tag::kDepthwise) depthwise = stage.op().output(0);
     }
-    te::Tensor anchor = blockedConv.defined() ? blockedConv : packedDense;
+    te::Tensor anchor = blockedConv.defined() ? blockedConv : packedDense.defined() ? packedDense : depthwise;
     bool convScheduled = anchor.defined() && outputs.size() == 1 &&
-                         outputs[0].ndim() == (blockedConv.defined() ? 4 : 2) &&
+                         outputs[0].ndim() == (packedDense.defined() ? 2 : 4) &&
                          !outputs[0]->op.sameAs(anchor->op);
     for (te::Stage stage : s.stages()) {
         auto* op = dynamic_cast<const te::ComputeOpNode*>(stage.op().get());
@@ -107,8 +110,40 @@ te::Schedule scheduleFused(const std::vector<te::Tensor>& outputs, const Schedul
             parallelOuter(stage, options, op->axis.size());
     }
     if (convScheduled && blockedConv.defined()) scheduleConv2dNCHWc(s, blockedConv, outputs[0], options);
-    else if (convScheduled) scheduleDensePacked(s, packedDense, outputs[0], options);
+    else if (convScheduled && packedDense.defined()) scheduleDensePacked(s, packedDense, outputs[0], options);
+    else if (convScheduled) scheduleDepthwiseNCHW(s, depthwise, outputs[0], options);
     return s;
+}
+
+void scheduleDepthwiseNCHW(te::Schedule& s, const te::Tensor& conv, const te::Tensor& out,
+                           const ScheduleOptions& options) {
+    auto* outOp = dynamic_cast<const te::ComputeOpNode*>(out->op.get());
+    auto* convOp = dynamic_cast<const te::ComputeOpNode*>(conv->op.get());
+    TESSEL_CHECK(outOp && convOp && outOp->axis.size() == 4 && convOp->axis.size() == 4,
+                 "depthwise schedule on unexpected stages");
+    te::Stage o = s[out];
+    const auto& ax = outOp->axis;
+    // A task per channel plane when there are enough of them, so that tasks
+    // write whole planes; per output row otherwise.
+    IterVar plane = o.fuse(ax[0], ax[1]);
+    IterVar at = ax[2];
+    if (extentOf(ax[0]) * extentOf(ax[1]) >= options.minParallelPlanes) {
+        o.parallel(plane);
+    } else {
+        at = o.fuse(plane, ax[2]);
+        o.parallel(at);
+    }
+    // One output row of the convolution at a time, taps outside the columns.
+    te::Stage d = s[conv];
+    d.computeAt(o, at);
+    std::vector<IterVar> order(convOp->reduceAxis.begin(), convOp->reduceAxis.end());
+    order.push_back(convOp->axis[3]);
+    d.reorder(order);
+    // The padded input: every plane in parallel.
+    for (auto& t : convOp->inputTensors()) {
+        auto* op = dynamic_cast<const te::ComputeOpNode*>(t->op.get());
+        if (op && op->tag == tag::kPad && op->axis.size() == 4) s[t].parallel(s[t].fuse(op->axis[0], op->axis[1]));
+    }
 }
 
 } // namespace tessel::topi

@@ -21,6 +21,9 @@ struct ScheduleOptions {
     int vectorLanes = 16;
     /// Below this many output elements a loop nest stays sequential.
     int64_t minParallelElements = 4096;
+    /// A blocked convolution runs one task per 16-channel output plane when it
+    /// has at least this many planes, else one per output row.
+    int64_t minParallelPlanes = 8;
 };
 
 /// The default schedule of the function computing `outputs`.
@@ -30,6 +33,14 @@ te::Schedule scheduleFused(const std::vector<te::Tensor>& outputs, const Schedul
 /// vectorized when it divides into vectors, the outer axes fused and run in
 /// parallel when there is enough work.
 void scheduleInjective(te::Stage stage, const ScheduleOptions& options);
+
+/// A depthwise convolution in NCHW (the general Conv compute, tag
+/// depthwise_conv2d): one task per channel plane (or output row), the
+/// convolution of a row computed inside it into a small buffer with the
+/// kernel taps outside the contiguous output-column loop, which LLVM
+/// vectorizes; `out` is the function's output stage.
+void scheduleDepthwiseNCHW(te::Schedule& s, const te::Tensor& conv, const te::Tensor& out,
+                           const ScheduleOptions& options);
 
 /// The packed dense layer (DensePacked.cpp): `acc` the product in 16-column
 /// panels, `out` its output stage with the fused element-wise operators.
