@@ -193,7 +193,12 @@ FusedFunction lowerGroup(const graph::Graph& g, const graph::FusionGroup& group,
         if (it != tensors.end()) return it->second;
         std::string name = identifier(v.name(), "p" + std::to_string(params.size()));
         te::Tensor t;
-        if (auto c = v.constant(); c && c->numElements() == 1) {
+        if (auto c = v.constant(); c && c->numElements() == 0) {
+            // An empty constant (ReduceSum's "no axes", Resize's unused roi) is
+            // read as a constant or not at all: it has no tensor.
+            tensors.emplace(v, t);
+            return t;
+        } else if (c && c->numElements() == 1) {
             t = inlineScalar(*c, name);
         } else {
             t = te::placeholder(topi::toExprs(v.type().shape), v.type().dtype, name);

@@ -528,6 +528,29 @@ Types inferFlatten(const InferContext& ctx) {
     return {TensorType(x.dtype, {productOf(x.shape, 0, a), productOf(x.shape, a, x.shape.size())})};
 }
 
+/// DepthToSpace (toSpace) and SpaceToDepth: blocks of channels to and from
+/// blocksize x blocksize spatial tiles of a 4-d NCHW tensor.
+Types inferBlockSpace(const InferContext& ctx, bool toSpace) {
+    const TensorType& x = ctx.input(0);
+    if (x.rank() != 4) ctx.fail("needs a 4-d input, not " + x.str());
+    const int64_t b = ctx.attrs().getInt("blocksize", 0);
+    if (b < 1) ctx.fail("blocksize must be positive");
+    Shape s = x.shape;
+    auto scale = [](int64_t d, int64_t f) { return d < 0 ? d : d * f; };
+    if (toSpace) {
+        if (s[1] >= 0 && s[1] % (b * b) != 0)
+            ctx.fail(std::to_string(s[1]) + " channels do not divide into blocks of " + std::to_string(b * b));
+        s = {s[0], s[1] < 0 ? -1 : s[1] / (b * b), scale(s[2], b), scale(s[3], b)};
+    } else {
+        for (int i = 2; i < 4; ++i)
+            if (s[i] >= 0 && s[i] % b != 0)
+                ctx.fail("spatial size " + std::to_string(s[i]) + " is not a multiple of blocksize " +
+                         std::to_string(b));
+        s = {s[0], scale(s[1], b * b), s[2] < 0 ? -1 : s[2] / b, s[3] < 0 ? -1 : s[3] / b};
+    }
+    return {TensorType(x.dtype, s)};
+}
+
 Types inferTranspose(const InferContext& ctx) {
     const TensorType& x = ctx.input(0);
     Shape perm(static_cast<size_t>(x.rank()));
@@ -1369,6 +1392,13 @@ std::vector<OpInfo> makeOps() {
            {attrInt("allowzero", 0, "1 = a 0 in shape means size 0, not copy")}),
         op("Flatten", "2-D view: dims before axis and dims from axis", P::Injective, 1, 1,
            inferFlatten, {attrInt("axis", 1, "first dim of the second output dimension")}),
+        op("DepthToSpace", "moves channel blocks into blocksize x blocksize spatial tiles",
+           P::Injective, 1, 1, [](const InferContext& c) { return inferBlockSpace(c, true); },
+           {attrInt("blocksize", std::nullopt, "edge of the spatial tile"),
+            attrString("mode", "DCR", "DCR (depth, column, row) or CRD (column, row, depth)")}),
+        op("SpaceToDepth", "moves blocksize x blocksize spatial tiles into channels", P::Injective, 1,
+           1, [](const InferContext& c) { return inferBlockSpace(c, false); },
+           {attrInt("blocksize", std::nullopt, "edge of the spatial tile")}),
         op("Transpose", "permutes the axes (reverses them by default)", P::Injective, 1, 1,
            inferTranspose, {attrInts("perm", "the new order of the axes")}),
         op("Concat", "joins tensors along axis", P::Injective, 1, -1, inferConcat,

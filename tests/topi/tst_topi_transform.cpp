@@ -9,8 +9,6 @@
 // - test_split_zero_size_splits, test_constantofshape_int_shape_zero,
 //   test_reshape_allowzero_reordered, test_slice_start_out_of_bounds: zero-sized
 //   tensors (an input or output with a dimension of 0), which Tessel does not have.
-// - test_depthtospace_*, test_spacetodepth_*: DepthToSpace and SpaceToDepth have
-//   computes but no graph-registry record yet, so the importer rejects them.
 // - test_range_*_expanded: the expansion is a Loop (subgraphs are not supported).
 // - test_gather_elements_*, test_gathernd_*: other operators (GatherElements, GatherND).
 #include "TopiTestUtil.h"
@@ -48,6 +46,10 @@ private slots:
               "test_transpose_all_permutations_2", "test_transpose_all_permutations_3",
               "test_transpose_all_permutations_4", "test_transpose_all_permutations_5",
               "test_transpose_default"})
+            row(n, {});
+        for (const char* n : {"test_depthtospace_crd_mode", "test_depthtospace_crd_mode_example",
+                              "test_depthtospace_dcr_mode", "test_depthtospace_example", "test_spacetodepth",
+                              "test_spacetodepth_example"})
             row(n, {});
         for (const char* n :
              {"test_concat_1d_axis_0", "test_concat_1d_axis_negative_1", "test_concat_2d_axis_0",
