@@ -1,0 +1,178 @@
+// driver::compileGraph on graphs built in the test: results against plain C++
+// loops, the storage plan (reuse without aliasing), the trace, and export +
+// loading with the runtime alone.
+#include "driver/ModelCompiler.h"
+#include "driver/ModelRunner.h"
+#include "graph/Graph.h"
+#include "ir/Diagnostic.h"
+#include "runtime/ExportedModel.h"
+
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <cmath>
+#include <random>
+#include <set>
+
+using namespace tessel;
+
+namespace {
+
+graph::TensorType type(const char* text) { return *graph::TensorType::parse(text); }
+
+std::vector<double> randomValues(size_t n, unsigned seed) {
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<double> u(-1, 1);
+    std::vector<double> v(n);
+    for (auto& x : v) x = u(rng);
+    return v;
+}
+
+/// x[1,C,H,W] -> conv 3x3 pad 1 (C->K) + bias -> relu -> conv 1x1 (K->K) -> add x2 -> relu
+struct Block {
+    int64_t c = 16, k = 32, h = 9, w = 11;
+    std::vector<double> w1, b1, w2;
+    graph::Graph g{"block"};
+
+    Block() {
+        w1 = randomValues(size_t(k * c * 9), 1);
+        b1 = randomValues(size_t(k), 2);
+        w2 = randomValues(size_t(k * k), 3);
+        auto x = g.addInput("x", type("float32[1, 16, 9, 11]"));
+        auto cw1 = g.addConstant("w1", graph::Constant::fromFloats({k, c, 3, 3}, w1));
+        auto cb1 = g.addConstant("b1", graph::Constant::fromFloats({k}, b1));
+        auto cw2 = g.addConstant("w2", graph::Constant::fromFloats({k, k, 1, 1}, w2));
+        graph::Attributes pads;
+        pads.set("pads", std::vector<int64_t>{1, 1, 1, 1});
+        auto y1 = g.addOp("Relu", {g.addOp("Conv", {x, cw1, cb1}, pads, "conv1")}, {}, "relu1");
+        auto y2 = g.addOp("Conv", {y1, cw2}, {}, "conv2");
+        auto out = g.addOp("Relu", {g.addOp("Add", {y2, y1}, {}, "add")}, {}, "relu2");
+        g.setOutputs({out});
+    }
+
+    std::vector<float> reference(const std::vector<float>& x) const {
+        std::vector<double> y1(size_t(k * h * w)), out(y1.size());
+        for (int64_t o = 0; o < k; ++o)
+            for (int64_t i = 0; i < h; ++i)
+                for (int64_t j = 0; j < w; ++j) {
+                    double s = b1[size_t(o)];
+                    for (int64_t ci = 0; ci < c; ++ci)
+                        for (int64_t a = 0; a < 3; ++a)
+                            for (int64_t b = 0; b < 3; ++b) {
+                                int64_t ii = i + a - 1, jj = j + b - 1;
+                                if (ii < 0 || ii >= h || jj < 0 || jj >= w) continue;
+                                s += w1[size_t(((o * c + ci) * 3 + a) * 3 + b)] * x[size_t((ci * h + ii) * w + jj)];
+                            }
+                    y1[size_t((o * h + i) * w + j)] = std::max(s, 0.0);
+                }
+        for (int64_t o = 0; o < k; ++o)
+            for (int64_t p = 0; p < h * w; ++p) {
+                double s = 0;
+                for (int64_t ci = 0; ci < k; ++ci) s += w2[size_t(o * k + ci)] * y1[size_t(ci * h * w + p)];
+                out[size_t(o * h * w + p)] = std::max(s + y1[size_t(o * h * w + p)], 0.0);
+            }
+        return std::vector<float>(out.begin(), out.end());
+    }
+};
+
+runtime::NDArray input(const Block& b, std::vector<float>& values) {
+    runtime::NDArray x({1, b.c, b.h, b.w}, DataType::float32());
+    auto r = randomValues(size_t(x.numElements()), 4);
+    values.assign(r.begin(), r.end());
+    std::memcpy(x.rawData(), values.data(), values.size() * sizeof(float));
+    return x;
+}
+
+void checkAgainst(const runtime::NDArray& got, const std::vector<float>& want) {
+    QCOMPARE(got.numElements(), int64_t(want.size()));
+    double worst = 0;
+    for (size_t i = 0; i < want.size(); ++i)
+        worst = std::max(worst, std::fabs(double(got.data<float>()[i]) - want[i]) / (1 + std::fabs(want[i])));
+    QVERIFY2(worst < 1e-4, qPrintable(QString("max scaled error %1").arg(worst)));
+}
+
+} // namespace
+
+class TestModelCompiler : public QObject {
+    Q_OBJECT
+private slots:
+    void matchesPlainLoops() {
+        Block b;
+        auto m = driver::compileGraph(b.g);
+        std::vector<float> x;
+        auto rep = driver::runModel(m, {input(b, x)}, {});
+        QVERIFY2(rep.ok, rep.error.c_str());
+        checkAgainst(rep.values[0], b.reference(x));
+        // conv1+relu1 and conv2+add+relu2: two kernels, both blocked convolutions.
+        QCOMPARE(m.functions.size(), size_t(2));
+    }
+
+    void storagePlanReusesWithoutAliasing() {
+        Block b;
+        auto m = driver::compileGraph(b.g);
+        const auto& p = m.plan;
+        for (auto& step : p.steps) {
+            std::set<int> storages;
+            for (int a : step.args) {
+                const auto& t = p.tensors[size_t(a)];
+                if (t.kind == runtime::PlanTensor::Kind::Constant) continue;
+                QVERIFY2(storages.insert(t.storage).second, "two arguments of one kernel share a storage");
+            }
+        }
+        // Weights: the packed kernels (and the bias), 64-byte aligned.
+        for (auto& t : p.tensors)
+            if (t.kind == runtime::PlanTensor::Kind::Constant) QCOMPARE(t.offset % 64, int64_t(0));
+        QVERIFY(p.weightsBytes >= int64_t((b.w1.size() + b.b1.size() + b.w2.size()) * sizeof(float)));
+    }
+
+    void traceKeepsEveryStage() {
+        Block b;
+        driver::CompileOptions o;
+        o.trace = true;
+        auto m = driver::compileGraph(b.g, o);
+        QVERIFY(m.graphStages.size() > 3);
+        QCOMPARE(m.graphStages.front().pass, std::string("import"));
+        for (auto& f : m.functions) QVERIFY(!f.lowered.snapshots.empty());
+        QVERIFY(m.build.llvmIR.find("define") != std::string::npos);
+        QVERIFY(m.build.llvmIROptimized.find("fma") != std::string::npos);
+        QVERIFY(m.build.assembly.find(".loc") != std::string::npos);
+        QVERIFY(!m.build.assemblyLines.empty());
+    }
+
+    void exportAndLoadWithTheRuntimeAlone() {
+        Block b;
+        auto m = driver::compileGraph(b.g);
+        QTemporaryDir dir;
+        driver::exportModel(m, dir.path().toStdString());
+        auto loaded = runtime::loadExportedModel(dir.path().toStdString());
+        auto exec = loaded.makeExecutor();
+        std::vector<float> x;
+        exec->setInput(0, input(b, x));
+        exec->run();
+        checkAgainst(exec->output(0), b.reference(x));
+        // A truncated weights file is refused with its name.
+        QFile weights(dir.filePath("weights.bin"));
+        QVERIFY(weights.resize(weights.size() - 4));
+        try {
+            runtime::loadExportedModel(dir.path().toStdString());
+            QFAIL("loaded truncated weights");
+        } catch (const std::runtime_error& e) {
+            QVERIFY2(QString(e.what()).contains("weights.bin"), e.what());
+        }
+    }
+
+    void unboundDynamicInputIsAClearError() {
+        graph::Graph g("dyn");
+        auto x = g.addInput("x", type("float32[?, 8]"));
+        g.setOutputs({g.addOp("Relu", {x})});
+        try {
+            driver::compileGraph(g);
+            QFAIL("compiled a dynamic shape");
+        } catch (const CompileError& e) {
+            QVERIFY2(QString(e.what()).contains("--input-shape x:"), e.what());
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestModelCompiler)
+#include "tst_modelcompiler.moc"

@@ -1,0 +1,141 @@
+// The executor plan's JSON form and its validation, and the executor on a
+// hand-made plan with a module of plain C++ kernels (no compiler involved).
+#include "runtime/ExecutorPlan.h"
+#include "runtime/GraphExecutor.h"
+
+#include <QtTest>
+
+#include <cstring>
+#include <stdexcept>
+
+using namespace tessel;
+using namespace tessel::runtime;
+
+namespace {
+
+// y[i] = x[i] + w[i]; z[i] = 2 * y[i]
+int32_t addKernel(void* const* a) {
+    auto* x = static_cast<const float*>(a[0]);
+    auto* w = static_cast<const float*>(a[1]);
+    auto* y = static_cast<float*>(a[2]);
+    for (int i = 0; i < 4; ++i) y[i] = x[i] + w[i];
+    return 0;
+}
+int32_t doubleKernel(void* const* a) {
+    auto* y = static_cast<const float*>(a[0]);
+    auto* z = static_cast<float*>(a[1]);
+    for (int i = 0; i < 4; ++i) z[i] = 2 * y[i];
+    return 0;
+}
+int32_t failingKernel(void* const*) { return -1; }
+
+class TableModule : public Module {
+public:
+    KernelFunction function(const std::string& name) const override {
+        if (name == "add") return addKernel;
+        if (name == "double") return doubleKernel;
+        if (name == "fail") return failingKernel;
+        return nullptr;
+    }
+    std::vector<std::string> functionNames() const override { return {"add", "double", "fail"}; }
+};
+
+ExecutorPlan twoSteps() {
+    ExecutorPlan p;
+    auto t = [](std::string name, PlanTensor::Kind kind, int storage, int64_t offset = 0) {
+        PlanTensor x;
+        x.name = std::move(name);
+        x.dtype = DataType::float32();
+        x.shape = {4};
+        x.kind = kind;
+        x.storage = storage;
+        x.offset = offset;
+        return x;
+    };
+    p.tensors = {t("x", PlanTensor::Kind::Input, 0), t("w", PlanTensor::Kind::Constant, -1, 0),
+                 t("y", PlanTensor::Kind::Intermediate, 1), t("z", PlanTensor::Kind::Output, 2)};
+    p.storages = {16, 16, 16};
+    p.steps = {{"add", {0, 1, 2}}, {"double", {2, 3}}};
+    p.inputs = {0};
+    p.outputs = {3};
+    p.weightsBytes = 64;
+    return p;
+}
+
+} // namespace
+
+class TestExecutorPlan : public QObject {
+    Q_OBJECT
+private slots:
+    void jsonRoundTrip() {
+        ExecutorPlan p = twoSteps();
+        ExecutorPlan q = ExecutorPlan::fromJson(p.toJson());
+        QCOMPARE(q.toJson(), p.toJson());
+        QCOMPARE(q.tensors.size(), size_t(4));
+        QCOMPARE(q.tensors[1].kind, PlanTensor::Kind::Constant);
+        QCOMPARE(q.steps[1].function, std::string("double"));
+        QCOMPARE(q.storageBytes(), int64_t(48));
+    }
+
+    void malformedPlans_data() {
+        QTest::addColumn<QString>("edit");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("not json") << "garbage" << "executor plan:";
+        QTest::newRow("other format") << "format" << "not a Tessel executor plan";
+        QTest::newRow("step arg out of range") << "arg" << "tensor index 9 out of range";
+        QTest::newRow("constant outside weights") << "offset" << "lies outside the weights";
+        QTest::newRow("storage too small") << "storage" << "is too small";
+    }
+    void malformedPlans() {
+        QFETCH(QString, edit);
+        QFETCH(QString, message);
+        ExecutorPlan p = twoSteps();
+        std::string text;
+        if (edit == "garbage") text = "{not json";
+        if (edit == "arg") p.steps[0].args[0] = 9;
+        if (edit == "offset") p.tensors[1].offset = 60;
+        if (edit == "storage") p.storages[1] = 8;
+        if (text.empty()) text = p.toJson();
+        if (edit == "format") text.replace(text.find("tessel-executor-plan"), 6, "foobar");
+        try {
+            ExecutorPlan::fromJson(text);
+            QFAIL("accepted a malformed plan");
+        } catch (const std::runtime_error& e) {
+            QVERIFY2(QString(e.what()).contains(message), e.what());
+        }
+    }
+
+    void runsStepsInOrder() {
+        NDArray weights = NDArray::zeros({64}, DataType::int8());
+        float w[4] = {10, 20, 30, 40};
+        std::memcpy(weights.rawData(), w, sizeof w);
+        GraphExecutor exec(twoSteps(), std::make_shared<TableModule>(), weights);
+        NDArray x({4}, DataType::float32());
+        for (int i = 0; i < 4; ++i) x.data<float>()[i] = float(i);
+        exec.setInput(0, x);
+        exec.run();
+        for (int i = 0; i < 4; ++i) QCOMPARE(exec.output(0).data<float>()[i], 2 * (float(i) + w[i]));
+        auto times = exec.profile(3);
+        QCOMPARE(times.size(), size_t(2));
+        // A wrong input is refused with its name.
+        try {
+            exec.setInput(0, NDArray({5}, DataType::float32()));
+            QFAIL("accepted a wrong shape");
+        } catch (const std::runtime_error& e) {
+            QVERIFY2(QString(e.what()).contains("input 'x'"), e.what());
+        }
+    }
+
+    void failingKernelAndMissingKernel() {
+        NDArray weights = NDArray::zeros({64}, DataType::int8());
+        ExecutorPlan p = twoSteps();
+        p.steps[1].function = "fail";
+        GraphExecutor exec(p, std::make_shared<TableModule>(), weights);
+        QVERIFY_THROWS_EXCEPTION(std::runtime_error, exec.run());
+        p.steps[1].function = "nope";
+        QVERIFY_THROWS_EXCEPTION(std::runtime_error, GraphExecutor(p, std::make_shared<TableModule>(), weights));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestExecutorPlan)
+#include "tst_executorplan.moc"
