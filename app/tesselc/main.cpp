@@ -10,6 +10,7 @@
 #include "ir/Check.h"
 #include "ir/Diagnostic.h"
 #include "runtime/ThreadPool.h"
+#include "te/script/Script.h"
 #include "tir/IRPrinter.h"
 #include "graph/passes/GraphPassRegistry.h"
 #include "tir/passes/PassRegistry.h"
@@ -39,6 +40,10 @@ commands:
                                     build, run on seeded random inputs, check against the
                                     default schedule, print latency and GFLOP/s
   ladder [DIR] [--threads N]        run every .te step of a GEMM ladder and print a table
+  space FILE.te [--config ...] [--json]
+                                    list the knobs of a tunable template: name, kind, choices
+                                    (lower, build and run take --config NAME=INDEX,NAME=INDEX
+                                    to pick a template's knobs; the others take their default)
   passes                            list every TIR and graph pass with its summary
   run MODEL.onnx [--input-shape NAME:D1,D2,...]... [--inputs a.pb,b.pb] [--expect c.pb,...]
         [--threads N] [--repeat R] [--rtol X] [--atol Y] [--json] [--profile]
@@ -49,11 +54,12 @@ commands:
   compile MODEL.onnx [--input-shape ...] -o DIR
                                     export: DIR/model.so (kernels), DIR/plan.json (executor
                                     plan), DIR/weights.bin; the runtime alone runs them
-  show MODEL.onnx --stage graph|optimized|fused|tir|llvm|asm [--function NAME]
+  show MODEL.onnx --stage graph|optimized|fused|te|tir|llvm|asm [--function NAME]
         [--input-shape NAME:D1,D2,...]... [--pass NAME]
                                     print one stage: the imported graph, the graph after the
                                     graph pipeline (--pass NAME: after that pass), the fusion
-                                    plan, or per fused function its TIR, LLVM IR or assembly
+                                    plan, or per fused function its TE script (a script that
+                                    rebuilds its schedule), TIR, LLVM IR or assembly
 )";
 
 struct UsageError : std::runtime_error {
@@ -75,6 +81,8 @@ struct Args {
     std::vector<std::string> inputShapes;
     std::vector<std::string> inputs, expect;
     std::string output, function;
+    /// --config: knob name -> choice index, for tunable templates.
+    std::map<std::string, int64_t> config;
     int threads = 0, repeat = 0;
     double rtol = 1e-3, atol = 1e-7;
     bool json = false, profile = false;
@@ -133,6 +141,13 @@ Args parseArgs(int argc, char** argv) {
         else if (s == "--threads") a.threads = number();
         else if (s == "--repeat") a.repeat = number();
         else if (s == "--json") a.json = true;
+        else if (s == "--config") {
+            try {
+                for (auto& [name, index] : te::script::parseConfig(value())) a.config[name] = index;
+            } catch (const CompileError& e) {
+                throw UsageError("--config: " + e.diagnostic().message);
+            }
+        }
         else if (s == "--profile") a.profile = true;
         else if (s.starts_with("--")) throw UsageError("unknown option " + s);
         else if (a.file.empty()) a.file = s;
@@ -141,11 +156,13 @@ Args parseArgs(int argc, char** argv) {
     return a;
 }
 
-std::vector<driver::LoweredFunction> lowerFile(const std::string& path, bool snapshots) {
+std::vector<driver::LoweredFunction> lowerFile(const std::string& path, bool snapshots,
+                                               const std::map<std::string, int64_t>& config = {}) {
     if (path.empty()) throw UsageError("no .te file given");
     driver::ScriptOptions so;
     so.fileName = path;
     so.lower.snapshots = snapshots;
+    so.config = config;
     auto fs = driver::lowerScript(readFile(path), so);
     if (fs.empty())
         throw CompileError("the script builds no function: it creates no schedule and calls no tvm.build");
@@ -169,7 +186,7 @@ frontend::ImportOptions importOptions(const Args& a) {
     return io;
 }
 
-/// `show --stage tir|llvm|asm`: per fused function (or the one --function names).
+/// `show --stage te|tir|llvm|asm`: per fused function (or the one --function names).
 int showFunctions(const Args& a, const frontend::ImportOptions& io) {
     driver::CompileOptions co;
     co.trace = a.stage != "tir";
@@ -184,6 +201,10 @@ int showFunctions(const Args& a, const frontend::ImportOptions& io) {
     }
     if (a.stage == "tir") {
         for (auto* f : fns) std::cout << tir::toString(f->lowered.lowered) << "\n";
+        return 0;
+    }
+    if (a.stage == "te") {
+        for (size_t i = 0; i < fns.size(); ++i) std::cout << (i ? "\n" : "") << fns[i]->script;
         return 0;
     }
     if (a.function.empty()) {
@@ -282,11 +303,11 @@ int cmdCompile(const Args& a) {
 
 int cmdShow(const Args& a) {
     if (a.file.empty()) throw UsageError("no model given");
-    static const std::vector<std::string> kStages = {"graph", "optimized", "fused", "tir", "llvm", "asm"};
+    static const std::vector<std::string> kStages = {"graph", "optimized", "fused", "te", "tir", "llvm", "asm"};
     if (std::find(kStages.begin(), kStages.end(), a.stage) == kStages.end())
-        throw UsageError("--stage must be graph, optimized, fused, tir, llvm or asm");
+        throw UsageError("--stage must be graph, optimized, fused, te, tir, llvm or asm");
     frontend::ImportOptions io = importOptions(a);
-    if (a.stage == "tir" || a.stage == "llvm" || a.stage == "asm") return showFunctions(a, io);
+    if (a.stage == "te" || a.stage == "tir" || a.stage == "llvm" || a.stage == "asm") return showFunctions(a, io);
     auto trace = driver::optimizeModel(a.file, io);
     if (a.stage == "graph") {
         std::cout << trace.stages.front().text;
@@ -311,7 +332,7 @@ int cmdShow(const Args& a) {
 }
 
 int cmdLower(const Args& a) {
-    auto fns = lowerFile(a.file, !a.passes.empty());
+    auto fns = lowerFile(a.file, !a.passes.empty(), a.config);
     for (auto& f : fns) {
         if (a.passes.empty()) {
             std::cout << tir::toString(f.lowered);
@@ -344,7 +365,7 @@ int cmdBuild(const Args& a) {
     static const std::vector<std::string> kEmits = {"tir", "llvm", "llvm-unopt", "asm", "c"};
     if (std::find(kEmits.begin(), kEmits.end(), a.emit) == kEmits.end())
         throw UsageError("--emit must be one of tir, llvm, llvm-unopt, asm, c");
-    auto fns = lowerFile(a.file, false);
+    auto fns = lowerFile(a.file, false, a.config);
     if (a.emit == "tir") {
         for (auto& f : fns) std::cout << tir::toString(f.lowered);
         return 0;
@@ -372,7 +393,7 @@ runtime::TimeEvaluator evaluatorFor(int repeat) {
 }
 
 int cmdRun(const Args& a) {
-    auto fns = lowerFile(a.file, false);
+    auto fns = lowerFile(a.file, false, a.config);
     bool allOk = true;
     nlohmann::json arr = nlohmann::json::array();
     for (auto& f : fns) {
@@ -398,6 +419,53 @@ int cmdRun(const Args& a) {
     }
     if (a.json) std::cout << (arr.size() == 1 ? arr[0].dump() : arr.dump()) << "\n";
     return allOk ? 0 : 1;
+}
+
+/// `space FILE.te`: the knobs of a tunable template, each with its choices.
+int cmdSpace(const Args& a) {
+    if (a.file.empty()) throw UsageError("no .te file given");
+    te::script::ScriptOptions so;
+    so.fileName = a.file;
+    so.config = a.config;
+    auto r = te::script::runScript(readFile(a.file), so);
+    if (a.json) {
+        nlohmann::json knobs = nlohmann::json::array();
+        for (auto& k : r.knobs) {
+            nlohmann::json choices = nlohmann::json::array();
+            for (int64_t i = 0; i < k.size(); ++i) choices.push_back(k.choiceText(i));
+            knobs.push_back({{"name", k.name},
+                             {"kind", te::script::knobKindName(k.kind)},
+                             {"choices", choices},
+                             {"default", k.defaultIndex},
+                             {"chosen", k.chosen},
+                             {"line", k.loc.line}});
+        }
+        std::cout << nlohmann::json{{"knobs", knobs}, {"size", te::script::spaceSize(r.knobs)}}.dump() << "\n";
+        return 0;
+    }
+    if (r.knobs.empty()) {
+        std::printf("%s: no knobs (the script defines none with cfg.define_split, define_knob or define_reorder)\n",
+                    a.file.c_str());
+        return 0;
+    }
+    std::printf("%s: %zu knob%s, %lld configurations\n", a.file.c_str(), r.knobs.size(),
+                r.knobs.size() == 1 ? "" : "s", static_cast<long long>(te::script::spaceSize(r.knobs)));
+    for (auto& k : r.knobs) {
+        std::printf("\n  %-16s %-8s %lld choice%s, %s %lld: %s\n", k.name.c_str(), te::script::knobKindName(k.kind),
+                    static_cast<long long>(k.size()), k.size() == 1 ? "" : "s",
+                    k.configured ? "chosen" : "default", static_cast<long long>(k.chosen), k.choiceText(k.chosen).c_str());
+        std::string line = "  ";
+        for (int64_t i = 0; i < k.size(); ++i) {
+            std::string item = "  " + std::to_string(i) + ": " + k.choiceText(i);
+            if (line.size() + item.size() > 100) {
+                std::printf("%s\n", line.c_str());
+                line = "  ";
+            }
+            line += item;
+        }
+        std::printf("%s\n", line.c_str());
+    }
+    return 0;
 }
 
 int cmdLadder(const Args& a) {
@@ -447,6 +515,7 @@ int main(int argc, char** argv) {
         if (a.command == "build") return cmdBuild(a);
         if (a.command == "run") return a.file.ends_with(".onnx") ? cmdRunModel(a) : cmdRun(a);
         if (a.command == "ladder") return cmdLadder(a);
+        if (a.command == "space") return cmdSpace(a);
         if (a.command == "show") return cmdShow(a);
         if (a.command == "compile") return cmdCompile(a);
         if (a.command == "help" || a.command == "--help" || a.command == "-h") {

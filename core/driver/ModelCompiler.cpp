@@ -7,6 +7,7 @@
 #include "ir/Check.h"
 #include "ir/Diagnostic.h"
 #include "runtime/ExportedModel.h"
+#include "te/script/ScriptPrinter.h"
 #include "topi/Topi.h"
 #include "topi/TopiUtil.h"
 
@@ -269,6 +270,13 @@ FusedFunction lowerGroup(const graph::Graph& g, const graph::FusionGroup& group,
     lo.snapshots = options.trace;
     f.lowered = lowerSchedule(sch, args, f.name, lo);
     f.flops = flopCount(f.lowered);
+    if (options.trace) {
+        try {
+            f.script = te::script::printScript(sch, args, f.name);
+        } catch (const CompileError& e) {
+            f.script = std::string("# ") + e.what() + "\n";
+        }
+    }
     pb.addStep(f.name, f.args, outIdx);
     return f;
 }

@@ -38,6 +38,9 @@ struct FusedFunction {
     int group = -1;                 ///< index into CompiledModel::fusion.groups
     std::vector<int64_t> members;   ///< graph node ids
     LoweredFunction lowered;        ///< schedule, TIR (and per-pass snapshots with trace)
+    /// With trace: the TE script that rebuilds the schedule (te/script/ScriptPrinter.h),
+    /// or a `# ` comment saying why the schedule cannot be written as one.
+    std::string script;
     /// Plan tensor indices of the kernel's arguments, in parameter order.
     std::vector<int> args;
     /// Floating-point operations of one call (multiply-adds count two).

@@ -54,6 +54,7 @@ LoweredFunction lowerSchedule(const te::Schedule& sch, const std::vector<te::Ten
 std::vector<LoweredFunction> lowerScript(std::string_view source, const ScriptOptions& options) {
     te::script::ScriptOptions so;
     so.fileName = options.fileName;
+    so.config = options.config;
     te::script::ScriptResult r = te::script::runScript(source, so);
     std::vector<LoweredFunction> out;
     for (auto& b : r.builds) {

@@ -13,6 +13,7 @@
 #include "te/Schedule.h"
 #include "tir/IR.h"
 
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -51,6 +52,8 @@ struct ScriptOptions {
     /// Shown in messages ("gemm.te:3:5: error: ...").
     std::string fileName;
     LowerOptions lower;
+    /// The knob choices of a tunable template (te::script::ScriptOptions::config).
+    std::map<std::string, int64_t> config;
 };
 
 /// Evaluates a TE script and lowers every function it builds (an explicit

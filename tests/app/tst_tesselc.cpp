@@ -140,6 +140,33 @@ private slots:
         QCOMPARE(o["threads"].toInt(), 2);
     }
 
+    // A tunable template: `space` lists its knobs, `--config` picks them.
+    void templates() {
+        const QString dense = TESSEL_SOURCE_DIR "/resources/templates/dense.te";
+        auto space = tesselc({"space", dense});
+        QCOMPARE(space.exitCode, 0);
+        QVERIFY2(space.out.contains("tile_k           split    7 choices, default 4: [32, 16]"), qPrintable(space.out));
+        QVERIFY2(space.out.contains("0: [512, 1]  1: [256, 2]"), qPrintable(space.out));
+        auto json = tesselc({"space", dense, "--json", "--config", "tile_k=6"});
+        QCOMPARE(json.exitCode, 0);
+        auto knobs = QJsonDocument::fromJson(json.out.toUtf8()).object()["knobs"].toArray();
+        QCOMPARE(knobs.size(), 4);
+        QCOMPARE(knobs[2].toObject()["name"].toString(), QString("tile_k"));
+        QCOMPARE(knobs[2].toObject()["chosen"].toInt(), 6);
+        QCOMPARE(knobs[3].toObject()["choices"].toArray()[0].toString(), QString("True"));
+        auto run = tesselc({"run", dense, "--config", "tile_x=20,tile_k=2,unroll_k=1", "--repeat", "1"});
+        QCOMPARE(run.exitCode, 0);
+        QVERIFY2(run.out.contains("dense: ok"), qPrintable(run.out));
+        auto lowered = tesselc({"lower", dense, "--config", "tile_x=4"}); // [125, 1, 8]: 8 lanes
+        QCOMPARE(lowered.exitCode, 0);
+        QVERIFY2(lowered.out.contains("C_local[T.Ramp(0, 1, 8)]"), qPrintable(lowered.out));
+        auto bad = tesselc({"run", dense, "--config", "tile_k=9"});
+        QCOMPARE(bad.exitCode, 1);
+        QVERIFY2(bad.err.startsWith(dense + ":22:5: error: the config chooses index 9 for knob 'tile_k'"), qPrintable(bad.err));
+        auto usage = tesselc({"run", dense, "--config", "tile_k"});
+        QCOMPARE(usage.exitCode, 2);
+    }
+
     void errors_data() {
         QTest::addColumn<QString>("file");
         for (auto& e : QDir(TESSEL_SOURCE_DIR "/tests/error").entryInfoList({"*.te"}, QDir::Files, QDir::Name))
@@ -253,6 +280,19 @@ private slots:
         auto tir = tesselc({"show", data + "test_Conv2d/model.onnx", "--stage", "tir"});
         QCOMPARE(tir.exitCode, 0);
         QVERIFY2(tir.out.contains("def fused_conv(") && tir.out.contains("for "), qPrintable(tir.out));
+        // The TE script of a fused function lowers to that function's TIR.
+        auto script = tesselc({"show", data + "test_Conv2d/model.onnx", "--stage", "te"});
+        QCOMPARE(script.exitCode, 0);
+        QVERIFY2(script.out.contains("te.placeholder((2, 3, 7, 5)") && script.out.contains("name=\"fused_conv\")"),
+                 qPrintable(script.out));
+        QTemporaryDir scriptDir;
+        QFile scriptFile(scriptDir.path() + "/fused_conv.te");
+        QVERIFY(scriptFile.open(QIODevice::WriteOnly));
+        scriptFile.write(script.out.toUtf8());
+        scriptFile.close();
+        auto lowered = tesselc({"lower", scriptFile.fileName()});
+        QCOMPARE(lowered.exitCode, 0);
+        QCOMPARE(lowered.out.trimmed(), tir.out.trimmed());
         auto asmText = tesselc({"show", data + "test_Conv2d/model.onnx", "--stage", "asm", "--function", "fused_conv"});
         QCOMPARE(asmText.exitCode, 0);
         QVERIFY2(asmText.out.contains("fused_conv:") && asmText.out.contains(".loc"), qPrintable(asmText.out.left(2000)));

@@ -65,8 +65,10 @@ ScriptResult runScript(std::shared_ptr<const AstModule> module, const ScriptOpti
 // ---------------------------------------------------------------------------
 // Interpreter
 
-Interpreter::Interpreter(const ScriptOptions& o) : opts(o) {
+Interpreter::Interpreter(const ScriptOptions& o)
+    : opts(o), config(std::make_shared<ConfigSpace>(o.config)) {
     installBuiltins();
+    builtins["cfg"] = makeConfigValue(config);
 }
 
 Value Interpreter::makeFunction(std::string name, NativeFunction fn,
@@ -111,6 +113,7 @@ ScriptResult Interpreter::run(std::shared_ptr<const AstModule> module) {
             guarded(stmt->loc, [&] { exec(*stmt); });
         }
         if (builds.empty() && opts.inferBuild) inferBuild();
+        config->checkConfigUsed();
     } catch (const CompileError&) {
         throw;
     } catch (const std::exception& e) {
@@ -125,6 +128,8 @@ ScriptResult Interpreter::run(std::shared_ptr<const AstModule> module) {
         r.globals.emplace_back(n, globals.at(n));
     r.placeholders = placeholders;
     r.schedules = schedules;
+    r.knobs = config->knobs();
+    r.flop = config->flop;
     r.module = std::move(module);
     return r;
 }
@@ -535,6 +540,11 @@ Value Interpreter::subscript(const Value& obj, const Value& index, const AstExpr
         fail(e.items[1]->begin,
              "a schedule is indexed with a tensor or an operation, not " + typeName(index));
     }
+    case Value::Kind::Object:
+        if (obj.asObject().getItem)
+            return guarded(loc,
+                           [&] { return obj.asObject().getItem(*this, index, e.items[1]->begin); });
+        break;
     case Value::Kind::Tuple:
     case Value::Kind::List:
     case Value::Kind::String: {
@@ -624,6 +634,8 @@ bool Interpreter::valueEquals(const Value& a, const Value& b) const {
         return &a.asModule() == &b.asModule();
     case Value::Kind::Opaque:
         return &a.asOpaque() == &b.asOpaque();
+    case Value::Kind::Object:
+        return &a.asObject() == &b.asObject();
     default:
         return false;
     }
@@ -902,6 +914,21 @@ Value Interpreter::getAttr(const Value& obj, const std::string& name, SourceLoc 
                       name + "'" + didYouMean(name, names));
     }
     if (obj.is(Value::Kind::Opaque)) fail(loc, obj.asOpaque().message);
+    if (obj.is(Value::Kind::Object)) {
+        const NativeObject& o = obj.asObject();
+        std::vector<std::string> names;
+        for (auto& [n, g] : o.attrs) {
+            if (n == name) return guarded(loc, g);
+            names.push_back(n);
+        }
+        for (auto& [n, m] : o.methods) {
+            if (n == name)
+                return makeFunction(o.typeName + "." + n, m, std::make_shared<const Value>(obj));
+            names.push_back(n);
+        }
+        fail(loc, o.typeName + " has no " + (forCall ? "method" : "attribute") + " '" + name + "'" +
+                      didYouMean(name, names));
+    }
     const TypeInfo* t = typeInfo(obj.kind());
     std::vector<std::string> names;
     if (t) {

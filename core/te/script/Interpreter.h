@@ -102,6 +102,8 @@ public:
     std::unordered_map<std::string, Value> builtins;
     /// The importable root modules: tvm, tessel.
     std::unordered_map<std::string, Value> rootModules;
+    /// The knobs behind `cfg` (ConfigSpace.h).
+    std::shared_ptr<ConfigSpace> config;
 
     void setGlobal(const std::string& name, Value v);
     /// Every name visible from `scope` (for suggestions).

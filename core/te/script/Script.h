@@ -16,7 +16,8 @@
 /// The names a script starts with: `te`, `tvm` (with `tvm.te`, `tvm.tir`,
 /// `tvm.lower`, `tvm.build`, `tvm.target.Target`), `tessel` (`tessel.te`,
 /// `tessel.lower`, `tessel.build`) and the builtins `len range min max int
-/// float str repr bool abs print tuple list`, plus what ScriptOptions predefines.
+/// float str repr bool abs print tuple list`, `cfg` (the knobs of a tunable
+/// template, ConfigSpace.h), plus what ScriptOptions predefines.
 ///
 /// Calls to `tvm.lower` / `tvm.build` / `tessel.build` compile nothing: they
 /// record a BuildRequest for the driver. Every error, whether in the syntax,
@@ -25,9 +26,11 @@
 #pragma once
 
 #include "te/Schedule.h"
+#include "te/script/ConfigSpace.h"
 #include "te/script/Parser.h"
 #include "te/script/Value.h"
 
+#include <map>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -60,6 +63,10 @@ struct ScriptOptions {
     /// Any other values defined before the script runs (tensors a driver
     /// made, a schedule to edit ...).
     std::vector<std::pair<std::string, Value>> globals;
+    /// The choice of each knob the script defines (`cfg`): knob name ->
+    /// index into its choices. Knobs not named take their default; a name
+    /// the script does not define is an error.
+    std::map<std::string, int64_t> config;
     /// Infer a BuildRequest when the script makes no build call.
     bool inferBuild = true;
     /// Bounds that keep a hostile script from running forever or deep.
@@ -78,6 +85,11 @@ struct ScriptResult {
     std::vector<Tensor> placeholders;
     /// Every schedule created, in creation order.
     std::vector<Schedule> schedules;
+    /// The script's config space: every knob it defined, in order, with all
+    /// its choices and the one this run took.
+    std::vector<Knob> knobs;
+    /// What the script counted with cfg.add_flop (0 when nothing).
+    double flop = 0;
     /// The syntax tree that ran (closures in `globals` point into it).
     std::shared_ptr<const AstModule> module;
 

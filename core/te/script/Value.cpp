@@ -122,6 +122,8 @@ std::string typeName(const Value& v) {
         return "module";
     case Value::Kind::Opaque:
         return v.asOpaque().typeName;
+    case Value::Kind::Object:
+        return v.asObject().typeName;
     }
     return "?";
 }
@@ -186,6 +188,9 @@ std::string repr(const Value& v) {
         return "<module '" + v.asModule().name + "'>";
     case Value::Kind::Opaque:
         return "<" + v.asOpaque().typeName + ">";
+    case Value::Kind::Object:
+        return v.asObject().reprText.empty() ? "<" + v.asObject().typeName + ">"
+                                             : v.asObject().reprText;
     }
     return "?";
 }

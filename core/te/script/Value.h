@@ -4,9 +4,10 @@
 /// Python's scalars (None, bool, int as int64, float, str), tuples and lists,
 /// and the TE objects the script builds: expressions (tir::Expr, including
 /// variables), iteration variables, ranges, tensors, operations, stages and
-/// schedules. Functions are either native (the `te` API, builtins, bound
-/// methods) or lambdas closed over the scope they were written in. Values are
-/// cheap to copy: everything big is shared.
+/// schedules, and objects of native classes (`cfg`). Functions are either
+/// native (the `te` API, builtins, bound methods) or lambdas closed over the
+/// scope they were written in. Values are cheap to copy: everything big is
+/// shared.
 #pragma once
 
 #include "ir/Diagnostic.h"
@@ -73,6 +74,21 @@ struct OpaqueObject {
     int buildIndex = -1;
 };
 
+/// An object of a native class that is neither a TE object nor a module
+/// (`cfg` and its entities, ConfigSpace.h): attributes read when asked for,
+/// methods, and optionally `obj[index]`. State it changes lives behind the
+/// closures, so the value itself stays immutable like every other.
+struct NativeObject {
+    /// How messages and type() name it: "ConfigSpace", "SplitEntity".
+    std::string typeName;
+    std::vector<std::pair<std::string, std::function<Value()>>> attrs;
+    std::vector<std::pair<std::string, NativeFunction>> methods;
+    /// `obj[index]`; null when the object cannot be indexed.
+    std::function<Value(Interpreter&, const Value& index, SourceLoc indexLoc)> getItem;
+    /// What repr() shows; empty: "<typeName>".
+    std::string reprText;
+};
+
 class Value {
 public:
     enum class Kind : uint8_t {
@@ -92,7 +108,8 @@ public:
         Schedule,
         Function,
         Module,
-        Opaque
+        Opaque,
+        Object
     };
     using Items = std::vector<Value>;
 
@@ -124,6 +141,7 @@ public:
         : kind_(Kind::Function), v_(std::move(f)) {}
     explicit Value(std::shared_ptr<const ModuleObject> m) : kind_(Kind::Module), v_(std::move(m)) {}
     explicit Value(std::shared_ptr<const OpaqueObject> o) : kind_(Kind::Opaque), v_(std::move(o)) {}
+    explicit Value(std::shared_ptr<const NativeObject> o) : kind_(Kind::Object), v_(std::move(o)) {}
 
     Kind kind() const { return kind_; }
     bool is(Kind k) const { return kind_ == k; }
@@ -158,6 +176,9 @@ public:
     const OpaqueObject& asOpaque() const {
         return *std::get<std::shared_ptr<const OpaqueObject>>(v_);
     }
+    const NativeObject& asObject() const {
+        return *std::get<std::shared_ptr<const NativeObject>>(v_);
+    }
 
 private:
     template <class T> Value(Kind k, T v) : kind_(k), v_(std::move(v)) {}
@@ -166,7 +187,7 @@ private:
     std::variant<std::monostate, bool, int64_t, double, std::string, std::shared_ptr<const Items>,
                  tir::Expr, tir::IterVar, tir::Range, Tensor, Operation, Stage, Schedule,
                  std::shared_ptr<const FunctionObject>, std::shared_ptr<const ModuleObject>,
-                 std::shared_ptr<const OpaqueObject>>
+                 std::shared_ptr<const OpaqueObject>, std::shared_ptr<const NativeObject>>
         v_;
 };
 
