@@ -67,17 +67,25 @@ CaseResult runCase(const fs::path& dir) {
             model = driver::compileGraph(g);
         } catch (const CompileError& e) {
             // Inputs that carry shapes (Slice's starts, Resize's sizes, Pad's
-            // pads) must be known when compiling: bind every input after the
-            // data input to the test's value, as TVM's freeze_params does.
-            if (!std::regex_search(std::string(e.what()), std::regex("must be a constant|as constants|known length|has a dimension of 0")) ||
-                inputs.size() < 2 || g.inputs().size() != inputs.size())
+            // pads, a window's length) must be known when compiling: bind every
+            // input after the data input, and every integer input, to the
+            // test's value, as TVM's freeze_params does.
+            if (!std::regex_search(std::string(e.what()),
+                                   std::regex("must be a constant|as constants|known length|has a dimension of 0|"
+                                              "is not static")) ||
+                g.inputs().size() != inputs.size())
                 throw;
             std::map<std::string, Ref<graph::Constant>> frozen;
-            for (size_t i = 1; i < inputs.size(); ++i)
-                frozen[g.inputs()[i]->name] =
-                    frontend::readTensorProto(dataFiles(data, "input_")[i]).value;
+            std::vector<runtime::NDArray> kept;
+            for (size_t i = 0; i < inputs.size(); ++i) {
+                if (i >= 1 || inputs[i].dtype().isIntOrUInt())
+                    frozen[g.inputs()[i]->name] = frontend::readTensorProto(dataFiles(data, "input_")[i]).value;
+                else
+                    kept.push_back(inputs[i]);
+            }
+            if (frozen.empty()) throw;
             model = driver::compileGraph(graph::freezeInputs(g, frozen));
-            inputs.resize(1);
+            inputs = kept;
         }
         for (auto& f : dataFiles(data, "output_")) expected.push_back(driver::toNDArray(*frontend::readTensorProto(f).value));
     } catch (const CompileError& e) {
