@@ -10,6 +10,7 @@
 #include "frontend/OnnxImporter.h"
 
 #include "frontend/OnnxProtoConvert.h"
+#include "graph/ConstantEval.h"
 #include "graph/OpRegistry.h"
 #include "graph/passes/InferShapes.h"
 #include "ir/Diagnostic.h"
@@ -108,6 +109,9 @@ private:
                             const std::string& who);
     Value addConstant(const std::string& base, Ref<Constant> c);
     std::string uniqueName(const std::string& base);
+    /// `v` evaluated at import time when it is computed from constants and
+    /// static shapes only (small integer shape arithmetic); null otherwise.
+    Ref<Constant> foldToConstant(const Value& v, int depth);
     void defineName(const std::string& name, const Value& v, const std::string& who);
 
     const ImportOptions& options_;
@@ -293,7 +297,25 @@ std::vector<Value> Importer::emit(const std::string& op, std::vector<Value> inpu
                                   outputNames);
     std::vector<TensorType> types;
     try {
-        types = graph::inferOutputTypes(*node, inputs);
+        try {
+            types = graph::inferOutputTypes(*node, inputs);
+        } catch (const CompileError&) {
+            // A shape computed from other shapes (the expanded functions build
+            // Reshape targets from Shape, Size, Sub, ConstantOfShape, Concat):
+            // evaluate the inputs that fold to constants and type the node
+            // again. The computing nodes stay for fold-constant and DCE.
+            bool folded = false;
+            for (auto& in : inputs) {
+                if (!in.defined() || in.isConstant()) continue;
+                if (auto c = foldToConstant(in, 0)) {
+                    in = addConstant((in.name().empty() ? name : in.name()) + "/folded", c);
+                    folded = true;
+                }
+            }
+            if (!folded) throw;
+            node = Node::makeOp(node->id, op, inputs, node->attrs, numOutputs, name, {}, outputNames);
+            types = graph::inferOutputTypes(*node, inputs);
+        }
     } catch (const CompileError& e) {
         std::string msg = e.what();
         const std::string prefix = node->describe() + ": ";
@@ -324,6 +346,31 @@ std::vector<Value> Importer::emit(const std::string& op, std::vector<Value> inpu
     for (size_t i = 0; i < outs.size(); ++i)
         if (!outputNames[i].empty()) defineName(outputNames[i], outs[i], who);
     return outs;
+}
+
+Ref<Constant> Importer::foldToConstant(const Value& v, int depth) {
+    if (!v.defined()) return {};
+    if (v.isConstant()) return v.constant();
+    const Node* n = v.producer();
+    if (depth > 64 || n->kind != graph::NodeKind::Op) return {};
+    if ((n->op == "Shape" || n->op == "Size") && n->inputs.size() == 1 && n->inputs[0].type().isStatic()) {
+        const TensorType& t = n->inputs[0].type();
+        if (n->op == "Size") return Constant::fromInts({}, {t.numElements()});
+        return graph::shapeConstant(t, n->attrs);
+    }
+    std::vector<Ref<Constant>> ins;
+    for (auto& in : n->inputs) {
+        if (!in.defined()) {
+            ins.push_back({});
+            continue;
+        }
+        auto c = foldToConstant(in, depth + 1);
+        if (!c) return {};
+        ins.push_back(c);
+    }
+    auto out = graph::evaluateConstant(*n, ins);
+    if (!out || v.index() >= static_cast<int>(out->size())) return {};
+    return (*out)[static_cast<size_t>(v.index())];
 }
 
 void Importer::addConstantNode(const Attributes& attrs, const std::vector<std::string>& outputs,
