@@ -19,13 +19,6 @@ namespace {
 /// MobileNetV2's projections, measured 1.2-2.5x faster without the copy).
 constexpr int64_t kMaxViewPlane = 28 * 28;
 
-/// The largest divisor of n that is at most limit.
-int64_t divisorAtMost(int64_t n, int64_t limit) {
-    for (int64_t d = std::min(n, limit); d > 1; --d)
-        if (n % d == 0) return d;
-    return 1;
-}
-
 struct ConvShape {
     int64_t n, c, h, w, oc, kh, kw, oh, ow;
     int64_t sh, sw, dh, dw, pt, pl;
@@ -59,7 +52,7 @@ std::optional<ConvShape> blockedShape(const OpContext& ctx) {
     if (group != 1) return std::nullopt;
     s.ocBn = s.oc % 16 == 0 ? 16 : s.oc % 8 == 0 ? 8 : 0;
     if (s.ocBn == 0) return std::nullopt;
-    s.icBn = s.depthwise ? s.ocBn : (s.c % 16 == 0 ? 16 : divisorAtMost(s.c, 16));
+    s.icBn = s.depthwise ? s.ocBn : (s.c % 16 == 0 ? 16 : largestDivisorAtMost(s.c, 16));
     return s;
 }
 
@@ -176,10 +169,7 @@ std::vector<Tensor> conv2dNCHWc(const OpContext& ctx) {
     return {out};
 }
 
-int64_t extentOf(const IterVar& iv) {
-    auto c = asConstInt(iv->dom.extent);
-    return c ? *c : 1;
-}
+int64_t extentOf(const IterVar& iv) { return extentOr(iv, 1); }
 
 } // namespace
 
@@ -192,7 +182,7 @@ void scheduleConv2dNCHWc(te::Schedule& s, const te::Tensor& conv, const te::Tens
     TESSEL_CHECK(outOp && convOp && outOp->axis.size() == 4, "blocked conv schedule on unexpected stages");
     const int64_t ocBn = extentOf(convOp->axis[4]);
     const int64_t ow = extentOf(convOp->axis[3]);
-    const int64_t regN = divisorAtMost(ow, 14);
+    const int64_t regN = largestDivisorAtMost(ow, 14);
 
     // The output: one task per (image, channel block) when there are enough of
     // them, so that a task writes whole 16-channel planes; per output row

@@ -74,12 +74,6 @@ std::vector<Tensor> densePacked(const OpContext& ctx) {
     return {out};
 }
 
-int64_t divisorAtMost(int64_t n, int64_t limit) {
-    for (int64_t d = std::min(n, limit); d > 1; --d)
-        if (n % d == 0) return d;
-    return 1;
-}
-
 } // namespace
 
 void addDensePackedOps(std::vector<TopiOp>& ops) { ops.push_back({"Gemm", densePacked}); }
@@ -88,8 +82,8 @@ void scheduleDensePacked(te::Schedule& s, const te::Tensor& acc, const te::Tenso
     auto* outOp = dynamic_cast<const te::ComputeOpNode*>(out->op.get());
     auto* accOp = dynamic_cast<const te::ComputeOpNode*>(acc->op.get());
     TESSEL_CHECK(outOp && accOp && outOp->axis.size() == 2, "packed dense schedule on unexpected stages");
-    auto extent = [](const IterVar& iv) { return asConstInt(iv->dom.extent).value_or(1); };
-    const int64_t regM = divisorAtMost(extent(outOp->axis[0]), 4);
+    auto extent = [](const IterVar& iv) { return extentOr(iv, 1); };
+    const int64_t regM = largestDivisorAtMost(extent(outOp->axis[0]), 4);
 
     // The output: a task per block of rows and 16 columns.
     te::Stage o = s[out];

@@ -12,10 +12,7 @@ using namespace tir;
 
 namespace {
 
-int64_t extentOf(const IterVar& iv) {
-    auto c = asConstInt(iv->dom.extent);
-    return c ? *c : -1;
-}
+int64_t extentOf(const IterVar& iv) { return extentOr(iv, -1); }
 
 /// Parallel over the fused outer data-parallel loops of a root stage whose
 /// leaves are still its axes (then its reduce axes).
@@ -106,7 +103,7 @@ te::Schedule scheduleFused(const std::vector<te::Tensor>& outputs, const Schedul
         }
         int64_t total = 1;
         for (auto& iv : op->axis) total *= std::max<int64_t>(extentOf(iv), 1);
-        if (total * std::max<size_t>(op->reduceAxis.size(), 1) >= options.minParallelElements / 4)
+        if (total * std::max<int64_t>(static_cast<int64_t>(op->reduceAxis.size()), 1) >= options.minParallelElements / 4)
             parallelOuter(stage, options, op->axis.size());
     }
     if (convScheduled && blockedConv.defined()) scheduleConv2dNCHWc(s, blockedConv, outputs[0], options);

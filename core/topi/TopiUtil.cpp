@@ -3,6 +3,8 @@
 #include "graph/OpRegistry.h"
 #include "ir/Check.h"
 
+#include <algorithm>
+
 namespace tessel::topi {
 
 using namespace tir;
@@ -67,6 +69,18 @@ Tensor binary(const OpContext& ctx, const Tensor& a, const Tensor& b,
             return v.type() == outType ? v : cast(outType, v);
         },
         ctx.name(), tag::kBroadcast);
+}
+
+int64_t extentOr(const te::IterVar& iv, int64_t fallback) {
+    if (!iv->dom.extent.defined()) return fallback;
+    auto c = asConstInt(iv->dom.extent);
+    return c ? *c : fallback;
+}
+
+int64_t largestDivisorAtMost(int64_t n, int64_t limit) {
+    for (int64_t d = std::min(n, limit); d > 1; --d)
+        if (n % d == 0) return d;
+    return 1;
 }
 
 Expr clampIndex(Expr x, int64_t lo, int64_t hi) {

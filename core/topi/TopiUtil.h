@@ -40,6 +40,13 @@ Tensor binary(const OpContext& ctx, const Tensor& a, const Tensor& b,
 /// evaluated, so the clamp is what keeps the read inside the buffer.
 Expr paddedRead(const Tensor& t, const std::vector<Expr>& idx, Expr padValue);
 
+/// The constant extent of a loop, or `fallback` when it is not a constant
+/// (a leaf made by split or fuse has no domain until lowering).
+int64_t extentOr(const te::IterVar& iv, int64_t fallback);
+
+/// The largest divisor of n that is at most limit (1 when none is larger).
+int64_t largestDivisorAtMost(int64_t n, int64_t limit);
+
 /// `x` clamped to [lo, hi].
 Expr clampIndex(Expr x, int64_t lo, int64_t hi);
 
