@@ -244,7 +244,9 @@ Shape windowOutput(const InferContext& ctx, const Shape& in, const Shape& kernel
     return out;
 }
 
-Types inferConv(const InferContext& ctx) {
+/// The checks Conv and ConvTranspose share (ranks, types, group, kernel_shape
+/// against the weights): the kernel's spatial extents.
+Shape convKernel(const InferContext& ctx) {
     const TensorType& x = ctx.input(0);
     const TensorType& w = ctx.input(1);
     requireMinRank(ctx, 0, 3, "input X");
@@ -262,6 +264,14 @@ Types inferConv(const InferContext& ctx) {
             ctx.fail("kernel_shape " + listStr(kernel) + " does not match weights " + w.str());
     for (int64_t k : kernel)
         if (k < 0) ctx.fail("the kernel size is unknown (weights " + w.str() + ")");
+    return kernel;
+}
+
+Types inferConv(const InferContext& ctx) {
+    const TensorType& x = ctx.input(0);
+    const TensorType& w = ctx.input(1);
+    const int64_t group = ctx.attrs().getInt("group", 1);
+    const Shape kernel = convKernel(ctx);
     const int64_t c = x.shape[1], wc = w.shape[1], m = w.shape[0];
     if (c >= 0 && wc >= 0 && c != wc * group)
         ctx.fail("input X " + x.str() + " has " + std::to_string(c) + " channels, but weights W " +
@@ -771,21 +781,9 @@ std::optional<std::vector<double>> constFloats(const InferContext& ctx, int i) {
 Types inferConvTranspose(const InferContext& ctx) {
     const TensorType& x = ctx.input(0);
     const TensorType& w = ctx.input(1);
-    requireMinRank(ctx, 0, 3, "input X");
-    if (w.rank() != x.rank())
-        ctx.fail("weights W " + w.str() + " have rank " + std::to_string(w.rank()) + ", expected " +
-                 std::to_string(x.rank()) + " like input X " + x.str());
-    requireSameDtype(ctx, 0, 1);
     const size_t n = static_cast<size_t>(x.rank() - 2);
     const int64_t group = ctx.attrs().getInt("group", 1);
-    if (group < 1) ctx.fail("group must be positive, got " + std::to_string(group));
-    Shape kernel = intsOfSize(ctx, "kernel_shape", n, 0);
-    if (!ctx.attrs().has("kernel_shape")) kernel.assign(w.shape.begin() + 2, w.shape.end());
-    for (size_t i = 0; i < n; ++i)
-        if (kernel[i] >= 0 && w.shape[i + 2] >= 0 && kernel[i] != w.shape[i + 2])
-            ctx.fail("kernel_shape " + listStr(kernel) + " does not match weights " + w.str());
-    for (int64_t k : kernel)
-        if (k < 0) ctx.fail("the kernel size is unknown (weights " + w.str() + ")");
+    const Shape kernel = convKernel(ctx);
     // W is [C, M / group, k...]: input channels first, unlike Conv.
     const int64_t c = x.shape[1], wc = w.shape[0];
     if (c >= 0 && wc >= 0 && c != wc)
