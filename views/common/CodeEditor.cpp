@@ -1,0 +1,201 @@
+#include "common/CodeEditor.h"
+
+#include "common/Highlighter.h"
+
+#include <QFontDatabase>
+#include <cmath>
+#include <QHelpEvent>
+#include <QPainter>
+#include <QScrollBar>
+#include <QSyntaxHighlighter>
+#include <QTextBlock>
+#include <QToolTip>
+
+namespace tessel::views {
+
+namespace {
+
+class Gutter : public QWidget {
+public:
+    explicit Gutter(CodeEditor* editor) : QWidget(editor), editor_(editor) {}
+    QSize sizeHint() const override { return {editor_->lineNumberAreaWidth(), 0}; }
+
+protected:
+    void paintEvent(QPaintEvent* event) override { editor_->paintLineNumbers(event); }
+
+private:
+    CodeEditor* editor_;
+};
+
+} // namespace
+
+QColor linkColor(int i) {
+    // Pastel hues spaced by the golden angle: neighbours differ, text stays readable.
+    int hue = int(std::fmod(i * 137.508, 360.0));
+    return QColor::fromHsl(hue, 170, 215);
+}
+
+CodeEditor::CodeEditor(QWidget* parent) : QPlainTextEdit(parent), gutter_(new Gutter(this)) {
+    setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    setLineWrapMode(QPlainTextEdit::NoWrap);
+    setReadOnly(true);
+    setMouseTracking(true);
+    viewport()->setMouseTracking(true);
+    setTabStopDistance(4 * fontMetrics().horizontalAdvance(QLatin1Char(' ')));
+    connect(this, &QPlainTextEdit::blockCountChanged, this, [this] { updateGutterWidth(); });
+    connect(this, &QPlainTextEdit::updateRequest, this, [this](const QRect& rect, int dy) {
+        if (dy)
+            gutter_->scroll(0, dy);
+        else
+            gutter_->update(0, rect.y(), gutter_->width(), rect.height());
+    });
+    connect(this, &QPlainTextEdit::cursorPositionChanged, this, [this] { updateExtraSelections(); });
+    updateGutterWidth();
+}
+
+void CodeEditor::setLanguage(Language language) {
+    language_ = language;
+    delete highlighter_;
+    highlighter_ = makeHighlighter(language, document());
+}
+
+void CodeEditor::setCode(const QString& text) {
+    if (text == toPlainText()) return;
+    int v = verticalScrollBar()->value();
+    setPlainText(text);
+    verticalScrollBar()->setValue(v);
+}
+
+void CodeEditor::setLineColors(const QMap<int, QColor>& colors) {
+    lineColors_ = colors;
+    updateExtraSelections();
+    gutter_->update();
+}
+
+void CodeEditor::setMarks(const QVector<EditorMark>& marks) {
+    marks_ = marks;
+    updateExtraSelections();
+    gutter_->update();
+}
+
+void CodeEditor::revealLine(int line) {
+    QTextBlock b = document()->findBlockByNumber(line - 1);
+    if (!b.isValid()) return;
+    int first = firstVisibleBlock().blockNumber();
+    int visible = viewport()->height() / qMax(1, fontMetrics().height());
+    if (line - 1 >= first && line - 1 < first + visible) return;
+    verticalScrollBar()->setValue(qMax(0, line - 1 - visible / 3));
+}
+
+int CodeEditor::cursorLine() const { return textCursor().blockNumber() + 1; }
+
+int CodeEditor::lineNumberAreaWidth() const {
+    int digits = QString::number(qMax(1, blockCount())).size();
+    return 14 + fontMetrics().horizontalAdvance(QLatin1Char('9')) * qMax(3, digits);
+}
+
+void CodeEditor::updateGutterWidth() { setViewportMargins(lineNumberAreaWidth(), 0, 0, 0); }
+
+void CodeEditor::resizeEvent(QResizeEvent* event) {
+    QPlainTextEdit::resizeEvent(event);
+    QRect cr = contentsRect();
+    gutter_->setGeometry(QRect(cr.left(), cr.top(), lineNumberAreaWidth(), cr.height()));
+}
+
+void CodeEditor::paintLineNumbers(QPaintEvent* event) {
+    QPainter p(gutter_);
+    p.fillRect(event->rect(), palette().color(QPalette::AlternateBase));
+    QTextBlock block = firstVisibleBlock();
+    int top = qRound(blockBoundingGeometry(block).translated(contentOffset()).top());
+    int bottom = top + qRound(blockBoundingRect(block).height());
+    QHash<int, bool> marked;
+    for (const auto& m : marks_) marked[m.line] = marked.value(m.line) || m.error;
+    while (block.isValid() && top <= event->rect().bottom()) {
+        int line = block.blockNumber() + 1;
+        if (block.isVisible() && bottom >= event->rect().top()) {
+            if (auto c = lineColors_.find(line); c != lineColors_.end())
+                p.fillRect(0, top, gutter_->width(), bottom - top, c->darker(115));
+            if (marked.contains(line)) {
+                p.setBrush(marked[line] ? QColor(220, 50, 47) : QColor(203, 145, 22));
+                p.setPen(Qt::NoPen);
+                int d = fontMetrics().height() / 2;
+                p.drawEllipse(3, top + (bottom - top - d) / 2, d, d);
+            }
+            p.setPen(palette().color(QPalette::PlaceholderText));
+            p.drawText(0, top, gutter_->width() - 5, fontMetrics().height(), Qt::AlignRight,
+                       QString::number(line));
+        }
+        block = block.next();
+        top = bottom;
+        bottom = top + qRound(blockBoundingRect(block).height());
+    }
+}
+
+void CodeEditor::updateExtraSelections() {
+    QList<QTextEdit::ExtraSelection> sels;
+    for (auto it = lineColors_.begin(); it != lineColors_.end(); ++it) {
+        QTextBlock b = document()->findBlockByNumber(it.key() - 1);
+        if (!b.isValid()) continue;
+        QTextEdit::ExtraSelection s;
+        s.format.setBackground(it.value());
+        s.format.setProperty(QTextFormat::FullWidthSelection, true);
+        s.cursor = QTextCursor(b);
+        sels << s;
+    }
+    for (const auto& m : marks_) {
+        QTextBlock b = document()->findBlockByNumber(m.line - 1);
+        if (!b.isValid()) continue;
+        QTextEdit::ExtraSelection s;
+        s.format.setUnderlineStyle(QTextCharFormat::WaveUnderline);
+        s.format.setUnderlineColor(m.error ? QColor(220, 50, 47) : QColor(203, 145, 22));
+        s.format.setToolTip(m.message);
+        QTextCursor c(b);
+        int col = qBound(0, m.column - 1, qMax(0, b.length() - 1));
+        c.setPosition(b.position() + col);
+        c.setPosition(b.position() + qMax(col + 1, b.length() - 1), QTextCursor::KeepAnchor);
+        s.cursor = c;
+        sels << s;
+    }
+    setExtraSelections(sels);
+}
+
+void CodeEditor::mouseReleaseEvent(QMouseEvent* event) {
+    QPlainTextEdit::mouseReleaseEvent(event);
+    if (event->button() == Qt::LeftButton && !textCursor().hasSelection())
+        emit lineClicked(cursorForPosition(event->pos()).blockNumber() + 1);
+}
+
+void CodeEditor::mouseMoveEvent(QMouseEvent* event) {
+    QPlainTextEdit::mouseMoveEvent(event);
+    int line = cursorForPosition(event->pos()).blockNumber() + 1;
+    if (line != hovered_) {
+        hovered_ = line;
+        emit lineHovered(line);
+    }
+}
+
+void CodeEditor::leaveEvent(QEvent* event) {
+    QPlainTextEdit::leaveEvent(event);
+    if (hovered_) {
+        hovered_ = 0;
+        emit lineHovered(0);
+    }
+}
+
+bool CodeEditor::event(QEvent* event) {
+    if (event->type() == QEvent::ToolTip) {
+        auto* help = static_cast<QHelpEvent*>(event);
+        int line = cursorForPosition(viewport()->mapFromGlobal(help->globalPos())).blockNumber() + 1;
+        QStringList msgs;
+        for (const auto& m : marks_)
+            if (m.line == line) msgs << m.message;
+        if (!msgs.isEmpty()) {
+            QToolTip::showText(help->globalPos(), msgs.join(QLatin1Char('\n')), this);
+            return true;
+        }
+        QToolTip::hideText();
+    }
+    return QPlainTextEdit::event(event);
+}
+
+} // namespace tessel::views

@@ -1,0 +1,79 @@
+#include "common/Session.h"
+
+#include "common/Jobs.h"
+
+namespace tessel::views {
+
+Session::Session(QObject* parent) : QObject(parent), jobs_(new Jobs(this)) {}
+
+Session::~Session() = default;
+
+void Session::setModel(const QString& path, std::shared_ptr<const driver::CompiledModel> model,
+                       const QMap<QString, QString>& inputShapes) {
+    kind_ = Kind::Model;
+    sourcePath_ = path;
+    model_ = std::move(model);
+    inputShapes_ = inputShapes;
+    scriptText_.clear();
+    currentFunction_.clear();
+    artifacts_.reset();
+    emit modelChanged();
+    emit currentFunctionChanged(currentFunction_);
+    emit artifactsChanged();
+}
+
+void Session::setScript(const QString& path, const QString& text) {
+    kind_ = Kind::Script;
+    sourcePath_ = path;
+    model_.reset();
+    inputShapes_.clear();
+    scriptText_ = text;
+    currentFunction_.clear();
+    artifacts_.reset();
+    emit scriptChanged();
+    emit currentFunctionChanged(currentFunction_);
+    emit artifactsChanged();
+}
+
+void Session::clear() {
+    kind_ = Kind::Empty;
+    sourcePath_.clear();
+    model_.reset();
+    inputShapes_.clear();
+    scriptText_.clear();
+    currentFunction_.clear();
+    artifacts_.reset();
+    editedSchedules_.clear();
+    emit cleared();
+    emit currentFunctionChanged(currentFunction_);
+    emit artifactsChanged();
+}
+
+void Session::selectFunction(const QString& name) {
+    if (name == currentFunction_) return;
+    currentFunction_ = name;
+    emit currentFunctionChanged(name);
+}
+
+void Session::setArtifacts(std::shared_ptr<const driver::FunctionArtifacts> artifacts) {
+    artifacts_ = std::move(artifacts);
+    emit artifactsChanged();
+}
+
+void Session::setEditedSchedule(const QString& function, const QString& script) {
+    if (script.isEmpty()) {
+        if (!editedSchedules_.remove(function)) return;
+    } else {
+        if (editedSchedules_.value(function) == script) return;
+        editedSchedules_[function] = script;
+    }
+    emit editedSchedulesChanged();
+}
+
+void Session::setTarget(const QString& target) {
+    if (target == target_) return;
+    target_ = target;
+    emit targetChanged();
+}
+
+} // namespace tessel::views

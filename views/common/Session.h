@@ -1,0 +1,102 @@
+/// \file
+/// The open project as the views see it: a model (compiled with its trace) or
+/// a TE script, the fused function selected in every view, that function's
+/// texts, and the schedules the user edited.
+///
+/// Views never talk to each other: they observe and change the session. A
+/// graph click selects a function here; the code view, stage view and schedule
+/// editor follow its signals. Compiler results are computed on workers (Jobs)
+/// and set here on the GUI thread only.
+#pragma once
+
+#include <QMap>
+#include <QObject>
+#include <QString>
+
+#include <memory>
+
+namespace tessel::driver {
+struct CompiledModel;
+struct FunctionArtifacts;
+} // namespace tessel::driver
+
+namespace tessel::views {
+
+class Jobs;
+
+class Session : public QObject {
+    Q_OBJECT
+public:
+    enum class Kind { Empty, Model, Script };
+
+    explicit Session(QObject* parent = nullptr);
+    ~Session() override;
+
+    Kind kind() const { return kind_; }
+    Jobs* jobs() const { return jobs_; }
+
+    /// The model file (for Kind::Model) or script file (Kind::Script); may be
+    /// empty for an unsaved script.
+    QString sourcePath() const { return sourcePath_; }
+
+    /// The compiled model with its trace (null unless Kind::Model).
+    std::shared_ptr<const driver::CompiledModel> model() const { return model_; }
+    /// Input shape bindings used to compile it ("input" -> "1x3x224x224").
+    QMap<QString, QString> inputShapes() const { return inputShapes_; }
+    void setModel(const QString& path, std::shared_ptr<const driver::CompiledModel> model,
+                  const QMap<QString, QString>& inputShapes = {});
+
+    /// The text of the open TE script (Kind::Script).
+    QString scriptText() const { return scriptText_; }
+    void setScript(const QString& path, const QString& text);
+
+    /// Closes whatever is open.
+    void clear();
+
+    /// The selected fused function (model) or script function; empty when none.
+    QString currentFunction() const { return currentFunction_; }
+    void selectFunction(const QString& name);
+
+    /// Texts of the selected function as the code view shows them; null until computed.
+    std::shared_ptr<const driver::FunctionArtifacts> artifacts() const { return artifacts_; }
+    void setArtifacts(std::shared_ptr<const driver::FunctionArtifacts> artifacts);
+
+    /// Hand-edited schedules (TE scripts) per fused function; used when the
+    /// whole model is compiled and run (driver::CompileOptions::schedules).
+    QMap<QString, QString> editedSchedules() const { return editedSchedules_; }
+    QString editedSchedule(const QString& function) const { return editedSchedules_.value(function); }
+    /// An empty script removes the edit (back to the default schedule).
+    void setEditedSchedule(const QString& function, const QString& script);
+
+    /// The code generation target ("host" or an LLVM triple/CPU description).
+    QString target() const { return target_; }
+    void setTarget(const QString& target);
+
+signals:
+    void modelChanged();
+    void scriptChanged();
+    void cleared();
+    void currentFunctionChanged(const QString& name);
+    void artifactsChanged();
+    void editedSchedulesChanged();
+    void targetChanged();
+    /// A message for the user (errors from workers, finished measurements).
+    void message(const QString& text, bool error);
+
+public:
+    void report(const QString& text, bool error = false) { emit message(text, error); }
+
+private:
+    Kind kind_ = Kind::Empty;
+    Jobs* jobs_;
+    QString sourcePath_;
+    std::shared_ptr<const driver::CompiledModel> model_;
+    QMap<QString, QString> inputShapes_;
+    QString scriptText_;
+    QString currentFunction_;
+    std::shared_ptr<const driver::FunctionArtifacts> artifacts_;
+    QMap<QString, QString> editedSchedules_;
+    QString target_ = QStringLiteral("host");
+};
+
+} // namespace tessel::views
