@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Tessel's one entry point on a fresh Debian 12 machine.
-#   ./run.sh          install what is missing, build, run the main job (the GEMM ladder table)
+#   ./run.sh          install what is missing, build, launch the IDE on the bundled example
+#                     (ResNet-18 from the model zoo and the GEMM lesson)
+#   ./run.sh ladder   install what is missing, build, print the GEMM ladder table
 #   ./run.sh test     install what is missing, build, run every test (ctest)
 #   ./run.sh bench    install what is missing, build, run bench/gemm against OpenBLAS and oneDNN,
 #                     then bench/models (ResNet-18/50, MobileNet-V2) against ONNX Runtime
@@ -23,6 +25,13 @@ esac
 
 case "$mode" in
   main)
+    if [ -z "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ]; then
+      echo "no display (DISPLAY/WAYLAND_DISPLAY unset): starting the IDE under xvfb-run would show nothing;" >&2
+      echo "run it from a desktop session, or: xvfb-run -a $BUILD_DIR/bin/tessel --example --screenshots shots" >&2
+      exit 1
+    fi
+    exec "$BUILD_DIR"/bin/tessel --example ;;
+  ladder)
     "$BUILD_DIR"/bin/tesselc ladder resources/examples/gemm ;;
   test)
     cd "$BUILD_DIR" && ctest --output-on-failure -j 1 ;;
@@ -32,5 +41,5 @@ case "$mode" in
   bench-models)
     "$BUILD_DIR"/bin/bench_models ;;
   *)
-    echo "usage: $0 [main|test|bench|bench-models]" >&2; exit 2 ;;
+    echo "usage: $0 [main|ladder|test|bench|bench-models]" >&2; exit 2 ;;
 esac

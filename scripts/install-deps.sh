@@ -4,13 +4,16 @@ set -euo pipefail
 packages=(
   cmake ninja-build ccache g++ pkg-config
   llvm-16-dev liblld-16-dev lld-16
-  qt6-base-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools qt6-svg-dev
+  qt6-base-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools qt6-svg-dev qt6-qpa-plugins
+  libqcustomplot-dev libgraphviz-dev graphviz
   nlohmann-json3-dev libfmt-dev
   libonnx-dev libprotobuf-dev protobuf-compiler libonnx-testdata
   libopenblas-dev libdnnl-dev
   # Tests and benchmarks only, never a runtime dependency of Tessel: the whole-model
   # references (torchvision models exported to ONNX, ONNX Runtime through node).
   nodejs python3-onnx python3-torch python3-torchvision
+  # The IDE's smoke test (the real window under a virtual X server) and the package.
+  xvfb xauth dpkg-dev
 )
 # Debian's npm, unless an npm is already there: NodeSource's nodejs bundles its own
 # npm and conflicts with Debian's.
