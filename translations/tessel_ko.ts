@@ -1,4 +1,1460 @@
 <?xml version="1.0" encoding="utf-8"?>
 <!DOCTYPE TS>
 <TS version="2.1" language="ko">
+<context>
+    <name>CpuPeak</name>
+    <message>
+        <source>The peak is unknown: the clock of this CPU could not be read.</source>
+        <translation>피크 성능을 알 수 없습니다: 이 CPU의 클럭을 읽을 수 없습니다.</translation>
+    </message>
+    <message>
+        <source>Peak = %1 cores × %2 GHz × %3 FLOP/cycle = %4 GFLOP/s.
+FLOP/cycle: %5 single-precision vectors, two fused multiply-add units per core.
+Clock: %6.</source>
+        <translation>피크 = 코어 %1개 × %2 GHz × %3 FLOP/cycle = %4 GFLOP/s.
+FLOP/cycle: %5 단정밀도 벡터, 코어당 FMA(융합 곱셈-덧셈) 장치 2개.
+클럭: %6.</translation>
+    </message>
+    <message>
+        <source>highest cpufreq maximum</source>
+        <translation>cpufreq 최대값 중 가장 높은 값</translation>
+    </message>
+    <message>
+        <source>&quot;cpu MHz&quot; in /proc/cpuinfo</source>
+        <translation>/proc/cpuinfo의 &quot;cpu MHz&quot;</translation>
+    </message>
+</context>
+<context>
+    <name>Lesson</name>
+    <message>
+        <source>No lesson scripts in %1</source>
+        <translation>%1에 실습 스크립트가 없습니다</translation>
+    </message>
+</context>
+<context>
+    <name>tessel::views</name>
+    <message>
+        <source>no such stage</source>
+        <translation>해당 스테이지가 없습니다</translation>
+    </message>
+    <message>
+        <source>the script has no name for the tensor of stage &apos;%1&apos;</source>
+        <translation>스크립트에 스테이지 &apos;%1&apos;의 텐서 이름이 없습니다</translation>
+    </message>
+    <message>
+        <source>choose a loop to split</source>
+        <translation>split할 루프를 선택하세요</translation>
+    </message>
+    <message>
+        <source>the split factor must be at least 1</source>
+        <translation>split 계수는 1 이상이어야 합니다</translation>
+    </message>
+    <message>
+        <source>choose the first of two loops to tile</source>
+        <translation>tile할 두 루프 중 첫 번째 루프를 선택하세요</translation>
+    </message>
+    <message>
+        <source>tile needs a second loop after &apos;%1&apos;</source>
+        <translation>tile에는 &apos;%1&apos; 다음에 두 번째 루프가 필요합니다</translation>
+    </message>
+    <message>
+        <source>the tile factors must be at least 1</source>
+        <translation>tile 계수는 1 이상이어야 합니다</translation>
+    </message>
+    <message>
+        <source>reorder needs at least two loops</source>
+        <translation>reorder에는 루프가 두 개 이상 필요합니다</translation>
+    </message>
+    <message>
+        <source>choose the outer of two loops to fuse</source>
+        <translation>fuse할 두 루프 중 바깥쪽 루프를 선택하세요</translation>
+    </message>
+    <message>
+        <source>fuse needs the next loop after &apos;%1&apos;</source>
+        <translation>fuse에는 &apos;%1&apos; 바로 다음 루프가 필요합니다</translation>
+    </message>
+    <message>
+        <source>choose a loop</source>
+        <translation>루프를 선택하세요</translation>
+    </message>
+    <message>
+        <source>choose another stage to compute &apos;%1&apos; at</source>
+        <translation>&apos;%1&apos;을(를) 계산할 다른 스테이지를 선택하세요</translation>
+    </message>
+    <message>
+        <source>choose a loop of stage &apos;%1&apos;</source>
+        <translation>스테이지 &apos;%1&apos;의 루프를 선택하세요</translation>
+    </message>
+    <message>
+        <source>unknown action</source>
+        <translation>알 수 없는 동작</translation>
+    </message>
+</context>
+<context>
+    <name>tessel::views::CodeView</name>
+    <message>
+        <source>TE script</source>
+        <translation>TE 스크립트</translation>
+    </message>
+    <message>
+        <source>TIR</source>
+        <translation>TIR</translation>
+    </message>
+    <message>
+        <source>LLVM IR</source>
+        <translation>LLVM IR</translation>
+    </message>
+    <message>
+        <source>Assembly</source>
+        <translation>어셈블리</translation>
+    </message>
+    <message>
+        <source>C</source>
+        <translation>C</translation>
+    </message>
+    <message>
+        <source>Select a fused function in the graph, or open a .te script.</source>
+        <translation>그래프에서 융합 함수를 선택하거나 .te 스크립트를 여세요.</translation>
+    </message>
+    <message>
+        <source>Before optimisation</source>
+        <translation>최적화 전</translation>
+    </message>
+    <message>
+        <source>Optimised</source>
+        <translation>최적화 후</translation>
+    </message>
+    <message>
+        <source>Show the LLVM IR as generated from the TIR, or after LLVM&apos;s optimisation</source>
+        <translation>TIR에서 생성된 그대로의 LLVM IR 또는 LLVM 최적화를 거친 LLVM IR을 표시합니다</translation>
+    </message>
+    <message>
+        <source>Show or hide the %1 pane</source>
+        <translation>%1 창 표시 또는 숨기기</translation>
+    </message>
+    <message>
+        <source># This function has no TE script.</source>
+        <translation># 이 함수에는 TE 스크립트가 없습니다.</translation>
+    </message>
+    <message>
+        <source>Linking the lines of %1</source>
+        <translation>%1의 줄 연결 중</translation>
+    </message>
+    <message>
+        <source>There is no text to link.</source>
+        <translation>연결할 텍스트가 없습니다.</translation>
+    </message>
+    <message>
+        <source>There is no schedule to match the script with.</source>
+        <translation>스크립트와 대응시킬 스케줄이 없습니다.</translation>
+    </message>
+    <message>
+        <source>The script does not run: %1</source>
+        <translation>스크립트를 실행할 수 없습니다: %1</translation>
+    </message>
+    <message>
+        <source>Nothing in it matches a line of the TIR.</source>
+        <translation>TIR의 어떤 줄과도 일치하는 내용이 없습니다.</translation>
+    </message>
+    <message>
+        <source>not linked</source>
+        <translation>연결 안 됨</translation>
+    </message>
+    <message>
+        <source>linked by names</source>
+        <translation>이름으로 연결됨</translation>
+    </message>
+    <message>
+        <source>The trace has no line table for the script: its lines are linked to the TIR through the names of loops and stages.</source>
+        <translation>트레이스에 스크립트의 줄 테이블이 없습니다: 스크립트의 줄은 루프와 스테이지의 이름을 통해 TIR에 연결됩니다.</translation>
+    </message>
+    <message>
+        <source>linked by order</source>
+        <translation>순서로 연결됨</translation>
+    </message>
+    <message>
+        <source>The C source is linked to the TIR by matching its loops and statements in order.</source>
+        <translation>C 소스는 루프와 구문을 순서대로 대응시켜 TIR에 연결됩니다.</translation>
+    </message>
+    <message>
+        <source>Could not link the code view&apos;s lines: %1</source>
+        <translation>코드 보기의 줄을 연결할 수 없습니다: %1</translation>
+    </message>
+</context>
+<context>
+    <name>tessel::views::GraphDocument</name>
+    <message>
+        <source>imported</source>
+        <translation>가져온 직후</translation>
+    </message>
+    <message>
+        <source>after %1</source>
+        <translation>%1 이후</translation>
+    </message>
+    <message>
+        <source>after %1 (unchanged)</source>
+        <translation>%1 이후 (변경 없음)</translation>
+    </message>
+    <message>
+        <source>fused</source>
+        <translation>융합 후</translation>
+    </message>
+    <message>
+        <source>graph</source>
+        <translation>그래프</translation>
+    </message>
+    <message>
+        <source>input</source>
+        <translation>입력</translation>
+    </message>
+    <message>
+        <source>output</source>
+        <translation>출력</translation>
+    </message>
+    <message>
+        <source>Graph output: written by the function that computes it.</source>
+        <translation>그래프 출력: 이를 계산하는 함수가 기록합니다.</translation>
+    </message>
+    <message>
+        <source>Removed by %1: it is not in the compiled model.</source>
+        <translation>%1에 의해 제거됨: 컴파일된 모델에 없습니다.</translation>
+    </message>
+    <message>
+        <source>Not in the compiled model (a graph pass removed or replaced it).</source>
+        <translation>컴파일된 모델에 없습니다 (그래프 패스가 제거하거나 대체했습니다).</translation>
+    </message>
+    <message>
+        <source>Graph input: never fused; a parameter of the functions that read it.</source>
+        <translation>그래프 입력: 융합되지 않으며, 이를 읽는 함수의 매개변수입니다.</translation>
+    </message>
+    <message>
+        <source>%1 is %2: it fuses into the output of a convolution or dense operator, with other element-wise operators, or into a following injective operator or reduction.</source>
+        <translation>%1은(는) %2 연산자입니다: 합성곱이나 dense 연산자의 출력에 융합되거나, 다른 요소별 연산자와 융합되거나, 뒤따르는 단사 연산자나 리덕션에 융합됩니다.</translation>
+    </message>
+    <message>
+        <source>%1 is injective: it fuses with other injective and element-wise operators.</source>
+        <translation>%1은(는) 단사(injective) 연산자입니다: 다른 단사 연산자 및 요소별 연산자와 융합됩니다.</translation>
+    </message>
+    <message>
+        <source>%1 is a reduction: element-wise operators before it fuse as its inputs, and element-wise operators after it.</source>
+        <translation>%1은(는) 리덕션입니다: 앞의 요소별 연산자는 입력으로 융합되며, 뒤의 요소별 연산자도 융합됩니다.</translation>
+    </message>
+    <message>
+        <source>%1 is out-element-wise-fusable: it starts a function and takes the element-wise operators after it.</source>
+        <translation>%1은(는) 출력 요소별 융합 가능 연산자입니다: 함수를 시작하며 뒤따르는 요소별 연산자를 받아들입니다.</translation>
+    </message>
+    <message>
+        <source>%1 is opaque: it starts its own function and nothing fuses with it.</source>
+        <translation>%1은(는) 불투명 연산자입니다: 자체 함수를 시작하며 어떤 연산자도 함께 융합되지 않습니다.</translation>
+    </message>
+    <message>
+        <source>element-wise</source>
+        <translation>요소별</translation>
+    </message>
+    <message>
+        <source>broadcast</source>
+        <translation>브로드캐스트</translation>
+    </message>
+    <message>
+        <source>injective</source>
+        <translation>단사(injective)</translation>
+    </message>
+    <message>
+        <source>reduction</source>
+        <translation>리덕션</translation>
+    </message>
+    <message>
+        <source>out-element-wise-fusable</source>
+        <translation>출력 요소별 융합 가능</translation>
+    </message>
+    <message>
+        <source>opaque</source>
+        <translation>불투명</translation>
+    </message>
+</context>
+<context>
+    <name>tessel::views::GraphExport</name>
+    <message>
+        <source>There is no graph to export.</source>
+        <translation>내보낼 그래프가 없습니다.</translation>
+    </message>
+    <message>
+        <source>Cannot write %1.</source>
+        <translation>%1을(를) 쓸 수 없습니다.</translation>
+    </message>
+    <message>
+        <source>The graph is too large for an image.</source>
+        <translation>그래프가 너무 커서 이미지로 만들 수 없습니다.</translation>
+    </message>
+    <message>
+        <source>Cannot write %1: %2</source>
+        <translation>%1을(를) 쓸 수 없습니다: %2</translation>
+    </message>
+</context>
+<context>
+    <name>tessel::views::GraphPanel</name>
+    <message>
+        <source>The graph after which pass</source>
+        <translation>어느 패스 이후의 그래프를 볼지 선택</translation>
+    </message>
+    <message>
+        <source>Find node or operator</source>
+        <translation>노드 또는 연산자 찾기</translation>
+    </message>
+    <message>
+        <source>Fit</source>
+        <translation>맞춤</translation>
+    </message>
+    <message>
+        <source>Show the whole graph (0)</source>
+        <translation>전체 그래프 표시 (0)</translation>
+    </message>
+    <message>
+        <source>Zoom In</source>
+        <translation>확대</translation>
+    </message>
+    <message>
+        <source>Zoom in (+)</source>
+        <translation>확대 (+)</translation>
+    </message>
+    <message>
+        <source>Zoom Out</source>
+        <translation>축소</translation>
+    </message>
+    <message>
+        <source>Zoom out (-)</source>
+        <translation>축소 (-)</translation>
+    </message>
+    <message>
+        <source>SVG…</source>
+        <translation>SVG…</translation>
+    </message>
+    <message>
+        <source>PNG…</source>
+        <translation>PNG…</translation>
+    </message>
+    <message>
+        <source>DOT…</source>
+        <translation>DOT…</translation>
+    </message>
+    <message>
+        <source>Export</source>
+        <translation>내보내기</translation>
+    </message>
+    <message>
+        <source>Laying out the graph</source>
+        <translation>그래프 배치 중</translation>
+    </message>
+    <message>
+        <source>A TE script has no model graph.</source>
+        <translation>TE 스크립트에는 모델 그래프가 없습니다.</translation>
+    </message>
+    <message>
+        <source>Open a model to see its graph.</source>
+        <translation>그래프를 보려면 모델을 여세요.</translation>
+    </message>
+    <message>
+        <source>The graph could not be laid out.</source>
+        <translation>그래프를 배치할 수 없습니다.</translation>
+    </message>
+    <message>
+        <source>Graph layout failed: %1</source>
+        <translation>그래프 배치 실패: %1</translation>
+    </message>
+    <message>
+        <source>The graph is empty.</source>
+        <translation>그래프가 비어 있습니다.</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>없음</translation>
+    </message>
+    <message>
+        <source>%1/%2</source>
+        <translation>%1/%2</translation>
+    </message>
+    <message>
+        <source>SVG images (*.svg)</source>
+        <translation>SVG 이미지 (*.svg)</translation>
+    </message>
+    <message>
+        <source>PNG images (*.png)</source>
+        <translation>PNG 이미지 (*.png)</translation>
+    </message>
+    <message>
+        <source>Graphviz files (*.dot *.gv)</source>
+        <translation>Graphviz 파일 (*.dot *.gv)</translation>
+    </message>
+    <message>
+        <source>Export Graph</source>
+        <translation>그래프 내보내기</translation>
+    </message>
+    <message>
+        <source>Graph exported to %1</source>
+        <translation>그래프를 %1(으)로 내보냈습니다</translation>
+    </message>
+</context>
+<context>
+    <name>tessel::views::GraphScene</name>
+    <message numerus="yes">
+        <source>Fused function %1 (%n operators)</source>
+        <translation>
+            <numerusform>융합 함수 %1 (연산자 %n개)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>in %1</source>
+        <translation>소속: %1</translation>
+    </message>
+</context>
+<context>
+    <name>tessel::views::InputShapesDialog</name>
+    <message>
+        <source>%1: give a shape such as 1x3x224x224</source>
+        <translation>%1: 1x3x224x224와 같은 형상을 입력하세요</translation>
+    </message>
+    <message>
+        <source>%1 has %2 dimensions, %3 given</source>
+        <translation>%1은(는) %2차원인데 %3개 차원이 입력되었습니다</translation>
+    </message>
+    <message>
+        <source>%1: dimension %2 is not a positive number</source>
+        <translation>%1: 차원 %2이(가) 양수가 아닙니다</translation>
+    </message>
+    <message>
+        <source>%1: dimension %2 is fixed to %3 by the model</source>
+        <translation>%1: 차원 %2은(는) 모델에서 %3(으)로 고정되어 있습니다</translation>
+    </message>
+    <message>
+        <source>Input shapes</source>
+        <translation>입력 형상</translation>
+    </message>
+    <message>
+        <source>%1 has inputs with dynamic dimensions (shown as ?). Tessel compiles for fixed shapes: give each input&apos;s shape.</source>
+        <translation>%1에 동적 차원(?로 표시)을 가진 입력이 있습니다. Tessel은 고정된 형상으로 컴파일하므로 각 입력의 형상을 입력하세요.</translation>
+    </message>
+    <message>
+        <source>%1 %2[%3]</source>
+        <translation>%1 %2[%3]</translation>
+    </message>
+</context>
+<context>
+    <name>tessel::views::LessonView</name>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 s</translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 ms</translation>
+    </message>
+    <message>
+        <source>Measure</source>
+        <translation>측정</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>취소</translation>
+    </message>
+    <message>
+        <source>Open in editor</source>
+        <translation>편집기에서 열기</translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation>단계</translation>
+    </message>
+    <message>
+        <source>This machine</source>
+        <translation>이 컴퓨터</translation>
+    </message>
+    <message>
+        <source>Tutorial</source>
+        <translation>튜토리얼</translation>
+    </message>
+    <message>
+        <source>Run this step on this machine and check it against the default schedule</source>
+        <translation>이 단계를 이 컴퓨터에서 실행하고 기본 스케줄과 결과를 비교합니다</translation>
+    </message>
+    <message>
+        <source>Edit this step&apos;s schedule in the schedule editor</source>
+        <translation>스케줄 편집기에서 이 단계의 스케줄을 편집합니다</translation>
+    </message>
+    <message>
+        <source>Script</source>
+        <translation>스크립트</translation>
+    </message>
+    <message>
+        <source>Changes</source>
+        <translation>변경 사항</translation>
+    </message>
+    <message>
+        <source>TIR</source>
+        <translation>TIR</translation>
+    </message>
+    <message>
+        <source>Assembly</source>
+        <translation>어셈블리</translation>
+    </message>
+    <message>
+        <source>Tutorial figures: &lt;a href=&quot;%1&quot;&gt;%2&lt;/a&gt; by %3 (docs %4).</source>
+        <translation>튜토리얼 수치: %3의 &lt;a href=&quot;%1&quot;&gt;%2&lt;/a&gt; (문서 %4).</translation>
+    </message>
+    <message>
+        <source>Changes (+%1 −%2)</source>
+        <translation>변경 사항 (+%1 −%2)</translation>
+    </message>
+    <message>
+        <source># Lowering…</source>
+        <translation># 로워링 중…</translation>
+    </message>
+    <message>
+        <source>Lowering %1</source>
+        <translation>%1 로워링 중</translation>
+    </message>
+    <message>
+        <source>Tutorial (%1): %2</source>
+        <translation>튜토리얼 (%1): %2</translation>
+    </message>
+    <message>
+        <source>, %1× the baseline</source>
+        <translation>, 기준 대비 %1×</translation>
+    </message>
+    <message>
+        <source>Tutorial: no figure (%1)</source>
+        <translation>튜토리얼: 수치 없음 (%1)</translation>
+    </message>
+    <message>
+        <source>not in the tutorial</source>
+        <translation>튜토리얼에 없음</translation>
+    </message>
+    <message>
+        <source>This machine: %1, %2 GFLOP/s, %3</source>
+        <translation>이 컴퓨터: %1, %2 GFLOP/s, %3</translation>
+    </message>
+    <message>
+        <source>correct</source>
+        <translation>정확함</translation>
+    </message>
+    <message>
+        <source>WRONG: %1</source>
+        <translation>틀림: %1</translation>
+    </message>
+    <message>
+        <source>This machine: measuring…</source>
+        <translation>이 컴퓨터: 측정 중…</translation>
+    </message>
+    <message>
+        <source>This machine: not measured yet</source>
+        <translation>이 컴퓨터: 아직 측정하지 않음</translation>
+    </message>
+    <message>
+        <source>wrong</source>
+        <translation>틀림</translation>
+    </message>
+    <message>
+        <source>…</source>
+        <translation>…</translation>
+    </message>
+    <message>
+        <source>Measuring %1</source>
+        <translation>%1 측정 중</translation>
+    </message>
+    <message>
+        <source>This machine: failed: %1</source>
+        <translation>이 컴퓨터: 실패: %1</translation>
+    </message>
+</context>
+<context>
+    <name>tessel::views::MainWindow</name>
+    <message>
+        <source>Open project</source>
+        <translation>프로젝트 열기</translation>
+    </message>
+    <message>
+        <source>Tessel projects (*.tessel)</source>
+        <translation>Tessel 프로젝트 (*.tessel)</translation>
+    </message>
+    <message>
+        <source>Cancelled.</source>
+        <translation>취소되었습니다.</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>파일(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;Open Model or Script…</source>
+        <translation>모델 또는 스크립트 열기(&amp;O)…</translation>
+    </message>
+    <message>
+        <source>Open &amp;Project…</source>
+        <translation>프로젝트 열기(&amp;P)…</translation>
+    </message>
+    <message>
+        <source>Recent &amp;Files</source>
+        <translation>최근 파일(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;Examples</source>
+        <translation>예제(&amp;E)</translation>
+    </message>
+    <message>
+        <source>&amp;Save Project</source>
+        <translation>프로젝트 저장(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Save Project &amp;As…</source>
+        <translation>다른 이름으로 프로젝트 저장(&amp;A)…</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>끝내기(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>보기(&amp;V)</translation>
+    </message>
+    <message>
+        <source>Reset Layout</source>
+        <translation>레이아웃 초기화</translation>
+    </message>
+    <message>
+        <source>&amp;Run</source>
+        <translation>실행(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Compile and Run &amp;Model</source>
+        <translation>모델 컴파일 및 실행(&amp;M)</translation>
+    </message>
+    <message>
+        <source>&amp;Cancel Running Work</source>
+        <translation>실행 중인 작업 취소(&amp;C)</translation>
+    </message>
+    <message>
+        <source>&amp;Settings</source>
+        <translation>설정(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;Language</source>
+        <translation>언어(&amp;L)</translation>
+    </message>
+    <message>
+        <source>System Language</source>
+        <translation>시스템 언어</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>도움말(&amp;H)</translation>
+    </message>
+    <message>
+        <source>&amp;Pass Reference</source>
+        <translation>패스 레퍼런스(&amp;P)</translation>
+    </message>
+    <message>
+        <source>&amp;GEMM Lesson</source>
+        <translation>GEMM 실습(&amp;G)</translation>
+    </message>
+    <message>
+        <source>&amp;About Tessel</source>
+        <translation>Tessel 정보(&amp;A)</translation>
+    </message>
+    <message>
+        <source>About &amp;Qt</source>
+        <translation>Qt 정보(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>취소</translation>
+    </message>
+    <message>
+        <source>Cancel the running work</source>
+        <translation>실행 중인 작업을 취소합니다</translation>
+    </message>
+    <message>
+        <source>Graph</source>
+        <translation>그래프</translation>
+    </message>
+    <message>
+        <source>Properties</source>
+        <translation>속성</translation>
+    </message>
+    <message>
+        <source>Stages</source>
+        <translation>단계</translation>
+    </message>
+    <message>
+        <source>Schedule</source>
+        <translation>스케줄</translation>
+    </message>
+    <message>
+        <source>GEMM Lesson</source>
+        <translation>GEMM 실습</translation>
+    </message>
+    <message>
+        <source>Messages</source>
+        <translation>메시지</translation>
+    </message>
+    <message>
+        <source>untitled.te</source>
+        <translation>제목 없음.te</translation>
+    </message>
+    <message>
+        <source>Tessel</source>
+        <translation>Tessel</translation>
+    </message>
+    <message>
+        <source>%1 — Tessel</source>
+        <translation>%1 — Tessel</translation>
+    </message>
+    <message>
+        <source>Open model or script</source>
+        <translation>모델 또는 스크립트 열기</translation>
+    </message>
+    <message>
+        <source>Models and scripts (*.onnx *.te *.tessel);;ONNX models (*.onnx);;TE scripts (*.te);;Tessel projects (*.tessel)</source>
+        <translation>모델 및 스크립트 (*.onnx *.te *.tessel);;ONNX 모델 (*.onnx);;TE 스크립트 (*.te);;Tessel 프로젝트 (*.tessel)</translation>
+    </message>
+    <message>
+        <source>%1 does not exist</source>
+        <translation>%1이(가) 존재하지 않습니다</translation>
+    </message>
+    <message>
+        <source>Reading %1</source>
+        <translation>%1 읽는 중</translation>
+    </message>
+    <message>
+        <source>Opening %1 cancelled: its input shapes are needed.</source>
+        <translation>%1 열기가 취소되었습니다: 입력 형상이 필요합니다.</translation>
+    </message>
+    <message>
+        <source>Cannot open %1: %2</source>
+        <translation>%1을(를) 열 수 없습니다: %2</translation>
+    </message>
+    <message>
+        <source>Bad input shape %1: %2</source>
+        <translation>잘못된 입력 형상 %1: %2</translation>
+    </message>
+    <message>
+        <source>Compiling %1…</source>
+        <translation>%1 컴파일 중…</translation>
+    </message>
+    <message>
+        <source>Compiling %1</source>
+        <translation>%1 컴파일 중</translation>
+    </message>
+    <message>
+        <source>%1: %2 fused functions, compiled in %3 s</source>
+        <translation>%1: 융합 함수 %2개, 컴파일 시간 %3 s</translation>
+    </message>
+    <message>
+        <source>Cannot compile %1: %2</source>
+        <translation>%1을(를) 컴파일할 수 없습니다: %2</translation>
+    </message>
+    <message>
+        <source>Cannot read %1: %2</source>
+        <translation>%1을(를) 읽을 수 없습니다: %2</translation>
+    </message>
+    <message>
+        <source>Cannot open project %1: %2</source>
+        <translation>프로젝트 %1을(를) 열 수 없습니다: %2</translation>
+    </message>
+    <message>
+        <source>Saved %1</source>
+        <translation>%1을(를) 저장했습니다</translation>
+    </message>
+    <message>
+        <source>Save project</source>
+        <translation>프로젝트 저장</translation>
+    </message>
+    <message>
+        <source>Writing the ResNet-18 example</source>
+        <translation>ResNet-18 예제 쓰는 중</translation>
+    </message>
+    <message>
+        <source>Cannot write the example model: %1</source>
+        <translation>예제 모델을 쓸 수 없습니다: %1</translation>
+    </message>
+    <message>
+        <source>(none)</source>
+        <translation>(없음)</translation>
+    </message>
+    <message>
+        <source>Clear</source>
+        <translation>지우기</translation>
+    </message>
+    <message>
+        <source>ResNet-18 (model zoo) and the GEMM lesson</source>
+        <translation>ResNet-18 (model zoo) 및 GEMM 실습</translation>
+    </message>
+    <message>
+        <source>%1 (model zoo)</source>
+        <translation>%1 (model zoo)</translation>
+    </message>
+    <message>
+        <source>Writing %1</source>
+        <translation>%1 쓰는 중</translation>
+    </message>
+    <message>
+        <source>GEMM: %1</source>
+        <translation>GEMM: %1</translation>
+    </message>
+    <message>
+        <source>Template: %1</source>
+        <translation>템플릿: %1</translation>
+    </message>
+    <message>
+        <source>Open a model first (File &gt; Open, or File &gt; Examples).</source>
+        <translation>먼저 모델을 여세요 (파일 &gt; 열기 또는 파일 &gt; 예제).</translation>
+    </message>
+    <message>
+        <source>Compiling and running %1</source>
+        <translation>%1 컴파일 및 실행 중</translation>
+    </message>
+    <message>
+        <source>Running %1 failed: %2</source>
+        <translation>%1 실행 실패: %2</translation>
+    </message>
+    <message>
+        <source>%1: %2 ms (median of %3 runs, %4 threads), %5 edited schedules, compiled in %6 s</source>
+        <translation>%1: %2 ms (%3회 실행의 중앙값, 스레드 %4개), 편집된 스케줄 %5개, 컴파일 시간 %6 s</translation>
+    </message>
+    <message>
+        <source>Compile and run failed: %1</source>
+        <translation>컴파일 및 실행 실패: %1</translation>
+    </message>
+    <message>
+        <source>About Tessel</source>
+        <translation>Tessel 정보</translation>
+    </message>
+    <message>
+        <source>&lt;h3&gt;Tessel %1&lt;/h3&gt;&lt;p&gt;An IDE for seeing and tuning deep-learning compilation: ONNX models become fused operators, tensor expressions with schedules, loop programs (TIR), LLVM IR and assembly, all shown side by side.&lt;/p&gt;&lt;p&gt;Built with Qt %2, LLVM 16 and Graphviz.&lt;/p&gt;</source>
+        <translation>&lt;h3&gt;Tessel %1&lt;/h3&gt;&lt;p&gt;딥러닝 컴파일 과정을 살펴보고 튜닝하는 IDE입니다: ONNX 모델이 융합 연산자, 스케줄이 적용된 텐서 표현식, 루프 프로그램(TIR), LLVM IR, 어셈블리로 바뀌는 과정을 모두 나란히 보여 줍니다.&lt;/p&gt;&lt;p&gt;Qt %2, LLVM 16, Graphviz로 빌드되었습니다.&lt;/p&gt;</translation>
+    </message>
+</context>
+<context>
+    <name>tessel::views::NodeProperties</name>
+    <message>
+        <source>Property</source>
+        <translation>속성</translation>
+    </message>
+    <message>
+        <source>Value</source>
+        <translation>값</translation>
+    </message>
+    <message>
+        <source>Nothing selected</source>
+        <translation>선택된 항목 없음</translation>
+    </message>
+    <message>
+        <source>Click a node in the graph to see its properties.</source>
+        <translation>그래프에서 노드를 클릭하면 속성을 볼 수 있습니다.</translation>
+    </message>
+    <message>
+        <source>Graph input</source>
+        <translation>그래프 입력</translation>
+    </message>
+    <message>
+        <source>Graph output</source>
+        <translation>그래프 출력</translation>
+    </message>
+    <message>
+        <source>%1  %2</source>
+        <translation>%1  %2</translation>
+    </message>
+    <message>
+        <source>Operator</source>
+        <translation>연산자</translation>
+    </message>
+    <message>
+        <source>Pattern</source>
+        <translation>패턴</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>이름</translation>
+    </message>
+    <message>
+        <source>Id</source>
+        <translation>ID</translation>
+    </message>
+    <message>
+        <source>Fused function</source>
+        <translation>융합 함수</translation>
+    </message>
+    <message>
+        <source>Click to select this function in every view</source>
+        <translation>클릭하면 모든 보기에서 이 함수를 선택합니다</translation>
+    </message>
+    <message>
+        <source>Group kind</source>
+        <translation>그룹 유형</translation>
+    </message>
+    <message>
+        <source>Master</source>
+        <translation>주 연산자</translation>
+    </message>
+    <message>
+        <source>Operators in function</source>
+        <translation>함수 내 연산자 수</translation>
+    </message>
+    <message>
+        <source>none (not in the compiled model)</source>
+        <translation>없음 (컴파일된 모델에 없음)</translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>타입</translation>
+    </message>
+    <message>
+        <source>Attributes</source>
+        <translation>특성</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>없음</translation>
+    </message>
+    <message>
+        <source>Inputs</source>
+        <translation>입력</translation>
+    </message>
+    <message>
+        <source>#%1</source>
+        <translation>#%1</translation>
+    </message>
+    <message>
+        <source>none (optional input left out)</source>
+        <translation>없음 (선택적 입력 생략됨)</translation>
+    </message>
+    <message>
+        <source>constant</source>
+        <translation>상수</translation>
+    </message>
+    <message>
+        <source>graph input</source>
+        <translation>그래프 입력</translation>
+    </message>
+    <message>
+        <source>from %1</source>
+        <translation>%1에서</translation>
+    </message>
+    <message>
+        <source>%1  (%2)</source>
+        <translation>%1  (%2)</translation>
+    </message>
+    <message>
+        <source>Outputs</source>
+        <translation>출력</translation>
+    </message>
+    <message>
+        <source>  → %1</source>
+        <translation>  → %1</translation>
+    </message>
+    <message>
+        <source>Fused function  %1</source>
+        <translation>융합 함수  %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n operators computed in one kernel; the intermediate tensors are never stored.</source>
+        <translation>
+            <numerusform>연산자 %n개를 하나의 커널에서 계산하며, 중간 텐서는 저장되지 않습니다.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>GFLOP per call</source>
+        <translation>호출당 GFLOP</translation>
+    </message>
+    <message>
+        <source>Operators</source>
+        <translation>연산자</translation>
+    </message>
+</context>
+<context>
+    <name>tessel::views::PassReferenceDialog</name>
+    <message>
+        <source>Option</source>
+        <translation>옵션</translation>
+    </message>
+    <message>
+        <source>Default</source>
+        <translation>기본값</translation>
+    </message>
+    <message>
+        <source>Meaning</source>
+        <translation>의미</translation>
+    </message>
+    <message>
+        <source>Pass reference</source>
+        <translation>패스 레퍼런스</translation>
+    </message>
+    <message>
+        <source>Graph passes</source>
+        <translation>그래프 패스</translation>
+    </message>
+    <message>
+        <source>Run on the whole model after import, in the order of the default pipeline; the graph view shows the graph after each.</source>
+        <translation>가져온 후 모델 전체에 기본 파이프라인 순서대로 실행됩니다. 그래프 보기에서 각 패스 이후의 그래프를 볼 수 있습니다.</translation>
+    </message>
+    <message>
+        <source>TIR passes</source>
+        <translation>TIR 패스</translation>
+    </message>
+    <message>
+        <source>Run on each fused function&apos;s loop program after lowering its schedule; the stage view shows the TIR after each.</source>
+        <translation>각 융합 함수의 스케줄을 로워링한 뒤 그 루프 프로그램에 실행됩니다. 단계 보기에서 각 패스 이후의 TIR을 볼 수 있습니다.</translation>
+    </message>
+    <message>
+        <source>LLVM optimisation</source>
+        <translation>LLVM 최적화</translation>
+    </message>
+    <message>
+        <source>The lowered TIR becomes LLVM IR with a debug location per TIR line; LLVM&apos;s O3 pipeline optimises it for this CPU and the code generator writes assembly. The code view links all three.</source>
+        <translation>로워링된 TIR은 TIR 줄마다 디버그 위치가 붙은 LLVM IR이 됩니다. LLVM의 O3 파이프라인이 이를 이 CPU에 맞게 최적화하고 코드 생성기가 어셈블리를 출력합니다. 코드 보기는 이 세 가지를 서로 연결합니다.</translation>
+    </message>
+</context>
+<context>
+    <name>tessel::views::Project</name>
+    <message>
+        <source>not a project file: %1 at offset %2</source>
+        <translation>프로젝트 파일이 아닙니다: %1 (오프셋 %2)</translation>
+    </message>
+    <message>
+        <source>not a Tessel project (no &quot;tessel-project&quot; version)</source>
+        <translation>Tessel 프로젝트가 아닙니다 (&quot;tessel-project&quot; 버전 없음)</translation>
+    </message>
+    <message>
+        <source>project version %1 is not supported (this Tessel reads version %2)</source>
+        <translation>프로젝트 버전 %1은(는) 지원되지 않습니다 (이 Tessel은 버전 %2를 읽습니다)</translation>
+    </message>
+    <message>
+        <source>a project opens a model or a script, not both</source>
+        <translation>프로젝트는 모델과 스크립트 중 하나만 열 수 있습니다</translation>
+    </message>
+    <message>
+        <source>cannot write %1: %2</source>
+        <translation>%1을(를) 쓸 수 없습니다: %2</translation>
+    </message>
+    <message>
+        <source>cannot read %1: %2</source>
+        <translation>%1을(를) 읽을 수 없습니다: %2</translation>
+    </message>
+</context>
+<context>
+    <name>tessel::views::ScheduleEditor</name>
+    <message>
+        <source>run %1</source>
+        <translation>실행 %1</translation>
+    </message>
+    <message>
+        <source>Undo</source>
+        <translation>실행 취소</translation>
+    </message>
+    <message>
+        <source>Undo (Ctrl+Z)</source>
+        <translation>실행 취소 (Ctrl+Z)</translation>
+    </message>
+    <message>
+        <source>Redo</source>
+        <translation>다시 실행</translation>
+    </message>
+    <message>
+        <source>Redo (Ctrl+Shift+Z)</source>
+        <translation>다시 실행 (Ctrl+Shift+Z)</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>실행</translation>
+    </message>
+    <message>
+        <source>Measure this schedule and check it against the default schedule (Ctrl+R)</source>
+        <translation>이 스케줄을 측정하고 기본 스케줄과 결과를 비교합니다 (Ctrl+R)</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>취소</translation>
+    </message>
+    <message>
+        <source>Loop</source>
+        <translation>루프</translation>
+    </message>
+    <message>
+        <source>Extent</source>
+        <translation>범위</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>종류</translation>
+    </message>
+    <message>
+        <source>The loop nest of the schedule; right-click a loop to write a schedule line</source>
+        <translation>스케줄의 루프 중첩입니다. 루프를 마우스 오른쪽 버튼으로 클릭하면 스케줄 줄을 작성할 수 있습니다</translation>
+    </message>
+    <message>
+        <source>#</source>
+        <translation>#</translation>
+    </message>
+    <message>
+        <source>Time</source>
+        <translation>시각</translation>
+    </message>
+    <message>
+        <source>Change</source>
+        <translation>변경</translation>
+    </message>
+    <message>
+        <source>Latency (ms)</source>
+        <translation>지연 시간 (ms)</translation>
+    </message>
+    <message>
+        <source>GFLOP/s</source>
+        <translation>GFLOP/s</translation>
+    </message>
+    <message>
+        <source>% of peak</source>
+        <translation>피크 대비 %</translation>
+    </message>
+    <message>
+        <source>Correct</source>
+        <translation>정확성</translation>
+    </message>
+    <message>
+        <source>Double-click a run to put its script back</source>
+        <translation>실행 항목을 더블클릭하면 해당 스크립트를 되돌려 놓습니다</translation>
+    </message>
+    <message>
+        <source>Nothing is open.</source>
+        <translation>열린 항목이 없습니다.</translation>
+    </message>
+    <message>
+        <source>Open a TE script or select a fused function to edit its schedule.</source>
+        <translation>TE 스크립트를 열거나 융합 함수를 선택하여 스케줄을 편집하세요.</translation>
+    </message>
+    <message>
+        <source>Select a fused function to edit its schedule.</source>
+        <translation>스케줄을 편집할 융합 함수를 선택하세요.</translation>
+    </message>
+    <message>
+        <source>The model has no function &apos;%1&apos;.</source>
+        <translation>모델에 &apos;%1&apos; 함수가 없습니다.</translation>
+    </message>
+    <message>
+        <source># The schedule of this function was not printed: the model was compiled without its trace.
+</source>
+        <translation># 이 함수의 스케줄이 출력되지 않았습니다: 모델이 트레이스 없이 컴파일되었습니다.
+</translation>
+    </message>
+    <message>
+        <source>Lowering…</source>
+        <translation>로워링 중…</translation>
+    </message>
+    <message>
+        <source>Lowering %1</source>
+        <translation>%1 로워링 중</translation>
+    </message>
+    <message>
+        <source>Read-only: this schedule cannot be written as a TE script (see the comment).</source>
+        <translation>읽기 전용: 이 스케줄은 TE 스크립트로 작성할 수 없습니다 (주석 참조).</translation>
+    </message>
+    <message>
+        <source>Lowered in %1 ms (TIR %2 ms, code %3 ms)</source>
+        <translation>로워링 %1 ms (TIR %2 ms, 코드 %3 ms)</translation>
+    </message>
+    <message>
+        <source>inline</source>
+        <translation>인라인</translation>
+    </message>
+    <message>
+        <source>computed here</source>
+        <translation>여기서 계산됨</translation>
+    </message>
+    <message>
+        <source>reduce</source>
+        <translation>리덕션</translation>
+    </message>
+    <message>
+        <source>TIR: %1
+Script: %2</source>
+        <translation>TIR: %1
+스크립트: %2</translation>
+    </message>
+    <message>
+        <source>(no name)</source>
+        <translation>(이름 없음)</translation>
+    </message>
+    <message>
+        <source>Split…</source>
+        <translation>분할(split)…</translation>
+    </message>
+    <message>
+        <source>Tile with the next loop…</source>
+        <translation>다음 루프와 타일링(tile)…</translation>
+    </message>
+    <message>
+        <source>Reorder…</source>
+        <translation>순서 변경(reorder)…</translation>
+    </message>
+    <message>
+        <source>Fuse with the next loop</source>
+        <translation>다음 루프와 융합(fuse)</translation>
+    </message>
+    <message>
+        <source>Vectorize</source>
+        <translation>벡터화(vectorize)</translation>
+    </message>
+    <message>
+        <source>Unroll</source>
+        <translation>언롤(unroll)</translation>
+    </message>
+    <message>
+        <source>Parallel</source>
+        <translation>병렬화(parallel)</translation>
+    </message>
+    <message>
+        <source>Compute at…</source>
+        <translation>지정 루프에서 계산(compute_at)…</translation>
+    </message>
+    <message>
+        <source>Compute inline</source>
+        <translation>인라인 계산(compute_inline)</translation>
+    </message>
+    <message>
+        <source>Compute at root</source>
+        <translation>루트에서 계산(compute_root)</translation>
+    </message>
+    <message>
+        <source>Cache write</source>
+        <translation>쓰기 캐시(cache_write)</translation>
+    </message>
+    <message>
+        <source>This schedule cannot be edited.</source>
+        <translation>이 스케줄은 편집할 수 없습니다.</translation>
+    </message>
+    <message>
+        <source>Split</source>
+        <translation>분할(split)</translation>
+    </message>
+    <message>
+        <source>Extent of the inner loop of &apos;%1&apos;:</source>
+        <translation>&apos;%1&apos;의 안쪽 루프 범위:</translation>
+    </message>
+    <message>
+        <source>Tile</source>
+        <translation>타일링(tile)</translation>
+    </message>
+    <message>
+        <source>Tile size along &apos;%1&apos;:</source>
+        <translation>&apos;%1&apos; 방향 타일 크기:</translation>
+    </message>
+    <message>
+        <source>Reorder</source>
+        <translation>순서 변경(reorder)</translation>
+    </message>
+    <message>
+        <source>The loops of &apos;%1&apos; in their new order:</source>
+        <translation>&apos;%1&apos;의 루프 (새 순서):</translation>
+    </message>
+    <message>
+        <source>There is no other stage to compute &apos;%1&apos; at.</source>
+        <translation>&apos;%1&apos;을(를) 계산할 다른 스테이지가 없습니다.</translation>
+    </message>
+    <message>
+        <source>Compute at</source>
+        <translation>지정 루프에서 계산(compute_at)</translation>
+    </message>
+    <message>
+        <source>Compute &apos;%1&apos; inside the loop:</source>
+        <translation>&apos;%1&apos;을(를) 계산할 루프:</translation>
+    </message>
+    <message>
+        <source>Cannot write that line: %1</source>
+        <translation>해당 줄을 작성할 수 없습니다: %1</translation>
+    </message>
+    <message>
+        <source>Nothing to run: open a TE script or select a fused function.</source>
+        <translation>실행할 대상이 없습니다: TE 스크립트를 열거나 융합 함수를 선택하세요.</translation>
+    </message>
+    <message>
+        <source>Fix the script before running it.</source>
+        <translation>실행하기 전에 스크립트를 수정하세요.</translation>
+    </message>
+    <message>
+        <source>Measuring %1…</source>
+        <translation>%1 측정 중…</translation>
+    </message>
+    <message>
+        <source>Measuring %1</source>
+        <translation>%1 측정 중</translation>
+    </message>
+    <message>
+        <source>Run failed: %1</source>
+        <translation>실행 실패: %1</translation>
+    </message>
+    <message>
+        <source>Run cancelled.</source>
+        <translation>실행이 취소되었습니다.</translation>
+    </message>
+    <message>
+        <source>, %1% of peak</source>
+        <translation>, 피크의 %1%</translation>
+    </message>
+    <message>
+        <source>correct (max abs error %1, max rel error %2)</source>
+        <translation>정확함 (최대 절대 오차 %1, 최대 상대 오차 %2)</translation>
+    </message>
+    <message>
+        <source>WRONG: %1</source>
+        <translation>틀림: %1</translation>
+    </message>
+    <message>
+        <source>%1: %2 ms, %3 GFLOP/s%4, %5 threads; %6</source>
+        <translation>%1: %2 ms, %3 GFLOP/s%4, 스레드 %5개; %6</translation>
+    </message>
+    <message>
+        <source>Measured: %1 ms, %2 GFLOP/s</source>
+        <translation>측정값: %1 ms, %2 GFLOP/s</translation>
+    </message>
+    <message>
+        <source>%1 computes something else than its default schedule: %2</source>
+        <translation>%1의 계산 결과가 기본 스케줄과 다릅니다: %2</translation>
+    </message>
+    <message>
+        <source>%1 threads</source>
+        <translation>스레드 %1개</translation>
+    </message>
+    <message>
+        <source>ok</source>
+        <translation>정상</translation>
+    </message>
+    <message>
+        <source>FAIL</source>
+        <translation>실패</translation>
+    </message>
+    <message>
+        <source>max abs error %1, max rel error %2</source>
+        <translation>최대 절대 오차 %1, 최대 상대 오차 %2</translation>
+    </message>
+</context>
+<context>
+    <name>tessel::views::StageView</name>
+    <message>
+        <source>Pass</source>
+        <translation>패스</translation>
+    </message>
+    <message>
+        <source>Time</source>
+        <translation>소요 시간</translation>
+    </message>
+    <message>
+        <source>Changed</source>
+        <translation>변경됨</translation>
+    </message>
+    <message>
+        <source>Hide passes that changed nothing</source>
+        <translation>아무것도 변경하지 않은 패스 숨기기</translation>
+    </message>
+    <message>
+        <source>The script&apos;s passes appear once it is compiled.</source>
+        <translation>스크립트가 컴파일되면 패스가 표시됩니다.</translation>
+    </message>
+    <message>
+        <source>Open a model to see its graph passes, or a .te script to see its TIR passes.</source>
+        <translation>그래프 패스를 보려면 모델을, TIR 패스를 보려면 .te 스크립트를 여세요.</translation>
+    </message>
+    <message>
+        <source>Select a fused function in the graph to see its TIR passes.</source>
+        <translation>그래프에서 융합 함수를 선택하면 TIR 패스를 볼 수 있습니다.</translation>
+    </message>
+    <message>
+        <source>Select a pass to see the IR before and after it.</source>
+        <translation>패스를 선택하면 그 전후의 IR을 볼 수 있습니다.</translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 ms</translation>
+    </message>
+    <message>
+        <source>This pass changed the IR</source>
+        <translation>이 패스가 IR을 변경했습니다</translation>
+    </message>
+    <message>
+        <source>This pass changed nothing</source>
+        <translation>이 패스는 아무것도 변경하지 않았습니다</translation>
+    </message>
+    <message>
+        <source>Graph passes</source>
+        <translation>그래프 패스</translation>
+    </message>
+    <message>
+        <source>The graph as imported, before any pass.</source>
+        <translation>패스를 적용하기 전, 가져온 그대로의 그래프입니다.</translation>
+    </message>
+    <message>
+        <source>Before: the IR after %1</source>
+        <translation>이전: %1 이후의 IR</translation>
+    </message>
+    <message>
+        <source>TIR passes: %1</source>
+        <translation>TIR 패스: %1</translation>
+    </message>
+    <message>
+        <source>The TIR straight from the schedule, before any pass.</source>
+        <translation>패스를 적용하기 전, 스케줄에서 바로 얻은 TIR입니다.</translation>
+    </message>
+    <message>
+        <source>Lowering the schedule gives loop nests over N-d buffers, with the schedule&apos;s annotations on the loops; the passes below turn it into what code generation compiles.</source>
+        <translation>스케줄을 로워링하면 N차원 버퍼에 대한 루프 중첩이 만들어지고, 루프에는 스케줄의 어노테이션이 붙습니다. 아래 패스들이 이를 코드 생성이 컴파일하는 형태로 바꿉니다.</translation>
+    </message>
+    <message>
+        <source>Before: the TIR straight from the schedule</source>
+        <translation>이전: 스케줄에서 바로 얻은 TIR</translation>
+    </message>
+    <message>
+        <source>LLVM optimisation</source>
+        <translation>LLVM 최적화</translation>
+    </message>
+    <message>
+        <source>Before: the LLVM IR as generated</source>
+        <translation>이전: 생성된 그대로의 LLVM IR</translation>
+    </message>
+    <message>
+        <source>LLVM&apos;s optimisation pipeline on the IR generated from the TIR.</source>
+        <translation>TIR에서 생성된 IR에 대한 LLVM 최적화 파이프라인입니다.</translation>
+    </message>
+    <message>
+        <source>Instruction combining, loop unrolling and vectorisation, inlining and the rest of LLVM&apos;s pipeline at the chosen level. Debug locations survive it, so the code view still links each line to the TIR.</source>
+        <translation>선택한 수준에서의 명령어 결합, 루프 언롤링과 벡터화, 인라이닝 등 LLVM 파이프라인 전체입니다. 디버그 위치가 유지되므로 코드 보기는 여전히 각 줄을 TIR에 연결합니다.</translation>
+    </message>
+    <message>
+        <source>changed the IR</source>
+        <translation>IR 변경함</translation>
+    </message>
+    <message>
+        <source>changed nothing</source>
+        <translation>변경 없음</translation>
+    </message>
+    <message>
+        <source>Comparing the IR before and after %1</source>
+        <translation>%1 전후의 IR 비교 중</translation>
+    </message>
+    <message>
+        <source>Could not compare the IR: %1</source>
+        <translation>IR을 비교할 수 없습니다: %1</translation>
+    </message>
+    <message>
+        <source>no change</source>
+        <translation>변경 없음</translation>
+    </message>
+    <message>
+        <source>%1 removed, %2 added</source>
+        <translation>%1 삭제, %2 추가</translation>
+    </message>
+    <message>
+        <source>Before: nothing, this is the first stage</source>
+        <translation>이전: 없음 (첫 번째 단계입니다)</translation>
+    </message>
+    <message>
+        <source>After: %1</source>
+        <translation>이후: %1</translation>
+    </message>
+</context>
 </TS>

@@ -1,4 +1,1460 @@
 <?xml version="1.0" encoding="utf-8"?>
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
+<context>
+    <name>CpuPeak</name>
+    <message>
+        <source>The peak is unknown: the clock of this CPU could not be read.</source>
+        <translation>峰值未知：无法读取此 CPU 的时钟频率。</translation>
+    </message>
+    <message>
+        <source>Peak = %1 cores × %2 GHz × %3 FLOP/cycle = %4 GFLOP/s.
+FLOP/cycle: %5 single-precision vectors, two fused multiply-add units per core.
+Clock: %6.</source>
+        <translation>峰值 = %1 核 × %2 GHz × %3 FLOP/cycle = %4 GFLOP/s。
+FLOP/cycle：%5 单精度向量，每核两个融合乘加（FMA）单元。
+时钟：%6。</translation>
+    </message>
+    <message>
+        <source>highest cpufreq maximum</source>
+        <translation>cpufreq 最大值中的最高值</translation>
+    </message>
+    <message>
+        <source>&quot;cpu MHz&quot; in /proc/cpuinfo</source>
+        <translation>/proc/cpuinfo 中的 &quot;cpu MHz&quot;</translation>
+    </message>
+</context>
+<context>
+    <name>Lesson</name>
+    <message>
+        <source>No lesson scripts in %1</source>
+        <translation>%1 中没有课程脚本</translation>
+    </message>
+</context>
+<context>
+    <name>tessel::views</name>
+    <message>
+        <source>no such stage</source>
+        <translation>没有该阶段</translation>
+    </message>
+    <message>
+        <source>the script has no name for the tensor of stage &apos;%1&apos;</source>
+        <translation>脚本中没有阶段“%1”的张量名称</translation>
+    </message>
+    <message>
+        <source>choose a loop to split</source>
+        <translation>请选择要 split 的循环</translation>
+    </message>
+    <message>
+        <source>the split factor must be at least 1</source>
+        <translation>split 因子必须至少为 1</translation>
+    </message>
+    <message>
+        <source>choose the first of two loops to tile</source>
+        <translation>请选择要 tile 的两个循环中的第一个</translation>
+    </message>
+    <message>
+        <source>tile needs a second loop after &apos;%1&apos;</source>
+        <translation>tile 需要“%1”之后的第二个循环</translation>
+    </message>
+    <message>
+        <source>the tile factors must be at least 1</source>
+        <translation>tile 因子必须至少为 1</translation>
+    </message>
+    <message>
+        <source>reorder needs at least two loops</source>
+        <translation>reorder 至少需要两个循环</translation>
+    </message>
+    <message>
+        <source>choose the outer of two loops to fuse</source>
+        <translation>请选择要 fuse 的两个循环中的外层循环</translation>
+    </message>
+    <message>
+        <source>fuse needs the next loop after &apos;%1&apos;</source>
+        <translation>fuse 需要“%1”之后的下一个循环</translation>
+    </message>
+    <message>
+        <source>choose a loop</source>
+        <translation>请选择一个循环</translation>
+    </message>
+    <message>
+        <source>choose another stage to compute &apos;%1&apos; at</source>
+        <translation>请选择要在其中计算“%1”的另一个阶段</translation>
+    </message>
+    <message>
+        <source>choose a loop of stage &apos;%1&apos;</source>
+        <translation>请选择阶段“%1”中的一个循环</translation>
+    </message>
+    <message>
+        <source>unknown action</source>
+        <translation>未知操作</translation>
+    </message>
+</context>
+<context>
+    <name>tessel::views::CodeView</name>
+    <message>
+        <source>TE script</source>
+        <translation>TE 脚本</translation>
+    </message>
+    <message>
+        <source>TIR</source>
+        <translation>TIR</translation>
+    </message>
+    <message>
+        <source>LLVM IR</source>
+        <translation>LLVM IR</translation>
+    </message>
+    <message>
+        <source>Assembly</source>
+        <translation>汇编</translation>
+    </message>
+    <message>
+        <source>C</source>
+        <translation>C</translation>
+    </message>
+    <message>
+        <source>Select a fused function in the graph, or open a .te script.</source>
+        <translation>请在图中选择一个融合函数，或打开一个 .te 脚本。</translation>
+    </message>
+    <message>
+        <source>Before optimisation</source>
+        <translation>优化前</translation>
+    </message>
+    <message>
+        <source>Optimised</source>
+        <translation>优化后</translation>
+    </message>
+    <message>
+        <source>Show the LLVM IR as generated from the TIR, or after LLVM&apos;s optimisation</source>
+        <translation>显示由 TIR 直接生成的 LLVM IR，或经过 LLVM 优化后的 LLVM IR</translation>
+    </message>
+    <message>
+        <source>Show or hide the %1 pane</source>
+        <translation>显示或隐藏 %1 窗格</translation>
+    </message>
+    <message>
+        <source># This function has no TE script.</source>
+        <translation># 此函数没有 TE 脚本。</translation>
+    </message>
+    <message>
+        <source>Linking the lines of %1</source>
+        <translation>正在关联 %1 的代码行</translation>
+    </message>
+    <message>
+        <source>There is no text to link.</source>
+        <translation>没有可关联的文本。</translation>
+    </message>
+    <message>
+        <source>There is no schedule to match the script with.</source>
+        <translation>没有可与脚本匹配的调度。</translation>
+    </message>
+    <message>
+        <source>The script does not run: %1</source>
+        <translation>脚本无法运行：%1</translation>
+    </message>
+    <message>
+        <source>Nothing in it matches a line of the TIR.</source>
+        <translation>其中没有任何内容与 TIR 的行匹配。</translation>
+    </message>
+    <message>
+        <source>not linked</source>
+        <translation>未关联</translation>
+    </message>
+    <message>
+        <source>linked by names</source>
+        <translation>按名称关联</translation>
+    </message>
+    <message>
+        <source>The trace has no line table for the script: its lines are linked to the TIR through the names of loops and stages.</source>
+        <translation>跟踪信息中没有该脚本的行表：脚本的各行通过循环和阶段的名称与 TIR 关联。</translation>
+    </message>
+    <message>
+        <source>linked by order</source>
+        <translation>按顺序关联</translation>
+    </message>
+    <message>
+        <source>The C source is linked to the TIR by matching its loops and statements in order.</source>
+        <translation>C 源代码通过按顺序匹配其循环和语句与 TIR 关联。</translation>
+    </message>
+    <message>
+        <source>Could not link the code view&apos;s lines: %1</source>
+        <translation>无法关联代码视图的各行：%1</translation>
+    </message>
+</context>
+<context>
+    <name>tessel::views::GraphDocument</name>
+    <message>
+        <source>imported</source>
+        <translation>导入后</translation>
+    </message>
+    <message>
+        <source>after %1</source>
+        <translation>%1 之后</translation>
+    </message>
+    <message>
+        <source>after %1 (unchanged)</source>
+        <translation>%1 之后（无变化）</translation>
+    </message>
+    <message>
+        <source>fused</source>
+        <translation>融合后</translation>
+    </message>
+    <message>
+        <source>graph</source>
+        <translation>图</translation>
+    </message>
+    <message>
+        <source>input</source>
+        <translation>输入</translation>
+    </message>
+    <message>
+        <source>output</source>
+        <translation>输出</translation>
+    </message>
+    <message>
+        <source>Graph output: written by the function that computes it.</source>
+        <translation>图输出：由计算它的函数写入。</translation>
+    </message>
+    <message>
+        <source>Removed by %1: it is not in the compiled model.</source>
+        <translation>已被 %1 移除：不在编译后的模型中。</translation>
+    </message>
+    <message>
+        <source>Not in the compiled model (a graph pass removed or replaced it).</source>
+        <translation>不在编译后的模型中（某个图 Pass 移除或替换了它）。</translation>
+    </message>
+    <message>
+        <source>Graph input: never fused; a parameter of the functions that read it.</source>
+        <translation>图输入：从不融合；它是读取它的函数的参数。</translation>
+    </message>
+    <message>
+        <source>%1 is %2: it fuses into the output of a convolution or dense operator, with other element-wise operators, or into a following injective operator or reduction.</source>
+        <translation>%1 属于%2：它可融合进卷积或 dense 算子的输出，可与其他逐元素算子融合，也可融合进其后的单射算子或归约。</translation>
+    </message>
+    <message>
+        <source>%1 is injective: it fuses with other injective and element-wise operators.</source>
+        <translation>%1 属于单射：它与其他单射算子和逐元素算子融合。</translation>
+    </message>
+    <message>
+        <source>%1 is a reduction: element-wise operators before it fuse as its inputs, and element-wise operators after it.</source>
+        <translation>%1 属于归约：其前面的逐元素算子作为输入融合进来，其后面的逐元素算子也会融合进来。</translation>
+    </message>
+    <message>
+        <source>%1 is out-element-wise-fusable: it starts a function and takes the element-wise operators after it.</source>
+        <translation>%1 属于输出逐元素可融合：它开启一个函数，并吸收其后的逐元素算子。</translation>
+    </message>
+    <message>
+        <source>%1 is opaque: it starts its own function and nothing fuses with it.</source>
+        <translation>%1 属于不透明：它单独开启一个函数，没有任何算子与它融合。</translation>
+    </message>
+    <message>
+        <source>element-wise</source>
+        <translation>逐元素</translation>
+    </message>
+    <message>
+        <source>broadcast</source>
+        <translation>广播</translation>
+    </message>
+    <message>
+        <source>injective</source>
+        <translation>单射</translation>
+    </message>
+    <message>
+        <source>reduction</source>
+        <translation>归约</translation>
+    </message>
+    <message>
+        <source>out-element-wise-fusable</source>
+        <translation>输出逐元素可融合</translation>
+    </message>
+    <message>
+        <source>opaque</source>
+        <translation>不透明</translation>
+    </message>
+</context>
+<context>
+    <name>tessel::views::GraphExport</name>
+    <message>
+        <source>There is no graph to export.</source>
+        <translation>没有可导出的图。</translation>
+    </message>
+    <message>
+        <source>Cannot write %1.</source>
+        <translation>无法写入 %1。</translation>
+    </message>
+    <message>
+        <source>The graph is too large for an image.</source>
+        <translation>图太大，无法生成图像。</translation>
+    </message>
+    <message>
+        <source>Cannot write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
+</context>
+<context>
+    <name>tessel::views::GraphPanel</name>
+    <message>
+        <source>The graph after which pass</source>
+        <translation>显示哪个 Pass 之后的图</translation>
+    </message>
+    <message>
+        <source>Find node or operator</source>
+        <translation>查找节点或算子</translation>
+    </message>
+    <message>
+        <source>Fit</source>
+        <translation>适应窗口</translation>
+    </message>
+    <message>
+        <source>Show the whole graph (0)</source>
+        <translation>显示整个图 (0)</translation>
+    </message>
+    <message>
+        <source>Zoom In</source>
+        <translation>放大</translation>
+    </message>
+    <message>
+        <source>Zoom in (+)</source>
+        <translation>放大 (+)</translation>
+    </message>
+    <message>
+        <source>Zoom Out</source>
+        <translation>缩小</translation>
+    </message>
+    <message>
+        <source>Zoom out (-)</source>
+        <translation>缩小 (-)</translation>
+    </message>
+    <message>
+        <source>SVG…</source>
+        <translation>SVG…</translation>
+    </message>
+    <message>
+        <source>PNG…</source>
+        <translation>PNG…</translation>
+    </message>
+    <message>
+        <source>DOT…</source>
+        <translation>DOT…</translation>
+    </message>
+    <message>
+        <source>Export</source>
+        <translation>导出</translation>
+    </message>
+    <message>
+        <source>Laying out the graph</source>
+        <translation>正在布局图</translation>
+    </message>
+    <message>
+        <source>A TE script has no model graph.</source>
+        <translation>TE 脚本没有模型图。</translation>
+    </message>
+    <message>
+        <source>Open a model to see its graph.</source>
+        <translation>打开模型以查看其图。</translation>
+    </message>
+    <message>
+        <source>The graph could not be laid out.</source>
+        <translation>无法对图进行布局。</translation>
+    </message>
+    <message>
+        <source>Graph layout failed: %1</source>
+        <translation>图布局失败：%1</translation>
+    </message>
+    <message>
+        <source>The graph is empty.</source>
+        <translation>图为空。</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>%1/%2</source>
+        <translation>%1/%2</translation>
+    </message>
+    <message>
+        <source>SVG images (*.svg)</source>
+        <translation>SVG 图像 (*.svg)</translation>
+    </message>
+    <message>
+        <source>PNG images (*.png)</source>
+        <translation>PNG 图像 (*.png)</translation>
+    </message>
+    <message>
+        <source>Graphviz files (*.dot *.gv)</source>
+        <translation>Graphviz 文件 (*.dot *.gv)</translation>
+    </message>
+    <message>
+        <source>Export Graph</source>
+        <translation>导出图</translation>
+    </message>
+    <message>
+        <source>Graph exported to %1</source>
+        <translation>图已导出到 %1</translation>
+    </message>
+</context>
+<context>
+    <name>tessel::views::GraphScene</name>
+    <message numerus="yes">
+        <source>Fused function %1 (%n operators)</source>
+        <translation>
+            <numerusform>融合函数 %1（%n 个算子）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>in %1</source>
+        <translation>属于 %1</translation>
+    </message>
+</context>
+<context>
+    <name>tessel::views::InputShapesDialog</name>
+    <message>
+        <source>%1: give a shape such as 1x3x224x224</source>
+        <translation>%1：请输入形状，例如 1x3x224x224</translation>
+    </message>
+    <message>
+        <source>%1 has %2 dimensions, %3 given</source>
+        <translation>%1 有 %2 个维度，但给出了 %3 个</translation>
+    </message>
+    <message>
+        <source>%1: dimension %2 is not a positive number</source>
+        <translation>%1：第 %2 维不是正数</translation>
+    </message>
+    <message>
+        <source>%1: dimension %2 is fixed to %3 by the model</source>
+        <translation>%1：第 %2 维已被模型固定为 %3</translation>
+    </message>
+    <message>
+        <source>Input shapes</source>
+        <translation>输入形状</translation>
+    </message>
+    <message>
+        <source>%1 has inputs with dynamic dimensions (shown as ?). Tessel compiles for fixed shapes: give each input&apos;s shape.</source>
+        <translation>%1 包含具有动态维度（显示为 ?）的输入。Tessel 按固定形状编译：请给出每个输入的形状。</translation>
+    </message>
+    <message>
+        <source>%1 %2[%3]</source>
+        <translation>%1 %2[%3]</translation>
+    </message>
+</context>
+<context>
+    <name>tessel::views::LessonView</name>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 s</translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 ms</translation>
+    </message>
+    <message>
+        <source>Measure</source>
+        <translation>测量</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Open in editor</source>
+        <translation>在编辑器中打开</translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation>步骤</translation>
+    </message>
+    <message>
+        <source>This machine</source>
+        <translation>本机</translation>
+    </message>
+    <message>
+        <source>Tutorial</source>
+        <translation>教程</translation>
+    </message>
+    <message>
+        <source>Run this step on this machine and check it against the default schedule</source>
+        <translation>在本机上运行此步骤，并与默认调度核对结果</translation>
+    </message>
+    <message>
+        <source>Edit this step&apos;s schedule in the schedule editor</source>
+        <translation>在调度编辑器中编辑此步骤的调度</translation>
+    </message>
+    <message>
+        <source>Script</source>
+        <translation>脚本</translation>
+    </message>
+    <message>
+        <source>Changes</source>
+        <translation>更改</translation>
+    </message>
+    <message>
+        <source>TIR</source>
+        <translation>TIR</translation>
+    </message>
+    <message>
+        <source>Assembly</source>
+        <translation>汇编</translation>
+    </message>
+    <message>
+        <source>Tutorial figures: &lt;a href=&quot;%1&quot;&gt;%2&lt;/a&gt; by %3 (docs %4).</source>
+        <translation>教程数据：%3 的 &lt;a href=&quot;%1&quot;&gt;%2&lt;/a&gt;（文档 %4）。</translation>
+    </message>
+    <message>
+        <source>Changes (+%1 −%2)</source>
+        <translation>更改 (+%1 −%2)</translation>
+    </message>
+    <message>
+        <source># Lowering…</source>
+        <translation># 正在降级…</translation>
+    </message>
+    <message>
+        <source>Lowering %1</source>
+        <translation>正在降级 %1</translation>
+    </message>
+    <message>
+        <source>Tutorial (%1): %2</source>
+        <translation>教程 (%1)：%2</translation>
+    </message>
+    <message>
+        <source>, %1× the baseline</source>
+        <translation>，相对基线 %1×</translation>
+    </message>
+    <message>
+        <source>Tutorial: no figure (%1)</source>
+        <translation>教程：无数据（%1）</translation>
+    </message>
+    <message>
+        <source>not in the tutorial</source>
+        <translation>教程中没有</translation>
+    </message>
+    <message>
+        <source>This machine: %1, %2 GFLOP/s, %3</source>
+        <translation>本机：%1，%2 GFLOP/s，%3</translation>
+    </message>
+    <message>
+        <source>correct</source>
+        <translation>正确</translation>
+    </message>
+    <message>
+        <source>WRONG: %1</source>
+        <translation>错误：%1</translation>
+    </message>
+    <message>
+        <source>This machine: measuring…</source>
+        <translation>本机：正在测量…</translation>
+    </message>
+    <message>
+        <source>This machine: not measured yet</source>
+        <translation>本机：尚未测量</translation>
+    </message>
+    <message>
+        <source>wrong</source>
+        <translation>错误</translation>
+    </message>
+    <message>
+        <source>…</source>
+        <translation>…</translation>
+    </message>
+    <message>
+        <source>Measuring %1</source>
+        <translation>正在测量 %1</translation>
+    </message>
+    <message>
+        <source>This machine: failed: %1</source>
+        <translation>本机：失败：%1</translation>
+    </message>
+</context>
+<context>
+    <name>tessel::views::MainWindow</name>
+    <message>
+        <source>Open project</source>
+        <translation>打开项目</translation>
+    </message>
+    <message>
+        <source>Tessel projects (*.tessel)</source>
+        <translation>Tessel 项目 (*.tessel)</translation>
+    </message>
+    <message>
+        <source>Cancelled.</source>
+        <translation>已取消。</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;Open Model or Script…</source>
+        <translation>打开模型或脚本(&amp;O)…</translation>
+    </message>
+    <message>
+        <source>Open &amp;Project…</source>
+        <translation>打开项目(&amp;P)…</translation>
+    </message>
+    <message>
+        <source>Recent &amp;Files</source>
+        <translation>最近的文件(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;Examples</source>
+        <translation>示例(&amp;E)</translation>
+    </message>
+    <message>
+        <source>&amp;Save Project</source>
+        <translation>保存项目(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Save Project &amp;As…</source>
+        <translation>项目另存为(&amp;A)…</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>视图(&amp;V)</translation>
+    </message>
+    <message>
+        <source>Reset Layout</source>
+        <translation>重置布局</translation>
+    </message>
+    <message>
+        <source>&amp;Run</source>
+        <translation>运行(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Compile and Run &amp;Model</source>
+        <translation>编译并运行模型(&amp;M)</translation>
+    </message>
+    <message>
+        <source>&amp;Cancel Running Work</source>
+        <translation>取消正在运行的任务(&amp;C)</translation>
+    </message>
+    <message>
+        <source>&amp;Settings</source>
+        <translation>设置(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;Language</source>
+        <translation>语言(&amp;L)</translation>
+    </message>
+    <message>
+        <source>System Language</source>
+        <translation>系统语言</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <source>&amp;Pass Reference</source>
+        <translation>Pass 参考(&amp;P)</translation>
+    </message>
+    <message>
+        <source>&amp;GEMM Lesson</source>
+        <translation>GEMM 课程(&amp;G)</translation>
+    </message>
+    <message>
+        <source>&amp;About Tessel</source>
+        <translation>关于 Tessel(&amp;A)</translation>
+    </message>
+    <message>
+        <source>About &amp;Qt</source>
+        <translation>关于 Qt(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Cancel the running work</source>
+        <translation>取消正在运行的任务</translation>
+    </message>
+    <message>
+        <source>Graph</source>
+        <translation>图</translation>
+    </message>
+    <message>
+        <source>Properties</source>
+        <translation>属性</translation>
+    </message>
+    <message>
+        <source>Stages</source>
+        <translation>阶段</translation>
+    </message>
+    <message>
+        <source>Schedule</source>
+        <translation>调度</translation>
+    </message>
+    <message>
+        <source>GEMM Lesson</source>
+        <translation>GEMM 课程</translation>
+    </message>
+    <message>
+        <source>Messages</source>
+        <translation>消息</translation>
+    </message>
+    <message>
+        <source>untitled.te</source>
+        <translation>未命名.te</translation>
+    </message>
+    <message>
+        <source>Tessel</source>
+        <translation>Tessel</translation>
+    </message>
+    <message>
+        <source>%1 — Tessel</source>
+        <translation>%1 — Tessel</translation>
+    </message>
+    <message>
+        <source>Open model or script</source>
+        <translation>打开模型或脚本</translation>
+    </message>
+    <message>
+        <source>Models and scripts (*.onnx *.te *.tessel);;ONNX models (*.onnx);;TE scripts (*.te);;Tessel projects (*.tessel)</source>
+        <translation>模型和脚本 (*.onnx *.te *.tessel);;ONNX 模型 (*.onnx);;TE 脚本 (*.te);;Tessel 项目 (*.tessel)</translation>
+    </message>
+    <message>
+        <source>%1 does not exist</source>
+        <translation>%1 不存在</translation>
+    </message>
+    <message>
+        <source>Reading %1</source>
+        <translation>正在读取 %1</translation>
+    </message>
+    <message>
+        <source>Opening %1 cancelled: its input shapes are needed.</source>
+        <translation>已取消打开 %1：需要提供其输入形状。</translation>
+    </message>
+    <message>
+        <source>Cannot open %1: %2</source>
+        <translation>无法打开 %1：%2</translation>
+    </message>
+    <message>
+        <source>Bad input shape %1: %2</source>
+        <translation>输入形状 %1 无效：%2</translation>
+    </message>
+    <message>
+        <source>Compiling %1…</source>
+        <translation>正在编译 %1…</translation>
+    </message>
+    <message>
+        <source>Compiling %1</source>
+        <translation>正在编译 %1</translation>
+    </message>
+    <message>
+        <source>%1: %2 fused functions, compiled in %3 s</source>
+        <translation>%1：%2 个融合函数，编译耗时 %3 s</translation>
+    </message>
+    <message>
+        <source>Cannot compile %1: %2</source>
+        <translation>无法编译 %1：%2</translation>
+    </message>
+    <message>
+        <source>Cannot read %1: %2</source>
+        <translation>无法读取 %1：%2</translation>
+    </message>
+    <message>
+        <source>Cannot open project %1: %2</source>
+        <translation>无法打开项目 %1：%2</translation>
+    </message>
+    <message>
+        <source>Saved %1</source>
+        <translation>已保存 %1</translation>
+    </message>
+    <message>
+        <source>Save project</source>
+        <translation>保存项目</translation>
+    </message>
+    <message>
+        <source>Writing the ResNet-18 example</source>
+        <translation>正在写入 ResNet-18 示例</translation>
+    </message>
+    <message>
+        <source>Cannot write the example model: %1</source>
+        <translation>无法写入示例模型：%1</translation>
+    </message>
+    <message>
+        <source>(none)</source>
+        <translation>(无)</translation>
+    </message>
+    <message>
+        <source>Clear</source>
+        <translation>清除</translation>
+    </message>
+    <message>
+        <source>ResNet-18 (model zoo) and the GEMM lesson</source>
+        <translation>ResNet-18（模型库）和 GEMM 课程</translation>
+    </message>
+    <message>
+        <source>%1 (model zoo)</source>
+        <translation>%1（模型库）</translation>
+    </message>
+    <message>
+        <source>Writing %1</source>
+        <translation>正在写入 %1</translation>
+    </message>
+    <message>
+        <source>GEMM: %1</source>
+        <translation>GEMM：%1</translation>
+    </message>
+    <message>
+        <source>Template: %1</source>
+        <translation>模板：%1</translation>
+    </message>
+    <message>
+        <source>Open a model first (File &gt; Open, or File &gt; Examples).</source>
+        <translation>请先打开一个模型（文件 &gt; 打开，或 文件 &gt; 示例）。</translation>
+    </message>
+    <message>
+        <source>Compiling and running %1</source>
+        <translation>正在编译并运行 %1</translation>
+    </message>
+    <message>
+        <source>Running %1 failed: %2</source>
+        <translation>运行 %1 失败：%2</translation>
+    </message>
+    <message>
+        <source>%1: %2 ms (median of %3 runs, %4 threads), %5 edited schedules, compiled in %6 s</source>
+        <translation>%1：%2 ms（%3 次运行的中位数，%4 个线程），%5 个已编辑的调度，编译耗时 %6 s</translation>
+    </message>
+    <message>
+        <source>Compile and run failed: %1</source>
+        <translation>编译并运行失败：%1</translation>
+    </message>
+    <message>
+        <source>About Tessel</source>
+        <translation>关于 Tessel</translation>
+    </message>
+    <message>
+        <source>&lt;h3&gt;Tessel %1&lt;/h3&gt;&lt;p&gt;An IDE for seeing and tuning deep-learning compilation: ONNX models become fused operators, tensor expressions with schedules, loop programs (TIR), LLVM IR and assembly, all shown side by side.&lt;/p&gt;&lt;p&gt;Built with Qt %2, LLVM 16 and Graphviz.&lt;/p&gt;</source>
+        <translation>&lt;h3&gt;Tessel %1&lt;/h3&gt;&lt;p&gt;一个用于观察和调优深度学习编译的 IDE：ONNX 模型依次变为融合算子、带调度的张量表达式、循环程序（TIR）、LLVM IR 和汇编，并全部并排显示。&lt;/p&gt;&lt;p&gt;基于 Qt %2、LLVM 16 和 Graphviz 构建。&lt;/p&gt;</translation>
+    </message>
+</context>
+<context>
+    <name>tessel::views::NodeProperties</name>
+    <message>
+        <source>Property</source>
+        <translation>属性</translation>
+    </message>
+    <message>
+        <source>Value</source>
+        <translation>值</translation>
+    </message>
+    <message>
+        <source>Nothing selected</source>
+        <translation>未选择任何内容</translation>
+    </message>
+    <message>
+        <source>Click a node in the graph to see its properties.</source>
+        <translation>单击图中的节点以查看其属性。</translation>
+    </message>
+    <message>
+        <source>Graph input</source>
+        <translation>图输入</translation>
+    </message>
+    <message>
+        <source>Graph output</source>
+        <translation>图输出</translation>
+    </message>
+    <message>
+        <source>%1  %2</source>
+        <translation>%1  %2</translation>
+    </message>
+    <message>
+        <source>Operator</source>
+        <translation>算子</translation>
+    </message>
+    <message>
+        <source>Pattern</source>
+        <translation>模式</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>Id</source>
+        <translation>ID</translation>
+    </message>
+    <message>
+        <source>Fused function</source>
+        <translation>融合函数</translation>
+    </message>
+    <message>
+        <source>Click to select this function in every view</source>
+        <translation>单击以在所有视图中选中此函数</translation>
+    </message>
+    <message>
+        <source>Group kind</source>
+        <translation>分组类型</translation>
+    </message>
+    <message>
+        <source>Master</source>
+        <translation>主算子</translation>
+    </message>
+    <message>
+        <source>Operators in function</source>
+        <translation>函数中的算子数</translation>
+    </message>
+    <message>
+        <source>none (not in the compiled model)</source>
+        <translation>无（不在编译后的模型中）</translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>Attributes</source>
+        <translation>算子属性</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>Inputs</source>
+        <translation>输入</translation>
+    </message>
+    <message>
+        <source>#%1</source>
+        <translation>#%1</translation>
+    </message>
+    <message>
+        <source>none (optional input left out)</source>
+        <translation>无（省略了可选输入）</translation>
+    </message>
+    <message>
+        <source>constant</source>
+        <translation>常量</translation>
+    </message>
+    <message>
+        <source>graph input</source>
+        <translation>图输入</translation>
+    </message>
+    <message>
+        <source>from %1</source>
+        <translation>来自 %1</translation>
+    </message>
+    <message>
+        <source>%1  (%2)</source>
+        <translation>%1  (%2)</translation>
+    </message>
+    <message>
+        <source>Outputs</source>
+        <translation>输出</translation>
+    </message>
+    <message>
+        <source>  → %1</source>
+        <translation>  → %1</translation>
+    </message>
+    <message>
+        <source>Fused function  %1</source>
+        <translation>融合函数  %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n operators computed in one kernel; the intermediate tensors are never stored.</source>
+        <translation>
+            <numerusform>%n 个算子在同一个内核中计算；中间张量从不存储。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>GFLOP per call</source>
+        <translation>每次调用的 GFLOP</translation>
+    </message>
+    <message>
+        <source>Operators</source>
+        <translation>算子</translation>
+    </message>
+</context>
+<context>
+    <name>tessel::views::PassReferenceDialog</name>
+    <message>
+        <source>Option</source>
+        <translation>选项</translation>
+    </message>
+    <message>
+        <source>Default</source>
+        <translation>默认值</translation>
+    </message>
+    <message>
+        <source>Meaning</source>
+        <translation>含义</translation>
+    </message>
+    <message>
+        <source>Pass reference</source>
+        <translation>Pass 参考</translation>
+    </message>
+    <message>
+        <source>Graph passes</source>
+        <translation>图 Pass</translation>
+    </message>
+    <message>
+        <source>Run on the whole model after import, in the order of the default pipeline; the graph view shows the graph after each.</source>
+        <translation>导入后按默认流水线的顺序在整个模型上运行；图视图会显示每个 Pass 之后的图。</translation>
+    </message>
+    <message>
+        <source>TIR passes</source>
+        <translation>TIR Pass</translation>
+    </message>
+    <message>
+        <source>Run on each fused function&apos;s loop program after lowering its schedule; the stage view shows the TIR after each.</source>
+        <translation>在每个融合函数的调度降级后，在其循环程序上运行；阶段视图会显示每个 Pass 之后的 TIR。</translation>
+    </message>
+    <message>
+        <source>LLVM optimisation</source>
+        <translation>LLVM 优化</translation>
+    </message>
+    <message>
+        <source>The lowered TIR becomes LLVM IR with a debug location per TIR line; LLVM&apos;s O3 pipeline optimises it for this CPU and the code generator writes assembly. The code view links all three.</source>
+        <translation>降级后的 TIR 被转换为 LLVM IR，每个 TIR 行对应一个调试位置；LLVM 的 O3 流水线针对本机 CPU 对其进行优化，再由代码生成器输出汇编。代码视图将三者相互关联。</translation>
+    </message>
+</context>
+<context>
+    <name>tessel::views::Project</name>
+    <message>
+        <source>not a project file: %1 at offset %2</source>
+        <translation>不是项目文件：%1（偏移量 %2）</translation>
+    </message>
+    <message>
+        <source>not a Tessel project (no &quot;tessel-project&quot; version)</source>
+        <translation>不是 Tessel 项目（缺少 &quot;tessel-project&quot; 版本）</translation>
+    </message>
+    <message>
+        <source>project version %1 is not supported (this Tessel reads version %2)</source>
+        <translation>不支持项目版本 %1（此版本的 Tessel 读取版本 %2）</translation>
+    </message>
+    <message>
+        <source>a project opens a model or a script, not both</source>
+        <translation>一个项目只能打开模型或脚本之一，不能同时打开两者</translation>
+    </message>
+    <message>
+        <source>cannot write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
+    <message>
+        <source>cannot read %1: %2</source>
+        <translation>无法读取 %1：%2</translation>
+    </message>
+</context>
+<context>
+    <name>tessel::views::ScheduleEditor</name>
+    <message>
+        <source>run %1</source>
+        <translation>运行 %1</translation>
+    </message>
+    <message>
+        <source>Undo</source>
+        <translation>撤销</translation>
+    </message>
+    <message>
+        <source>Undo (Ctrl+Z)</source>
+        <translation>撤销 (Ctrl+Z)</translation>
+    </message>
+    <message>
+        <source>Redo</source>
+        <translation>重做</translation>
+    </message>
+    <message>
+        <source>Redo (Ctrl+Shift+Z)</source>
+        <translation>重做 (Ctrl+Shift+Z)</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <source>Measure this schedule and check it against the default schedule (Ctrl+R)</source>
+        <translation>测量此调度，并与默认调度核对结果 (Ctrl+R)</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Loop</source>
+        <translation>循环</translation>
+    </message>
+    <message>
+        <source>Extent</source>
+        <translation>范围</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>The loop nest of the schedule; right-click a loop to write a schedule line</source>
+        <translation>调度的循环嵌套；右键单击循环可写入一行调度</translation>
+    </message>
+    <message>
+        <source>#</source>
+        <translation>#</translation>
+    </message>
+    <message>
+        <source>Time</source>
+        <translation>时间</translation>
+    </message>
+    <message>
+        <source>Change</source>
+        <translation>更改</translation>
+    </message>
+    <message>
+        <source>Latency (ms)</source>
+        <translation>延迟 (ms)</translation>
+    </message>
+    <message>
+        <source>GFLOP/s</source>
+        <translation>GFLOP/s</translation>
+    </message>
+    <message>
+        <source>% of peak</source>
+        <translation>占峰值 %</translation>
+    </message>
+    <message>
+        <source>Correct</source>
+        <translation>正确性</translation>
+    </message>
+    <message>
+        <source>Double-click a run to put its script back</source>
+        <translation>双击某次运行可恢复其脚本</translation>
+    </message>
+    <message>
+        <source>Nothing is open.</source>
+        <translation>没有打开任何内容。</translation>
+    </message>
+    <message>
+        <source>Open a TE script or select a fused function to edit its schedule.</source>
+        <translation>打开 TE 脚本或选择一个融合函数以编辑其调度。</translation>
+    </message>
+    <message>
+        <source>Select a fused function to edit its schedule.</source>
+        <translation>选择一个融合函数以编辑其调度。</translation>
+    </message>
+    <message>
+        <source>The model has no function &apos;%1&apos;.</source>
+        <translation>模型中没有函数“%1”。</translation>
+    </message>
+    <message>
+        <source># The schedule of this function was not printed: the model was compiled without its trace.
+</source>
+        <translation># 未打印此函数的调度：模型编译时未记录其跟踪信息。
+</translation>
+    </message>
+    <message>
+        <source>Lowering…</source>
+        <translation>正在降级…</translation>
+    </message>
+    <message>
+        <source>Lowering %1</source>
+        <translation>正在降级 %1</translation>
+    </message>
+    <message>
+        <source>Read-only: this schedule cannot be written as a TE script (see the comment).</source>
+        <translation>只读：此调度无法写成 TE 脚本（参见注释）。</translation>
+    </message>
+    <message>
+        <source>Lowered in %1 ms (TIR %2 ms, code %3 ms)</source>
+        <translation>降级耗时 %1 ms（TIR %2 ms，代码 %3 ms）</translation>
+    </message>
+    <message>
+        <source>inline</source>
+        <translation>内联</translation>
+    </message>
+    <message>
+        <source>computed here</source>
+        <translation>在此处计算</translation>
+    </message>
+    <message>
+        <source>reduce</source>
+        <translation>归约</translation>
+    </message>
+    <message>
+        <source>TIR: %1
+Script: %2</source>
+        <translation>TIR：%1
+脚本：%2</translation>
+    </message>
+    <message>
+        <source>(no name)</source>
+        <translation>(无名称)</translation>
+    </message>
+    <message>
+        <source>Split…</source>
+        <translation>拆分(split)…</translation>
+    </message>
+    <message>
+        <source>Tile with the next loop…</source>
+        <translation>与下一个循环分块(tile)…</translation>
+    </message>
+    <message>
+        <source>Reorder…</source>
+        <translation>重排(reorder)…</translation>
+    </message>
+    <message>
+        <source>Fuse with the next loop</source>
+        <translation>与下一个循环融合(fuse)</translation>
+    </message>
+    <message>
+        <source>Vectorize</source>
+        <translation>向量化(vectorize)</translation>
+    </message>
+    <message>
+        <source>Unroll</source>
+        <translation>展开(unroll)</translation>
+    </message>
+    <message>
+        <source>Parallel</source>
+        <translation>并行(parallel)</translation>
+    </message>
+    <message>
+        <source>Compute at…</source>
+        <translation>在指定循环处计算(compute_at)…</translation>
+    </message>
+    <message>
+        <source>Compute inline</source>
+        <translation>内联计算(compute_inline)</translation>
+    </message>
+    <message>
+        <source>Compute at root</source>
+        <translation>在根处计算(compute_root)</translation>
+    </message>
+    <message>
+        <source>Cache write</source>
+        <translation>写缓存(cache_write)</translation>
+    </message>
+    <message>
+        <source>This schedule cannot be edited.</source>
+        <translation>此调度无法编辑。</translation>
+    </message>
+    <message>
+        <source>Split</source>
+        <translation>拆分(split)</translation>
+    </message>
+    <message>
+        <source>Extent of the inner loop of &apos;%1&apos;:</source>
+        <translation>“%1”的内层循环范围：</translation>
+    </message>
+    <message>
+        <source>Tile</source>
+        <translation>分块(tile)</translation>
+    </message>
+    <message>
+        <source>Tile size along &apos;%1&apos;:</source>
+        <translation>沿“%1”的分块大小：</translation>
+    </message>
+    <message>
+        <source>Reorder</source>
+        <translation>重排(reorder)</translation>
+    </message>
+    <message>
+        <source>The loops of &apos;%1&apos; in their new order:</source>
+        <translation>“%1”的循环（新顺序）：</translation>
+    </message>
+    <message>
+        <source>There is no other stage to compute &apos;%1&apos; at.</source>
+        <translation>没有可在其中计算“%1”的其他阶段。</translation>
+    </message>
+    <message>
+        <source>Compute at</source>
+        <translation>在指定循环处计算(compute_at)</translation>
+    </message>
+    <message>
+        <source>Compute &apos;%1&apos; inside the loop:</source>
+        <translation>在以下循环内计算“%1”：</translation>
+    </message>
+    <message>
+        <source>Cannot write that line: %1</source>
+        <translation>无法写入该行：%1</translation>
+    </message>
+    <message>
+        <source>Nothing to run: open a TE script or select a fused function.</source>
+        <translation>没有可运行的内容：请打开 TE 脚本或选择一个融合函数。</translation>
+    </message>
+    <message>
+        <source>Fix the script before running it.</source>
+        <translation>请先修正脚本再运行。</translation>
+    </message>
+    <message>
+        <source>Measuring %1…</source>
+        <translation>正在测量 %1…</translation>
+    </message>
+    <message>
+        <source>Measuring %1</source>
+        <translation>正在测量 %1</translation>
+    </message>
+    <message>
+        <source>Run failed: %1</source>
+        <translation>运行失败：%1</translation>
+    </message>
+    <message>
+        <source>Run cancelled.</source>
+        <translation>运行已取消。</translation>
+    </message>
+    <message>
+        <source>, %1% of peak</source>
+        <translation>，峰值的 %1%</translation>
+    </message>
+    <message>
+        <source>correct (max abs error %1, max rel error %2)</source>
+        <translation>正确（最大绝对误差 %1，最大相对误差 %2）</translation>
+    </message>
+    <message>
+        <source>WRONG: %1</source>
+        <translation>错误：%1</translation>
+    </message>
+    <message>
+        <source>%1: %2 ms, %3 GFLOP/s%4, %5 threads; %6</source>
+        <translation>%1：%2 ms，%3 GFLOP/s%4，%5 个线程；%6</translation>
+    </message>
+    <message>
+        <source>Measured: %1 ms, %2 GFLOP/s</source>
+        <translation>测量结果：%1 ms，%2 GFLOP/s</translation>
+    </message>
+    <message>
+        <source>%1 computes something else than its default schedule: %2</source>
+        <translation>%1 的计算结果与其默认调度不同：%2</translation>
+    </message>
+    <message>
+        <source>%1 threads</source>
+        <translation>%1 个线程</translation>
+    </message>
+    <message>
+        <source>ok</source>
+        <translation>正常</translation>
+    </message>
+    <message>
+        <source>FAIL</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>max abs error %1, max rel error %2</source>
+        <translation>最大绝对误差 %1，最大相对误差 %2</translation>
+    </message>
+</context>
+<context>
+    <name>tessel::views::StageView</name>
+    <message>
+        <source>Pass</source>
+        <translation>Pass</translation>
+    </message>
+    <message>
+        <source>Time</source>
+        <translation>耗时</translation>
+    </message>
+    <message>
+        <source>Changed</source>
+        <translation>已更改</translation>
+    </message>
+    <message>
+        <source>Hide passes that changed nothing</source>
+        <translation>隐藏未做任何更改的 Pass</translation>
+    </message>
+    <message>
+        <source>The script&apos;s passes appear once it is compiled.</source>
+        <translation>脚本编译后将显示其 Pass。</translation>
+    </message>
+    <message>
+        <source>Open a model to see its graph passes, or a .te script to see its TIR passes.</source>
+        <translation>打开模型以查看其图 Pass，或打开 .te 脚本以查看其 TIR Pass。</translation>
+    </message>
+    <message>
+        <source>Select a fused function in the graph to see its TIR passes.</source>
+        <translation>在图中选择一个融合函数以查看其 TIR Pass。</translation>
+    </message>
+    <message>
+        <source>Select a pass to see the IR before and after it.</source>
+        <translation>选择一个 Pass 以查看其前后的 IR。</translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 ms</translation>
+    </message>
+    <message>
+        <source>This pass changed the IR</source>
+        <translation>此 Pass 更改了 IR</translation>
+    </message>
+    <message>
+        <source>This pass changed nothing</source>
+        <translation>此 Pass 未做任何更改</translation>
+    </message>
+    <message>
+        <source>Graph passes</source>
+        <translation>图 Pass</translation>
+    </message>
+    <message>
+        <source>The graph as imported, before any pass.</source>
+        <translation>导入时的图，尚未经过任何 Pass。</translation>
+    </message>
+    <message>
+        <source>Before: the IR after %1</source>
+        <translation>之前：%1 之后的 IR</translation>
+    </message>
+    <message>
+        <source>TIR passes: %1</source>
+        <translation>TIR Pass：%1</translation>
+    </message>
+    <message>
+        <source>The TIR straight from the schedule, before any pass.</source>
+        <translation>直接由调度生成、尚未经过任何 Pass 的 TIR。</translation>
+    </message>
+    <message>
+        <source>Lowering the schedule gives loop nests over N-d buffers, with the schedule&apos;s annotations on the loops; the passes below turn it into what code generation compiles.</source>
+        <translation>降级调度会得到作用于 N 维缓冲区的循环嵌套，循环上带有调度的注解；下面的 Pass 将其转换为代码生成所编译的形式。</translation>
+    </message>
+    <message>
+        <source>Before: the TIR straight from the schedule</source>
+        <translation>之前：直接由调度生成的 TIR</translation>
+    </message>
+    <message>
+        <source>LLVM optimisation</source>
+        <translation>LLVM 优化</translation>
+    </message>
+    <message>
+        <source>Before: the LLVM IR as generated</source>
+        <translation>之前：刚生成的 LLVM IR</translation>
+    </message>
+    <message>
+        <source>LLVM&apos;s optimisation pipeline on the IR generated from the TIR.</source>
+        <translation>在由 TIR 生成的 IR 上运行的 LLVM 优化流水线。</translation>
+    </message>
+    <message>
+        <source>Instruction combining, loop unrolling and vectorisation, inlining and the rest of LLVM&apos;s pipeline at the chosen level. Debug locations survive it, so the code view still links each line to the TIR.</source>
+        <translation>所选级别下的指令合并、循环展开与向量化、内联以及 LLVM 流水线的其余部分。调试位置信息会被保留，因此代码视图仍能将每一行关联到 TIR。</translation>
+    </message>
+    <message>
+        <source>changed the IR</source>
+        <translation>更改了 IR</translation>
+    </message>
+    <message>
+        <source>changed nothing</source>
+        <translation>无更改</translation>
+    </message>
+    <message>
+        <source>Comparing the IR before and after %1</source>
+        <translation>正在比较 %1 前后的 IR</translation>
+    </message>
+    <message>
+        <source>Could not compare the IR: %1</source>
+        <translation>无法比较 IR：%1</translation>
+    </message>
+    <message>
+        <source>no change</source>
+        <translation>无变化</translation>
+    </message>
+    <message>
+        <source>%1 removed, %2 added</source>
+        <translation>删除 %1，添加 %2</translation>
+    </message>
+    <message>
+        <source>Before: nothing, this is the first stage</source>
+        <translation>之前：无，这是第一个阶段</translation>
+    </message>
+    <message>
+        <source>After: %1</source>
+        <translation>之后：%1</translation>
+    </message>
+</context>
 </TS>

@@ -7,6 +7,7 @@
 #include "driver/ModelRunner.h"
 #include "frontend/TensorProto.h"
 #include "driver/TeDriver.h"
+#include "frontend/ModelZoo.h"
 #include "ir/Check.h"
 #include "ir/Diagnostic.h"
 #include "runtime/ThreadPool.h"
@@ -60,6 +61,9 @@ commands:
                                     graph pipeline (--pass NAME: after that pass), the fusion
                                     plan, or per fused function its TE script (a script that
                                     rebuilds its schedule), TIR, LLVM IR or assembly
+  zoo NAME -o FILE.onnx [--seed N]  write a model of the zoo (torchvision's architecture as
+                                    PyTorch exports it, seeded random weights; default seed 1)
+  zoo --list                        list the zoo's models
 )";
 
 struct UsageError : std::runtime_error {
@@ -86,6 +90,9 @@ struct Args {
     int threads = 0, repeat = 0;
     double rtol = 1e-3, atol = 1e-7;
     bool json = false, profile = false;
+    /// zoo: the weights' seed, and --list.
+    uint64_t seed = 1;
+    bool list = false;
 };
 
 Args parseArgs(int argc, char** argv) {
@@ -149,6 +156,18 @@ Args parseArgs(int argc, char** argv) {
             }
         }
         else if (s == "--profile") a.profile = true;
+        else if (s == "--list") a.list = true;
+        else if (s == "--seed") {
+            std::string v = value();
+            size_t used = 0;
+            try {
+                a.seed = std::stoull(v, &used);
+            } catch (const std::exception&) {
+                used = 0;
+            }
+            if (used != v.size() || v.empty() || v[0] == '-')
+                throw UsageError("--seed needs a non-negative integer, not '" + v + "'");
+        }
         else if (s.starts_with("--")) throw UsageError("unknown option " + s);
         else if (a.file.empty()) a.file = s;
         else throw UsageError("unexpected argument '" + s + "'");
@@ -504,6 +523,20 @@ int cmdLadder(const Args& a) {
     return allOk ? 0 : 1;
 }
 
+/// `zoo NAME -o FILE.onnx [--seed N]` and `zoo --list`.
+int cmdZoo(const Args& a) {
+    if (a.list) {
+        for (auto& name : frontend::zooModelNames())
+            std::printf("%-14s %s\n", name.c_str(), frontend::zooModelDescription(name).c_str());
+        return 0;
+    }
+    if (a.file.empty()) throw UsageError("zoo needs a model name (tesselc zoo --list lists them)");
+    if (a.output.empty()) throw UsageError("zoo needs -o FILE.onnx");
+    frontend::writeZooModel(a.file, a.output, a.seed);
+    std::printf("%s (seed %llu) -> %s\n", a.file.c_str(), static_cast<unsigned long long>(a.seed), a.output.c_str());
+    return 0;
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -518,6 +551,7 @@ int main(int argc, char** argv) {
         if (a.command == "space") return cmdSpace(a);
         if (a.command == "show") return cmdShow(a);
         if (a.command == "compile") return cmdCompile(a);
+        if (a.command == "zoo") return cmdZoo(a);
         if (a.command == "help" || a.command == "--help" || a.command == "-h") {
             std::fputs(kUsage, stdout);
             return 0;

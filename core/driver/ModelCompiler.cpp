@@ -7,15 +7,20 @@
 #include "ir/Check.h"
 #include "ir/Diagnostic.h"
 #include "runtime/ExportedModel.h"
+#include "te/script/Script.h"
 #include "te/script/ScriptPrinter.h"
+#include "tir/IROperators.h"
+#include "tir/IRPrinter.h"
 #include "topi/Topi.h"
 #include "topi/TopiUtil.h"
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <cstring>
 #include <map>
+#include <optional>
 #include <set>
 #include <unordered_map>
 #include <unordered_set>
@@ -43,6 +48,77 @@ te::Tensor inlineScalar(const graph::Constant& c, const std::string& name) {
     te::Expr v = c.dtype.isFloat() ? tir::makeConst(c.dtype, c.toDoubles()[0]) : tir::makeConst(c.dtype, c.toInts()[0]);
     return te::compute(topi::toExprs(c.shape), [v](const std::vector<te::Var>&) { return v; }, name,
                        topi::tag::kElemWise);
+}
+
+/// "float32[1, 64, 56, 56]": a TE tensor's type as messages show it.
+std::string typeText(const te::Tensor& t) {
+    std::string s = t->dtype.str() + "[";
+    for (size_t i = 0; i < t->shape.size(); ++i) {
+        auto c = tir::asConstInt(t->shape[i]);
+        s += (i ? ", " : "") + (c ? std::to_string(*c) : tir::toString(t->shape[i]));
+    }
+    return s + "]";
+}
+
+std::string argumentNames(const std::vector<te::Tensor>& args) {
+    std::string s;
+    for (auto& a : args) s += (s.empty() ? "" : ", ") + a.name();
+    return s;
+}
+
+/// Lowers function `name` from an edited schedule `script` instead of its
+/// default schedule. The kernel is called with the default function's
+/// arguments (`expected`), so the script's must match them one for one: the
+/// same type, a placeholder for an input and a compute for an output (a
+/// compute in an input's place would write into the caller's input).
+LoweredFunction lowerEdited(const std::string& name, const std::string& script,
+                            const std::vector<te::Tensor>& expected, const LowerOptions& lo) {
+    auto fail = [&](const std::string& why, SourceLoc loc) {
+        return CompileError("schedule for " + name + ": " + why, loc);
+    };
+    te::script::ScriptOptions so;
+    so.fileName = name + ".te"; // an inferred build is called `name`
+    std::optional<te::script::ScriptResult> r;
+    try {
+        r = te::script::runScript(script, so);
+    } catch (const CompileError& e) {
+        throw fail(e.diagnostic().message, e.diagnostic().loc);
+    }
+    const te::script::BuildRequest* b = nullptr;
+    for (auto& req : r->builds)
+        if (req.name == name) b = &req;
+    if (!b && r->builds.size() == 1) b = &r->builds.front();
+    if (!b) {
+        std::string built;
+        for (auto& req : r->builds) built += (built.empty() ? "" : ", ") + req.name;
+        throw fail(r->builds.empty() ? "the script builds no function"
+                                     : "the script builds " + built + " but no function called '" + name + "'",
+                   {});
+    }
+    const auto& got = b->args;
+    if (got.size() != expected.size())
+        throw fail("the script's function takes " + std::to_string(got.size()) + " arguments (" +
+                       argumentNames(got) + "), the fused function " + std::to_string(expected.size()) + " (" +
+                       argumentNames(expected) + ")",
+                   b->loc);
+    for (size_t i = 0; i < got.size(); ++i) {
+        std::string which = "argument " + std::to_string(i + 1) + " ('" + got[i].name() + "')";
+        if (typeText(got[i]) != typeText(expected[i]))
+            throw fail(which + " is " + typeText(got[i]) + " where the fused function's '" + expected[i].name() +
+                           "' is " + typeText(expected[i]),
+                       b->loc);
+        bool wantOutput = expected[i]->op->opKind() != te::OpKind::Placeholder;
+        bool isOutput = got[i]->op->opKind() != te::OpKind::Placeholder;
+        if (wantOutput != isOutput)
+            throw fail(which + (isOutput ? " is computed" : " is a placeholder") + " where the fused function has " +
+                           (wantOutput ? "its output '" : "its input '") + expected[i].name() + "'",
+                       b->loc);
+    }
+    try {
+        return lowerSchedule(b->schedule, b->args, name, lo);
+    } catch (const CompileError& e) {
+        throw fail(e.diagnostic().message, e.diagnostic().loc.known() ? e.diagnostic().loc : b->loc);
+    }
 }
 
 /// Builds the plan's tensors and steps, then assigns storages.
@@ -248,7 +324,6 @@ FusedFunction lowerGroup(const graph::Graph& g, const graph::FusionGroup& group,
     }
     if (outputs.empty()) return f; // nothing of it is used
 
-    te::Schedule sch = topi::scheduleFused(outputs, options.schedule);
     // Only the placeholders the outputs read are arguments (a Reshape's shape is not).
     std::vector<te::Operation> outOps;
     for (auto& t : outputs) outOps.push_back(t->op);
@@ -268,15 +343,21 @@ FusedFunction lowerGroup(const graph::Graph& g, const graph::FusionGroup& group,
     }
     LowerOptions lo;
     lo.snapshots = options.trace;
-    f.lowered = lowerSchedule(sch, args, f.name, lo);
-    f.flops = flopCount(f.lowered);
-    if (options.trace) {
-        try {
-            f.script = te::script::printScript(sch, args, f.name);
-        } catch (const CompileError& e) {
-            f.script = std::string("# ") + e.what() + "\n";
+    if (auto edited = options.schedules.find(f.name); edited != options.schedules.end()) {
+        f.lowered = lowerEdited(f.name, edited->second, args, lo);
+        f.script = edited->second;
+    } else {
+        te::Schedule sch = topi::scheduleFused(outputs, options.schedule);
+        f.lowered = lowerSchedule(sch, args, f.name, lo);
+        if (options.trace) {
+            try {
+                f.script = te::script::printScript(sch, args, f.name);
+            } catch (const CompileError& e) {
+                f.script = std::string("# ") + e.what() + "\n";
+            }
         }
     }
+    f.flops = flopCount(f.lowered);
     pb.addStep(f.name, f.args, outIdx);
     return f;
 }
@@ -300,20 +381,40 @@ CompiledModel compileGraph(const graph::Graph& imported, const CompileOptions& o
     auto snaps = std::make_shared<graph::GraphSnapshotInstrument>();
     if (options.trace) {
         pm.addInstrument(snaps);
-        m.graphStages.push_back({"import", graph::printGraph(imported).text, true, 0});
+        m.graphStages.push_back(
+            {"import", graph::printGraph(imported).text, true, 0, std::make_shared<const graph::Graph>(imported)});
     }
     m.graph = pm.run(imported, options.graphPipeline.empty() ? graph::defaultGraphPipeline() : options.graphPipeline);
-    for (auto& s : snaps->snapshots()) m.graphStages.push_back({s.passName, s.text.text, s.changed, s.seconds});
+    for (auto& s : snaps->snapshots())
+        m.graphStages.push_back(
+            {s.passName, s.text.text, s.changed, s.seconds, std::make_shared<const graph::Graph>(s.graph)});
     for (auto& in : m.graph.inputs())
         if (!in->outputTypes[0].isStatic())
             throw CompileError("input '" + in->name + "' has the dynamic shape " + in->outputTypes[0].str() +
                                "; bind it with --input-shape " + in->name + ":D1,D2,...");
     m.fusion = graph::planFusion(m.graph);
+    for (auto& [name, script] : options.schedules) {
+        bool known = std::any_of(m.fusion.groups.begin(), m.fusion.groups.end(),
+                                 [&](const graph::FusionGroup& g) { return g.name == name; });
+        if (known) continue;
+        std::string names;
+        for (auto& g : m.fusion.groups) names += (names.empty() ? "" : ", ") + g.name;
+        throw CompileError("schedule for " + name + ": the model has no fused function '" + name +
+                           "' (its functions: " + names + ")");
+    }
     m.timings.graphSeconds = since(t0);
 
+    // Graph passes are a few percent of a compile, lowering about a quarter,
+    // one LLVM build of the whole module the rest.
+    auto report = [&](double fraction, const std::string& stage) {
+        if (options.progress && !options.progress(fraction, stage)) throw CompileError("compilation cancelled");
+    };
     t0 = Clock::now();
     PlanBuilder pb(m.graph);
+    size_t done = 0;
     for (auto& group : m.fusion.groups) {
+        report(0.05 + 0.25 * double(done++) / double(std::max<size_t>(1, m.fusion.groups.size())),
+               "lowering " + group.name);
         FusedFunction f = lowerGroup(m.graph, group, pb, options);
         if (f.lowered.lowered.defined()) m.functions.push_back(std::move(f));
     }
@@ -321,6 +422,7 @@ CompiledModel compileGraph(const graph::Graph& imported, const CompileOptions& o
     m.plan = std::move(pb.plan);
     m.timings.lowerSeconds = since(t0);
 
+    report(0.3, "generating code");
     t0 = Clock::now();
     std::vector<LoweredFunction> fs;
     for (auto& f : m.functions) fs.push_back(f.lowered);
@@ -332,6 +434,7 @@ CompiledModel compileGraph(const graph::Graph& imported, const CompileOptions& o
         m.module = m.build.module;
     }
     m.timings.codegenSeconds = since(t0);
+    report(1.0, "done");
     return m;
 }
 

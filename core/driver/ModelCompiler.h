@@ -15,6 +15,8 @@
 #include "runtime/GraphExecutor.h"
 #include "topi/Schedule.h"
 
+#include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -30,6 +32,19 @@ struct CompileOptions {
     /// every function, LLVM IR before and after optimisation, assembly and
     /// the line maps between them. Off, only what running needs is kept.
     bool trace = false;
+    /// Edited schedules: fused function name -> a TE script that replaces the
+    /// function's default schedule (the IDE's schedule editor; start from
+    /// FusedFunction::script). The script's function (the one it builds with
+    /// the function's name, or the only one) must take arguments like the
+    /// default function's: the same count, and in order the same shapes and
+    /// dtypes, outputs where it has outputs. Otherwise, and for a name the
+    /// model has no function for, compileGraph throws CompileError
+    /// "schedule for <fn>: ...". The computation itself is not checked.
+    std::map<std::string, std::string> schedules;
+    /// Called between stages with the fraction done in [0, 1] and what comes
+    /// next; returning false cancels the compile (CompileError "cancelled").
+    /// Called on the compiling thread.
+    std::function<bool(double fraction, const std::string& stage)> progress;
 };
 
 /// One fused function: which graph nodes it computes and its lowered forms.
@@ -39,7 +54,8 @@ struct FusedFunction {
     std::vector<int64_t> members;   ///< graph node ids
     LoweredFunction lowered;        ///< schedule, TIR (and per-pass snapshots with trace)
     /// With trace: the TE script that rebuilds the schedule (te/script/ScriptPrinter.h),
-    /// or a `# ` comment saying why the schedule cannot be written as one.
+    /// or a `# ` comment saying why the schedule cannot be written as one. For a
+    /// function with an entry in CompileOptions::schedules: that script.
     std::string script;
     /// Plan tensor indices of the kernel's arguments, in parameter order.
     std::vector<int> args;

@@ -11,12 +11,15 @@ namespace tessel::driver {
 ModelTrace optimizeModel(const std::string& path, const frontend::ImportOptions& options) {
     ModelTrace t;
     t.imported = frontend::importOnnx(path, options);
-    t.stages.push_back({"import", graph::printGraph(t.imported).text, true, 0});
+    t.stages.push_back({"import", graph::printGraph(t.imported).text, true, 0,
+                        std::make_shared<const graph::Graph>(t.imported)});
     graph::GraphPassManager pm;
     auto snaps = std::make_shared<graph::GraphSnapshotInstrument>();
     pm.addInstrument(snaps);
     t.optimized = pm.run(t.imported, graph::defaultGraphPipeline());
-    for (auto& s : snaps->snapshots()) t.stages.push_back({s.passName, s.text.text, s.changed, s.seconds});
+    for (auto& s : snaps->snapshots())
+        t.stages.push_back(
+            {s.passName, s.text.text, s.changed, s.seconds, std::make_shared<const graph::Graph>(s.graph)});
     t.fusion = graph::planFusion(t.optimized);
     return t;
 }

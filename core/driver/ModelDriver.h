@@ -8,6 +8,7 @@
 #include "graph/Graph.h"
 #include "graph/passes/FuseOps.h"
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,9 @@ struct GraphStage {
     std::string text;   ///< the printed graph
     bool changed = false;
     double seconds = 0;
+    /// The graph after this pass (the imported graph for "import"), for views
+    /// that draw it; filled whenever stages are recorded (with trace).
+    std::shared_ptr<const graph::Graph> graph;
 };
 
 struct ModelTrace {

@@ -1,11 +1,12 @@
 // driver::compileGraph on graphs built in the test: results against plain C++
-// loops, the storage plan (reuse without aliasing), the trace, and export +
-// loading with the runtime alone.
+// loops, the storage plan (reuse without aliasing), the trace, edited
+// schedules of fused functions, and export + loading with the runtime alone.
 #include "driver/ModelCompiler.h"
 #include "driver/ModelRunner.h"
 #include "graph/Graph.h"
 #include "ir/Diagnostic.h"
 #include "runtime/ExportedModel.h"
+#include "tir/IRPrinter.h"
 
 #include <QTemporaryDir>
 #include <QtTest>
@@ -132,11 +133,106 @@ private slots:
         auto m = driver::compileGraph(b.g, o);
         QVERIFY(m.graphStages.size() > 3);
         QCOMPARE(m.graphStages.front().pass, std::string("import"));
+        // Every stage keeps its graph, for views that draw it.
+        for (auto& st : m.graphStages) QVERIFY2(st.graph, st.pass.c_str());
+        QCOMPARE(m.graphStages.front().graph->nodes().size(), b.g.nodes().size());
+        QCOMPARE(m.graphStages.back().graph->nodes().size(), m.graph.nodes().size());
         for (auto& f : m.functions) QVERIFY(!f.lowered.snapshots.empty());
         QVERIFY(m.build.llvmIR.find("define") != std::string::npos);
         QVERIFY(m.build.llvmIROptimized.find("fma") != std::string::npos);
         QVERIFY(m.build.assembly.find(".loc") != std::string::npos);
         QVERIFY(!m.build.assemblyLines.empty());
+    }
+
+    void editedScheduleReplacesTheDefault() {
+        Block b;
+        driver::CompileOptions o;
+        o.trace = true;
+        auto m = driver::compileGraph(b.g, o);
+        const driver::FusedFunction* f = m.findFunction("fused_conv_relu");
+        QVERIFY(f);
+        // The printed script with another split factor: 8 output channels per task, not 16.
+        std::string script = f->script;
+        const std::string from = "split(relu1_j, factor=16)";
+        size_t at = script.find(from);
+        QVERIFY2(at != std::string::npos, script.c_str());
+        script.replace(at, from.size(), "split(relu1_j, factor=8)");
+
+        o.schedules[f->name] = script;
+        auto edited = driver::compileGraph(b.g, o);
+        const driver::FusedFunction* g = edited.findFunction(f->name);
+        QVERIFY(g);
+        QCOMPARE(g->script, script);
+        QCOMPARE(g->args, f->args);
+        QVERIFY(!g->lowered.snapshots.empty());
+        QVERIFY(tir::toString(g->lowered.lowered) != tir::toString(f->lowered.lowered));
+        std::vector<float> x;
+        auto rep = driver::runModel(edited, {input(b, x)}, {});
+        QVERIFY2(rep.ok, rep.error.c_str());
+        checkAgainst(rep.values[0], b.reference(x));
+
+        // Without trace too; the other function keeps its default schedule.
+        driver::CompileOptions plain;
+        plain.schedules[f->name] = script;
+        auto quiet = driver::compileGraph(b.g, plain);
+        QCOMPARE(quiet.findFunction(f->name)->script, script);
+        QVERIFY(quiet.findFunction("fused_conv_add_relu")->script.empty());
+        rep = driver::runModel(quiet, {input(b, x)}, {});
+        QVERIFY2(rep.ok, rep.error.c_str());
+        checkAgainst(rep.values[0], b.reference(x));
+    }
+
+    void mismatchingScheduleIsAnError() {
+        Block b;
+        driver::CompileOptions o;
+        o.trace = true;
+        auto m = driver::compileGraph(b.g, o);
+        const std::string script = m.findFunction("fused_conv_relu")->script;
+        auto expectError = [&](const std::string& fn, const std::string& text, const QString& want, int line = -1) {
+            driver::CompileOptions e;
+            e.schedules[fn] = text;
+            try {
+                driver::compileGraph(b.g, e);
+                QFAIL(qPrintable("compiled with a bad schedule; expected: " + want));
+            } catch (const CompileError& err) {
+                QVERIFY2(QString(err.what()).startsWith(QString::fromStdString("schedule for " + fn + ": ")), err.what());
+                QVERIFY2(QString(err.what()).contains(want), err.what());
+                if (line >= 0) QCOMPARE(err.diagnostic().loc.line, line);
+            }
+        };
+        auto edit = [&](const std::string& from, const std::string& to) {
+            std::string s = script;
+            size_t at = s.find(from);
+            if (at == std::string::npos) throw std::runtime_error("no '" + from + "' in the script");
+            return s.replace(at, from.size(), to);
+        };
+        try {
+            // A bias of another shape.
+            expectError("fused_conv_relu", edit("b1 = te.placeholder((32,)", "b1 = te.placeholder((33,)"),
+                        "argument 2 ('b1') is float32[33] where the fused function's 'b1' is float32[32]");
+            // Another dtype.
+            expectError("fused_conv_relu",
+                        edit("b1 = te.placeholder((32,), dtype=\"float32\"", "b1 = te.placeholder((32,), dtype=\"float64\""),
+                        "argument 2 ('b1') is float64[32] where the fused function's 'b1' is float32[32]");
+            // One argument fewer.
+            expectError("fused_conv_relu", edit("[x, b1, conv1_wpack, relu1]", "[x, conv1_wpack, relu1]"),
+                        "takes 3 arguments (x, conv1_wpack, relu1), the fused function 4 (x, b1, conv1_wpack, relu1)");
+            // An input in an output's place.
+            expectError("fused_conv_relu", edit("[x, b1, conv1_wpack, relu1]", "[relu1, b1, conv1_wpack, x]"),
+                        "argument 1 ('relu1') is float32[1, 32, 9, 11] where");
+            // An output in an input's place (same type): the kernel would write the input.
+            std::string second = m.findFunction("fused_conv_add_relu")->script;
+            second.replace(second.find("[p0, conv2_wpack, relu2]"), 24, "[relu2, conv2_wpack, p0]");
+            expectError("fused_conv_add_relu", second,
+                        "argument 1 ('relu2') is computed where the fused function has its input 'p0'");
+            // A script error keeps its place.
+            expectError("fused_conv_relu", "A = te.placeholder((4,), name=\"A\")\nB = A +* 2\n", "", 2);
+            // A function the model does not have.
+            expectError("fused_conv_rleu", script, "the model has no fused function 'fused_conv_rleu' (its functions: "
+                                                   "fused_conv_relu, fused_conv_add_relu)");
+        } catch (const std::runtime_error& e) {
+            QFAIL(e.what());
+        }
     }
 
     void exportAndLoadWithTheRuntimeAlone() {

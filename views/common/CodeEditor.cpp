@@ -78,6 +78,12 @@ void CodeEditor::setMarks(const QVector<EditorMark>& marks) {
     gutter_->update();
 }
 
+void CodeEditor::setLineNumbers(const QVector<int>& numbers) {
+    lineNumbers_ = numbers;
+    updateGutterWidth();
+    gutter_->update();
+}
+
 void CodeEditor::revealLine(int line) {
     QTextBlock b = document()->findBlockByNumber(line - 1);
     if (!b.isValid()) return;
@@ -122,8 +128,10 @@ void CodeEditor::paintLineNumbers(QPaintEvent* event) {
                 p.drawEllipse(3, top + (bottom - top - d) / 2, d, d);
             }
             p.setPen(palette().color(QPalette::PlaceholderText));
-            p.drawText(0, top, gutter_->width() - 5, fontMetrics().height(), Qt::AlignRight,
-                       QString::number(line));
+            int shown = lineNumbers_.isEmpty() ? line : lineNumbers_.value(line - 1);
+            if (shown > 0)
+                p.drawText(0, top, gutter_->width() - 5, fontMetrics().height(), Qt::AlignRight,
+                           QString::number(shown));
         }
         block = block.next();
         top = bottom;

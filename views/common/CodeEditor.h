@@ -49,6 +49,10 @@ public:
     void setMarks(const QVector<EditorMark>& marks);
     const QVector<EditorMark>& marks() const { return marks_; }
 
+    /// Numbers shown in the gutter per block (1-based source lines; 0 leaves a
+    /// row unnumbered, e.g. a diff's filler row). Empty: blocks are numbered.
+    void setLineNumbers(const QVector<int>& numbers);
+
     /// Scrolls so that `line` (1-based) is visible, near the top third.
     void revealLine(int line);
     /// 1-based line under the text cursor.
@@ -79,6 +83,7 @@ private:
     QWidget* gutter_;
     QMap<int, QColor> lineColors_;
     QVector<EditorMark> marks_;
+    QVector<int> lineNumbers_;
     int hovered_ = 0;
 };
 

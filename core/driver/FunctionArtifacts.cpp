@@ -1,0 +1,161 @@
+/// \file
+/// The texts of one function for the IDE's code view (FunctionArtifacts.h):
+/// the script run once, the chosen function lowered alone, one LLVM run
+/// without a JIT, and an optional cache of the code-generation texts.
+#include "driver/FunctionArtifacts.h"
+
+#include "codegen/CodeGenC.h"
+#include "ir/Diagnostic.h"
+#include "te/script/Script.h"
+#include "tir/IRPrinter.h"
+
+#include <chrono>
+
+namespace tessel::driver {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double msSince(Clock::time_point t) {
+    return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
+}
+
+/// An error without a place gets `loc` (the build call that asked for the work).
+CompileError locatedAt(const CompileError& e, SourceLoc loc) {
+    Diagnostic d = e.diagnostic();
+    if (!d.loc.known()) d.loc = loc;
+    return CompileError(d);
+}
+
+} // namespace
+
+size_t ArtifactCache::size() const {
+    std::lock_guard lock(mutex_);
+    return items_.size();
+}
+
+size_t ArtifactCache::hits() const {
+    std::lock_guard lock(mutex_);
+    return hits_;
+}
+
+size_t ArtifactCache::misses() const {
+    std::lock_guard lock(mutex_);
+    return misses_;
+}
+
+void ArtifactCache::clear() {
+    std::lock_guard lock(mutex_);
+    items_.clear();
+    index_.clear();
+}
+
+bool ArtifactCache::find(const std::string& key, Entry& out) {
+    std::lock_guard lock(mutex_);
+    auto it = index_.find(key);
+    if (it == index_.end()) {
+        ++misses_;
+        return false;
+    }
+    ++hits_;
+    items_.splice(items_.begin(), items_, it->second);
+    out = it->second->second;
+    return true;
+}
+
+void ArtifactCache::insert(const std::string& key, Entry entry) {
+    std::lock_guard lock(mutex_);
+    if (capacity_ == 0 || index_.count(key)) return;
+    items_.emplace_front(key, std::move(entry));
+    index_[key] = items_.begin();
+    while (items_.size() > capacity_) {
+        index_.erase(items_.back().first);
+        items_.pop_back();
+    }
+}
+
+FunctionArtifacts artifactsOf(const LoweredFunction& f, const std::string& script,
+                              const ArtifactOptions& options) {
+    FunctionArtifacts a;
+    a.name = f.name;
+    a.script = script;
+    a.lowered = f;
+    auto t0 = Clock::now();
+    // Everything the texts depend on; the TIR text names the function too.
+    std::string key;
+    if (options.cache) {
+        key = tir::toString(f.lowered) + '\0' + options.target.str() + '\0' +
+              std::to_string(options.optLevel) + (options.emitC ? "c" : "") +
+              (options.emitAssembly ? "s" : "");
+        ArtifactCache::Entry hit;
+        if (options.cache->find(key, hit)) {
+            a.build = std::move(hit.build);
+            a.c = std::move(hit.c);
+            a.codegenMs = msSince(t0);
+            return a;
+        }
+    }
+    codegen::BuildOptions bo;
+    bo.optLevel = options.optLevel;
+    bo.debugInfo = true; // the line maps
+    bo.emitAssembly = options.emitAssembly;
+    bo.jit = false; // texts only: a JIT would compile the module a second time
+    a.build = codegen::build({f.lowered}, options.target, bo);
+    if (!options.emitC) {
+        a.c = "/* C backend: not requested */\n";
+    } else {
+        try {
+            a.c = codegen::emitC(f.lowered);
+        } catch (const CompileError& e) {
+            // The C view says why instead of failing the whole function.
+            a.c = "/* C backend: " + e.diagnostic().message + " */\n";
+        }
+    }
+    if (options.cache) options.cache->insert(key, {a.build, a.c});
+    a.codegenMs = msSince(t0);
+    return a;
+}
+
+FunctionArtifacts compileScriptArtifacts(std::string_view script, const std::string& fileName,
+                                         const std::string& functionName,
+                                         const ArtifactOptions& options) {
+    auto t0 = Clock::now();
+    te::script::ScriptOptions so;
+    so.fileName = fileName;
+    te::script::ScriptResult r = te::script::runScript(script, so);
+    if (r.builds.empty())
+        throw CompileError(
+            "the script builds no function: it creates no schedule and calls no tvm.build");
+    const te::script::BuildRequest* b = &r.builds.front();
+    if (!functionName.empty()) {
+        b = nullptr;
+        std::string known;
+        for (auto& req : r.builds) {
+            if (req.name == functionName) b = &req;
+            known += (known.empty() ? "" : ", ") + req.name;
+        }
+        if (!b)
+            throw CompileError("the script builds no function '" + functionName + "' (it builds " +
+                               known + ")");
+    }
+    // Only the chosen function is lowered: the others are not shown.
+    LowerOptions lo;
+    lo.snapshots = options.snapshots;
+    LoweredFunction f;
+    try {
+        f = lowerSchedule(b->schedule, b->args, b->name, lo);
+    } catch (const CompileError& e) {
+        throw locatedAt(e, b->loc);
+    }
+    double lowerMs = msSince(t0);
+    try {
+        FunctionArtifacts a = artifactsOf(f, std::string(script), options);
+        a.lowerMs = lowerMs;
+        return a;
+    } catch (const CompileError& e) {
+        throw locatedAt(e, b->loc);
+    }
+}
+
+} // namespace tessel::driver

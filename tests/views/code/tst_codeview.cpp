@@ -1,0 +1,296 @@
+// The code view on GEMM ladder step 7, driven offscreen: the placeholder when
+// nothing is selected, the five texts, a mouse click on a TIR line lighting
+// exactly the LLVM IR and assembly lines the line maps name, an assembly click
+// lighting its TIR line and its siblings in one colour, the TE pane's tile line
+// reaching its four loops in four colours shared by every pane, scrolling to
+// the linked lines, the hover preview, the LLVM before/after switch, hiding a
+// pane, and a click made before the line tables are ready.
+#include "code/CodeView.h"
+#include "common/CodeEditor.h"
+#include "common/Jobs.h"
+#include "common/Session.h"
+#include "driver/FunctionArtifacts.h"
+
+#include <QAction>
+#include <QComboBox>
+#include <QLabel>
+#include <QScrollBar>
+#include <QTextBlock>
+#include <QtTest>
+
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+using namespace tessel;
+using tessel::views::CodeView;
+
+namespace {
+
+std::string readFile(const std::filesystem::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+/// The first line (1-based) whose text, without indentation, starts with `prefix`.
+int lineStarting(const std::string& text, const std::string& prefix) {
+    std::stringstream ss(text);
+    int n = 0;
+    for (std::string l; std::getline(ss, l);) {
+        ++n;
+        size_t i = l.find_first_not_of(" \t");
+        if (i != std::string::npos && l.compare(i, prefix.size(), prefix) == 0) return n;
+    }
+    return 0;
+}
+
+std::set<int> keys(const QMap<int, QColor>& m) {
+    std::set<int> s;
+    for (auto it = m.begin(); it != m.end(); ++it)
+        s.insert(it.key());
+    return s;
+}
+
+std::set<int> asSet(const std::vector<int>& v) {
+    return {v.begin(), v.end()};
+}
+
+/// Clicks line `line` of `editor` with the mouse, as a user would.
+void clickLine(views::CodeEditor* editor, int line) {
+    editor->revealLine(line);
+    QRect r = editor->cursorRect(QTextCursor(editor->document()->findBlockByNumber(line - 1)));
+    QTest::mouseClick(editor->viewport(), Qt::LeftButton, {},
+                      QPoint(r.left() + 30, r.center().y()));
+}
+
+bool lineVisible(views::CodeEditor* editor, int line) {
+    QRect r = editor->cursorRect(QTextCursor(editor->document()->findBlockByNumber(line - 1)));
+    return r.top() >= 0 && r.bottom() <= editor->viewport()->height();
+}
+
+} // namespace
+
+class TestCodeView : public QObject {
+    Q_OBJECT
+    std::shared_ptr<driver::FunctionArtifacts> a_;
+    views::Session session_;
+    std::unique_ptr<CodeView> view_;
+
+    void waitForLinks() {
+        QVERIFY(session_.jobs()->waitForIdle(30000));
+        QVERIFY(view_->linksReady());
+    }
+
+private slots:
+    void initTestCase() {
+        auto p =
+            std::filesystem::path(TESSEL_SOURCE_DIR) / "resources/examples/gemm/07_parallel.te";
+        a_ = std::make_shared<driver::FunctionArtifacts>(
+            driver::compileScriptArtifacts(readFile(p), "07_parallel.te"));
+        view_ = std::make_unique<CodeView>(&session_);
+        view_->resize(1800, 700);
+        view_->show();
+        QVERIFY(QTest::qWaitForWindowExposed(view_.get()));
+    }
+
+    void placeholderWhenNothingIsSelected() {
+        QVERIFY(view_->showsPlaceholder());
+        auto labels = view_->findChildren<QLabel*>();
+        bool found = false;
+        for (auto* l : labels)
+            found = found || (l->isVisible() && l->text().contains("Select a fused function"));
+        QVERIFY(found);
+    }
+
+    void showsEveryText() {
+        session_.setScript(QString(), QString::fromStdString(a_->script));
+        session_.setArtifacts(a_);
+        QVERIFY(!view_->showsPlaceholder());
+        QCOMPARE(view_->pane(CodeView::Te)->toPlainText().toStdString(), a_->script);
+        QCOMPARE(view_->pane(CodeView::Tir)->toPlainText(), QString::fromStdString(a_->build.tir));
+        QVERIFY(view_->pane(CodeView::LlvmIr)->toPlainText().contains("define"));
+        QCOMPARE(view_->pane(CodeView::LlvmIr)->toPlainText().size(),
+                 QString::fromStdString(a_->build.llvmIROptimized).size());
+        QVERIFY(view_->pane(CodeView::Assembly)->toPlainText().contains(".loc"));
+        QVERIFY(view_->pane(CodeView::C)->toPlainText().contains("int32_t gemm("));
+        QCOMPARE(view_->pane(CodeView::Assembly)->language(), views::Language::Assembly);
+        waitForLinks();
+        // The heuristic panes say how they are linked.
+        QStringList notes;
+        for (auto* l : view_->findChildren<QLabel*>())
+            if (l->isVisible()) notes << l->text();
+        QVERIFY(notes.contains("linked by names"));
+        QVERIFY(notes.contains("linked by order"));
+    }
+
+    void clickingATirLineLightsItsCode() {
+        int loop = lineStarting(a_->build.tir, "for k_outer in");
+        QVERIFY(loop > 0);
+        clickLine(view_->pane(CodeView::Tir), loop);
+        QCOMPARE(keys(view_->linkedLines(CodeView::Tir)), std::set<int>{loop});
+        QCOMPARE(keys(view_->linkedLines(CodeView::LlvmIr)),
+                 asSet(a_->build.llvmIROptimizedLines.linesOf(loop)));
+        QCOMPARE(keys(view_->linkedLines(CodeView::Assembly)),
+                 asSet(a_->build.assemblyLines.linesOf(loop)));
+        QVERIFY(!view_->linkedLines(CodeView::Assembly).isEmpty());
+        // One TIR line, one colour everywhere; the editors show what was lit.
+        QColor c = view_->linkedLines(CodeView::Tir).value(loop);
+        QCOMPARE(c, views::linkColor(0));
+        for (int p = 0; p < CodeView::PaneCount; ++p) {
+            auto lit = view_->linkedLines(CodeView::Pane(p));
+            for (auto it = lit.begin(); it != lit.end(); ++it)
+                QCOMPARE(it.value(), c);
+            QCOMPARE(view_->pane(CodeView::Pane(p))->lineColors(), lit);
+        }
+        // The other panes scrolled to their first lit line.
+        int firstAsm = *keys(view_->linkedLines(CodeView::Assembly)).begin();
+        QVERIFY2(lineVisible(view_->pane(CodeView::Assembly), firstAsm),
+                 "assembly pane revealed its first linked line");
+        // The TE pane: the split, reorder and definition lines made this loop.
+        auto te = keys(view_->linkedLines(CodeView::Te));
+        QVERIFY(te.count(lineStarting(a_->script, "ko, ki = s[CC].split(k")));
+        QVERIFY(te.count(lineStarting(a_->script, "s[CC].reorder(ko, xc, ki, yc)")));
+        QVERIFY(keys(view_->linkedLines(CodeView::C))
+                    .count(lineStarting(a_->c, "for (int32_t k_outer")));
+    }
+
+    void clickingAnAssemblyLineLightsItsSourceAndSiblings() {
+        int store = lineStarting(a_->build.tir, "C_global[T.Ramp(x_c * 32, 1, 32)] = C_global");
+        const auto& siblings = a_->build.assemblyLines.linesOf(store);
+        QVERIFY(siblings.size() >= 2);
+        int clicked = siblings.back();
+        clickLine(view_->pane(CodeView::Assembly), clicked);
+        QCOMPARE(keys(view_->linkedLines(CodeView::Tir)), std::set<int>{store});
+        QCOMPARE(keys(view_->linkedLines(CodeView::Assembly)), asSet(siblings));
+        QColor c = view_->linkedLines(CodeView::Tir).value(store);
+        for (int l : siblings)
+            QCOMPARE(view_->linkedLines(CodeView::Assembly).value(l), c);
+        QVERIFY(lineVisible(view_->pane(CodeView::Tir), store));
+        // A directive links to nothing: the lights go out.
+        view_->activateLine(CodeView::Assembly, lineStarting(a_->build.assembly, ".text"));
+        for (int p = 0; p < CodeView::PaneCount; ++p)
+            QVERIFY(view_->linkedLines(CodeView::Pane(p)).isEmpty());
+    }
+
+    void teTileLineLightsFourLoopsInFourColours() {
+        int tile = lineStarting(a_->script, "xo, yo, xi, yi = s[C].tile");
+        clickLine(view_->pane(CodeView::Te), tile);
+        auto tir = view_->linkedLines(CodeView::Tir);
+        std::set<int> loops;
+        for (const char* v : {"x_outer", "y_outer", "x_inner", "y_inner"})
+            loops.insert(lineStarting(a_->build.tir, std::string("for ") + v + " in"));
+        QCOMPARE(keys(tir), loops);
+        std::set<QRgb> colours;
+        for (auto c : tir)
+            colours.insert(c.rgb());
+        QCOMPARE(colours.size(), size_t(4));
+        // The same TIR line has the same colour in every pane.
+        auto check = [&](CodeView::Pane p, const codegen::LineMap& m) {
+            auto lit = view_->linkedLines(p);
+            QVERIFY(!lit.isEmpty());
+            for (auto it = lit.begin(); it != lit.end(); ++it)
+                QCOMPARE(it.value(), tir.value(m.tirLine(it.key())));
+        };
+        check(CodeView::Assembly, a_->build.assemblyLines);
+        check(CodeView::LlvmIr, a_->build.llvmIROptimizedLines);
+        QVERIFY(view_->linkedLines(CodeView::Te).contains(tile));
+    }
+
+    void linkingStaysFast() {
+        // The line that lights the most, clicked and hovered: what a user waits for.
+        int worst = 0, most = 0;
+        std::stringstream ss(a_->script);
+        int n = 0;
+        for (std::string l; std::getline(ss, l);) {
+            ++n;
+            view_->activateLine(CodeView::Te, n);
+            int lit = 0;
+            for (int p = 0; p < CodeView::PaneCount; ++p)
+                lit += view_->linkedLines(CodeView::Pane(p)).size();
+            if (lit > most) most = lit, worst = n;
+        }
+        QElapsedTimer t;
+        t.start();
+        view_->activateLine(CodeView::Te, worst);
+        qint64 click = t.elapsed();
+        t.restart();
+        emit view_->pane(CodeView::Te)->lineHovered(worst);
+        emit view_->pane(CodeView::Te)->lineHovered(0);
+        qint64 hover = t.elapsed();
+        qInfo("TE line %d lights %d lines: click %lld ms, hover in and out %lld ms", worst, most,
+              click, hover);
+        QVERIFY2(click < 500, "a click answers at once");
+    }
+
+    void hoverPreviewsWithoutForgettingTheClick() {
+        int loop = lineStarting(a_->build.tir, "for x_outer in");
+        view_->activateLine(CodeView::Tir, loop);
+        auto clicked = view_->linkedLines(CodeView::Assembly);
+        int other = lineStarting(a_->build.tir, "for bigN in");
+        emit view_->pane(CodeView::Tir)->lineHovered(other);
+        auto shown = view_->pane(CodeView::Assembly)->lineColors();
+        for (int l : a_->build.assemblyLines.linesOf(other)) {
+            QVERIFY(shown.contains(l));
+            if (!clicked.contains(l)) QVERIFY(shown.value(l) != views::linkColor(0));
+        }
+        for (auto it = clicked.begin(); it != clicked.end(); ++it)
+            QCOMPARE(shown.value(it.key()), it.value());
+        QCOMPARE(view_->linkedLines(CodeView::Assembly), clicked);
+        emit view_->pane(CodeView::Tir)->lineHovered(0);
+        QCOMPARE(view_->pane(CodeView::Assembly)->lineColors(), clicked);
+    }
+
+    void llvmPaneSwitchesBetweenBeforeAndAfter() {
+        auto* combo = view_->findChild<QComboBox*>();
+        QVERIFY(combo);
+        combo->setCurrentIndex(0);
+        QVERIFY(!view_->llvmOptimized());
+        QCOMPARE(view_->pane(CodeView::LlvmIr)->toPlainText().size(),
+                 QString::fromStdString(a_->build.llvmIR).size());
+        int loop = lineStarting(a_->build.tir, "for k_outer in");
+        view_->activateLine(CodeView::Tir, loop);
+        QCOMPARE(keys(view_->linkedLines(CodeView::LlvmIr)),
+                 asSet(a_->build.llvmIRLines.linesOf(loop)));
+        view_->setLlvmOptimized(true);
+        QCOMPARE(combo->currentIndex(), 1);
+        QCOMPARE(keys(view_->linkedLines(CodeView::LlvmIr)),
+                 asSet(a_->build.llvmIROptimizedLines.linesOf(loop)));
+    }
+
+    void panesHideAndShow() {
+        QAction* c = view_->paneAction(CodeView::C);
+        QVERIFY(view_->pane(CodeView::C)->isVisible());
+        c->trigger();
+        QVERIFY(!view_->isPaneVisible(CodeView::C));
+        QVERIFY(!view_->pane(CodeView::C)->isVisible());
+        QVERIFY(view_->pane(CodeView::Tir)->isVisible());
+        view_->setPaneVisible(CodeView::C, true);
+        QVERIFY(view_->pane(CodeView::C)->isVisible());
+    }
+
+    void aClickBeforeTheTablesIsKept() {
+        auto copy = std::make_shared<driver::FunctionArtifacts>(*a_);
+        session_.setArtifacts(copy);
+        int loop = lineStarting(a_->build.tir, "for y_outer in");
+        view_->activateLine(CodeView::Tir, loop);
+        waitForLinks();
+        QCOMPARE(keys(view_->linkedLines(CodeView::Assembly)),
+                 asSet(a_->build.assemblyLines.linesOf(loop)));
+    }
+
+    void closingShowsThePlaceholderAgain() {
+        session_.clear();
+        QVERIFY(view_->showsPlaceholder());
+        for (int p = 0; p < CodeView::PaneCount; ++p)
+            QVERIFY(view_->linkedLines(CodeView::Pane(p)).isEmpty());
+        view_->activateLine(CodeView::Tir, 3); // harmless
+    }
+
+    void cleanupTestCase() { view_.reset(); }
+};
+
+QTEST_MAIN(TestCodeView)
+#include "tst_codeview.moc"

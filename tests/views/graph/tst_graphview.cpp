@@ -1,0 +1,592 @@
+// The graph view (views/graph) on real compiled models, offscreen: Graphviz
+// layout geometry, the scene's items, clicks selecting fused functions in the
+// session, search, stage switching, zoom, the properties panel and exports.
+
+#include "common/Jobs.h"
+#include "common/Session.h"
+#include "driver/ModelCompiler.h"
+#include "frontend/ModelZoo.h"
+#include "graph/GraphDocument.h"
+#include "graph/GraphLayout.h"
+#include "graph/GraphPanel.h"
+#include "graph/GraphScene.h"
+#include "graph/GraphView.h"
+#include "graph/NodeProperties.h"
+
+#include <QApplication>
+#include <QComboBox>
+#include <QFile>
+#include <QImage>
+#include <QLineEdit>
+#include <QProcess>
+#include <QScrollBar>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTreeWidget>
+
+#include <random>
+
+using namespace tessel;
+using namespace tessel::views;
+
+namespace {
+
+graph::TensorType type(const char* text) {
+    return *graph::TensorType::parse(text);
+}
+
+std::vector<double> values(size_t n, unsigned seed, double lo = -0.5, double hi = 0.5) {
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<double> u(lo, hi);
+    std::vector<double> v(n);
+    for (auto& x : v)
+        x = u(rng);
+    return v;
+}
+
+/// x -> Conv -> BatchNormalization -> Relu -> Conv -> Add(residual) -> Relu
+///   -> GlobalAveragePool -> Flatten -> Gemm: the batch norm folds away, and
+/// two fused groups of two and three operators remain.
+graph::Graph smallNet() {
+    graph::Graph g("small");
+    auto x = g.addInput("x", type("float32[1, 8, 10, 10]"));
+    auto w1 =
+        g.addConstant("w1", graph::Constant::fromFloats({16, 8, 3, 3}, values(16 * 8 * 9, 1)));
+    auto b1 = g.addConstant("b1", graph::Constant::fromFloats({16}, values(16, 2)));
+    auto scale =
+        g.addConstant("bn.scale", graph::Constant::fromFloats({16}, values(16, 3, 0.5, 1.5)));
+    auto bias = g.addConstant("bn.bias", graph::Constant::fromFloats({16}, values(16, 4)));
+    auto mean = g.addConstant("bn.mean", graph::Constant::fromFloats({16}, values(16, 5)));
+    auto var = g.addConstant("bn.var", graph::Constant::fromFloats({16}, values(16, 6, 0.5, 2)));
+    auto w2 = g.addConstant("w2", graph::Constant::fromFloats({16, 16, 1, 1}, values(16 * 16, 7)));
+    auto fw = g.addConstant("fc.weight", graph::Constant::fromFloats({10, 16}, values(160, 8)));
+    auto fb = g.addConstant("fc.bias", graph::Constant::fromFloats({10}, values(10, 9)));
+    graph::Attributes pads;
+    pads.set("pads", std::vector<int64_t>{1, 1, 1, 1});
+    auto c1 = g.addOp("Conv", {x, w1, b1}, pads, "conv1");
+    auto bn = g.addOp("BatchNormalization", {c1, scale, bias, mean, var}, {}, "bn1");
+    auto r1 = g.addOp("Relu", {bn}, {}, "relu1");
+    auto c2 = g.addOp("Conv", {r1, w2}, {}, "conv2");
+    auto r2 = g.addOp("Relu", {g.addOp("Add", {c2, r1}, {}, "add")}, {}, "relu2");
+    auto pool = g.addOp("GlobalAveragePool", {r2}, {}, "pool");
+    auto flat = g.addOp("Flatten", {pool}, {}, "flatten");
+    graph::Attributes transB;
+    transB.set("transB", int64_t(1));
+    g.setOutputs({g.addOp("Gemm", {flat, fw, fb}, transB, "fc")});
+    return g;
+}
+
+bool overlaps(const QRectF& a, const QRectF& b) {
+    // Touching is fine; a real overlap is more than a rounding error.
+    return a.adjusted(0.5, 0.5, -0.5, -0.5).intersects(b.adjusted(0.5, 0.5, -0.5, -0.5));
+}
+
+/// Every box inside the bounds and no two boxes overlapping.
+void checkGeometry(const LayoutInput& in, const LayoutResult& out) {
+    QCOMPARE(out.nodes.size(), in.nodes.size());
+    QCOMPARE(out.edges.size(), in.edges.size());
+    QRectF bounds(out.bounds.x, out.bounds.y, out.bounds.width, out.bounds.height);
+    std::vector<QRectF> boxes;
+    for (size_t i = 0; i < out.nodes.size(); ++i) {
+        const auto& r = out.nodes[i];
+        QRectF box(r.x, r.y, r.width, r.height);
+        QVERIFY2(bounds.adjusted(-1, -1, 1, 1).contains(box),
+                 qPrintable(QString("box %1 is outside").arg(i)));
+        QCOMPARE(r.width, in.nodes[i].width);
+        QCOMPARE(r.height, in.nodes[i].height);
+        for (size_t j = 0; j < boxes.size(); ++j)
+            QVERIFY2(!overlaps(box, boxes[j]),
+                     qPrintable(QString("boxes %1 and %2 overlap").arg(i).arg(j)));
+        boxes.push_back(box);
+    }
+    for (size_t c = 0; c < out.clusters.size(); ++c) {
+        const auto& r = out.clusters[c];
+        QRectF rect(r.x, r.y, r.width, r.height);
+        for (size_t i = 0; i < in.nodes.size(); ++i)
+            if (in.nodes[i].cluster == int(c))
+                QVERIFY2(rect.contains(boxes[i]),
+                         qPrintable(QString("box %1 is outside its cluster").arg(i)));
+            else
+                QVERIFY2(!rect.contains(boxes[i].center()),
+                         qPrintable(QString("box %1 is inside cluster %2").arg(i).arg(c)));
+    }
+}
+
+} // namespace
+
+class TestGraphView : public QObject {
+    Q_OBJECT
+
+    std::shared_ptr<const driver::CompiledModel> model_;
+
+    /// A panel over a fresh session with the small compiled model, laid out.
+    struct Fixture {
+        Session session;
+        GraphPanel panel{&session};
+        NodeProperties properties{&session};
+        explicit Fixture(std::shared_ptr<const driver::CompiledModel> m) {
+            properties.follow(&panel);
+            panel.resize(900, 700);
+            panel.show();
+            properties.resize(400, 600);
+            properties.show();
+            session.setModel(QStringLiteral("small.onnx"), std::move(m));
+            session.jobs()->waitForIdle();
+        }
+    };
+
+    static int indexOfOp(const GraphDocument& doc, const QString& name) {
+        for (size_t i = 0; i < doc.nodes.size(); ++i)
+            if (doc.nodes[i].name == name) return int(i);
+        return -1;
+    }
+
+    static QPoint viewPos(GraphPanel& panel, const QPointF& scenePoint) {
+        return panel.view()->mapFromScene(scenePoint);
+    }
+
+private slots:
+    void initTestCase() {
+        driver::CompileOptions o;
+        o.trace = true;
+        model_ = std::make_shared<const driver::CompiledModel>(driver::compileGraph(smallNet(), o));
+        QVERIFY(model_->functions.size() >= 3);
+    }
+
+    void layoutOfNothingDoesNotCrash() {
+        LayoutResult empty = computeLayout({});
+        QVERIFY(empty.nodes.empty());
+        QCOMPARE(empty.bounds.width, 0.0);
+        QVERIFY(toDot({}).find("digraph") != std::string::npos);
+        // A bad edge is an exception, not a crash.
+        LayoutInput bad;
+        bad.nodes.resize(1);
+        bad.edges.push_back({0, 3});
+        QVERIFY_THROWS_EXCEPTION(std::runtime_error, computeLayout(bad));
+
+        // No model, then a model whose graph is empty.
+        Session session;
+        GraphPanel panel(&session);
+        QVERIFY(!panel.layoutPending());
+        QVERIFY(panel.scene()->items().size() == 1); // the "open a model" message
+        auto empty_model = std::make_shared<driver::CompiledModel>();
+        session.setModel(QStringLiteral("empty.onnx"), empty_model);
+        QVERIFY(session.jobs()->waitForIdle());
+        QVERIFY(panel.document());
+        QVERIFY(panel.document()->nodes.empty());
+        QCOMPARE(panel.scene()->nodeItemCount(), 0);
+        QCOMPARE(panel.search("Conv"), 0);
+    }
+
+    void drawsEveryNodeEdgeAndCluster() {
+        Fixture f(model_);
+        auto doc = f.panel.document();
+        QVERIFY(doc);
+        QVERIFY(doc->stage.fused);
+        GraphScene* scene = f.panel.scene();
+        QCOMPARE(scene->nodeItemCount(), int(doc->nodes.size()));
+        QCOMPARE(scene->edgeItemCount(), int(doc->edges.size()));
+        // Inputs, the 8 operators left after folding the batch norm, the output.
+        QCOMPARE(int(doc->nodes.size()), 1 + int(model_->graph.nodes().size()) + 1);
+        QVERIFY(indexOfOp(*doc, "bn1") < 0);
+
+        // One cluster per fused group of two or more operators, named after it.
+        int multi = 0;
+        for (const auto& g : model_->fusion.groups)
+            if (g.members.size() >= 2) {
+                ++multi;
+                int c = doc->clusterOfFunction(QString::fromStdString(g.name));
+                QVERIFY2(c >= 0, g.name.c_str());
+                QCOMPARE(scene->clusterItem(c)->label(), QString::fromStdString(g.name));
+                QCOMPARE(doc->clusters[size_t(c)].members.size(), g.members.size());
+            }
+        QCOMPARE(multi, 2);
+        QCOMPARE(scene->clusterItemCount(), multi);
+        QVERIFY(doc->clusters[0].color != doc->clusters[1].color);
+
+        checkGeometry(scene->layoutInputUsed(), scene->layout());
+        for (int i = 0; i < scene->nodeItemCount(); ++i) {
+            const auto& r = scene->layout().nodes[size_t(i)];
+            QCOMPARE(scene->nodeItem(i)->rect(), QRectF(r.x, r.y, r.width, r.height));
+        }
+        // Edges: real splines ending in an arrow that touches the target box.
+        for (int i = 0; i < scene->edgeItemCount(); ++i) {
+            EdgeItem* e = scene->edgeItem(i);
+            QVERIFY(e->path().elementCount() >= 4); // a move and at least one cubic
+            QCOMPARE(e->arrow().size(), 3);
+            QRectF target = scene->nodeItem(doc->edges[size_t(i)].to)->rect();
+            QVERIFY2(target.adjusted(-2, -2, 2, 2).contains(e->arrow().first()),
+                     qPrintable(QString("edge %1's arrow misses its target").arg(i)));
+            QRectF source = scene->nodeItem(doc->edges[size_t(i)].from)->rect();
+            QPointF start = e->path().elementAt(0);
+            QVERIFY2(source.adjusted(-2, -2, 2, 2).contains(start),
+                     qPrintable(QString("edge %1 starts off its source").arg(i)));
+        }
+        // Top to bottom: the input above the first conv, which is above the Gemm.
+        QVERIFY(scene->nodeItem(0)->rect().bottom() <
+                scene->nodeItem(indexOfOp(*doc, "conv1"))->rect().top());
+        QVERIFY(scene->nodeItem(indexOfOp(*doc, "conv1"))->rect().bottom() <
+                scene->nodeItem(indexOfOp(*doc, "fc"))->rect().top());
+    }
+
+    void clickingAFusedNodeSelectsItsFunction() {
+        Fixture f(model_);
+        auto doc = f.panel.document();
+        int relu = indexOfOp(*doc, "relu2");
+        QVERIFY(relu >= 0);
+        QString function = doc->nodes[size_t(relu)].function;
+        QVERIFY(function.startsWith("fused_conv_add_relu"));
+        QVERIFY(model_->findFunction(function.toStdString()));
+        QSignalSpy selected(&f.session, &Session::currentFunctionChanged);
+
+        NodeItem* item = f.panel.scene()->nodeItem(relu);
+        f.panel.view()->reveal(item->rect());
+        QTest::mouseClick(f.panel.view()->viewport(), Qt::LeftButton, {},
+                          viewPos(f.panel, item->rect().center()));
+        QVERIFY(item->isSelected());
+        QCOMPARE(f.session.currentFunction(), function);
+        QCOMPARE(selected.count(), 1);
+        QCOMPARE(f.panel.selection().node, relu);
+
+        // The properties panel followed the click.
+        QCOMPARE(f.properties.value("Operator"), QString("Relu"));
+        QCOMPARE(f.properties.value("Fused function"), function);
+        QCOMPARE(f.properties.value("Pattern"), QString("element-wise"));
+        QVERIFY2(f.properties.text().contains("follows"), qPrintable(f.properties.text()));
+        // Its edges are drawn highlighted; clicking the background clears the selection.
+        QPointF empty = f.panel.scene()->sceneRect().topLeft() + QPointF(3, 3);
+        f.panel.view()->centerOn(empty);
+        QTest::mouseClick(f.panel.view()->viewport(), Qt::LeftButton, {}, viewPos(f.panel, empty));
+        QCOMPARE(f.panel.selection().node, -1);
+        QCOMPARE(f.properties.value("Operator"), QString());
+
+        // A cluster's label selects its function too.
+        int other = doc->clusterOfFunction(doc->nodes[size_t(indexOfOp(*doc, "relu1"))].function);
+        QVERIFY(other >= 0);
+        ClusterItem* cluster = f.panel.scene()->clusterItem(other);
+        f.panel.view()->reveal(cluster->rect());
+        QTest::mouseClick(f.panel.view()->viewport(), Qt::LeftButton, {},
+                          viewPos(f.panel, cluster->labelRect().center()));
+        QCOMPARE(f.session.currentFunction(), cluster->label());
+        QCOMPARE(f.panel.selection().cluster, other);
+        QVERIFY(f.properties.text().contains(cluster->label()));
+        QVERIFY(f.properties.value("Operators") == "2");
+        QVERIFY(cluster->isFunctionHighlighted());
+    }
+
+    void functionSelectedElsewhereIsHighlightedAndCentred() {
+        Fixture f(model_);
+        auto doc = f.panel.document();
+        f.panel.view()->zoomBy(4); // so centring has to move
+        f.panel.view()->centerOn(f.panel.scene()->sceneRect().topLeft());
+        const auto& cluster = doc->clusters.back();
+        f.session.selectFunction(cluster.name);
+        ClusterItem* item = f.panel.scene()->clusterItem(int(doc->clusters.size()) - 1);
+        QVERIFY(item->isFunctionHighlighted());
+        QVERIFY(!f.panel.scene()->clusterItem(0)->isFunctionHighlighted());
+        QPointF centre = f.panel.view()->mapToScene(f.panel.view()->viewport()->rect().center());
+        QVERIFY2(QLineF(centre, item->rect().center()).length() < 30,
+                 qPrintable(QString("view centre is %1 px away")
+                                .arg(QLineF(centre, item->rect().center()).length())));
+
+        // A singleton function has no cluster: its box is outlined instead.
+        int gemm = indexOfOp(*doc, "fc");
+        QString fn = doc->nodes[size_t(gemm)].function;
+        QVERIFY(!fn.isEmpty());
+        QCOMPARE(doc->clusterOfFunction(fn), -1);
+        f.session.selectFunction(fn);
+        QVERIFY(f.panel.scene()->nodeItem(gemm)->isFunctionHighlighted());
+        QVERIFY(!item->isFunctionHighlighted());
+    }
+
+    void searchFindsNodesByNameOrOperator() {
+        Fixture f(model_);
+        auto doc = f.panel.document();
+        QCOMPARE(f.panel.search("gemm"), 1);
+        int gemm = f.panel.matches().front();
+        QCOMPARE(doc->nodes[size_t(gemm)].op, QString("Gemm"));
+        QVERIFY(f.panel.scene()->nodeItem(gemm)->isMatched());
+        QVERIFY(f.panel.scene()->nodeItem(gemm)->isCurrentMatch());
+        QPointF centre = f.panel.view()->mapToScene(f.panel.view()->viewport()->rect().center());
+        QVERIFY(
+            f.panel.view()->mapFromScene(f.panel.scene()->nodeItem(gemm)->rect().center()).y() >=
+            0);
+        Q_UNUSED(centre);
+
+        // By typing: two convolutions, Enter cycles through them.
+        auto* edit = f.panel.findChild<QLineEdit*>();
+        QVERIFY(edit);
+        edit->clear();
+        QTest::keyClicks(edit, "Conv");
+        QCOMPARE(f.panel.matches().size(), size_t(2));
+        int first = f.panel.matches()[0], second = f.panel.matches()[1];
+        QVERIFY(f.panel.scene()->nodeItem(first)->isCurrentMatch());
+        QTest::keyClick(edit, Qt::Key_Return);
+        QVERIFY(f.panel.scene()->nodeItem(second)->isCurrentMatch());
+        QVERIFY(!f.panel.scene()->nodeItem(first)->isCurrentMatch());
+        QVERIFY(f.panel.scene()->nodeItem(first)->isMatched());
+        QTest::keyClick(edit, Qt::Key_Return);
+        QVERIFY(f.panel.scene()->nodeItem(first)->isCurrentMatch());
+        // By node name, and nothing for nonsense.
+        QCOMPARE(f.panel.search("relu1"), 1);
+        QCOMPARE(f.panel.search("no-such-node"), 0);
+        QVERIFY(!f.panel.scene()->nodeItem(first)->isMatched());
+    }
+
+    void switchesBetweenStages() {
+        Fixture f(model_);
+        const auto& stages = f.panel.stages();
+        QCOMPARE(stages.size(), model_->graphStages.size() + 1);
+        QCOMPARE(stages.front().pass, QString("import"));
+        QVERIFY(stages.back().fused);
+        auto* box = f.panel.findChild<QComboBox*>();
+        QVERIFY(box);
+        QCOMPARE(box->count(), int(stages.size()));
+        QCOMPARE(box->currentIndex(), box->count() - 1);
+        bool someUnchanged = false;
+        for (size_t i = 0; i < stages.size(); ++i) {
+            QCOMPARE(box->itemText(int(i)), stages[i].title);
+            if (!stages[i].changed) {
+                someUnchanged = true;
+                QVERIFY(stages[i].title.contains("(unchanged)"));
+            }
+        }
+        QVERIFY(someUnchanged); // nothing to eliminate in this graph
+
+        // The imported graph still has the batch norm and no clusters.
+        box->setCurrentIndex(0);
+        QVERIFY(f.panel.layoutPending());
+        QVERIFY(f.session.jobs()->waitForIdle());
+        QVERIFY(!f.panel.layoutPending());
+        auto doc = f.panel.document();
+        QCOMPARE(doc->stage.pass, QString("import"));
+        QVERIFY(indexOfOp(*doc, "bn1") >= 0);
+        QCOMPARE(f.panel.scene()->clusterItemCount(), 0);
+        QCOMPARE(f.panel.scene()->nodeItemCount(), int(doc->nodes.size()));
+        checkGeometry(f.panel.scene()->layoutInputUsed(), f.panel.scene()->layout());
+        // Fusion membership still shows by node id, and the batch norm says which pass removed it.
+        QVERIFY(!doc->nodes[size_t(indexOfOp(*doc, "conv1"))].function.isEmpty());
+        QString why = doc->fusionReason(indexOfOp(*doc, "bn1"));
+        bool namesPass = false;
+        for (const auto& s : model_->graphStages)
+            namesPass |= why.contains(QString::fromStdString(s.pass));
+        QVERIFY2(why.startsWith("Removed by") && namesPass, qPrintable(why));
+
+        // A selected node stays selected across a stage switch.
+        f.panel.selectNode(indexOfOp(*doc, "conv2"));
+        QVERIFY(f.panel.setStageByPass("simplify-inference"));
+        QVERIFY(f.session.jobs()->waitForIdle());
+        doc = f.panel.document();
+        QCOMPARE(doc->stage.pass, QString("simplify-inference"));
+        for (const auto& n : doc->nodes)
+            QVERIFY(n.op != "BatchNormalization");
+        QCOMPARE(f.panel.selection().node, indexOfOp(*doc, "conv2"));
+
+        // A stale layout is dropped: switch twice quickly, the last one wins.
+        f.panel.setStage(1);
+        f.panel.setStage(int(stages.size()) - 1);
+        QVERIFY(f.session.jobs()->waitForIdle());
+        QVERIFY(f.panel.document()->stage.fused);
+        QCOMPARE(f.panel.scene()->clusterItemCount(), 2);
+    }
+
+    void zoomsAndPans() {
+        Fixture f(model_);
+        GraphView* view = f.panel.view();
+        view->resetTransform();
+        QCOMPARE(view->zoom(), 1.0);
+        QTest::keyClick(view, Qt::Key_Plus);
+        QVERIFY(view->zoom() > 1.2);
+        QTest::keyClick(view, Qt::Key_Minus);
+        QTest::keyClick(view, Qt::Key_Minus);
+        QVERIFY(view->zoom() < 1.0);
+
+        // The wheel zooms around the cursor: the scene point under it stays put
+        // (zoomed in first, so the scene is larger than the view both ways).
+        view->resetTransform();
+        view->zoomBy(6);
+        view->centerOn(f.panel.scene()->sceneRect().center());
+        double z0 = view->zoom();
+        QVERIFY(f.panel.scene()->sceneRect().width() * z0 > view->viewport()->width() * 1.3);
+        QPoint cursor(200, 150);
+        QPointF before = view->mapToScene(cursor);
+        QWheelEvent wheel(cursor, view->viewport()->mapToGlobal(cursor), QPoint(), QPoint(0, 120),
+                          Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
+        QApplication::sendEvent(view->viewport(), &wheel);
+        QVERIFY(view->zoom() > z0 * 1.1);
+        QPointF after = view->mapToScene(cursor);
+        QVERIFY2(QLineF(before, after).length() < 1,
+                 qPrintable(QString("moved %1").arg(QLineF(before, after).length())));
+
+        // Fit shows the whole graph.
+        f.panel.fitToView();
+        QRectF visible = view->mapToScene(view->viewport()->rect()).boundingRect();
+        QVERIFY(visible.adjusted(-2, -2, 2, 2).contains(f.panel.scene()->sceneRect()) ||
+                view->zoom() <= 0.0201);
+
+        // Dragging the background pans.
+        view->resetTransform();
+        view->zoomBy(3);
+        view->centerOn(f.panel.scene()->sceneRect().center());
+        int v0 = view->verticalScrollBar()->value();
+        QPoint start = view->viewport()->rect().center();
+        // Find a background point (no item under it) near the centre.
+        for (int dx = 0; dx < 400 && view->itemAt(start); dx += 7)
+            start.setX(view->viewport()->rect().center().x() + dx);
+        QVERIFY(!view->itemAt(start));
+        QTest::mousePress(view->viewport(), Qt::LeftButton, {}, start);
+        QMouseEvent move(QEvent::MouseMove, QPointF(start + QPoint(0, -80)),
+                         QPointF(view->viewport()->mapToGlobal(start + QPoint(0, -80))),
+                         Qt::NoButton, Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(view->viewport(), &move);
+        QTest::mouseRelease(view->viewport(), Qt::LeftButton, {}, start + QPoint(0, -80));
+        QVERIFY2(view->verticalScrollBar()->value() > v0 + 40,
+                 qPrintable(QString("%1 -> %2").arg(v0).arg(view->verticalScrollBar()->value())));
+    }
+
+    void propertiesShowAttributesShapesAndReasons() {
+        Fixture f(model_);
+        auto doc = f.panel.document();
+        int conv = indexOfOp(*doc, "conv1");
+        f.panel.selectNode(conv);
+        QCOMPARE(f.properties.value("Operator"), QString("Conv"));
+        QCOMPARE(f.properties.value("Pattern"), QString("out-element-wise-fusable"));
+        QCOMPARE(f.properties.value("Fused function"), doc->nodes[size_t(conv)].function);
+        QString text = f.properties.text();
+        QVERIFY2(text.contains("pads: [1, 1, 1, 1]"), qPrintable(text));
+        QVERIFY2(text.contains("x: float32[1, 8, 10, 10]  (graph input)"), qPrintable(text));
+        QVERIFY2(text.contains("constant"), qPrintable(text));
+        QVERIFY2(text.contains("float32[1, 16, 10, 10]  → Relu"), qPrintable(text));
+        QVERIFY2(text.contains("master"), qPrintable(text)); // "Conv is ...: master of group ..."
+        QVERIFY(!text.contains("fuse.group"));
+
+        // Clicking the function row selects it in the session.
+        QTreeWidget* tree = f.properties.tree();
+        int row = -1;
+        for (int i = 0; i < tree->topLevelItemCount(); ++i)
+            if (tree->topLevelItem(i)->text(0) == "Fused function") row = i;
+        QVERIFY(row >= 0);
+        f.session.selectFunction(QString());
+        QRect cell = tree->visualRect(tree->model()->index(row, 1));
+        QVERIFY(cell.isValid());
+        QTest::mouseClick(tree->viewport(), Qt::LeftButton, {}, cell.center());
+        QCOMPARE(f.session.currentFunction(), doc->nodes[size_t(conv)].function);
+
+        // An explanation from the pattern kind when there is no plan.
+        auto bare = GraphDocument::fromGraph(std::make_shared<const graph::Graph>(model_->graph));
+        int opaque = -1;
+        for (size_t i = 0; i < bare->nodes.size(); ++i)
+            if (bare->nodes[i].op == "Relu") opaque = int(i);
+        QVERIFY(bare->fusionReason(opaque).contains("element-wise"));
+    }
+
+    void exportsWriteValidFiles() {
+        Fixture f(model_);
+        QTemporaryDir dir;
+        QString svg = dir.filePath("g.svg"), png = dir.filePath("g.png"),
+                dot = dir.filePath("g.dot");
+        QVERIFY(f.panel.exportSvg(svg));
+        QVERIFY(f.panel.exportPng(png));
+        QVERIFY(f.panel.exportDot(dot));
+        QFile s(svg);
+        QVERIFY(s.open(QIODevice::ReadOnly));
+        QByteArray svgText = s.readAll();
+        QVERIFY(svgText.contains("<svg"));
+        QVERIFY(svgText.contains("</svg>"));
+        QVERIFY(svgText.contains("Gemm"));
+        QImage image(png);
+        QVERIFY(!image.isNull());
+        QVERIFY(image.width() >= int(f.panel.scene()->sceneRect().width() * 1.9));
+        // Not blank: the boxes' colours are in it.
+        QSet<QRgb> colours;
+        for (int y = 0; y < image.height(); y += 7)
+            for (int x = 0; x < image.width(); x += 7)
+                colours.insert(image.pixel(x, y));
+        QVERIFY(colours.size() > 5);
+        QFile d(dot);
+        QVERIFY(d.open(QIODevice::ReadOnly));
+        QByteArray dotText = d.readAll();
+        QVERIFY(dotText.contains("digraph"));
+        QVERIFY(dotText.contains("subgraph cluster_0"));
+        QVERIFY(dotText.contains("fused_conv_add_relu"));
+        QVERIFY(dotText.contains("->"));
+        QVERIFY(dotText.contains("pos="));
+        QCOMPARE(dotText.count("->"), qsizetype(f.panel.scene()->edgeItemCount()));
+        // Graphviz itself reads it back, when its command-line tools are installed.
+        QString dotTool = QStandardPaths::findExecutable("dot");
+        if (!dotTool.isEmpty()) {
+            QProcess p;
+            p.start(dotTool, {"-Tplain", dot});
+            QVERIFY(p.waitForFinished(20000));
+            QVERIFY2(p.exitCode() == 0, p.readAllStandardError().constData());
+            QVERIFY(p.readAllStandardOutput().startsWith("graph "));
+        }
+        // A directory that does not exist is reported, not a crash.
+        QSignalSpy messages(&f.session, &Session::message);
+        QVERIFY(!f.panel.exportDot(dir.filePath("missing/dir/g.dot")));
+        QCOMPARE(messages.count(), 1);
+        QVERIFY(messages.front().at(1).toBool());
+    }
+
+    void largeGraphsLayOutWithCappedIterations() {
+        // 420 boxes (over the 300 where LayoutInput::fast caps dot's
+        // iterations): a chain of blocks with skip edges, every third block a cluster.
+        LayoutInput in;
+        const int blocks = 140;
+        for (int b = 0; b < blocks; ++b) {
+            int cluster = b % 3 == 0 ? int(in.clusters.size()) : -1;
+            if (cluster >= 0)
+                in.clusters.push_back({"block" + std::to_string(b), "#eeeeff", 60, 14});
+            for (int k = 0; k < 3; ++k) {
+                LayoutNode n;
+                n.width = 60 + (b * 7 + k * 13) % 50;
+                n.height = 30;
+                n.cluster = cluster;
+                in.nodes.push_back(n);
+            }
+            int first = b * 3;
+            in.edges.push_back({first, first + 1});
+            in.edges.push_back({first + 1, first + 2});
+            if (b > 0) {
+                in.edges.push_back({first - 1, first});
+                in.edges.push_back({first - 3, first + 2}); // a skip connection
+            }
+        }
+        QVERIFY(in.fast);
+        LayoutResult out = computeLayout(in);
+        checkGeometry(in, out);
+        QVERIFY2(out.messages.empty(), out.messages.c_str());
+        QVERIFY2(out.seconds < 5.0, qPrintable(QString("%1 s").arg(out.seconds)));
+        for (const auto& e : out.edges)
+            QVERIFY(e.points.size() >= 4 && e.arrow);
+    }
+
+    void resnet18LaysOutCleanly() {
+        QTemporaryDir dir;
+        std::string path = dir.filePath("resnet18.onnx").toStdString();
+        frontend::writeZooModel("resnet18", path, 1);
+        auto trace = driver::optimizeModel(path, {});
+        auto model = std::make_shared<driver::CompiledModel>();
+        model->graph = trace.optimized;
+        model->fusion = trace.fusion;
+        model->graphStages = trace.stages;
+        GraphScene scene;
+        for (const auto& stage : graphStagesOf(model)) {
+            if (stage.pass != "import" && !stage.fused) continue;
+            auto doc = GraphDocument::build(stage, model);
+            LayoutInput in = scene.layoutInput(*doc);
+            LayoutResult out = computeLayout(in);
+            checkGeometry(in, out);
+            scene.setGraph(doc, in, out);
+            QCOMPARE(scene.nodeItemCount(), int(doc->nodes.size()));
+            if (stage.fused)
+                QVERIFY(scene.clusterItemCount() >= 8); // conv+relu and conv+add+relu blocks
+            QVERIFY2(out.seconds < 2.0, qPrintable(QString("%1 s").arg(out.seconds)));
+        }
+    }
+};
+
+QTEST_MAIN(TestGraphView)
+#include "tst_graphview.moc"

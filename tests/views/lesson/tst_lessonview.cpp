@@ -1,0 +1,172 @@
+// Lesson mode driven offscreen: the GEMM ladder's eight steps, the diff between
+// steps, the TIR and assembly the compiler produces for a step, the tutorial's
+// published figures, a real measurement (and a cancelled one), and handing a
+// step to the schedule editor through the session.
+#include "common/CodeEditor.h"
+#include "common/Jobs.h"
+#include "common/Session.h"
+#include "lesson/LessonView.h"
+#include "lesson/LineDiff.h"
+#include "lesson/Resources.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTreeWidget>
+
+using namespace tessel::views;
+
+class TestLessonView : public QObject {
+    Q_OBJECT
+
+    Session session_;
+    LessonView* view_ = nullptr;
+
+private slots:
+    void initTestCase() {
+        view_ = new LessonView(&session_);
+        view_->resize(1200, 800);
+        view_->show();
+        QVERIFY(QTest::qWaitForWindowExposed(view_));
+    }
+
+    void resourcesAreFound() {
+        QVERIFY(QFileInfo::exists(resourcePath(QStringLiteral("examples/gemm/01_baseline.te"))));
+        QTemporaryDir dir;
+        qputenv("TESSEL_RESOURCES", dir.path().toUtf8());
+        QCOMPARE(resourcesDir(), QDir(dir.path()).absolutePath());
+        qunsetenv("TESSEL_RESOURCES");
+        QVERIFY(resourcesDir() != QDir(dir.path()).absolutePath());
+    }
+
+    void eightStepsListed() {
+        QCOMPARE(view_->stepCount(), 8);
+        QCOMPARE(view_->stepList()->topLevelItemCount(), 8);
+        QCOMPARE(view_->stepList()->topLevelItem(0)->text(0), QStringLiteral("GEMM ladder, step 1: the baseline."));
+        QVERIFY(view_->stepList()->topLevelItem(7)->text(0).contains(QLatin1String("register blocking")));
+        QCOMPARE(view_->currentStep(), 0);
+        QVERIFY(view_->explanationText().contains(QLatin1String("three plain nested loops")));
+        QVERIFY(!view_->explanationText().contains(QLatin1Char('#')));
+    }
+
+    void step4ShowsItsDiff() {
+        view_->selectStep(3);
+        QCOMPARE(view_->currentStep(), 3);
+        const LineDiffResult& d = view_->currentDiff();
+        QCOMPARE(d.added, 1);
+        QCOMPARE(d.removed, 1);
+        const QString text = view_->diffView()->toPlainText();
+        QVERIFY(text.contains(QLatin1String("- s[C].reorder(xo, yo, ko, ki, xi, yi)\n")));
+        QVERIFY(text.contains(QLatin1String("+ s[C].reorder(xo, yo, ko, xi, ki, yi)\n")));
+        QVERIFY(text.contains(QLatin1String("  s[C].vectorize(yi)\n"))); // context stays
+        QVERIFY(!text.contains(QLatin1String("GEMM ladder")));            // the explanations are not diffed
+        QVERIFY(view_->explanationText().startsWith(QLatin1String("GEMM ladder, step 4: loop permutation.")));
+        QVERIFY(view_->scriptView()->toPlainText().startsWith(QLatin1String("# GEMM ladder, step 4")));
+    }
+
+    void step4ShowsTirAndAssembly() {
+        QSignalSpy ready(view_, &LessonView::artifactsReady);
+        if (!view_->tirView()->toPlainText().contains(QLatin1String("k_inner"))) QVERIFY(ready.wait(60000));
+        const QString tir = view_->tirView()->toPlainText();
+        QVERIFY2(tir.contains(QLatin1String("for")) && tir.contains(QLatin1String("k_inner")), qPrintable(tir.left(400)));
+        QVERIFY(tir.contains(QLatin1String("x_inner")));
+        const QString asmText = view_->assemblyView()->toPlainText();
+        QVERIFY2(asmText.contains(QLatin1String("ret")), qPrintable(asmText.left(400)));
+        // Another step has other TIR: step 5 packs B.
+        view_->selectStep(4);
+        QVERIFY(ready.wait(60000));
+        QVERIFY(view_->tirView()->toPlainText().contains(QLatin1String("packedB")));
+        // Back to step 4: shown again from what was kept, at once.
+        view_->selectStep(3);
+        QVERIFY(view_->tirView()->toPlainText().contains(QLatin1String("k_inner")));
+        QVERIFY(!view_->tirView()->toPlainText().contains(QLatin1String("packedB")));
+    }
+
+    void publishedFigures() {
+        view_->selectStep(1);
+        QVERIFY2(view_->publishedText().contains(QLatin1String("295.8 ms")), qPrintable(view_->publishedText()));
+        QVERIFY(view_->publishedText().contains(QLatin1String("Opt1: blocking")));
+        QCOMPARE(view_->stepList()->topLevelItem(1)->text(2), QStringLiteral("295.8 ms"));
+        QCOMPARE(view_->stepList()->topLevelItem(0)->text(2), QStringLiteral("3.37 s"));
+        QCOMPARE(view_->lesson().docsVersion, QStringLiteral("0.9.dev0"));
+        QVERIFY(view_->lesson().sourceUrl.startsWith(QLatin1String("https://tvm.apache.org/docs/")));
+        view_->selectStep(7);
+        QVERIFY(view_->publishedText().contains(QLatin1String("beyond the tutorial")));
+        QCOMPARE(view_->stepList()->topLevelItem(7)->text(2), QStringLiteral("—"));
+    }
+
+    void measureStep7() {
+        view_->selectStep(6);
+        QCOMPARE(view_->measuredText(), QStringLiteral("This machine: not measured yet"));
+        QSignalSpy measured(view_, &LessonView::measured);
+        QTest::mouseClick(view_->measureButton(), Qt::LeftButton);
+        QVERIFY(view_->isMeasuring());
+        QVERIFY(view_->cancelButton()->isEnabled());
+        QVERIFY(!view_->measureButton()->isEnabled());
+        QVERIFY(measured.wait(180000));
+        const auto args = measured.takeFirst();
+        QCOMPARE(args.at(0).toInt(), 6);
+        QVERIFY(args.at(1).toDouble() > 0);
+        QVERIFY(args.at(2).toDouble() > 0);
+        QVERIFY(args.at(3).toBool());
+        QVERIFY2(view_->measuredText().contains(QLatin1String("GFLOP/s, correct")), qPrintable(view_->measuredText()));
+        QVERIFY(!view_->stepList()->topLevelItem(6)->text(1).isEmpty());
+        QTRY_VERIFY(view_->measureButton()->isEnabled());
+        QVERIFY(!view_->cancelButton()->isEnabled());
+    }
+
+    void cancelledMeasurementShowsNothing() {
+        // Step 2, not the baseline: a cancelled run still ends its current call
+        // on the worker, and the baseline's calls take seconds each.
+        view_->selectStep(1);
+        QSignalSpy measured(view_, &LessonView::measured);
+        QTest::mouseClick(view_->measureButton(), Qt::LeftButton);
+        QVERIFY(view_->isMeasuring());
+        QTest::mouseClick(view_->cancelButton(), Qt::LeftButton);
+        QVERIFY(!view_->isMeasuring());
+        QVERIFY(view_->measureButton()->isEnabled());
+        QCOMPARE(view_->measuredText(), QStringLiteral("This machine: not measured yet"));
+        QTest::qWait(200);
+        QCOMPARE(measured.count(), 0);
+    }
+
+    void openInEditorSetsTheScript() {
+        view_->selectStep(6);
+        QTest::mouseClick(view_->openButton(), Qt::LeftButton);
+        QCOMPARE(session_.kind(), Session::Kind::Script);
+        QVERIFY(session_.sourcePath().endsWith(QLatin1String("07_parallel.te")));
+        QCOMPARE(session_.scriptText(), view_->scriptView()->toPlainText());
+    }
+
+    void hiddenLessonLowersNothing() {
+        Session quiet;
+        LessonView hidden(&quiet);
+        QCOMPARE(hidden.stepCount(), 8);
+        QCOMPARE(quiet.jobs()->runningCount(), 0);
+        QVERIFY(hidden.tirView()->toPlainText().startsWith(QLatin1String("# Lowering")));
+        QSignalSpy ready(&hidden, &LessonView::artifactsReady);
+        hidden.show();
+        QVERIFY(ready.wait(60000));
+        QVERIFY(hidden.tirView()->toPlainText().contains(QLatin1String("for")));
+    }
+
+    void lineDiffMarksChanges() {
+        LineDiffResult d = lineDiff(QStringLiteral("a\nb\nc\n"), QStringLiteral("a\nx\nc\nd\n"));
+        QCOMPARE(d.text(), QStringLiteral("  a\n- b\n+ x\n  c\n+ d\n"));
+        QCOMPARE(d.added, 2);
+        QCOMPARE(d.removed, 1);
+        QCOMPARE(lineDiff(QString(), QStringLiteral("a\n")).text(), QStringLiteral("+ a\n"));
+    }
+
+    void cleanupTestCase() {
+        delete view_;
+        session_.jobs()->cancelAll();
+    }
+};
+
+QTEST_MAIN(TestLessonView)
+#include "tst_lessonview.moc"

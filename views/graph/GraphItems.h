@@ -1,0 +1,120 @@
+/// \file
+/// The pieces the graph scene is drawn with: a box per node, a spline with an
+/// arrow per edge, and a labelled rounded rectangle per fused group.
+///
+/// Items only paint and report what they are (their index into the
+/// GraphDocument); the scene decides their state (selected, matched by a
+/// search, part of the highlighted function). Text is skipped when zoomed far
+/// out, where it would be unreadable anyway and costs most of the paint time.
+#pragma once
+
+#include <QFont>
+#include <QGraphicsItem>
+#include <QPainterPath>
+#include <QPolygonF>
+#include <QStringList>
+
+namespace tessel::views {
+
+/// The fonts boxes are measured and drawn with (pixel sizes, so a layout
+/// done once fits on every paint device).
+struct GraphFonts {
+    QFont title;   ///< the operator, bold
+    QFont detail;  ///< the shape line
+    QFont cluster; ///< cluster labels, bold
+    static GraphFonts standard();
+};
+
+class NodeItem : public QGraphicsItem {
+public:
+    enum { Type = UserType + 401 };
+    enum class Shape { Box, Terminal }; ///< operators; graph inputs and outputs
+
+    NodeItem(int index, const QRectF& rect, QStringList lines, const QColor& fill, Shape shape,
+             const GraphFonts& fonts);
+
+    int type() const override { return Type; }
+    int index() const { return index_; }
+    QRectF rect() const { return rect_; }
+    const QStringList& lines() const { return lines_; }
+
+    /// A search match (amber outline); `current` is the one the view is on.
+    void setMatched(bool matched, bool current = false);
+    bool isMatched() const { return matched_; }
+    bool isCurrentMatch() const { return current_; }
+    /// Part of the function selected in the session (accent outline).
+    void setFunctionHighlighted(bool on);
+    bool isFunctionHighlighted() const { return functionHighlighted_; }
+
+    QRectF boundingRect() const override;
+    QPainterPath shape() const override;
+    void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
+
+private:
+    int index_;
+    QRectF rect_;
+    QStringList lines_;
+    QColor fill_;
+    Shape shape_;
+    const GraphFonts& fonts_;
+    bool matched_ = false, current_ = false, functionHighlighted_ = false;
+};
+
+class EdgeItem : public QGraphicsItem {
+public:
+    enum { Type = UserType + 402 };
+
+    EdgeItem(int index, QPainterPath path, QPolygonF arrow);
+
+    int type() const override { return Type; }
+    int index() const { return index_; }
+    const QPainterPath& path() const { return path_; }
+    const QPolygonF& arrow() const { return arrow_; }
+    /// Drawn in the accent colour (an edge of the selected node).
+    void setHighlighted(bool on);
+
+    QRectF boundingRect() const override;
+    QPainterPath shape() const override;
+    void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
+
+private:
+    int index_;
+    QPainterPath path_;
+    QPolygonF arrow_;
+    QRectF bounds_;
+    bool highlighted_ = false;
+};
+
+class ClusterItem : public QGraphicsItem {
+public:
+    enum { Type = UserType + 403 };
+
+    /// `labelCentre` is where dot put the label (top of the cluster).
+    ClusterItem(int index, const QRectF& rect, const QPointF& labelCentre, QString label,
+                const QColor& fill, const GraphFonts& fonts);
+
+    int type() const override { return Type; }
+    int index() const { return index_; }
+    QRectF rect() const { return rect_; }
+    QString label() const { return label_; }
+    /// The label strip: the part of the cluster that takes clicks (the rest
+    /// lets the view pan and the boxes inside take their own clicks).
+    QRectF labelRect() const;
+    void setFunctionHighlighted(bool on);
+    bool isFunctionHighlighted() const { return highlighted_; }
+
+    QRectF boundingRect() const override;
+    QPainterPath shape() const override;
+    void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
+
+private:
+    int index_;
+    QRectF rect_;
+    QPointF labelCentre_;
+    QString label_;
+    QColor fill_;
+    const GraphFonts& fonts_;
+    bool highlighted_ = false;
+};
+
+} // namespace tessel::views

@@ -1,0 +1,353 @@
+#include "graph/GraphPanel.h"
+
+#include "common/Jobs.h"
+#include "common/Session.h"
+#include "driver/ModelCompiler.h"
+#include "graph/GraphExport.h"
+#include "graph/GraphLayout.h"
+#include "graph/GraphScene.h"
+#include "graph/GraphView.h"
+
+#include <QAction>
+#include <QComboBox>
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QKeyEvent>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMenu>
+#include <QProgressBar>
+#include <QShortcut>
+#include <QToolBar>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+namespace tessel::views {
+
+namespace {
+const QString kLayoutJob = QStringLiteral("graph-layout");
+}
+
+GraphPanel::GraphPanel(Session* session, QWidget* parent)
+    : QWidget(parent), session_(session), scene_(new GraphScene(this)), view_(new GraphView(this)) {
+    view_->setScene(scene_);
+
+    toolBar_ = new QToolBar(this);
+    toolBar_->setIconSize(QSize(16, 16));
+    toolBar_->setToolButtonStyle(Qt::ToolButtonTextOnly);
+
+    stageBox_ = new QComboBox(this);
+    stageBox_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    stageBox_->setToolTip(tr("The graph after which pass"));
+    toolBar_->addWidget(stageBox_);
+    toolBar_->addSeparator();
+
+    searchEdit_ = new QLineEdit(this);
+    searchEdit_->setPlaceholderText(tr("Find node or operator"));
+    searchEdit_->setClearButtonEnabled(true);
+    searchEdit_->setMaximumWidth(220);
+    toolBar_->addWidget(searchEdit_);
+    matchLabel_ = new QLabel(this);
+    matchLabel_->setMinimumWidth(48);
+    toolBar_->addWidget(matchLabel_);
+    toolBar_->addSeparator();
+
+    QAction* fit = toolBar_->addAction(tr("Fit"), this, &GraphPanel::fitToView);
+    fit->setToolTip(tr("Show the whole graph (0)"));
+    QAction* in = toolBar_->addAction(tr("Zoom In"), this, &GraphPanel::zoomIn);
+    in->setToolTip(tr("Zoom in (+)"));
+    QAction* out = toolBar_->addAction(tr("Zoom Out"), this, &GraphPanel::zoomOut);
+    out->setToolTip(tr("Zoom out (-)"));
+
+    auto* exportMenu = new QMenu(this);
+    exportMenu->addAction(tr("SVG…"), this, [this] { exportWithDialog(QStringLiteral("svg")); });
+    exportMenu->addAction(tr("PNG…"), this, [this] { exportWithDialog(QStringLiteral("png")); });
+    exportMenu->addAction(tr("DOT…"), this, [this] { exportWithDialog(QStringLiteral("dot")); });
+    auto* exportButton = new QToolButton(this);
+    exportButton->setText(tr("Export"));
+    exportButton->setMenu(exportMenu);
+    exportButton->setPopupMode(QToolButton::InstantPopup);
+    toolBar_->addWidget(exportButton);
+
+    busy_ = new QProgressBar(this);
+    busy_->setRange(0, 0); // indeterminate
+    busy_->setMaximumWidth(90);
+    busy_->setMaximumHeight(14);
+    busy_->setTextVisible(false);
+    busy_->setToolTip(tr("Laying out the graph"));
+    busy_->hide();
+    auto* spacer = new QWidget(this);
+    spacer->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred);
+    toolBar_->addWidget(spacer);
+    toolBar_->addWidget(busy_);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(0);
+    layout->addWidget(toolBar_);
+    layout->addWidget(view_, 1);
+
+    connect(stageBox_, &QComboBox::currentIndexChanged, this, [this](int) { relayout(); });
+    connect(searchEdit_, &QLineEdit::textChanged, this, [this] { updateSearch(true); });
+    connect(searchEdit_, &QLineEdit::returnPressed, this, [this] { nextMatch(); });
+    auto* find = new QShortcut(QKeySequence::Find, this, [this] {
+        searchEdit_->setFocus();
+        searchEdit_->selectAll();
+    });
+    find->setContext(Qt::WidgetWithChildrenShortcut);
+    connect(scene_, &QGraphicsScene::selectionChanged, this, &GraphPanel::onSceneSelection);
+
+    connect(session_, &Session::modelChanged, this, &GraphPanel::rebuildStages);
+    connect(session_, &Session::scriptChanged, this, &GraphPanel::rebuildStages);
+    connect(session_, &Session::cleared, this, &GraphPanel::rebuildStages);
+    connect(session_, &Session::currentFunctionChanged, this, &GraphPanel::onFunctionChanged);
+    connect(session_->jobs(), &Jobs::finished, this, [this](const QString& key, bool) {
+        if (key == kLayoutJob && !session_->jobs()->isRunning(kLayoutJob)) busy_->hide();
+    });
+    rebuildStages();
+}
+
+GraphPanel::~GraphPanel() {
+    scene_->disconnect(this); // the scene outlives this part of the panel
+    session_->disconnect(this);
+    session_->jobs()->disconnect(this);
+}
+
+int GraphPanel::currentStage() const {
+    return stageBox_->currentIndex();
+}
+
+void GraphPanel::setStage(int index) {
+    if (index < 0 || index >= int(stages_.size())) return;
+    if (index == stageBox_->currentIndex())
+        relayout();
+    else
+        stageBox_->setCurrentIndex(index); // relayout() via currentIndexChanged
+}
+
+bool GraphPanel::setStageByPass(const QString& pass) {
+    for (size_t i = 0; i < stages_.size(); ++i)
+        if (stages_[i].pass == pass) {
+            setStage(int(i));
+            return true;
+        }
+    return false;
+}
+
+std::shared_ptr<const GraphDocument> GraphPanel::document() const {
+    return scene_->document();
+}
+
+GraphSelection GraphPanel::selection() const {
+    GraphSelection s;
+    s.doc = scene_->document();
+    s.node = scene_->selectedNode();
+    s.cluster = s.node < 0 ? scene_->selectedCluster() : -1;
+    return s;
+}
+
+void GraphPanel::selectNode(int index) {
+    scene_->selectNode(index);
+    if (auto* item = scene_->nodeItem(index)) view_->reveal(item->rect());
+}
+
+void GraphPanel::rebuildStages() {
+    QString keep = currentStage() >= 0 && currentStage() < int(stages_.size())
+                       ? stages_[size_t(currentStage())].pass
+                       : QStringLiteral("fused");
+    stages_ = graphStagesOf(session_->model());
+    keepNodeId_ = -1;
+    fitNext_ = true;
+    QSignalBlocker block(stageBox_);
+    stageBox_->clear();
+    int select = int(stages_.size()) - 1;
+    for (size_t i = 0; i < stages_.size(); ++i) {
+        stageBox_->addItem(stages_[i].title);
+        if (stages_[i].pass == keep) select = int(i);
+    }
+    stageBox_->setEnabled(stages_.size() > 1);
+    stageBox_->setCurrentIndex(select);
+    relayout();
+}
+
+void GraphPanel::relayout() {
+    ++generation_;
+    int index = currentStage();
+    if (index < 0 || index >= int(stages_.size())) {
+        pending_ = false;
+        session_->jobs()->cancel(kLayoutJob);
+        matches_.clear();
+        scene_->setGraph(nullptr, {}, {});
+        scene_->showMessage(session_->kind() == Session::Kind::Script
+                                ? tr("A TE script has no model graph.")
+                                : tr("Open a model to see its graph."));
+        emit selectionChanged();
+        return;
+    }
+    if (int sel = scene_->selectedNode(); sel >= 0 && scene_->document())
+        keepNodeId_ = scene_->document()->nodes[size_t(sel)].id;
+    auto doc = GraphDocument::build(stages_[size_t(index)], session_->model());
+    auto input = std::make_shared<const LayoutInput>(scene_->layoutInput(*doc));
+    quint64 generation = generation_;
+    pending_ = true;
+    busy_->show();
+    session_->jobs()->run<LayoutResult>(
+        kLayoutJob, tr("Laying out the graph"),
+        [input](const CancelToken&) { return computeLayout(*input); }, this,
+        [this, generation, doc, input](LayoutResult result) {
+            if (generation != generation_) return; // the user switched stage meanwhile
+            applyLayout(doc, *input, std::move(result));
+        },
+        [this, generation](const QString& message) {
+            if (generation != generation_) return;
+            pending_ = false;
+            scene_->setGraph(nullptr, {}, {});
+            scene_->showMessage(tr("The graph could not be laid out."));
+            session_->report(tr("Graph layout failed: %1").arg(message), true);
+        });
+}
+
+void GraphPanel::applyLayout(std::shared_ptr<const GraphDocument> doc, LayoutInput input,
+                             LayoutResult layout) {
+    pending_ = false;
+    {
+        QSignalBlocker block(scene_); // the old selection goes away silently
+        scene_->setGraph(doc, std::move(input), std::move(layout));
+    }
+    if (doc->nodes.empty()) scene_->showMessage(tr("The graph is empty."));
+    QRectF focus = scene_->highlightFunction(session_->currentFunction());
+    updateSearch(false);
+    int keep = keepNodeId_ >= 0 ? doc->indexOfNode(keepNodeId_) : -1;
+    if (fitNext_) {
+        view_->fitReadable();
+        fitNext_ = false;
+    }
+    if (keep >= 0) {
+        restoringSelection_ = true; // the same node again: not a new choice of function
+        scene_->selectNode(keep);
+        restoringSelection_ = false;
+        view_->reveal(scene_->nodeItem(keep)->rect());
+    } else if (!focus.isNull()) {
+        view_->reveal(focus);
+    }
+    emit selectionChanged();
+    emit nodeSelected(keep >= 0 ? doc->nodes[size_t(keep)].id : -1);
+    emit layoutFinished();
+}
+
+void GraphPanel::onSceneSelection() {
+    auto doc = scene_->document();
+    GraphSelection sel = selection();
+    keepNodeId_ = sel.node >= 0 && doc ? doc->nodes[size_t(sel.node)].id : -1;
+    emit selectionChanged();
+    emit nodeSelected(keepNodeId_);
+    if (!doc || restoringSelection_) return;
+    QString function;
+    if (sel.node >= 0)
+        function = doc->nodes[size_t(sel.node)].function;
+    else if (sel.cluster >= 0)
+        function = doc->clusters[size_t(sel.cluster)].name;
+    if (function.isEmpty()) return;
+    // Only functions that became kernels exist in the other views.
+    if (doc->model && !doc->model->functions.empty() &&
+        !doc->model->findFunction(function.toStdString()))
+        return;
+    selectingFunction_ = true;
+    session_->selectFunction(function);
+    selectingFunction_ = false;
+}
+
+void GraphPanel::onFunctionChanged(const QString& name) {
+    QRectF area = scene_->highlightFunction(name);
+    if (!selectingFunction_ && !area.isNull()) view_->reveal(area);
+}
+
+void GraphPanel::updateSearch(bool reveal) {
+    auto doc = scene_->document();
+    QString text = searchEdit_->text();
+    matches_ = doc ? doc->search(text) : std::vector<int>();
+    currentMatch_ = matches_.empty() ? -1 : 0;
+    scene_->setMatches(matches_, currentMatch_);
+    if (text.trimmed().isEmpty())
+        matchLabel_->clear();
+    else
+        matchLabel_->setText(matches_.empty()
+                                 ? tr("none")
+                                 : tr("%1/%2").arg(currentMatch_ + 1).arg(matches_.size()));
+    if (reveal) revealMatch();
+}
+
+void GraphPanel::revealMatch() {
+    if (currentMatch_ < 0) return;
+    if (auto* item = scene_->nodeItem(matches_[size_t(currentMatch_)])) view_->reveal(item->rect());
+}
+
+int GraphPanel::search(const QString& text) {
+    if (searchEdit_->text() == text)
+        updateSearch(true);
+    else
+        searchEdit_->setText(text); // updateSearch via textChanged
+    return int(matches_.size());
+}
+
+int GraphPanel::nextMatch() {
+    if (matches_.empty()) return -1;
+    currentMatch_ = (currentMatch_ + 1) % int(matches_.size());
+    scene_->setMatches(matches_, currentMatch_);
+    matchLabel_->setText(tr("%1/%2").arg(currentMatch_ + 1).arg(matches_.size()));
+    revealMatch();
+    return matches_[size_t(currentMatch_)];
+}
+
+void GraphPanel::zoomIn() {
+    view_->zoomIn();
+}
+
+void GraphPanel::zoomOut() {
+    view_->zoomOut();
+}
+
+void GraphPanel::fitToView() {
+    view_->fitAll();
+}
+
+bool GraphPanel::exportSvg(const QString& path) {
+    QString error;
+    if (writeGraphSvg(*scene_, path, &error)) return true;
+    session_->report(error, true);
+    return false;
+}
+
+bool GraphPanel::exportPng(const QString& path) {
+    QString error;
+    if (writeGraphPng(*scene_, path, &error)) return true;
+    session_->report(error, true);
+    return false;
+}
+
+bool GraphPanel::exportDot(const QString& path) {
+    QString error;
+    if (writeGraphDot(*scene_, path, &error)) return true;
+    session_->report(error, true);
+    return false;
+}
+
+void GraphPanel::exportWithDialog(const QString& format) {
+    auto doc = scene_->document();
+    QString base = QFileInfo(session_->sourcePath()).completeBaseName();
+    if (base.isEmpty()) base = QStringLiteral("graph");
+    if (doc) base += QLatin1Char('-') + doc->stage.pass;
+    QString filter = format == QLatin1String("svg")   ? tr("SVG images (*.svg)")
+                     : format == QLatin1String("png") ? tr("PNG images (*.png)")
+                                                      : tr("Graphviz files (*.dot *.gv)");
+    QString path = QFileDialog::getSaveFileName(this, tr("Export Graph"),
+                                                base + QLatin1Char('.') + format, filter);
+    if (path.isEmpty()) return;
+    bool ok = format == QLatin1String("svg")   ? exportSvg(path)
+              : format == QLatin1String("png") ? exportPng(path)
+                                               : exportDot(path);
+    if (ok) session_->report(tr("Graph exported to %1").arg(QDir::toNativeSeparators(path)));
+}
+
+} // namespace tessel::views

@@ -1,0 +1,116 @@
+/// \file
+/// The graph view: the open model's graph as imported, after each graph pass,
+/// and fused (the optimised graph with its fused functions as clusters).
+///
+/// A toolbar picks the stage, searches boxes by name or operator (Enter goes
+/// to the next match), zooms and exports (SVG, PNG, DOT). Layout runs as the
+/// job "graph-layout" on the session's workers; a layout for a stage the user
+/// has already left is dropped. Clicking a box selects it (its properties are
+/// shown by NodeProperties, see follow()); clicking a box of a fused function
+/// or a cluster's label selects that function in the session, so every other
+/// view follows; and a function selected elsewhere is outlined and centred.
+#pragma once
+
+#include "graph/GraphDocument.h"
+#include "graph/GraphLayout.h"
+
+#include <QWidget>
+
+#include <vector>
+
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QProgressBar;
+class QToolBar;
+
+namespace tessel::views {
+
+class Session;
+class GraphScene;
+class GraphView;
+
+class GraphPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit GraphPanel(Session* session, QWidget* parent = nullptr);
+    ~GraphPanel() override;
+
+    Session* session() const { return session_; }
+    GraphScene* scene() const { return scene_; }
+    GraphView* view() const { return view_; }
+
+    /// The stages that can be shown, in pipeline order ("fused" last).
+    const std::vector<GraphStageEntry>& stages() const { return stages_; }
+    int currentStage() const;
+    /// Shows stage `index` (lays it out in the background).
+    void setStage(int index);
+    /// Shows the stage whose pass is `pass` ("import", "fold-constant", "fused"); false if none.
+    bool setStageByPass(const QString& pass);
+    /// True while a layout for the current stage is running.
+    bool layoutPending() const { return pending_; }
+
+    /// The document on screen (null before the first layout).
+    std::shared_ptr<const GraphDocument> document() const;
+    GraphSelection selection() const;
+    /// Selects box `index` of document() and centres on it, as a click would
+    /// (so its fused function is selected in the session too).
+    void selectNode(int index);
+
+    /// Highlights boxes matching `text` (name, operator or function) and
+    /// centres on the first; returns how many matched.
+    int search(const QString& text);
+    /// Centres on the next match (wrapping); -1 when there are none, else the box index.
+    int nextMatch();
+    const std::vector<int>& matches() const { return matches_; }
+
+    void zoomIn();
+    void zoomOut();
+    void fitToView();
+
+    /// Write the drawing; on failure the session reports why.
+    bool exportSvg(const QString& path);
+    bool exportPng(const QString& path);
+    bool exportDot(const QString& path);
+
+signals:
+    /// A box (its graph node id; -1 for a graph output box) or cluster was selected or cleared.
+    void selectionChanged();
+    void nodeSelected(qint64 nodeId);
+    /// A layout was applied to the scene.
+    void layoutFinished();
+
+private:
+    void rebuildStages();
+    void relayout();
+    void applyLayout(std::shared_ptr<const GraphDocument> doc, LayoutInput input,
+                     LayoutResult layout);
+    void onSceneSelection();
+    void onFunctionChanged(const QString& name);
+    void updateSearch(bool reveal);
+    void revealMatch();
+    void exportWithDialog(const QString& format);
+
+    Session* session_;
+    GraphScene* scene_;
+    GraphView* view_;
+    QToolBar* toolBar_;
+    QComboBox* stageBox_;
+    QLineEdit* searchEdit_;
+    QLabel* matchLabel_;
+    QProgressBar* busy_;
+    std::vector<GraphStageEntry> stages_;
+    std::vector<int> matches_;
+    int currentMatch_ = -1;
+    quint64 generation_ = 0;
+    bool pending_ = false;
+    bool fitNext_ = true;
+    /// Set while this panel selects a function, so its own echo does not recentre.
+    bool selectingFunction_ = false;
+    /// Set while a layout re-selects the node that was selected before it.
+    bool restoringSelection_ = false;
+    /// The graph node id to select again after a stage switch.
+    int64_t keepNodeId_ = -1;
+};
+
+} // namespace tessel::views

@@ -1,0 +1,249 @@
+#include "graph/NodeProperties.h"
+
+#include "common/Session.h"
+#include "driver/ModelCompiler.h"
+#include "graph/GraphPanel.h"
+#include "graph/GraphPrinter.h"
+
+#include <QHeaderView>
+#include <QLabel>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <functional>
+
+namespace tessel::views {
+
+namespace {
+
+/// Rows that select a function when clicked carry its name in this role.
+constexpr int kFunctionRole = Qt::UserRole + 1;
+
+QString qs(const std::string& s) {
+    return QString::fromStdString(s);
+}
+
+QString valueName(const graph::Value& v) {
+    return v.name().empty() ? qs(graph::valueRef(v)) : qs(v.name());
+}
+
+} // namespace
+
+NodeProperties::NodeProperties(Session* session, QWidget* parent)
+    : QWidget(parent), session_(session) {
+    title_ = new QLabel(this);
+    title_->setTextFormat(Qt::PlainText);
+    QFont f = title_->font();
+    f.setBold(true);
+    title_->setFont(f);
+    title_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    title_->setWordWrap(true);
+    reason_ = new QLabel(this);
+    reason_->setWordWrap(true);
+    reason_->setTextFormat(Qt::PlainText);
+    reason_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    tree_ = new QTreeWidget(this);
+    tree_->setColumnCount(2);
+    tree_->setHeaderLabels({tr("Property"), tr("Value")});
+    tree_->header()->setSectionResizeMode(0, QHeaderView::Interactive);
+    tree_->header()->setStretchLastSection(true);
+    tree_->setTextElideMode(Qt::ElideMiddle); // tensor names are long; the tooltip has them whole
+    tree_->setUniformRowHeights(true);
+    tree_->setRootIsDecorated(true);
+    tree_->setAlternatingRowColors(true);
+    tree_->setSelectionMode(QAbstractItemView::SingleSelection);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(6, 6, 6, 6);
+    layout->addWidget(title_);
+    layout->addWidget(reason_);
+    layout->addWidget(tree_, 1);
+
+    connect(tree_, &QTreeWidget::itemClicked, this,
+            [this](QTreeWidgetItem* item, int) { onItemClicked(item); });
+    connect(session_, &Session::modelChanged, this, &NodeProperties::clear);
+    connect(session_, &Session::cleared, this, &NodeProperties::clear);
+    clear();
+}
+
+void NodeProperties::follow(GraphPanel* panel) {
+    if (panelConnection_) disconnect(panelConnection_);
+    panel_ = panel;
+    if (!panel) return;
+    panelConnection_ = connect(panel, &GraphPanel::selectionChanged, this, [this] {
+        if (panel_) showSelection(panel_->selection());
+    });
+    showSelection(panel->selection());
+}
+
+void NodeProperties::clear() {
+    selection_ = {};
+    tree_->clear();
+    title_->setText(tr("Nothing selected"));
+    reason_->setText(tr("Click a node in the graph to see its properties."));
+}
+
+void NodeProperties::showSelection(const GraphSelection& selection) {
+    if (selection.empty()) {
+        clear();
+        return;
+    }
+    selection_ = selection;
+    tree_->clear();
+    if (selection.node >= 0 && selection.node < int(selection.doc->nodes.size()))
+        showNode(*selection.doc, selection.node);
+    else if (selection.cluster >= 0 && selection.cluster < int(selection.doc->clusters.size()))
+        showCluster(*selection.doc, selection.cluster);
+    else
+        clear();
+    tree_->expandAll();
+    // The names column gets what it needs, up to 45% of the width.
+    tree_->resizeColumnToContents(0);
+    tree_->setColumnWidth(
+        0, std::min(tree_->columnWidth(0), std::max(80, tree_->viewport()->width() * 45 / 100)));
+}
+
+QTreeWidgetItem* NodeProperties::addRow(const QString& property, const QString& value,
+                                        QTreeWidgetItem* parent) {
+    auto* item = parent ? new QTreeWidgetItem(parent) : new QTreeWidgetItem(tree_);
+    item->setText(0, property);
+    item->setText(1, value);
+    item->setToolTip(0, property);
+    item->setToolTip(1, value);
+    return item;
+}
+
+void NodeProperties::showNode(const GraphDocument& doc, int index) {
+    const GraphDocNode& n = doc.nodes[size_t(index)];
+    const graph::Node* node = n.node;
+    QString kind = n.kind == GraphDocNode::Kind::Input    ? tr("Graph input")
+                   : n.kind == GraphDocNode::Kind::Output ? tr("Graph output")
+                                                          : n.op;
+    title_->setText(n.name.isEmpty() ? kind : tr("%1  %2").arg(kind, n.name));
+    reason_->setText(doc.fusionReason(index));
+
+    if (n.kind == GraphDocNode::Kind::Op) {
+        auto* op = addRow(tr("Operator"), n.op);
+        if (const graph::OpInfo* info = graph::findOp(node->op)) op->setToolTip(1, qs(info->doc));
+        addRow(tr("Pattern"), GraphDocument::patternText(n.pattern));
+    }
+    addRow(tr("Name"), n.name);
+    if (node) addRow(tr("Id"), QStringLiteral("%%1").arg(node->id));
+    if (!n.function.isEmpty()) {
+        auto* fn = addRow(tr("Fused function"), n.function);
+        fn->setData(1, kFunctionRole, n.function);
+        fn->setToolTip(1, tr("Click to select this function in every view"));
+        QFont f = tree_->font();
+        f.setUnderline(true);
+        fn->setFont(1, f);
+        fn->setForeground(1, palette().link());
+        if (doc.model)
+            if (const auto* grp = doc.model->fusion.groupOfNode(n.id)) {
+                const graph::Node* master = doc.model->graph.findNode(grp->master);
+                addRow(tr("Group kind"), GraphDocument::patternText(grp->pattern));
+                if (master) addRow(tr("Master"), qs(master->describe()));
+                addRow(tr("Operators in function"), QString::number(grp->members.size()));
+            }
+    } else if (n.kind == GraphDocNode::Kind::Op && doc.model) {
+        addRow(tr("Fused function"), tr("none (not in the compiled model)"));
+    }
+    if (n.kind == GraphDocNode::Kind::Output) {
+        addRow(tr("Type"), n.type);
+        return;
+    }
+    if (!node) return;
+
+    if (n.kind == GraphDocNode::Kind::Op) {
+        auto* attrs = addRow(tr("Attributes"), QString());
+        int count = 0;
+        for (const auto& [name, value] : node->attrs.entries()) {
+            if (name.rfind("fuse.", 0) == 0) continue; // shown as "Fused function"
+            addRow(qs(name), qs(graph::attrValueStr(value)), attrs);
+            ++count;
+        }
+        attrs->setText(1, count ? QString::number(count) : tr("none"));
+        auto* inputs = addRow(tr("Inputs"), QString::number(node->inputs.size()));
+        for (size_t i = 0; i < node->inputs.size(); ++i) {
+            const graph::Value& v = node->inputs[i];
+            if (!v.defined()) {
+                addRow(tr("#%1").arg(i), tr("none (optional input left out)"), inputs);
+                continue;
+            }
+            QString from;
+            if (v.isConstant())
+                from = tr("constant");
+            else if (v.isInput())
+                from = tr("graph input");
+            else
+                from = tr("from %1").arg(qs(v.producer()->op));
+            addRow(valueName(v), tr("%1  (%2)").arg(qs(v.type().str()), from), inputs);
+        }
+    }
+    auto* outputs = addRow(tr("Outputs"), QString::number(node->numOutputs()));
+    for (int i = 0; i < node->numOutputs(); ++i) {
+        graph::Value v = node->output(i);
+        QStringList readers;
+        if (doc.graph)
+            for (const graph::Node* user : doc.graph->users(v))
+                readers << qs(user->op);
+        QString text = qs(node->outputTypes[size_t(i)].str());
+        if (!readers.isEmpty()) text += tr("  → %1").arg(readers.join(QStringLiteral(", ")));
+        addRow(valueName(v), text, outputs);
+    }
+}
+
+void NodeProperties::showCluster(const GraphDocument& doc, int index) {
+    const GraphDocCluster& c = doc.clusters[size_t(index)];
+    title_->setText(tr("Fused function  %1").arg(c.name));
+    auto* fn = addRow(tr("Fused function"), c.name);
+    fn->setData(1, kFunctionRole, c.name);
+    const graph::FusionGroup* grp =
+        doc.model && c.group >= 0 && c.group < int(doc.model->fusion.groups.size())
+            ? &doc.model->fusion.groups[size_t(c.group)]
+            : nullptr;
+    if (grp) {
+        addRow(tr("Group kind"), GraphDocument::patternText(grp->pattern));
+        if (const graph::Node* master = doc.model->graph.findNode(grp->master))
+            addRow(tr("Master"), qs(master->describe()));
+        reason_->setText(
+            tr("%n operators computed in one kernel; the intermediate tensors are never stored.",
+               nullptr, int(grp->members.size())));
+    } else {
+        reason_->clear();
+    }
+    if (doc.model)
+        if (const auto* f = doc.model->findFunction(c.name.toStdString()))
+            if (f->flops > 0) addRow(tr("GFLOP per call"), QString::number(f->flops / 1e9, 'g', 4));
+    auto* members = addRow(tr("Operators"), QString::number(c.members.size()));
+    for (int m : c.members) {
+        const auto& n = doc.nodes[size_t(m)];
+        addRow(n.op, n.name + QStringLiteral("  ") + n.type, members);
+    }
+}
+
+void NodeProperties::onItemClicked(QTreeWidgetItem* item) {
+    QString function = item->data(1, kFunctionRole).toString();
+    if (!function.isEmpty()) session_->selectFunction(function);
+}
+
+QString NodeProperties::value(const QString& property) const {
+    for (int i = 0; i < tree_->topLevelItemCount(); ++i)
+        if (tree_->topLevelItem(i)->text(0) == property) return tree_->topLevelItem(i)->text(1);
+    return {};
+}
+
+QString NodeProperties::text() const {
+    QStringList lines{title_->text(), reason_->text()};
+    std::function<void(QTreeWidgetItem*, int)> walk = [&](QTreeWidgetItem* item, int depth) {
+        lines << QString(depth * 2, QLatin1Char(' ')) + item->text(0) + QStringLiteral(": ") +
+                     item->text(1);
+        for (int i = 0; i < item->childCount(); ++i)
+            walk(item->child(i), depth + 1);
+    };
+    for (int i = 0; i < tree_->topLevelItemCount(); ++i)
+        walk(tree_->topLevelItem(i), 0);
+    return lines.join(QLatin1Char('\n'));
+}
+
+} // namespace tessel::views

@@ -1,0 +1,358 @@
+#include "lesson/LessonView.h"
+
+#include "common/CodeEditor.h"
+#include "common/Jobs.h"
+#include "common/Session.h"
+#include "driver/FunctionArtifacts.h"
+#include "lesson/Resources.h"
+#include "schedule/ReferenceCache.h" // header-only: no link to the schedule view
+#include "te/script/Script.h"
+
+#include <QHeaderView>
+#include <QLabel>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QSplitter>
+#include <QTabWidget>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+
+namespace tessel::views {
+
+namespace {
+
+/// All steps compute C = A x B from the same seeded A and B: one reference.
+const std::string kLadderKey = "gemm-ladder";
+
+QString q(const std::string& s) { return QString::fromStdString(s); }
+
+/// "3.37 s", "295.8 ms", "4.21 ms".
+QString formatMs(double ms) {
+    if (ms >= 1000) return LessonView::tr("%1 s").arg(ms / 1000, 0, 'f', 2);
+    if (ms >= 10) return LessonView::tr("%1 ms").arg(ms, 0, 'f', 1);
+    return LessonView::tr("%1 ms").arg(ms, 0, 'f', 2);
+}
+
+} // namespace
+
+LessonView::LessonView(Session* session, QWidget* parent)
+    : QWidget(parent), session_(session), steps_(new QTreeWidget), source_(new QLabel), explanation_(new QLabel),
+      published_(new QLabel), measuredLabel_(new QLabel), measure_(new QPushButton(tr("Measure"))),
+      cancel_(new QPushButton(tr("Cancel"))), open_(new QPushButton(tr("Open in editor"))),
+      progress_(new QProgressBar), tabs_(new QTabWidget), script_(new CodeEditor), diff_(new CodeEditor),
+      tir_(new CodeEditor), assembly_(new CodeEditor), references_(std::make_shared<ReferenceCache>()) {
+    setObjectName(QStringLiteral("LessonView"));
+    steps_->setColumnCount(3);
+    steps_->setHeaderLabels({tr("Step"), tr("This machine"), tr("Tutorial")});
+    steps_->setRootIsDecorated(false);
+    steps_->header()->setSectionResizeMode(0, QHeaderView::Stretch);
+    steps_->header()->setStretchLastSection(false);
+    source_->setWordWrap(true);
+    source_->setOpenExternalLinks(true);
+    source_->setTextFormat(Qt::RichText);
+    auto* left = new QWidget;
+    auto* leftLayout = new QVBoxLayout(left);
+    leftLayout->setContentsMargins(0, 0, 0, 0);
+    leftLayout->addWidget(steps_, 1);
+    leftLayout->addWidget(source_);
+
+    explanation_->setWordWrap(true);
+    explanation_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    explanation_->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+    auto* scroll = new QScrollArea;
+    scroll->setWidget(explanation_);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setMaximumHeight(180);
+
+    measure_->setToolTip(tr("Run this step on this machine and check it against the default schedule"));
+    open_->setToolTip(tr("Edit this step's schedule in the schedule editor"));
+    cancel_->setEnabled(false);
+    progress_->setRange(0, 0);
+    progress_->setMaximumWidth(140);
+    progress_->setVisible(false);
+    measuredLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    published_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto* figures = new QHBoxLayout;
+    figures->addWidget(measure_);
+    figures->addWidget(cancel_);
+    figures->addWidget(progress_);
+    figures->addWidget(measuredLabel_, 1);
+    figures->addWidget(open_);
+    auto* figures2 = new QHBoxLayout;
+    figures2->addWidget(published_, 1);
+
+    script_->setLanguage(Language::Te);
+    diff_->setLanguage(Language::Diff);
+    tir_->setLanguage(Language::Tir);
+    assembly_->setLanguage(Language::Assembly);
+    tabs_->addTab(script_, tr("Script"));
+    tabs_->addTab(diff_, tr("Changes"));
+    tabs_->addTab(tir_, tr("TIR"));
+    tabs_->addTab(assembly_, tr("Assembly"));
+
+    auto* right = new QWidget;
+    auto* rightLayout = new QVBoxLayout(right);
+    rightLayout->setContentsMargins(0, 0, 0, 0);
+    rightLayout->addWidget(scroll);
+    rightLayout->addLayout(figures);
+    rightLayout->addLayout(figures2);
+    rightLayout->addWidget(tabs_, 1);
+
+    auto* split = new QSplitter(Qt::Horizontal);
+    split->addWidget(left);
+    split->addWidget(right);
+    split->setStretchFactor(0, 1);
+    split->setStretchFactor(1, 3);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(split);
+
+    connect(steps_, &QTreeWidget::currentItemChanged, this, [this](QTreeWidgetItem* item) {
+        if (item) showStep(steps_->indexOfTopLevelItem(item));
+    });
+    connect(measure_, &QPushButton::clicked, this, &LessonView::measure);
+    connect(cancel_, &QPushButton::clicked, this, &LessonView::cancelMeasure);
+    connect(open_, &QPushButton::clicked, this, &LessonView::openInEditor);
+    connect(session_->jobs(), &Jobs::finished, this, [this](const QString& key, bool) {
+        if (key == QLatin1String("lesson-measure")) setMeasuring(false);
+    });
+
+    loadLesson(resourcePath(QStringLiteral("examples/gemm")));
+}
+
+LessonView::~LessonView() = default;
+
+bool LessonView::loadLesson(const QString& dir) {
+    QString error;
+    lesson_ = views::loadLesson(dir, &error);
+    artifacts_.clear();
+    errors_.clear();
+    measured_.clear();
+    references_->clear();
+    current_ = -1;
+    steps_->clear();
+    for (int i = 0; i < lesson_.steps.size(); ++i) {
+        auto* item = new QTreeWidgetItem(steps_);
+        item->setText(0, lesson_.steps[i].title);
+        item->setToolTip(0, lesson_.steps[i].fileName);
+        updateRow(i);
+    }
+    if (!lesson_.sourceUrl.isEmpty())
+        source_->setText(tr("Tutorial figures: <a href=\"%1\">%2</a> by %3 (docs %4).")
+                             .arg(lesson_.sourceUrl.toHtmlEscaped(), lesson_.sourceTitle.toHtmlEscaped(),
+                                  lesson_.sourceAuthors.toHtmlEscaped(), lesson_.docsVersion.toHtmlEscaped()));
+    else
+        source_->clear();
+    source_->setToolTip(QStringList{lesson_.machine, lesson_.figures, lesson_.retrieved}.join(QStringLiteral("\n\n")));
+    if (lesson_.steps.isEmpty()) {
+        explanation_->setText(error);
+        session_->report(error, true);
+        return false;
+    }
+    steps_->setCurrentItem(steps_->topLevelItem(0));
+    return true;
+}
+
+void LessonView::selectStep(int index) {
+    if (index < 0 || index >= stepCount()) return;
+    steps_->setCurrentItem(steps_->topLevelItem(index));
+}
+
+QString LessonView::explanationText() const { return explanation_->text(); }
+QString LessonView::publishedText() const { return published_->text(); }
+QString LessonView::measuredText() const { return measuredLabel_->text(); }
+bool LessonView::isMeasuring() const { return session_->jobs()->isRunning(QStringLiteral("lesson-measure")); }
+
+void LessonView::showStep(int index) {
+    if (index < 0 || index >= stepCount() || index == current_) return;
+    current_ = index;
+    const LessonStep& step = lesson_.steps[index];
+    explanation_->setText(step.explanation);
+    script_->setCode(step.script);
+    diffResult_ = lineDiff(index > 0 ? lesson_.steps[index - 1].code : QString(), step.code);
+    diff_->setCode(diffResult_.text());
+    tabs_->setTabText(1, index > 0 ? tr("Changes (+%1 −%2)").arg(diffResult_.added).arg(diffResult_.removed)
+                                   : tr("Changes"));
+    updateFigures();
+    if (artifacts_.contains(index) || errors_.contains(index)) {
+        showArtifacts(index);
+        return;
+    }
+    tir_->setCode(tr("# Lowering…"));
+    assembly_->setCode(tr("# Lowering…"));
+    // Lowered when seen: a lesson docked but hidden costs nothing.
+    if (isVisible()) requestArtifacts(index);
+}
+
+void LessonView::showEvent(QShowEvent* event) {
+    QWidget::showEvent(event);
+    if (current_ >= 0 && !artifacts_.contains(current_) && !errors_.contains(current_)) requestArtifacts(current_);
+}
+
+void LessonView::requestArtifacts(int index) {
+    if (lowering_ == index && session_->jobs()->isRunning(QStringLiteral("lesson-artifacts"))) return;
+    lowering_ = index;
+    const LessonStep& step = lesson_.steps[index];
+    const std::string script = step.script.toStdString(), file = step.fileName.toStdString();
+    session_->jobs()->run<std::shared_ptr<const driver::FunctionArtifacts>>(
+        QStringLiteral("lesson-artifacts"), tr("Lowering %1").arg(step.fileName),
+        [script, file](const CancelToken&) {
+            driver::ArtifactOptions options;
+            options.snapshots = false; // the lesson shows the final TIR and the assembly only
+            options.emitC = false;
+            try {
+                return std::make_shared<const driver::FunctionArtifacts>(
+                    driver::compileScriptArtifacts(script, file, {}, options));
+            } catch (const CompileError& e) {
+                throw std::runtime_error(te::script::formatDiagnostic(e.diagnostic(), file));
+            }
+        },
+        this,
+        [this, index](std::shared_ptr<const driver::FunctionArtifacts> a) {
+            artifacts_.insert(index, std::move(a));
+            if (index == current_) showArtifacts(index);
+        },
+        [this, index](const QString& message) {
+            errors_.insert(index, message);
+            if (index == current_) showArtifacts(index);
+            session_->report(message, true);
+        });
+}
+
+void LessonView::showArtifacts(int index) {
+    if (auto a = artifacts_.value(index)) {
+        tir_->setCode(q(a->build.tir));
+        assembly_->setCode(q(a->build.assembly));
+    } else {
+        const QString error = QStringLiteral("# ") + errors_.value(index);
+        tir_->setCode(error);
+        assembly_->setCode(error);
+    }
+    emit artifactsReady(index);
+}
+
+void LessonView::updateFigures() {
+    if (current_ < 0) return;
+    const LessonStep& step = lesson_.steps[current_];
+    if (step.publishedSeconds) {
+        QString text = tr("Tutorial (%1): %2").arg(step.tutorialStep, formatMs(*step.publishedSeconds * 1e3));
+        const auto& base = lesson_.steps.front().publishedSeconds;
+        if (current_ > 0 && base) text += tr(", %1× the baseline").arg(*base / *step.publishedSeconds, 0, 'f', 1);
+        published_->setText(text);
+    } else {
+        published_->setText(tr("Tutorial: no figure (%1)").arg(step.note.isEmpty() ? tr("not in the tutorial") : step.note));
+    }
+    published_->setToolTip(lesson_.machine);
+    if (measured_.contains(current_)) {
+        const Measurement& m = measured_[current_];
+        QString text = tr("This machine: %1, %2 GFLOP/s, %3")
+                           .arg(formatMs(m.latencyMs))
+                           .arg(m.gflops, 0, 'f', 1)
+                           .arg(m.correct ? tr("correct") : tr("WRONG: %1").arg(m.error));
+        if (current_ > 0 && measured_.contains(0) && m.latencyMs > 0)
+            text += tr(", %1× the baseline").arg(measured_[0].latencyMs / m.latencyMs, 0, 'f', 1);
+        measuredLabel_->setText(text);
+    } else if (measuring_ == current_) {
+        measuredLabel_->setText(tr("This machine: measuring…"));
+    } else {
+        measuredLabel_->setText(tr("This machine: not measured yet"));
+    }
+}
+
+void LessonView::updateRow(int index) {
+    QTreeWidgetItem* item = steps_->topLevelItem(index);
+    if (!item) return;
+    const LessonStep& step = lesson_.steps[index];
+    item->setText(2, step.publishedSeconds ? formatMs(*step.publishedSeconds * 1e3) : QStringLiteral("—"));
+    item->setTextAlignment(2, Qt::AlignRight | Qt::AlignVCenter);
+    if (measured_.contains(index)) {
+        const Measurement& m = measured_[index];
+        item->setText(1, m.correct ? formatMs(m.latencyMs) : tr("wrong"));
+    } else {
+        item->setText(1, index == measuring_ ? tr("…") : QString());
+    }
+    item->setTextAlignment(1, Qt::AlignRight | Qt::AlignVCenter);
+}
+
+void LessonView::measure() {
+    if (current_ < 0) return;
+    const int index = current_;
+    const LessonStep& step = lesson_.steps[index];
+    const std::string script = step.script.toStdString(), file = step.fileName.toStdString();
+    auto cached = artifacts_.value(index);
+    auto references = references_;
+    const int previous = measuring_;
+    measuring_ = index;
+    if (previous >= 0) updateRow(previous);
+    setMeasuring(true);
+    updateRow(index);
+    updateFigures();
+    session_->jobs()->run<std::shared_ptr<driver::RunReport>>(
+        QStringLiteral("lesson-measure"), tr("Measuring %1").arg(step.fileName),
+        [script, file, cached, references](const CancelToken& token) {
+            driver::LoweredFunction f;
+            if (cached) {
+                f = cached->lowered;
+            } else {
+                driver::ScriptOptions so;
+                so.fileName = file;
+                try {
+                    f = driver::lowerScript(script, so).at(0);
+                } catch (const CompileError& e) {
+                    throw std::runtime_error(te::script::formatDiagnostic(e.diagnostic(), file));
+                }
+            }
+            driver::RunOptions options;
+            // Three timed repeats; a slow step (the baseline) is called once
+            // more only, as runAndCheck skips its warm-up.
+            options.evaluator = runtime::TimeEvaluator{1, 3, 50, 1};
+            return std::make_shared<driver::RunReport>(
+                references->run(f, options, kLadderKey, [token] { return token.cancelled(); }));
+        },
+        this,
+        [this, index](std::shared_ptr<driver::RunReport> rep) {
+            Measurement m;
+            m.latencyMs = rep->latencyMs;
+            m.gflops = rep->gflops;
+            m.correct = rep->ok;
+            m.error = q(rep->error);
+            measured_.insert(index, m);
+            if (measuring_ == index) measuring_ = -1;
+            for (int i = 0; i < stepCount(); ++i) updateRow(i);
+            updateFigures();
+            emit measured(index, m.latencyMs, m.gflops, m.correct);
+        },
+        [this, index](const QString& message) {
+            if (measuring_ == index) measuring_ = -1;
+            updateRow(index);
+            updateFigures();
+            measuredLabel_->setText(tr("This machine: failed: %1").arg(message));
+            session_->report(message, true);
+        });
+}
+
+void LessonView::cancelMeasure() {
+    session_->jobs()->cancel(QStringLiteral("lesson-measure"));
+    const int was = measuring_;
+    measuring_ = -1;
+    if (was >= 0) updateRow(was);
+    setMeasuring(false);
+    updateFigures();
+}
+
+void LessonView::setMeasuring(bool on) {
+    on = on && (measuring_ >= 0 || isMeasuring());
+    progress_->setVisible(on);
+    cancel_->setEnabled(on);
+    measure_->setEnabled(!on);
+}
+
+void LessonView::openInEditor() {
+    if (current_ < 0) return;
+    const LessonStep& step = lesson_.steps[current_];
+    session_->setScript(step.path, step.script);
+}
+
+} // namespace tessel::views

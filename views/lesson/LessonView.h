@@ -1,0 +1,128 @@
+/// \file
+/// Lesson mode: the GEMM ladder as a guided sequence for students. Each step
+/// shows what it does and why (the comment block its script starts with), its
+/// script, what changed from the step before (a line diff), its TIR and
+/// assembly, and — on request — its time measured on this machine next to the
+/// figure the tutorial it follows (TVM's "How to optimize GEMM on CPU")
+/// printed. "Open in editor" hands the step to the schedule editor.
+///
+/// Lowering and measuring run as jobs ("lesson-artifacts", "lesson-measure");
+/// the baseline takes seconds to measure, so a measurement shows that it is
+/// busy and can be cancelled. All steps compute the same C = A x B from the
+/// same seeded inputs, so the slow reference is computed once for the ladder.
+#pragma once
+
+#include "lesson/LessonSteps.h"
+#include "lesson/LineDiff.h"
+
+#include <QHash>
+#include <QWidget>
+
+#include <memory>
+#include <optional>
+
+class QLabel;
+class QProgressBar;
+class QPushButton;
+class QTabWidget;
+class QTreeWidget;
+
+namespace tessel::driver {
+struct FunctionArtifacts;
+}
+
+namespace tessel::views {
+
+class CodeEditor;
+class ReferenceCache;
+class Session;
+
+class LessonView : public QWidget {
+    Q_OBJECT
+public:
+    explicit LessonView(Session* session, QWidget* parent = nullptr);
+    ~LessonView() override;
+
+    /// Loads the lesson in `dir` (the constructor loads resourcesDir()/examples/gemm).
+    bool loadLesson(const QString& dir);
+    const Lesson& lesson() const { return lesson_; }
+
+    /// The steps: one row each (step, time here, tutorial's time).
+    QTreeWidget* stepList() const { return steps_; }
+    int stepCount() const { return int(lesson_.steps.size()); }
+    int currentStep() const { return current_; }
+    void selectStep(int index);
+
+    CodeEditor* scriptView() const { return script_; }
+    CodeEditor* diffView() const { return diff_; }
+    CodeEditor* tirView() const { return tir_; }
+    CodeEditor* assemblyView() const { return assembly_; }
+    QTabWidget* tabs() const { return tabs_; }
+    /// The current step's explanation, tutorial figure and measurement as shown.
+    QString explanationText() const;
+    QString publishedText() const;
+    QString measuredText() const;
+    /// The current step against the previous one (code only, not the comments).
+    const LineDiffResult& currentDiff() const { return diffResult_; }
+
+    QPushButton* measureButton() const { return measure_; }
+    QPushButton* cancelButton() const { return cancel_; }
+    QPushButton* openButton() const { return open_; }
+    bool isMeasuring() const;
+
+public slots:
+    /// Measures the current step on this machine (latency, GFLOP/s, correctness).
+    void measure();
+    void cancelMeasure();
+    /// Puts the current step's script into the session for the schedule editor.
+    void openInEditor();
+
+signals:
+    /// The TIR and assembly of `step` are shown.
+    void artifactsReady(int step);
+    void measured(int step, double latencyMs, double gflops, bool correct);
+
+protected:
+    void showEvent(QShowEvent* event) override;
+
+private:
+    struct Measurement {
+        double latencyMs = 0, gflops = 0;
+        bool correct = false;
+        QString error;
+    };
+
+    void showStep(int index);
+    void requestArtifacts(int index);
+    void showArtifacts(int index);
+    void updateFigures();
+    void updateRow(int index);
+    void setMeasuring(bool on);
+
+    Session* session_;
+    Lesson lesson_;
+    QTreeWidget* steps_;
+    QLabel* source_;
+    QLabel* explanation_;
+    QLabel* published_;
+    QLabel* measuredLabel_;
+    QPushButton* measure_;
+    QPushButton* cancel_;
+    QPushButton* open_;
+    QProgressBar* progress_;
+    QTabWidget* tabs_;
+    CodeEditor* script_;
+    CodeEditor* diff_;
+    CodeEditor* tir_;
+    CodeEditor* assembly_;
+    int current_ = -1;
+    int measuring_ = -1;
+    int lowering_ = -1;
+    LineDiffResult diffResult_;
+    QHash<int, std::shared_ptr<const driver::FunctionArtifacts>> artifacts_;
+    QHash<int, QString> errors_;
+    QHash<int, Measurement> measured_;
+    std::shared_ptr<ReferenceCache> references_;
+};
+
+} // namespace tessel::views

@@ -1,0 +1,786 @@
+#include "shell/MainWindow.h"
+
+#include "common/Jobs.h"
+#include "common/Resources.h"
+#include "common/Session.h"
+#include "driver/ModelCompiler.h"
+#include "driver/ModelRunner.h"
+#include "frontend/ModelZoo.h"
+#include "frontend/OnnxImporter.h"
+#include "shell/InputShapesDialog.h"
+#include "shell/Language.h"
+#include "shell/PassReference.h"
+
+#include "code/CodeView.h"
+#include "graph/GraphPanel.h"
+#include "graph/NodeProperties.h"
+#include "lesson/LessonView.h"
+#include "schedule/ScheduleEditor.h"
+#include "stages/StageView.h"
+
+#include <QAction>
+#include <QActionGroup>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDateTime>
+#include <QDir>
+#include <QDockWidget>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QLabel>
+#include <QListWidget>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QProgressBar>
+#include <QScreen>
+#include <QSettings>
+#include <QStandardPaths>
+#include <QStatusBar>
+#include <QTextStream>
+#include <QTimer>
+#include <QToolButton>
+
+namespace tessel::views {
+
+namespace {
+
+constexpr int kMaxRecent = 8;
+
+/// What the inspect job finds out about a model before compiling it.
+struct ModelInfo {
+    QVector<ModelInput> inputs;
+};
+
+ModelInfo inspectModel(const QString& path) {
+    frontend::ImportOptions io;
+    io.inferShapes = false;
+    graph::Graph g = frontend::importOnnx(path.toStdString(), io);
+    ModelInfo info;
+    for (const auto& in : g.inputs()) {
+        ModelInput mi;
+        const auto& t = in->output(0).type();
+        mi.name = QString::fromStdString(in->output(0).name());
+        mi.dtype = QString::fromStdString(t.dtype.str());
+        for (int64_t d : t.shape) mi.dims << d;
+        info.inputs << mi;
+    }
+    return info;
+}
+
+/// The fused function the views show first: the first convolution, else the first.
+QString firstInterestingFunction(const driver::CompiledModel& m) {
+    for (const auto& f : m.functions)
+        if (f.name.find("conv") != std::string::npos) return QString::fromStdString(f.name);
+    return m.functions.empty() ? QString() : QString::fromStdString(m.functions.front().name);
+}
+
+} // namespace
+
+MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), session_(new Session(this)) {
+    setObjectName(QStringLiteral("TesselMainWindow"));
+    setWindowIcon(QIcon(QStringLiteral(":/icons/tessel.svg")));
+    setDockNestingEnabled(true);
+    resize(1440, 900);
+
+    statusLabel_ = new QLabel(this);
+    progress_ = new QProgressBar(this);
+    progress_->setMaximumWidth(180);
+    progress_->setVisible(false);
+    cancelButton_ = new QToolButton(this);
+    cancelButton_->setVisible(false);
+    statusBar()->addWidget(statusLabel_, 1);
+    statusBar()->addPermanentWidget(progress_);
+    statusBar()->addPermanentWidget(cancelButton_);
+
+    createActions();
+    createMenus();
+    createViews();
+    defaultState_ = saveState();
+    restoreLayout();
+
+    connect(session_, &Session::message, this, &MainWindow::showMessage);
+    connect(session_, &Session::modelChanged, this, &MainWindow::updateTitle);
+    connect(session_, &Session::scriptChanged, this, &MainWindow::updateTitle);
+    auto* jobs = session_->jobs();
+    connect(jobs, &Jobs::started, this, &MainWindow::updateJobStatus);
+    connect(jobs, &Jobs::finished, this, &MainWindow::updateJobStatus);
+    auto* poll = new QTimer(this);
+    poll->setInterval(150);
+    connect(poll, &QTimer::timeout, this, &MainWindow::updateJobStatus);
+    connect(jobs, &Jobs::busyChanged, poll, [poll](bool busy) { busy ? poll->start() : poll->stop(); });
+    connect(cancelButton_, &QToolButton::clicked, cancelAct_, &QAction::trigger);
+
+    QSettings settings;
+    language_ = settings.value(QStringLiteral("language")).toString();
+    retranslate();
+    updateTitle();
+    installEventFilter(this);
+}
+
+MainWindow::~MainWindow() {
+    // Views observe the session: they go first, then the session (and its
+    // workers, which it waits for).
+    session_->jobs()->cancelAll();
+    destroyViews();
+    delete session_;
+}
+
+// ---------------------------------------------------------------- actions / menus
+
+void MainWindow::createActions() {
+    openAct_ = new QAction(this);
+    openAct_->setShortcut(QKeySequence::Open);
+    connect(openAct_, &QAction::triggered, this, &MainWindow::openDialog);
+    openProjectAct_ = new QAction(this);
+    connect(openProjectAct_, &QAction::triggered, this, [this] {
+        QString path = QFileDialog::getOpenFileName(this, tr("Open project"), {}, tr("Tessel projects (*.tessel)"));
+        if (!path.isEmpty()) openProject(path);
+    });
+    saveProjectAct_ = new QAction(this);
+    saveProjectAct_->setShortcut(QKeySequence::Save);
+    connect(saveProjectAct_, &QAction::triggered, this, [this] {
+        if (projectPath_.isEmpty())
+            saveProjectAs();
+        else
+            saveProject(projectPath_);
+    });
+    saveProjectAsAct_ = new QAction(this);
+    saveProjectAsAct_->setShortcut(QKeySequence::SaveAs);
+    connect(saveProjectAsAct_, &QAction::triggered, this, &MainWindow::saveProjectAs);
+    quitAct_ = new QAction(this);
+    quitAct_->setShortcut(QKeySequence::Quit);
+    connect(quitAct_, &QAction::triggered, this, &QWidget::close);
+
+    compileRunAct_ = new QAction(this);
+    compileRunAct_->setShortcut(Qt::CTRL | Qt::SHIFT | Qt::Key_R);
+    connect(compileRunAct_, &QAction::triggered, this, &MainWindow::compileAndRunModel);
+    cancelAct_ = new QAction(this);
+    cancelAct_->setShortcut(Qt::Key_Escape);
+    cancelAct_->setEnabled(false);
+    connect(cancelAct_, &QAction::triggered, this, [this] {
+        session_->jobs()->cancelAll();
+        showMessage(tr("Cancelled."), false);
+    });
+
+    passRefAct_ = new QAction(this);
+    connect(passRefAct_, &QAction::triggered, this, &MainWindow::showPassReference);
+    lessonAct_ = new QAction(this);
+    connect(lessonAct_, &QAction::triggered, this, [this] {
+        if (auto* d = dock(QStringLiteral("LessonDock"))) {
+            d->show();
+            d->raise();
+        }
+    });
+    aboutAct_ = new QAction(this);
+    connect(aboutAct_, &QAction::triggered, this, &MainWindow::showAbout);
+    aboutQtAct_ = new QAction(this);
+    connect(aboutQtAct_, &QAction::triggered, qApp, &QApplication::aboutQt);
+    resetLayoutAct_ = new QAction(this);
+    connect(resetLayoutAct_, &QAction::triggered, this, [this] {
+        restoreState(defaultState_);
+        for (auto* d : std::as_const(docks_)) d->show();
+    });
+
+    languageGroup_ = new QActionGroup(this);
+    QStringList codes = availableLanguages();
+    codes.prepend(QString());
+    for (const QString& code : codes) {
+        auto* a = new QAction(this);
+        a->setCheckable(true);
+        a->setData(code);
+        languageGroup_->addAction(a);
+        languageActions_.insert(code, a);
+        connect(a, &QAction::triggered, this, [this, code] { setLanguage(code); });
+    }
+}
+
+void MainWindow::createMenus() {
+    fileMenu_ = menuBar()->addMenu(QString());
+    fileMenu_->setObjectName(QStringLiteral("FileMenu"));
+    fileMenu_->addAction(openAct_);
+    fileMenu_->addAction(openProjectAct_);
+    recentMenu_ = fileMenu_->addMenu(QString());
+    connect(recentMenu_, &QMenu::aboutToShow, this, &MainWindow::rebuildRecentMenu);
+    examplesMenu_ = fileMenu_->addMenu(QString());
+    connect(examplesMenu_, &QMenu::aboutToShow, this, &MainWindow::rebuildExamplesMenu);
+    fileMenu_->addSeparator();
+    fileMenu_->addAction(saveProjectAct_);
+    fileMenu_->addAction(saveProjectAsAct_);
+    fileMenu_->addSeparator();
+    fileMenu_->addAction(quitAct_);
+
+    viewMenu_ = menuBar()->addMenu(QString());
+    viewMenu_->setObjectName(QStringLiteral("ViewMenu"));
+
+    runMenu_ = menuBar()->addMenu(QString());
+    runMenu_->setObjectName(QStringLiteral("RunMenu"));
+    runMenu_->addAction(compileRunAct_);
+    runMenu_->addAction(cancelAct_);
+
+    settingsMenu_ = menuBar()->addMenu(QString());
+    settingsMenu_->setObjectName(QStringLiteral("SettingsMenu"));
+    languageMenu_ = settingsMenu_->addMenu(QString());
+    for (auto* a : languageGroup_->actions()) languageMenu_->addAction(a);
+
+    helpMenu_ = menuBar()->addMenu(QString());
+    helpMenu_->setObjectName(QStringLiteral("HelpMenu"));
+    helpMenu_->addAction(passRefAct_);
+    helpMenu_->addAction(lessonAct_);
+    helpMenu_->addSeparator();
+    helpMenu_->addAction(aboutAct_);
+    helpMenu_->addAction(aboutQtAct_);
+}
+
+void MainWindow::retranslate() {
+    fileMenu_->setTitle(tr("&File"));
+    openAct_->setText(tr("&Open Model or Script…"));
+    openProjectAct_->setText(tr("Open &Project…"));
+    recentMenu_->setTitle(tr("Recent &Files"));
+    examplesMenu_->setTitle(tr("&Examples"));
+    saveProjectAct_->setText(tr("&Save Project"));
+    saveProjectAsAct_->setText(tr("Save Project &As…"));
+    quitAct_->setText(tr("&Quit"));
+    viewMenu_->setTitle(tr("&View"));
+    resetLayoutAct_->setText(tr("Reset Layout"));
+    runMenu_->setTitle(tr("&Run"));
+    compileRunAct_->setText(tr("Compile and Run &Model"));
+    cancelAct_->setText(tr("&Cancel Running Work"));
+    settingsMenu_->setTitle(tr("&Settings"));
+    languageMenu_->setTitle(tr("&Language"));
+    for (auto it = languageActions_.begin(); it != languageActions_.end(); ++it)
+        it.value()->setText(it.key().isEmpty() ? tr("System Language") : languageName(it.key()));
+    if (auto* a = languageActions_.value(language_)) a->setChecked(true);
+    helpMenu_->setTitle(tr("&Help"));
+    passRefAct_->setText(tr("&Pass Reference"));
+    lessonAct_->setText(tr("&GEMM Lesson"));
+    aboutAct_->setText(tr("&About Tessel"));
+    aboutQtAct_->setText(tr("About &Qt"));
+    cancelButton_->setText(tr("Cancel"));
+    cancelButton_->setToolTip(tr("Cancel the running work"));
+
+    static const QMap<QString, const char*> titles = {
+        {QStringLiteral("GraphDock"), QT_TR_NOOP("Graph")},
+        {QStringLiteral("PropertiesDock"), QT_TR_NOOP("Properties")},
+        {QStringLiteral("StagesDock"), QT_TR_NOOP("Stages")},
+        {QStringLiteral("ScheduleDock"), QT_TR_NOOP("Schedule")},
+        {QStringLiteral("LessonDock"), QT_TR_NOOP("GEMM Lesson")},
+        {QStringLiteral("MessagesDock"), QT_TR_NOOP("Messages")},
+    };
+    for (auto it = docks_.begin(); it != docks_.end(); ++it) it.value()->setWindowTitle(tr(titles.value(it.key())));
+    updateJobStatus();
+    updateTitle();
+}
+
+void MainWindow::changeEvent(QEvent* event) {
+    if (event->type() == QEvent::LanguageChange) retranslate();
+    QMainWindow::changeEvent(event);
+}
+
+// ---------------------------------------------------------------- views
+
+void MainWindow::createViews() {
+    auto addDock = [this](const QString& name, QWidget* w, Qt::DockWidgetArea area) {
+        auto* d = docks_.value(name);
+        if (!d) {
+            d = new QDockWidget(this);
+            d->setObjectName(name);
+            addDockWidget(area, d);
+            docks_.insert(name, d);
+        }
+        d->setWidget(w);
+        return d;
+    };
+    graph_ = new GraphPanel(session_, this);
+    properties_ = new NodeProperties(session_, this);
+    code_ = new CodeView(session_, this);
+    stages_ = new StageView(session_, this);
+    schedule_ = new ScheduleEditor(session_, this);
+    lesson_ = new LessonView(session_, this);
+    properties_->follow(graph_);
+    if (!messages_) {
+        messages_ = new QListWidget(this);
+        messages_->setObjectName(QStringLiteral("Messages"));
+        messages_->setWordWrap(true);
+    }
+    bool first = docks_.isEmpty();
+    // The code view is the centre of the window; everything else docks
+    // around it: the graph (tabbed with the GEMM lesson) over the schedule
+    // editor (tabbed with the node properties) on the left, the messages
+    // (tabbed with the stage view, whose diff wants the full width) below.
+    if (auto* old = centralWidget(); old && old != code_) old->deleteLater();
+    setCentralWidget(code_);
+    addDock(QStringLiteral("GraphDock"), graph_, Qt::LeftDockWidgetArea);
+    addDock(QStringLiteral("ScheduleDock"), schedule_, Qt::LeftDockWidgetArea);
+    addDock(QStringLiteral("PropertiesDock"), properties_, Qt::LeftDockWidgetArea);
+    addDock(QStringLiteral("LessonDock"), lesson_, Qt::LeftDockWidgetArea);
+    addDock(QStringLiteral("MessagesDock"), messages_, Qt::BottomDockWidgetArea);
+    addDock(QStringLiteral("StagesDock"), stages_, Qt::BottomDockWidgetArea);
+    if (first) {
+        splitDockWidget(docks_[QStringLiteral("GraphDock")], docks_[QStringLiteral("ScheduleDock")], Qt::Vertical);
+        tabifyDockWidget(docks_[QStringLiteral("GraphDock")], docks_[QStringLiteral("LessonDock")]);
+        tabifyDockWidget(docks_[QStringLiteral("ScheduleDock")], docks_[QStringLiteral("PropertiesDock")]);
+        tabifyDockWidget(docks_[QStringLiteral("MessagesDock")], docks_[QStringLiteral("StagesDock")]);
+        docks_[QStringLiteral("GraphDock")]->raise();
+        docks_[QStringLiteral("ScheduleDock")]->raise();
+        docks_[QStringLiteral("MessagesDock")]->raise();
+        resizeDocks({docks_[QStringLiteral("GraphDock")]}, {600}, Qt::Horizontal);
+        resizeDocks({docks_[QStringLiteral("GraphDock")], docks_[QStringLiteral("ScheduleDock")]}, {430, 330},
+                    Qt::Vertical);
+        resizeDocks({docks_[QStringLiteral("MessagesDock")]}, {150}, Qt::Vertical);
+        viewMenu_->clear();
+        for (const char* n : {"GraphDock", "PropertiesDock", "StagesDock", "ScheduleDock", "LessonDock", "MessagesDock"})
+            viewMenu_->addAction(docks_[QString::fromLatin1(n)]->toggleViewAction());
+        viewMenu_->addSeparator();
+        viewMenu_->addAction(resetLayoutAct_);
+    }
+}
+
+void MainWindow::destroyViews() {
+    for (QWidget* w : std::initializer_list<QWidget*>{graph_, properties_, code_, stages_, schedule_, lesson_})
+        delete w;
+    graph_ = nullptr;
+    properties_ = nullptr;
+    code_ = nullptr;
+    stages_ = nullptr;
+    schedule_ = nullptr;
+    lesson_ = nullptr;
+}
+
+QDockWidget* MainWindow::dock(const QString& objectName) const { return docks_.value(objectName); }
+
+void MainWindow::restoreLayout() {
+    QSettings s;
+    restoreGeometry(s.value(QStringLiteral("window/geometry")).toByteArray());
+    restoreState(s.value(QStringLiteral("window/state")).toByteArray());
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+    QSettings s;
+    s.setValue(QStringLiteral("window/geometry"), saveGeometry());
+    s.setValue(QStringLiteral("window/state"), saveState());
+    session_->jobs()->cancelAll();
+    event->accept();
+}
+
+bool MainWindow::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == this && event->type() == QEvent::Paint && !painted_) {
+        painted_ = true;
+        QTimer::singleShot(0, this, &MainWindow::firstPaint);
+    }
+    return QMainWindow::eventFilter(watched, event);
+}
+
+void MainWindow::setLanguage(const QString& code) {
+    language_ = code;
+    QSettings().setValue(QStringLiteral("language"), code);
+    installLanguage(resolveLanguage(code));
+    // Views set their strings when built: rebuild them over the same session
+    // so every panel speaks the new language; the docks and layout stay.
+    QString fn = session_->currentFunction();
+    destroyViews();
+    createViews();
+    retranslate();
+    if (session_->kind() == Session::Kind::Model) emit session_->modelChanged();
+    if (session_->kind() == Session::Kind::Script) emit session_->scriptChanged();
+    if (!fn.isEmpty()) emit session_->currentFunctionChanged(fn);
+    emit session_->artifactsChanged();
+}
+
+// ---------------------------------------------------------------- status
+
+void MainWindow::showMessage(const QString& text, bool error) {
+    auto* item = new QListWidgetItem(QStringLiteral("[%1] %2").arg(QTime::currentTime().toString(QStringLiteral("HH:mm:ss")), text));
+    if (error) {
+        item->setForeground(QColor(192, 57, 43));
+        item->setIcon(style()->standardIcon(QStyle::SP_MessageBoxWarning));
+        if (auto* d = dock(QStringLiteral("MessagesDock"))) { d->show(); d->raise(); }
+    }
+    messages_->addItem(item);
+    messages_->scrollToBottom();
+    statusLabel_->setText(text);
+}
+
+void MainWindow::updateJobStatus() {
+    auto* jobs = session_->jobs();
+    bool busy = jobs->runningCount() > 0;
+    progress_->setVisible(busy);
+    cancelButton_->setVisible(busy);
+    cancelAct_->setEnabled(busy);
+    if (!busy) return;
+    double p = jobs->progress();
+    if (p < 0) {
+        progress_->setRange(0, 0);
+    } else {
+        progress_->setRange(0, 1000);
+        progress_->setValue(int(p * 1000));
+    }
+    statusLabel_->setText(jobs->runningTitles().join(QStringLiteral(" · ")));
+}
+
+void MainWindow::updateTitle() {
+    QString what;
+    if (!session_->sourcePath().isEmpty()) what = QFileInfo(session_->sourcePath()).fileName();
+    else if (session_->kind() == Session::Kind::Script) what = tr("untitled.te");
+    setWindowTitle(what.isEmpty() ? tr("Tessel") : tr("%1 — Tessel").arg(what));
+}
+
+// ---------------------------------------------------------------- opening
+
+void MainWindow::openDialog() {
+    QString path = QFileDialog::getOpenFileName(
+        this, tr("Open model or script"), {},
+        tr("Models and scripts (*.onnx *.te *.tessel);;ONNX models (*.onnx);;TE scripts (*.te);;Tessel projects (*.tessel)"));
+    if (!path.isEmpty()) openFile(path);
+}
+
+bool MainWindow::openFile(const QString& path) {
+    QFileInfo fi(path);
+    if (!fi.exists()) {
+        showMessage(tr("%1 does not exist").arg(path), true);
+        emit openFailed(path);
+        return false;
+    }
+    QString suffix = fi.suffix().toLower();
+    if (suffix == QLatin1String("te")) return openScript(path);
+    if (suffix == QLatin1String("tessel")) return openProject(path);
+    openModel(path);
+    return true;
+}
+
+void MainWindow::openModel(const QString& path, const QMap<QString, QString>& shapes) {
+    QString abs = QFileInfo(path).absoluteFilePath();
+    addRecent(abs);
+    session_->jobs()->run<ModelInfo>(
+        QStringLiteral("inspect-model"), tr("Reading %1").arg(QFileInfo(abs).fileName()),
+        [abs](const CancelToken&) { return inspectModel(abs); }, this,
+        [this, abs, shapes](ModelInfo info) {
+            QMap<QString, QString> bound = shapes;
+            bool missing = false;
+            for (const auto& in : info.inputs)
+                if (in.dynamic() && !bound.contains(in.name)) missing = true;
+            if (missing) {
+                InputShapesDialog dlg(QFileInfo(abs).fileName(), info.inputs, this);
+                if (dlg.exec() != QDialog::Accepted) {
+                    showMessage(tr("Opening %1 cancelled: its input shapes are needed.").arg(abs), false);
+                    return;
+                }
+                auto given = dlg.shapes();
+                for (auto it = given.begin(); it != given.end(); ++it) bound.insert(it.key(), it.value());
+            }
+            QString select = pendingProject_.modelPath == abs ? pendingProject_.currentFunction : QString();
+            QMap<QString, QString> schedules =
+                pendingProject_.modelPath == abs ? pendingProject_.schedules : QMap<QString, QString>();
+            compileModel(abs, bound, select, schedules);
+        },
+        [this, abs](const QString& err) {
+            showMessage(tr("Cannot open %1: %2").arg(abs, err), true);
+            emit openFailed(err);
+        });
+}
+
+void MainWindow::compileModel(const QString& path, const QMap<QString, QString>& shapes, const QString& selectFunction,
+                              const QMap<QString, QString>& schedules) {
+    std::map<std::string, std::vector<int64_t>> io;
+    for (auto it = shapes.begin(); it != shapes.end(); ++it) {
+        try {
+            auto [name, dims] = frontend::parseInputShapeBinding((it.key() + QLatin1Char('=') + it.value()).toStdString());
+            io[name] = dims;
+        } catch (const std::exception& e) {
+            showMessage(tr("Bad input shape %1: %2").arg(it.value(), QString::fromStdString(e.what())), true);
+            return;
+        }
+    }
+    std::map<std::string, std::string> sched;
+    for (auto it = schedules.begin(); it != schedules.end(); ++it) sched[it.key().toStdString()] = it.value().toStdString();
+    QString name = QFileInfo(path).fileName();
+    showMessage(tr("Compiling %1…").arg(name), false);
+    session_->jobs()->run<std::shared_ptr<const driver::CompiledModel>>(
+        QStringLiteral("compile-model"), tr("Compiling %1").arg(name),
+        [path, io, sched](const CancelToken& token) {
+            frontend::ImportOptions opts;
+            opts.inputShapes = io;
+            driver::CompileOptions co;
+            co.trace = true;
+            co.schedules = sched;
+            co.progress = [token](double fraction, const std::string&) {
+                token.setProgress(fraction);
+                return !token.cancelled();
+            };
+            return std::shared_ptr<const driver::CompiledModel>(
+                std::make_shared<driver::CompiledModel>(driver::compileModel(path.toStdString(), opts, co)));
+        },
+        this,
+        [this, path, shapes, selectFunction, schedules, name](std::shared_ptr<const driver::CompiledModel> m) {
+            session_->setModel(path, m, shapes);
+            for (auto it = schedules.begin(); it != schedules.end(); ++it) session_->setEditedSchedule(it.key(), it.value());
+            QString fn = selectFunction;
+            if (fn.isEmpty() || !m->findFunction(fn.toStdString())) fn = firstInterestingFunction(*m);
+            session_->selectFunction(fn);
+            showMessage(tr("%1: %2 fused functions, compiled in %3 s")
+                            .arg(name)
+                            .arg(m->functions.size())
+                            .arg(m->timings.totalSeconds(), 0, 'f', 2),
+                        false);
+            pendingProject_ = Project();
+            emit modelReady();
+        },
+        [this, path](const QString& err) {
+            showMessage(tr("Cannot compile %1: %2").arg(path, err), true);
+            emit openFailed(err);
+        });
+}
+
+bool MainWindow::openScript(const QString& path) {
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) {
+        showMessage(tr("Cannot read %1: %2").arg(path, f.errorString()), true);
+        emit openFailed(f.errorString());
+        return false;
+    }
+    QString abs = QFileInfo(path).absoluteFilePath();
+    addRecent(abs);
+    session_->setScript(abs, QString::fromUtf8(f.readAll()));
+    if (auto* d = dock(QStringLiteral("ScheduleDock"))) {
+        d->show();
+        d->raise();
+    }
+    return true;
+}
+
+bool MainWindow::openProject(const QString& path) {
+    Project p;
+    QString err;
+    if (!p.load(path, &err)) {
+        showMessage(tr("Cannot open project %1: %2").arg(path, err), true);
+        emit openFailed(err);
+        return false;
+    }
+    projectPath_ = QFileInfo(path).absoluteFilePath();
+    addRecent(projectPath_);
+    if (!p.windowState.isEmpty()) restoreState(p.windowState);
+    if (!p.windowGeometry.isEmpty()) restoreGeometry(p.windowGeometry);
+    session_->setTarget(p.target);
+    if (!p.modelPath.isEmpty()) {
+        pendingProject_ = p;
+        openModel(p.modelPath, p.inputShapes);
+    } else {
+        session_->setScript(p.scriptPath, p.scriptText);
+    }
+    updateTitle();
+    return true;
+}
+
+bool MainWindow::saveProject(const QString& path) {
+    Project p;
+    if (session_->kind() == Session::Kind::Model) {
+        p.modelPath = session_->sourcePath();
+        p.inputShapes = session_->inputShapes();
+        p.schedules = session_->editedSchedules();
+    } else if (session_->kind() == Session::Kind::Script) {
+        p.scriptPath = session_->sourcePath();
+        p.scriptText = session_->scriptText();
+    }
+    p.target = session_->target();
+    p.currentFunction = session_->currentFunction();
+    p.windowGeometry = saveGeometry();
+    p.windowState = saveState();
+    QString err = p.save(path);
+    if (!err.isEmpty()) {
+        showMessage(err, true);
+        return false;
+    }
+    projectPath_ = QFileInfo(path).absoluteFilePath();
+    addRecent(projectPath_);
+    showMessage(tr("Saved %1").arg(projectPath_), false);
+    return true;
+}
+
+void MainWindow::saveProjectAs() {
+    QString path = QFileDialog::getSaveFileName(this, tr("Save project"), projectPath_, tr("Tessel projects (*.tessel)"));
+    if (path.isEmpty()) return;
+    if (!path.endsWith(QLatin1String(".tessel"))) path += QLatin1String(".tessel");
+    saveProject(path);
+}
+
+void MainWindow::openExample() {
+    QString dir = QStandardPaths::writableLocation(QStandardPaths::CacheLocation) + QStringLiteral("/examples");
+    QDir().mkpath(dir);
+    QString path = dir + QStringLiteral("/resnet18.onnx");
+    if (auto* d = dock(QStringLiteral("LessonDock"))) d->show();
+    if (QFileInfo::exists(path)) {
+        openModel(path);
+        return;
+    }
+    session_->jobs()->run<QString>(
+        QStringLiteral("write-example"), tr("Writing the ResNet-18 example"),
+        [path](const CancelToken&) {
+            frontend::writeZooModel("resnet18", path.toStdString(), 1);
+            return path;
+        },
+        this, [this](QString p) { openModel(p); },
+        [this](const QString& err) { showMessage(tr("Cannot write the example model: %1").arg(err), true); });
+}
+
+void MainWindow::addRecent(const QString& path) {
+    QSettings s;
+    QStringList recent = s.value(QStringLiteral("recentFiles")).toStringList();
+    recent.removeAll(path);
+    recent.prepend(path);
+    while (recent.size() > kMaxRecent) recent.removeLast();
+    s.setValue(QStringLiteral("recentFiles"), recent);
+}
+
+void MainWindow::rebuildRecentMenu() {
+    recentMenu_->clear();
+    const QStringList recent = QSettings().value(QStringLiteral("recentFiles")).toStringList();
+    for (const QString& p : recent) {
+        auto* a = recentMenu_->addAction(QFileInfo(p).fileName());
+        a->setToolTip(p);
+        a->setStatusTip(p);
+        connect(a, &QAction::triggered, this, [this, p] { openFile(p); });
+    }
+    if (recent.isEmpty()) recentMenu_->addAction(tr("(none)"))->setEnabled(false);
+    recentMenu_->addSeparator();
+    connect(recentMenu_->addAction(tr("Clear")), &QAction::triggered, this,
+            [] { QSettings().remove(QStringLiteral("recentFiles")); });
+}
+
+void MainWindow::rebuildExamplesMenu() {
+    examplesMenu_->clear();
+    connect(examplesMenu_->addAction(tr("ResNet-18 (model zoo) and the GEMM lesson")), &QAction::triggered, this,
+            &MainWindow::openExample);
+    for (const char* zoo : {"mobilenet_v2"}) {
+        QString name = QString::fromLatin1(zoo);
+        connect(examplesMenu_->addAction(tr("%1 (model zoo)").arg(name)), &QAction::triggered, this, [this, name] {
+            QString dir = QStandardPaths::writableLocation(QStandardPaths::CacheLocation) + QStringLiteral("/examples");
+            QDir().mkpath(dir);
+            QString path = dir + QLatin1Char('/') + name + QStringLiteral(".onnx");
+            session_->jobs()->run<QString>(
+                QStringLiteral("write-example"), tr("Writing %1").arg(name),
+                [path, name](const CancelToken&) {
+                    frontend::writeZooModel(name.toStdString(), path.toStdString(), 1);
+                    return path;
+                },
+                this, [this](QString p) { openModel(p); },
+                [this](const QString& err) { showMessage(tr("Cannot write the example model: %1").arg(err), true); });
+        });
+    }
+    examplesMenu_->addSeparator();
+    QDir gemm(resourcePath(QStringLiteral("examples/gemm")));
+    for (const QFileInfo& fi : gemm.entryInfoList({QStringLiteral("*.te")}, QDir::Files, QDir::Name)) {
+        QString p = fi.absoluteFilePath();
+        connect(examplesMenu_->addAction(tr("GEMM: %1").arg(fi.completeBaseName())), &QAction::triggered, this,
+                [this, p] { openScript(p); });
+    }
+    QDir templates(resourcePath(QStringLiteral("templates")));
+    for (const QFileInfo& fi : templates.entryInfoList({QStringLiteral("*.te")}, QDir::Files, QDir::Name)) {
+        QString p = fi.absoluteFilePath();
+        connect(examplesMenu_->addAction(tr("Template: %1").arg(fi.completeBaseName())), &QAction::triggered, this,
+                [this, p] { openScript(p); });
+    }
+}
+
+// ---------------------------------------------------------------- running
+
+void MainWindow::compileAndRunModel() {
+    auto m = session_->model();
+    if (!m) {
+        showMessage(tr("Open a model first (File > Open, or File > Examples)."), true);
+        return;
+    }
+    QString path = session_->sourcePath();
+    auto shapes = session_->inputShapes();
+    std::map<std::string, std::vector<int64_t>> io;
+    for (auto it = shapes.begin(); it != shapes.end(); ++it) {
+        auto [n, dims] = frontend::parseInputShapeBinding((it.key() + QLatin1Char('=') + it.value()).toStdString());
+        io[n] = dims;
+    }
+    std::map<std::string, std::string> sched;
+    const auto edited = session_->editedSchedules();
+    for (auto it = edited.begin(); it != edited.end(); ++it) sched[it.key().toStdString()] = it.value().toStdString();
+    struct Result {
+        double compileSeconds = 0;
+        driver::ModelRunReport report;
+        size_t edited = 0;
+    };
+    session_->jobs()->run<std::shared_ptr<Result>>(
+        QStringLiteral("run-model"), tr("Compiling and running %1").arg(QFileInfo(path).fileName()),
+        [path, io, sched](const CancelToken& token) {
+            frontend::ImportOptions opts;
+            opts.inputShapes = io;
+            driver::CompileOptions co;
+            co.schedules = sched;
+            co.progress = [token](double f, const std::string&) {
+                token.setProgress(0.8 * f);
+                return !token.cancelled();
+            };
+            auto r = std::make_shared<Result>();
+            auto compiled = driver::compileModel(path.toStdString(), opts, co);
+            r->compileSeconds = compiled.timings.totalSeconds();
+            r->edited = sched.size();
+            if (token.cancelled()) return r;
+            driver::ModelRunOptions ro;
+            ro.repeat = 10;
+            r->report = driver::runModel(compiled, {}, {}, ro);
+            return r;
+        },
+        this,
+        [this, path](std::shared_ptr<Result> r) {
+            if (!r->report.ok) {
+                showMessage(tr("Running %1 failed: %2").arg(path, QString::fromStdString(r->report.error)), true);
+                return;
+            }
+            showMessage(tr("%1: %2 ms (median of %3 runs, %4 threads), %5 edited schedules, compiled in %6 s")
+                            .arg(QFileInfo(path).fileName())
+                            .arg(r->report.latencyMs, 0, 'f', 2)
+                            .arg(r->report.runsMs.size())
+                            .arg(r->report.threads)
+                            .arg(r->edited)
+                            .arg(r->compileSeconds, 0, 'f', 2),
+                        false);
+        },
+        [this](const QString& err) { showMessage(tr("Compile and run failed: %1").arg(err), true); });
+}
+
+// ---------------------------------------------------------------- help
+
+void MainWindow::showPassReference() {
+    auto* dlg = new PassReferenceDialog(this);
+    dlg->setAttribute(Qt::WA_DeleteOnClose);
+    dlg->show();
+}
+
+void MainWindow::showAbout() {
+    QMessageBox::about(this, tr("About Tessel"),
+                       tr("<h3>Tessel %1</h3><p>An IDE for seeing and tuning deep-learning compilation: ONNX models "
+                          "become fused operators, tensor expressions with schedules, loop programs (TIR), LLVM IR "
+                          "and assembly, all shown side by side.</p><p>Built with Qt %2, LLVM 16 and Graphviz.</p>")
+                           .arg(QCoreApplication::applicationVersion(), QString::fromLatin1(qVersion())));
+}
+
+// ---------------------------------------------------------------- screenshots
+
+QStringList MainWindow::saveScreenshots(const QString& dir) {
+    QDir().mkpath(dir);
+    QStringList files;
+    auto save = [&](QWidget* w, const QString& name) {
+        if (!w) return;
+        QString f = dir + QLatin1Char('/') + name + QStringLiteral(".png");
+        if (w->grab().save(f)) files << f;
+    };
+    // The whole window as the X server shows it (under Xvfb), else as Qt paints it.
+    QPixmap window;
+    if (auto* screen = this->screen(); screen && QGuiApplication::platformName() == QLatin1String("xcb"))
+        window = screen->grabWindow(winId());
+    if (window.isNull()) window = grab();
+    QString wf = dir + QStringLiteral("/window.png");
+    if (window.save(wf)) files << wf;
+    save(graph_, QStringLiteral("graph"));
+    save(code_, QStringLiteral("code"));
+    save(schedule_, QStringLiteral("schedule"));
+    save(stages_, QStringLiteral("stages"));
+    save(lesson_, QStringLiteral("lesson"));
+    return files;
+}
+
+} // namespace tessel::views

@@ -1,0 +1,21 @@
+/// \file
+/// Help > Pass reference: every graph pass and TIR pass from their registries
+/// (name, summary, description, options with defaults), as HTML, so the help
+/// never drifts from the passes that exist.
+#pragma once
+
+#include <QDialog>
+#include <QString>
+
+namespace tessel::views {
+
+/// The reference as an HTML page.
+QString passReferenceHtml();
+
+class PassReferenceDialog : public QDialog {
+    Q_OBJECT
+public:
+    explicit PassReferenceDialog(QWidget* parent = nullptr);
+};
+
+} // namespace tessel::views
