@@ -4,8 +4,8 @@
 #include "common/Jobs.h"
 #include "common/Session.h"
 #include "driver/FunctionArtifacts.h"
-#include "lesson/Resources.h"
-#include "schedule/ReferenceCache.h" // header-only: no link to the schedule view
+#include "common/Resources.h"
+#include "common/ReferenceCache.h"
 #include "te/script/Script.h"
 
 #include <QHeaderView>

@@ -13,7 +13,7 @@
 #pragma once
 
 #include "lesson/LessonSteps.h"
-#include "lesson/LineDiff.h"
+#include "lesson/UnifiedDiff.h"
 
 #include <QHash>
 #include <QWidget>

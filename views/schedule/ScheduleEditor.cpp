@@ -5,7 +5,7 @@
 #include "driver/FunctionArtifacts.h"
 #include "driver/ModelCompiler.h"
 #include "schedule/CpuPeak.h"
-#include "schedule/ReferenceCache.h"
+#include "common/ReferenceCache.h"
 #include "schedule/ScriptEdit.h"
 #include "te/script/Script.h"
 

@@ -6,7 +6,7 @@
 #include "driver/FunctionArtifacts.h"
 #include "driver/ModelCompiler.h"
 #include "graph/passes/GraphPassRegistry.h"
-#include "stages/LineDiff.h"
+#include "common/LineDiff.h"
 #include "tir/IRPrinter.h"
 #include "tir/passes/PassRegistry.h"
 

@@ -6,8 +6,8 @@
 #include "common/Jobs.h"
 #include "common/Session.h"
 #include "lesson/LessonView.h"
-#include "lesson/LineDiff.h"
-#include "lesson/Resources.h"
+#include "lesson/UnifiedDiff.h"
+#include "common/Resources.h"
 
 #include <QDir>
 #include <QFileInfo>

@@ -1,4 +1,4 @@
-#include "stages/LineDiff.h"
+#include "common/LineDiff.h"
 
 #include <algorithm>
 #include <unordered_map>

@@ -1,7 +1,7 @@
 /// \file
-/// A line diff small enough for lesson steps: the longest common subsequence
-/// of two short texts' lines, printed the unified way (" ", "-", "+" in front
-/// of every line, the whole text as context).
+/// What changed from one lesson step to the next, printed the unified way
+/// (" ", "-", "+" in front of every line, the whole text as context). The
+/// edit script is the shared line diff (common/LineDiff.h).
 #pragma once
 
 #include <QString>
@@ -10,22 +10,20 @@
 
 namespace tessel::views {
 
-struct DiffLine {
+struct UnifiedLine {
     enum class Kind { Same, Removed, Added } kind = Kind::Same;
     QString text;
 };
 
 struct LineDiffResult {
-    QVector<DiffLine> lines;
+    QVector<UnifiedLine> lines;
     int added = 0, removed = 0;
     /// Every line with its mark: "  same", "- removed", "+ added".
     QString text() const;
 };
 
 /// The lines of `after` against those of `before`: removed lines come before
-/// the added lines that replace them. Quadratic, meant for texts of hundreds
-/// of lines.
-LineDiffResult lineDiff(const QStringList& before, const QStringList& after);
+/// the added lines that replace them.
 LineDiffResult lineDiff(const QString& before, const QString& after);
 
 } // namespace tessel::views

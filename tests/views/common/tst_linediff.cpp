@@ -2,7 +2,7 @@
 // sides, identical texts), minimality against a plain LCS on random inputs,
 // the side-by-side rows with their fillers, and the time on texts of the
 // size a ResNet graph prints.
-#include "stages/LineDiff.h"
+#include "common/LineDiff.h"
 
 #include <QtTest>
 
