@@ -7,6 +7,10 @@
 #include "shell/MainWindow.h"
 #include "common/Jobs.h"
 #include "common/Session.h"
+#include "code/CodeView.h"
+#include "stages/StageView.h"
+#include "common/CodeEditor.h"
+#include "driver/FunctionArtifacts.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -117,6 +121,24 @@ int main(int argc, char** argv) {
             if (!quiet->isValid()) quiet->start();
             if (quiet->elapsed() < 1000) return;
             poll->stop();
+            // Show the line links in the pictures: click the TIR line that
+            // became the most assembly.
+            if (auto a = window.session()->artifacts()) {
+                const auto& map = a->build.assemblyLines;
+                int best = 0;
+                for (int l = 1; l < int(map.fromTir.size()); ++l)
+                    if (map.linesOf(l).size() > map.linesOf(best).size()) best = l;
+                if (best > 0 && window.codeView()) {
+                    window.codeView()->activateLine(CodeView::Tir, best);
+                    window.codeView()->pane(CodeView::Tir)->revealLine(best);
+                }
+            }
+            // And a graph pass that changed something, as a diff.
+            if (window.stageView())
+                window.stageView()->selectPass(StageView::GraphPasses, QStringLiteral("fold-scale-shift"));
+            QElapsedTimer settle;
+            settle.start();
+            while (settle.elapsed() < 500) QCoreApplication::processEvents(QEventLoop::AllEvents, 50);
             for (const QString& f : window.saveScreenshots(dir)) std::printf("%s\n", qPrintable(f));
             std::fflush(stdout);
             QCoreApplication::exit(0);

@@ -1,5 +1,6 @@
 #include "code/LineLinks.h"
 
+#include "common/LineDiff.h"
 #include "driver/FunctionArtifacts.h"
 #include "te/script/Script.h"
 #include "tir/IRPrinter.h"
@@ -15,18 +16,6 @@
 namespace tessel::views {
 
 namespace {
-
-std::vector<std::string_view> splitLines(std::string_view text) {
-    std::vector<std::string_view> lines;
-    size_t start = 0;
-    while (start < text.size()) {
-        size_t end = text.find('\n', start);
-        if (end == std::string_view::npos) end = text.size();
-        lines.push_back(text.substr(start, end - start));
-        start = end + 1;
-    }
-    return lines;
-}
 
 int indentOf(std::string_view line) {
     int n = 0;

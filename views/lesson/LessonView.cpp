@@ -64,7 +64,7 @@ LessonView::LessonView(Session* session, QWidget* parent)
     scroll->setWidget(explanation_);
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
-    scroll->setMaximumHeight(180);
+    scroll->setMaximumHeight(120);
 
     measure_->setToolTip(tr("Run this step on this machine and check it against the default schedule"));
     open_->setToolTip(tr("Edit this step's schedule in the schedule editor"));
@@ -100,11 +100,13 @@ LessonView::LessonView(Session* session, QWidget* parent)
     rightLayout->addLayout(figures2);
     rightLayout->addWidget(tabs_, 1);
 
-    auto* split = new QSplitter(Qt::Horizontal);
+    // Stacked: the steps (with both timings side by side) over the step's
+    // texts, which suits the dock next to the graph as well as a window.
+    auto* split = new QSplitter(Qt::Vertical);
     split->addWidget(left);
     split->addWidget(right);
-    split->setStretchFactor(0, 1);
-    split->setStretchFactor(1, 3);
+    split->setStretchFactor(0, 2);
+    split->setStretchFactor(1, 5);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(split);

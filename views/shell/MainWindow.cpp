@@ -178,7 +178,7 @@ void MainWindow::createActions() {
     resetLayoutAct_ = new QAction(this);
     connect(resetLayoutAct_, &QAction::triggered, this, [this] {
         restoreState(defaultState_);
-        for (auto* d : std::as_const(docks_)) d->show();
+        applyDefaultSizes();
     });
 
     languageGroup_ = new QActionGroup(this);
@@ -287,6 +287,9 @@ void MainWindow::createViews() {
             addDockWidget(area, d);
             docks_.insert(name, d);
         }
+        // Views' own size hints would pin the dock areas (a tabbed stage view
+        // would keep the messages panel tall); the user sizes the docks.
+        w->setMinimumSize(160, 80);
         d->setWidget(w);
         return d;
     };
@@ -323,10 +326,9 @@ void MainWindow::createViews() {
         docks_[QStringLiteral("GraphDock")]->raise();
         docks_[QStringLiteral("ScheduleDock")]->raise();
         docks_[QStringLiteral("MessagesDock")]->raise();
-        resizeDocks({docks_[QStringLiteral("GraphDock")]}, {600}, Qt::Horizontal);
-        resizeDocks({docks_[QStringLiteral("GraphDock")], docks_[QStringLiteral("ScheduleDock")]}, {430, 330},
-                    Qt::Vertical);
-        resizeDocks({docks_[QStringLiteral("MessagesDock")]}, {150}, Qt::Vertical);
+        // The C pane is one click away (the code view's toolbar): four panes
+        // side by side are what fits next to the graph.
+        code_->setPaneVisible(CodeView::C, false);
         viewMenu_->clear();
         for (const char* n : {"GraphDock", "PropertiesDock", "StagesDock", "ScheduleDock", "LessonDock", "MessagesDock"})
             viewMenu_->addAction(docks_[QString::fromLatin1(n)]->toggleViewAction());
@@ -351,7 +353,16 @@ QDockWidget* MainWindow::dock(const QString& objectName) const { return docks_.v
 void MainWindow::restoreLayout() {
     QSettings s;
     restoreGeometry(s.value(QStringLiteral("window/geometry")).toByteArray());
-    restoreState(s.value(QStringLiteral("window/state")).toByteArray());
+    if (restoreState(s.value(QStringLiteral("window/state")).toByteArray())) return;
+    // Dock sizes only take once the window is laid out: at its first paint.
+    sizesPending_ = true;
+}
+
+void MainWindow::applyDefaultSizes() {
+    resizeDocks({docks_[QStringLiteral("GraphDock")]}, {width() * 2 / 5}, Qt::Horizontal);
+    resizeDocks({docks_[QStringLiteral("GraphDock")], docks_[QStringLiteral("ScheduleDock")]},
+                {height() * 11 / 20, height() * 7 / 20}, Qt::Vertical);
+    resizeDocks({docks_[QStringLiteral("MessagesDock")]}, {height() / 9}, Qt::Vertical);
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
@@ -365,6 +376,10 @@ void MainWindow::closeEvent(QCloseEvent* event) {
 bool MainWindow::eventFilter(QObject* watched, QEvent* event) {
     if (watched == this && event->type() == QEvent::Paint && !painted_) {
         painted_ = true;
+        if (sizesPending_) {
+            sizesPending_ = false;
+            QTimer::singleShot(0, this, &MainWindow::applyDefaultSizes);
+        }
         QTimer::singleShot(0, this, &MainWindow::firstPaint);
     }
     return QMainWindow::eventFilter(watched, event);
@@ -397,6 +412,7 @@ void MainWindow::showMessage(const QString& text, bool error) {
     }
     messages_->addItem(item);
     messages_->scrollToBottom();
+    lastMessage_ = text;
     statusLabel_->setText(text);
 }
 
@@ -406,7 +422,10 @@ void MainWindow::updateJobStatus() {
     progress_->setVisible(busy);
     cancelButton_->setVisible(busy);
     cancelAct_->setEnabled(busy);
-    if (!busy) return;
+    if (!busy) {
+        statusLabel_->setText(lastMessage_);
+        return;
+    }
     double p = jobs->progress();
     if (p < 0) {
         progress_->setRange(0, 0);
@@ -578,7 +597,8 @@ bool MainWindow::saveProject(const QString& path) {
         p.schedules = session_->editedSchedules();
     } else if (session_->kind() == Session::Kind::Script) {
         p.scriptPath = session_->sourcePath();
-        p.scriptText = session_->scriptText();
+        // The text as edited (the editor's), not as opened.
+        p.scriptText = schedule_ ? schedule_->script() : session_->scriptText();
     }
     p.target = session_->target();
     p.currentFunction = session_->currentFunction();

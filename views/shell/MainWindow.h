@@ -96,6 +96,7 @@ private:
     void destroyViews();
     void retranslate();
     void restoreLayout();
+    void applyDefaultSizes();
     void addRecent(const QString& path);
     void rebuildRecentMenu();
     void rebuildExamplesMenu();
@@ -112,7 +113,9 @@ private:
     Session* session_;
     QString projectPath_;
     QString language_;
+    QString lastMessage_;
     bool painted_ = false;
+    bool sizesPending_ = false;
     Project pendingProject_;     ///< layout/schedules applied once its model compiled
 
     // Views (recreated on a language change).
