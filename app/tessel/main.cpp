@@ -21,6 +21,7 @@
 #include <QTimer>
 
 #include <cstdio>
+#include <string_view>
 #include <ctime>
 
 using namespace tessel::views;
@@ -45,9 +46,33 @@ double msSinceLaunch() {
     return (up - startTicks / double(sysconf(_SC_CLK_TCK))) * 1e3;
 }
 
+void describeOptions(QCommandLineParser& p) {
+    p.setApplicationDescription(QStringLiteral("Tessel: see and tune deep-learning compilation"));
+    p.addHelpOption();
+    p.addVersionOption();
+    p.addPositionalArgument(QStringLiteral("file"), QStringLiteral("an ONNX model, a .te script or a .tessel project"));
+    p.addOptions({{QStringLiteral("example"), QStringLiteral("open the bundled example (ResNet-18 and the GEMM lesson)")},
+                  {QStringLiteral("lang"), QStringLiteral("language: en, ko or zh_CN (default: the system's)"),
+                   QStringLiteral("code")},
+                  {QStringLiteral("screenshots"), QStringLiteral("when everything is loaded, save screenshots into DIR and quit"),
+                   QStringLiteral("dir")},
+                  {QStringLiteral("measure-startup"), QStringLiteral("print milliseconds from launch to the first paint, and quit")}});
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
+    // --help and --version print and exit: they need no display.
+    for (int i = 1; i < argc; ++i) {
+        std::string_view a = argv[i];
+        if (a == "--help" || a == "-h" || a == "--version" || a == "-v") {
+            QCoreApplication core(argc, argv);
+            QCoreApplication::setApplicationVersion(QStringLiteral(TESSEL_VERSION));
+            QCommandLineParser p;
+            describeOptions(p);
+            p.process(core);  // exits
+        }
+    }
     QApplication app(argc, argv);
     QApplication::setOrganizationName(QStringLiteral("Tessel"));
     QApplication::setApplicationName(QStringLiteral("tessel"));
@@ -55,18 +80,9 @@ int main(int argc, char** argv) {
     QApplication::setDesktopFileName(QStringLiteral("org.tessel.Tessel"));
 
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral("Tessel: see and tune deep-learning compilation"));
-    parser.addHelpOption();
-    parser.addVersionOption();
-    parser.addPositionalArgument(QStringLiteral("file"), QStringLiteral("an ONNX model, a .te script or a .tessel project"));
-    QCommandLineOption example(QStringLiteral("example"), QStringLiteral("open the bundled example (ResNet-18 and the GEMM lesson)"));
-    QCommandLineOption lang(QStringLiteral("lang"), QStringLiteral("language: en, ko or zh_CN (default: the system's)"),
-                            QStringLiteral("code"));
-    QCommandLineOption shots(QStringLiteral("screenshots"),
-                             QStringLiteral("when everything is loaded, save screenshots into DIR and quit"), QStringLiteral("dir"));
-    QCommandLineOption startup(QStringLiteral("measure-startup"),
-                               QStringLiteral("print milliseconds from launch to the first paint, and quit"));
-    parser.addOptions({example, lang, shots, startup});
+    describeOptions(parser);
+    const QString example = QStringLiteral("example"), lang = QStringLiteral("lang"),
+                  shots = QStringLiteral("screenshots"), startup = QStringLiteral("measure-startup");
     parser.process(app);
 
     QString language = parser.isSet(lang) ? parser.value(lang) : QSettings().value(QStringLiteral("language")).toString();
