@@ -768,10 +768,6 @@ FLOP/cycle: %5 단정밀도 벡터, 코어당 FMA(융합 곱셈-덧셈) 장치 2
         <translation>프로젝트 저장</translation>
     </message>
     <message>
-        <source>Writing the ResNet-18 example</source>
-        <translation>ResNet-18 예제 쓰는 중</translation>
-    </message>
-    <message>
         <source>Cannot write the example model: %1</source>
         <translation>예제 모델을 쓸 수 없습니다: %1</translation>
     </message>

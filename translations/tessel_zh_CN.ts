@@ -768,10 +768,6 @@ FLOP/cycle：%5 单精度向量，每核两个融合乘加（FMA）单元。
         <translation>保存项目</translation>
     </message>
     <message>
-        <source>Writing the ResNet-18 example</source>
-        <translation>正在写入 ResNet-18 示例</translation>
-    </message>
-    <message>
         <source>Cannot write the example model: %1</source>
         <translation>无法写入示例模型：%1</translation>
     </message>

@@ -623,18 +623,23 @@ void MainWindow::saveProjectAs() {
 }
 
 void MainWindow::openExample() {
+    if (auto* d = dock(QStringLiteral("LessonDock"))) d->show();
+    openZooModel(QStringLiteral("resnet18"));
+}
+
+void MainWindow::openZooModel(const QString& name) {
+    // Written once into the cache folder, then opened like any model file.
     QString dir = QStandardPaths::writableLocation(QStandardPaths::CacheLocation) + QStringLiteral("/examples");
     QDir().mkpath(dir);
-    QString path = dir + QStringLiteral("/resnet18.onnx");
-    if (auto* d = dock(QStringLiteral("LessonDock"))) d->show();
+    QString path = dir + QLatin1Char('/') + name + QStringLiteral(".onnx");
     if (QFileInfo::exists(path)) {
         openModel(path);
         return;
     }
     session_->jobs()->run<QString>(
-        QStringLiteral("write-example"), tr("Writing the ResNet-18 example"),
-        [path](const CancelToken&) {
-            frontend::writeZooModel("resnet18", path.toStdString(), 1);
+        QStringLiteral("write-example"), tr("Writing %1").arg(name),
+        [path, name](const CancelToken&) {
+            frontend::writeZooModel(name.toStdString(), path.toStdString(), 1);
             return path;
         },
         this, [this](QString p) { openModel(p); },
@@ -669,22 +674,9 @@ void MainWindow::rebuildExamplesMenu() {
     examplesMenu_->clear();
     connect(examplesMenu_->addAction(tr("ResNet-18 (model zoo) and the GEMM lesson")), &QAction::triggered, this,
             &MainWindow::openExample);
-    for (const char* zoo : {"mobilenet_v2"}) {
-        QString name = QString::fromLatin1(zoo);
-        connect(examplesMenu_->addAction(tr("%1 (model zoo)").arg(name)), &QAction::triggered, this, [this, name] {
-            QString dir = QStandardPaths::writableLocation(QStandardPaths::CacheLocation) + QStringLiteral("/examples");
-            QDir().mkpath(dir);
-            QString path = dir + QLatin1Char('/') + name + QStringLiteral(".onnx");
-            session_->jobs()->run<QString>(
-                QStringLiteral("write-example"), tr("Writing %1").arg(name),
-                [path, name](const CancelToken&) {
-                    frontend::writeZooModel(name.toStdString(), path.toStdString(), 1);
-                    return path;
-                },
-                this, [this](QString p) { openModel(p); },
-                [this](const QString& err) { showMessage(tr("Cannot write the example model: %1").arg(err), true); });
-        });
-    }
+    const QString mobilenet = QStringLiteral("mobilenet_v2");
+    connect(examplesMenu_->addAction(tr("%1 (model zoo)").arg(mobilenet)), &QAction::triggered, this,
+            [this, mobilenet] { openZooModel(mobilenet); });
     examplesMenu_->addSeparator();
     QDir gemm(resourcePath(QStringLiteral("examples/gemm")));
     for (const QFileInfo& fi : gemm.entryInfoList({QStringLiteral("*.te")}, QDir::Files, QDir::Name)) {

@@ -55,6 +55,8 @@ public:
     bool openFile(const QString& path);
     /// The bundled example: ResNet-18 from the model zoo, and the GEMM lesson.
     void openExample();
+    /// Writes model-zoo model `name` ("resnet18", "mobilenet_v2") to the cache and opens it.
+    void openZooModel(const QString& name);
 
     /// "" follows the system locale; otherwise "en", "ko" or "zh_CN".
     void setLanguage(const QString& code);

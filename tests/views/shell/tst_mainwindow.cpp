@@ -114,6 +114,21 @@ void TestMainWindow::exampleGraphToCode() {
     // One colour for one TIR line, in every pane.
     QColor c = code->linkedLines(CodeView::Tir).value(tirLine);
     for (int l : lit) QCOMPARE(code->linkedLines(CodeView::Assembly).value(l), c);
+
+    // An edited schedule (this function made serial) is used when the whole
+    // model is compiled and run.
+    QString script = QString::fromStdString(s->model()->findFunction(function.toStdString())->script);
+    QStringList lines = script.split(QLatin1Char('\n'));
+    qsizetype before = lines.size();
+    lines.removeIf([](const QString& l) { return l.contains(QLatin1String(".parallel(")); });
+    QVERIFY(lines.size() < before);
+    s->setEditedSchedule(function, lines.join(QLatin1Char('\n')));
+    int shown = w.messages()->count();
+    w.compileAndRunModel();
+    auto lastMessage = [&] { return w.messages()->item(w.messages()->count() - 1)->text(); };
+    QTRY_VERIFY_WITH_TIMEOUT(w.messages()->count() > shown && !s->jobs()->isRunning(QStringLiteral("run-model")), 180000);
+    QVERIFY2(lastMessage().contains(QStringLiteral("1 edited schedules")) && lastMessage().contains(QStringLiteral(" ms")),
+             qPrintable(lastMessage()));
 }
 
 void TestMainWindow::scheduleTypoFixUndoRun() {
