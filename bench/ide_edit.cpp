@@ -241,6 +241,8 @@ int main(int argc, char** argv) {
 
     Session session;
     ScheduleEditor editor(&session);
+    // Cold edits: the toggled factors would otherwise come from the artifact cache.
+    editor.setArtifactCache(nullptr);
     editor.resize(1400, 900);
     editor.show();
     std::vector<Result> results;

@@ -69,7 +69,7 @@ struct ScheduleEditor::Relowered {
 ScheduleEditor::ScheduleEditor(Session* session, QWidget* parent)
     : QWidget(parent), session_(session), edit_(new ScriptEdit), status_(new QLabel), outline_(new QTreeWidget),
       history_(new QTableWidget), runSummary_(new QLabel), busy_(new QProgressBar), debounce_(new QTimer(this)),
-      references_(std::make_shared<ReferenceCache>()) {
+      references_(std::make_shared<ReferenceCache>()), artifactCache_(std::make_shared<driver::ArtifactCache>()) {
     qRegisterMetaType<RunRecord>();
     setObjectName(QStringLiteral("ScheduleEditor"));
 
@@ -316,6 +316,7 @@ void ScheduleEditor::startRelower() {
                       target = session_->target().toStdString();
     const Source source = source_;
     std::shared_ptr<const driver::CompiledModel> model = session_->model();
+    std::shared_ptr<driver::ArtifactCache> artifactCache = artifactCache_;
     auto work = [=](const CancelToken&) {
         using Clock = std::chrono::steady_clock;
         auto t0 = Clock::now();
@@ -325,6 +326,7 @@ void ScheduleEditor::startRelower() {
         r->script = scriptText;
         try {
             driver::ArtifactOptions options;
+            options.cache = artifactCache;
             options.target = target.empty() || target == "host" ? codegen::Target::host()
                                                                 : codegen::Target::fromString(target);
             const driver::FusedFunction* fn = model ? model->findFunction(function) : nullptr;

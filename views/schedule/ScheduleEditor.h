@@ -34,6 +34,7 @@ class QTreeWidget;
 class QTreeWidgetItem;
 
 namespace tessel::driver {
+class ArtifactCache;
 struct CompiledModel;
 struct FunctionArtifacts;
 } // namespace tessel::driver
@@ -102,6 +103,11 @@ public:
     std::optional<RunRecord> lastRun() const;
     bool isRunning() const;
     /// Puts the script of history row `row` back into the editor (one undoable edit).
+    /// The texts of recent lowerings by TIR: an edit that leaves the TIR as it
+    /// was (a comment, a rename, an undo) costs no LLVM run. Null disables it
+    /// (bench_ide_edit measures cold edits that way).
+    void setArtifactCache(std::shared_ptr<driver::ArtifactCache> cache) { artifactCache_ = std::move(cache); }
+    std::shared_ptr<driver::ArtifactCache> artifactCache() const { return artifactCache_; }
     void restoreRun(int row);
 
 public slots:
@@ -167,6 +173,7 @@ private:
     ScheduleOutline outlineModel_;
     QString statusText_;
     std::shared_ptr<ReferenceCache> references_;
+    std::shared_ptr<driver::ArtifactCache> artifactCache_;
     QHash<QString, QList<RunRecord>> runs_;
     QHash<QString, int> runCount_;
 };

@@ -190,6 +190,8 @@ void TestMainWindow::scheduleTypoFixUndoRun() {
     QTRY_VERIFY_WITH_TIMEOUT(s->jobs()->runningCount() == 0 &&
                                  QString::fromStdString(s->artifacts()->build.tir) == original,
                              30000);
+    // Back at a TIR it has built before: the texts came from the cache, no LLVM run.
+    QVERIFY(sched->artifactCache() && sched->artifactCache()->hits() > 0);
 
     // Run: a latency, GFLOP/s and a correct result, in the history.
     QSignalSpy finished(sched, &ScheduleEditor::runFinished);
