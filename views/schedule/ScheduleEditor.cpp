@@ -166,6 +166,7 @@ ScheduleEditor::ScheduleEditor(Session* session, QWidget* parent)
     });
     connect(session_->jobs(), &Jobs::finished, this, [this](const QString& key, bool) {
         if (key == QLatin1String("run")) setBusy(runPending_);
+        onRelowerFinished(key);
     });
 
     clearDocument(tr("Open a TE script or select a fused function to edit its schedule."));
@@ -183,7 +184,15 @@ QString ScheduleEditor::statusText() const { return statusText_; }
 QString ScheduleEditor::script() const { return edit_->toPlainText(); }
 
 bool ScheduleEditor::isRelowering() const {
-    return debounce_->isActive() || session_->jobs()->isRunning(QStringLiteral("relower"));
+    return debounce_->isActive() || relowerAgain_ || session_->jobs()->isRunning(QStringLiteral("relower"));
+}
+
+void ScheduleEditor::onRelowerFinished(const QString& key) {
+    if (key != QLatin1String("relower") || !relowerAgain_) return;
+    // After the finished job's own result was applied.
+    QTimer::singleShot(0, this, [this] {
+        if (relowerAgain_) startRelower();
+    });
 }
 
 bool ScheduleEditor::isRunning() const { return session_->jobs()->isRunning(QStringLiteral("run")); }
@@ -308,6 +317,14 @@ void ScheduleEditor::relowerNow() {
 
 void ScheduleEditor::startRelower() {
     if (source_ == Source::None) return;
+    // One lowering at a time: LLVM cannot be interrupted, so a second one
+    // would only queue behind it on the two workers. The newest text is
+    // lowered as soon as the running one ends (onRelowerFinished).
+    if (session_->jobs()->isRunning(QStringLiteral("relower"))) {
+        relowerAgain_ = true;
+        return;
+    }
+    relowerAgain_ = false;
     const quint64 gen = generation_, epoch = loadEpoch_;
     emit relowerStarted(gen);
     const QString scriptText = lastText_;

@@ -137,6 +137,7 @@ private:
               const QString& defaultScript);
     void clearDocument(const QString& status, bool dropArtifacts = false);
     void startRelower();
+    void onRelowerFinished(const QString& key);
     void applyRelowered(const Relowered& r);
     void rebuildOutline();
     void showOutlineMenu(const QPoint& pos);
@@ -164,7 +165,8 @@ private:
 
     Source source_ = Source::None;
     QString fileName_, function_, defaultScript_, lastText_;
-    int debounceMs_ = 50;
+    int debounceMs_ = 30;
+    bool relowerAgain_ = false; ///< the text changed while a lowering ran
     bool loading_ = false;
     bool runPending_ = false;
     /// Every edit gets the next generation; results of older ones never replace newer.
