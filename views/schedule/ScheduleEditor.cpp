@@ -17,6 +17,7 @@
 #include <QLabel>
 #include <QMenu>
 #include <QProgressBar>
+#include <QResizeEvent>
 #include <QSplitter>
 #include <QTableWidget>
 #include <QTextBlock>
@@ -148,6 +149,8 @@ ScheduleEditor::ScheduleEditor(Session* session, QWidget* parent)
     split->addWidget(right);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 2);
+    outerSplit_ = split;
+    innerSplit_ = right;
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -182,6 +185,20 @@ CodeEditor* ScheduleEditor::editor() const { return edit_; }
 QString ScheduleEditor::statusText() const { return statusText_; }
 
 QString ScheduleEditor::script() const { return edit_->toPlainText(); }
+
+void ScheduleEditor::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    // Narrow and tall: the script gets the full width, with the outline and
+    // the run history side by side below it. Otherwise the outline and the
+    // history form a column to the script's right.
+    const bool narrow = width() < 760 && height() >= 420;
+    const Qt::Orientation outer = narrow ? Qt::Vertical : Qt::Horizontal;
+    if (outerSplit_->orientation() == outer) return;
+    outerSplit_->setOrientation(outer);
+    innerSplit_->setOrientation(narrow ? Qt::Horizontal : Qt::Vertical);
+    const int extent = narrow ? height() : width();
+    outerSplit_->setSizes({extent * 3 / 5, extent * 2 / 5});
+}
 
 bool ScheduleEditor::isRelowering() const {
     return debounce_->isActive() || relowerAgain_ || session_->jobs()->isRunning(QStringLiteral("relower"));
@@ -261,6 +278,13 @@ void ScheduleEditor::load(const QString& text, Source source, const QString& fil
     edit_->setReadOnly(source == Source::ReadOnly);
     loading_ = false;
     lastText_ = text;
+    // Open at the schedule: the computation above it is what one edits least.
+    if (int at = text.left(text.indexOf(QLatin1String("create_schedule("))).count(QLatin1Char('\n'));
+        text.contains(QLatin1String("create_schedule(")) && at > 0) {
+        QTextCursor c(edit_->document()->findBlockByNumber(at));
+        edit_->setTextCursor(c);
+        edit_->revealLine(at + 1);
+    }
     edit_->setMarks({});
     artifacts_.reset();
     outlineModel_ = {};

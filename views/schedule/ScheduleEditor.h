@@ -28,6 +28,7 @@
 class QAction;
 class QLabel;
 class QProgressBar;
+class QSplitter;
 class QTableWidget;
 class QTimer;
 class QTreeWidget;
@@ -119,6 +120,9 @@ public slots:
     /// Re-lowers now, without waiting for the debounce.
     void relowerNow();
 
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+
 signals:
     /// The debounce ended and re-lowering of edit `generation` started.
     void relowerStarted(quint64 generation);
@@ -174,6 +178,8 @@ private:
     std::shared_ptr<const driver::FunctionArtifacts> artifacts_;
     ScheduleOutline outlineModel_;
     QString statusText_;
+    QSplitter* outerSplit_ = nullptr;
+    QSplitter* innerSplit_ = nullptr;
     std::shared_ptr<ReferenceCache> references_;
     std::shared_ptr<driver::ArtifactCache> artifactCache_;
     QHash<QString, QList<RunRecord>> runs_;

@@ -361,7 +361,7 @@ void MainWindow::restoreLayout() {
 void MainWindow::applyDefaultSizes() {
     resizeDocks({docks_[QStringLiteral("GraphDock")]}, {width() * 2 / 5}, Qt::Horizontal);
     resizeDocks({docks_[QStringLiteral("GraphDock")], docks_[QStringLiteral("ScheduleDock")]},
-                {height() * 11 / 20, height() * 7 / 20}, Qt::Vertical);
+                {height() * 9 / 20, height() * 9 / 20}, Qt::Vertical);
     resizeDocks({docks_[QStringLiteral("MessagesDock")]}, {height() / 9}, Qt::Vertical);
 }
 
