@@ -812,7 +812,7 @@ FLOP/cycle: %5 단정밀도 벡터, 코어당 FMA(융합 곱셈-덧셈) 장치 2
         <translation>%1 실행 실패: %2</translation>
     </message>
     <message>
-        <source>%1: %2 ms (median of %3 runs, %4 threads), %5 edited schedules, compiled in %6 s</source>
+        <source>%1: %2 ms (median of %3 runs, %4 threads), edited schedules: %5, compiled in %6 s</source>
         <translation>%1: %2 ms (%3회 실행의 중앙값, 스레드 %4개), 편집된 스케줄 %5개, 컴파일 시간 %6 s</translation>
     </message>
     <message>

@@ -812,7 +812,7 @@ FLOP/cycle：%5 单精度向量，每核两个融合乘加（FMA）单元。
         <translation>运行 %1 失败：%2</translation>
     </message>
     <message>
-        <source>%1: %2 ms (median of %3 runs, %4 threads), %5 edited schedules, compiled in %6 s</source>
+        <source>%1: %2 ms (median of %3 runs, %4 threads), edited schedules: %5, compiled in %6 s</source>
         <translation>%1：%2 ms（%3 次运行的中位数，%4 个线程），%5 个已编辑的调度，编译耗时 %6 s</translation>
     </message>
     <message>

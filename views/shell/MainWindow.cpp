@@ -742,7 +742,7 @@ void MainWindow::compileAndRunModel() {
                 showMessage(tr("Running %1 failed: %2").arg(path, QString::fromStdString(r->report.error)), true);
                 return;
             }
-            showMessage(tr("%1: %2 ms (median of %3 runs, %4 threads), %5 edited schedules, compiled in %6 s")
+            showMessage(tr("%1: %2 ms (median of %3 runs, %4 threads), edited schedules: %5, compiled in %6 s")
                             .arg(QFileInfo(path).fileName())
                             .arg(r->report.latencyMs, 0, 'f', 2)
                             .arg(r->report.runsMs.size())

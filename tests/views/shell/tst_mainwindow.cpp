@@ -127,7 +127,7 @@ void TestMainWindow::exampleGraphToCode() {
     w.compileAndRunModel();
     auto lastMessage = [&] { return w.messages()->item(w.messages()->count() - 1)->text(); };
     QTRY_VERIFY_WITH_TIMEOUT(w.messages()->count() > shown && !s->jobs()->isRunning(QStringLiteral("run-model")), 180000);
-    QVERIFY2(lastMessage().contains(QStringLiteral("1 edited schedules")) && lastMessage().contains(QStringLiteral(" ms")),
+    QVERIFY2(lastMessage().contains(QStringLiteral("edited schedules: 1")) && lastMessage().contains(QStringLiteral(" ms")),
              qPrintable(lastMessage()));
 }
 
