@@ -10,6 +10,8 @@
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QRegularExpression>
+#include <QScrollBar>
 #include <QSignalBlocker>
 #include <QSplitter>
 #include <QStackedWidget>
@@ -193,6 +195,23 @@ void CodeView::showArtifacts() {
     setLlvmText();
     editors_[Assembly]->setCode(QString::fromStdString(a.build.assembly));
     editors_[C]->setCode(QString::fromStdString(a.c));
+    if (a.name != shownFunction_) {
+        // Another function: start each generated text at the function's code,
+        // not at the module header or constant pools.
+        shownFunction_ = a.name;
+        const QString name = QString::fromStdString(a.name);
+        auto firstLine = [](const QString& text, const QRegularExpression& re) {
+            const QStringList lines = text.split(QLatin1Char('\n'));
+            for (int i = 0; i < lines.size(); ++i)
+                if (re.match(lines[i]).hasMatch()) return i + 1;
+            return 0;
+        };
+        const QString n = QRegularExpression::escape(name);
+        if (int l = firstLine(editors_[LlvmIr]->toPlainText(), QRegularExpression(QStringLiteral("^define .*@") + n)))
+            editors_[LlvmIr]->verticalScrollBar()->setValue(l - 1);
+        if (int l = firstLine(editors_[Assembly]->toPlainText(), QRegularExpression(QStringLiteral("^") + n + QStringLiteral(":"))))
+            editors_[Assembly]->verticalScrollBar()->setValue(l - 1);
+    }
 
     auto artifacts = artifacts_;
     session_->jobs()->run<std::shared_ptr<LineLinks>>(

@@ -15,6 +15,7 @@
 #include <QWidget>
 
 #include <array>
+#include <string>
 #include <memory>
 
 class QAction;
@@ -102,6 +103,7 @@ private:
     std::array<QMap<int, QColor>, PaneCount> active_;
     int hoverPane_ = -1, hoverLine_ = 0;
     std::array<QMap<int, QColor>, PaneCount> hover_;
+    std::string shownFunction_; ///< the function whose texts are shown (scroll resets on a change)
 };
 
 } // namespace tessel::views

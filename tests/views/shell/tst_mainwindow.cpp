@@ -95,6 +95,11 @@ void TestMainWindow::exampleGraphToCode() {
     QString tir = code->pane(CodeView::Tir)->toPlainText();
     QVERIFY2(tir.contains(function), qPrintable(tir.left(300)));
     QCOMPARE(tir.trimmed(), QString::fromStdString(s->artifacts()->build.tir).trimmed());
+    // The generated texts open at the function, not at headers or constant pools.
+    QString topAsm = code->pane(CodeView::Assembly)->cursorForPosition(QPoint(5, 5)).block().text();
+    QVERIFY2(topAsm.startsWith(function + QLatin1Char(':')), qPrintable(topAsm));
+    QString topIr = code->pane(CodeView::LlvmIr)->cursorForPosition(QPoint(5, 5)).block().text();
+    QVERIFY2(topIr.startsWith(QLatin1String("define")) && topIr.contains(function), qPrintable(topIr));
 
     // Click a TIR line that became assembly: exactly its assembly lines light up.
     const auto& asmMap = s->artifacts()->build.assemblyLines;
