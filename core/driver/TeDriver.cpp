@@ -172,50 +172,63 @@ RunReport runAndCheck(const LoweredFunction& f, const RunOptions& options) {
     rep.threads = runtime::ThreadPool::global().numThreads();
     Prepared p = prepare(f, options.seed);
     int32_t rc = 0;
-    auto call = [&] { rc |= p.fn(p.ptrs.data()); };
-    auto t0 = std::chrono::steady_clock::now();
-    call();
-    double firstSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    if (rc != 0) {
-        rep.error = "the kernel returned error code " + std::to_string(rc);
-        return rep;
-    }
-    for (size_t i = 0; i < f.args.size(); ++i)
-        if (f.args[i]->op->opKind() == te::OpKind::Compute) rep.outputs.push_back(p.arrays[i].copy());
-    rep.ok = true;
-    if (options.check) {
-        std::vector<runtime::NDArray> ref = options.referenceOutputs;
-        if (ref.empty()) {
-            LoweredFunction rf = lowerReference(f);
-            Prepared rp = prepare(rf, options.seed);
-            if (rp.fn(rp.ptrs.data()) != 0) throw CompileError("the reference kernel failed");
-            for (size_t i = 0; i < rf.args.size(); ++i)
-                if (rf.args[i]->op->opKind() == te::OpKind::Compute) ref.push_back(std::move(rp.arrays[i]));
+    // Cancellation unwinds out of the time evaluator's loop between calls.
+    struct Cancelled {};
+    auto call = [&] {
+        if (options.cancelled && options.cancelled()) throw Cancelled{};
+        rc |= p.fn(p.ptrs.data());
+    };
+    try {
+        auto t0 = std::chrono::steady_clock::now();
+        call();
+        double firstSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        if (rc != 0) {
+            rep.error = "the kernel returned error code " + std::to_string(rc);
+            return rep;
         }
-        if (ref.size() != rep.outputs.size()) throw CompileError("reference and function have different outputs");
-        for (size_t i = 0; i < ref.size(); ++i) {
-            auto c = runtime::compare(rep.outputs[i], ref[i], options.rtol, 1e-6);
-            rep.maxAbsErr = std::max(rep.maxAbsErr, c.maxAbsError);
-            rep.maxRelErr = std::max(rep.maxRelErr, c.maxRelError);
-            if (!c.shapesMatch || !(c.maxRelError <= options.rtol)) {
-                rep.ok = false;
-                rep.error = "output differs from the reference schedule: " + c.str();
+        for (size_t i = 0; i < f.args.size(); ++i)
+            if (f.args[i]->op->opKind() == te::OpKind::Compute) rep.outputs.push_back(p.arrays[i].copy());
+        rep.ok = true;
+        if (options.check) {
+            std::vector<runtime::NDArray> ref = options.referenceOutputs;
+            if (ref.empty()) {
+                if (options.cancelled && options.cancelled()) throw Cancelled{};
+                LoweredFunction rf = lowerReference(f);
+                Prepared rp = prepare(rf, options.seed);
+                if (rp.fn(rp.ptrs.data()) != 0) throw CompileError("the reference kernel failed");
+                for (size_t i = 0; i < rf.args.size(); ++i)
+                    if (rf.args[i]->op->opKind() == te::OpKind::Compute) ref.push_back(std::move(rp.arrays[i]));
+            }
+            if (ref.size() != rep.outputs.size()) throw CompileError("reference and function have different outputs");
+            for (size_t i = 0; i < ref.size(); ++i) {
+                auto c = runtime::compare(rep.outputs[i], ref[i], options.rtol, 1e-6);
+                rep.maxAbsErr = std::max(rep.maxAbsErr, c.maxAbsError);
+                rep.maxRelErr = std::max(rep.maxRelErr, c.maxRelError);
+                if (!c.shapesMatch || !(c.maxRelError <= options.rtol)) {
+                    rep.ok = false;
+                    rep.error = "output differs from the reference schedule: " + c.str();
+                }
             }
         }
+        runtime::TimeEvaluator ev = options.evaluator;
+        if (firstSeconds > 0.5) { // a slow kernel (the naive baseline): few runs, no warm-up
+            ev.warmup = 0;
+            ev.minRepeatMs = 0;
+            ev.number = 1;
+            ev.repeat = std::min(ev.repeat, 3);
+        }
+        std::vector<double> secs = ev.measure(call);
+        for (double s : secs) rep.repeatsMs.push_back(s * 1e3);
+        rep.latencyMs = runtime::median(rep.repeatsMs);
+        double flops = flopCount(f);
+        rep.gflops = rep.latencyMs > 0 ? flops / (rep.latencyMs * 1e-3) / 1e9 : 0;
+        return rep;
+    } catch (const Cancelled&) {
+        RunReport cancelled;
+        cancelled.threads = rep.threads;
+        cancelled.error = "cancelled";
+        return cancelled;
     }
-    runtime::TimeEvaluator ev = options.evaluator;
-    if (firstSeconds > 0.5) { // a slow kernel (the naive baseline): few runs, no warm-up
-        ev.warmup = 0;
-        ev.minRepeatMs = 0;
-        ev.number = 1;
-        ev.repeat = std::min(ev.repeat, 3);
-    }
-    std::vector<double> secs = ev.measure(call);
-    for (double s : secs) rep.repeatsMs.push_back(s * 1e3);
-    rep.latencyMs = runtime::median(rep.repeatsMs);
-    double flops = flopCount(f);
-    rep.gflops = rep.latencyMs > 0 ? flops / (rep.latencyMs * 1e-3) / 1e9 : 0;
-    return rep;
 }
 
 } // namespace tessel::driver

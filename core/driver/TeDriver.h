@@ -13,6 +13,7 @@
 #include "te/Schedule.h"
 #include "tir/IR.h"
 
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -83,6 +84,10 @@ struct RunOptions {
     /// (saves running a slow reference again); empty: compute them.
     std::vector<runtime::NDArray> referenceOutputs;
     double rtol = 1e-4;
+    /// Polled before every call of the kernel (a naive 1024^3 GEMM call takes
+    /// seconds); when it returns true the run stops and the report says
+    /// "cancelled". The IDE passes its worker's cancel token.
+    std::function<bool()> cancelled;
 };
 
 struct RunReport {

@@ -35,11 +35,13 @@ public:
 
     /// runAndCheck(f) against the reference of `key` (empty: of f's
     /// computation), computing and keeping the reference the first time.
-    /// `cancelled` is polled between the reference and the measurement; when
-    /// it says so, an empty report with error "cancelled" comes back.
+    /// `cancelled` is polled before every kernel call (RunOptions::cancelled)
+    /// and between the reference and the measurement; when it says so, a
+    /// report with error "cancelled" comes back.
     driver::RunReport run(const driver::LoweredFunction& f, driver::RunOptions options,
                           const std::string& key = {},
                           const std::function<bool()>& cancelled = {}) {
+        if (cancelled && !options.cancelled) options.cancelled = cancelled; // also between kernel calls
         if (!options.check) return driver::runAndCheck(f, options);
         driver::LoweredFunction ref = driver::lowerReference(f);
         const std::string refText = tir::toString(ref.lowered);
@@ -60,6 +62,7 @@ public:
         once.check = false;
         once.evaluator = runtime::TimeEvaluator{1, 1, 0, 0};
         driver::RunReport refRep = driver::runAndCheck(ref, once);
+        if (refRep.error == "cancelled") return refRep;
         if (!refRep.ok) throw CompileError("the reference schedule failed: " + refRep.error);
         store(k, copies(refRep.outputs));
         if (cancelled && cancelled()) {
