@@ -49,6 +49,10 @@ public:
     /// The text of the open TE script (Kind::Script).
     QString scriptText() const { return scriptText_; }
     void setScript(const QString& path, const QString& text);
+    /// Keeps the script's text as edited, without reloading anyone (the
+    /// editor calls nothing here itself; the window does before it rebuilds
+    /// the views, so no edit is lost).
+    void updateScriptText(const QString& text) { scriptText_ = text; }
 
     /// Closes whatever is open.
     void clear();

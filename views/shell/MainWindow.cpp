@@ -391,14 +391,12 @@ void MainWindow::setLanguage(const QString& code) {
     installLanguage(resolveLanguage(code));
     // Views set their strings when built: rebuild them over the same session
     // so every panel speaks the new language; the docks and layout stay.
-    QString fn = session_->currentFunction();
+    // The views build themselves from the session; the script's unsaved
+    // edits are handed to it first so the new editor starts from them.
+    if (session_->kind() == Session::Kind::Script && schedule_) session_->updateScriptText(schedule_->script());
     destroyViews();
     createViews();
     retranslate();
-    if (session_->kind() == Session::Kind::Model) emit session_->modelChanged();
-    if (session_->kind() == Session::Kind::Script) emit session_->scriptChanged();
-    if (!fn.isEmpty()) emit session_->currentFunctionChanged(fn);
-    emit session_->artifactsChanged();
 }
 
 // ---------------------------------------------------------------- status

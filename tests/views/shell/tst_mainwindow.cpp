@@ -209,6 +209,15 @@ void TestMainWindow::scheduleTypoFixUndoRun() {
     QVERIFY(rec->gflops > 0);
     QVERIFY(rec->correct);
     QCOMPARE(sched->runs().size(), 1);
+
+    // A language switch rebuilds the views: an unsaved edit survives it.
+    QTest::keyClick(ed, Qt::Key_End, Qt::ControlModifier);
+    QTest::keyClick(ed, Qt::Key_Return);
+    QTest::keyClicks(ed, QStringLiteral("# kept"));
+    w.setLanguage(QStringLiteral("ko"));
+    QVERIFY(w.scheduleEditor()->script().endsWith(QStringLiteral("# kept")));
+    w.setLanguage(QStringLiteral("en"));
+    QVERIFY(w.scheduleEditor()->script().endsWith(QStringLiteral("# kept")));
 }
 
 void TestMainWindow::koreanMenus() {
