@@ -1009,13 +1009,23 @@ private:
         setLine(savedLine);
     }
 
-    llvm::MDNode* loopMetadata(bool unrollFull) {
+    /// `unrollCount`: -1 leaves unrolling to LLVM, 0 or 1 forbids it, N > 1 asks for N
+    /// (the schedule's `pragma(axis, "llvm_unroll", N)`).
+    llvm::MDNode* loopMetadata(bool unrollFull, int64_t unrollCount = -1) {
         std::vector<llvm::Metadata*> ops{nullptr};
         ops.push_back(
             llvm::MDNode::get(ctx_, {llvm::MDString::get(ctx_, "llvm.loop.mustprogress")}));
         if (unrollFull)
             ops.push_back(
                 llvm::MDNode::get(ctx_, {llvm::MDString::get(ctx_, "llvm.loop.unroll.full")}));
+        else if (unrollCount == 0 || unrollCount == 1)
+            ops.push_back(
+                llvm::MDNode::get(ctx_, {llvm::MDString::get(ctx_, "llvm.loop.unroll.disable")}));
+        else if (unrollCount > 1)
+            ops.push_back(llvm::MDNode::get(
+                ctx_, {llvm::MDString::get(ctx_, "llvm.loop.unroll.count"),
+                       llvm::ConstantAsMetadata::get(llvm::ConstantInt::get(
+                           llvm::Type::getInt32Ty(ctx_), static_cast<uint64_t>(unrollCount)))}));
         llvm::MDNode* id = llvm::MDNode::getDistinct(ctx_, ops);
         id->replaceOperandWith(0, id);
         return id;
@@ -1025,7 +1035,7 @@ private:
     /// of the loop variable's type.
     template <class Body>
     void emitLoop(const VarNode* var, DataType vt, llvm::Value* begin, llvm::Value* end,
-                  bool nonNeg, bool unroll, Body&& body) {
+                  bool nonNeg, bool unroll, Body&& body, int64_t unrollCount = -1) {
         llvm::Function* fn = fs_.fn;
         llvm::BasicBlock* pre = builder_.GetInsertBlock();
         auto* header = llvm::BasicBlock::Create(ctx_, "for_begin_" + var->name, fn);
@@ -1046,7 +1056,7 @@ private:
         llvm::Value* next = builder_.CreateAdd(phi, llvm::ConstantInt::get(phi->getType(), 1),
                                                var->name + ".next", false, vt.isInt());
         auto* latch = builder_.CreateBr(header);
-        latch->setMetadata(llvm::LLVMContext::MD_loop, loopMetadata(unroll));
+        latch->setMetadata(llvm::LLVMContext::MD_loop, loopMetadata(unroll, unrollCount));
         phi->addIncoming(next, builder_.GetInsertBlock());
         builder_.SetInsertPoint(exit);
     }
@@ -1058,8 +1068,12 @@ private:
         llvm::Value* mn = castValue(emitExpr(op->min), op->min.type(), vt);
         llvm::Value* ext = castValue(emitExpr(op->extent), op->extent.type(), vt);
         llvm::Value* end = builder_.CreateAdd(mn, ext, "", false, vt.isInt());
+        int64_t unrollCount = -1;
+        for (auto& [key, value] : op->annotations)
+            if (key == "pragma_llvm_unroll")
+                if (auto* n = value.as<IntImmNode>()) unrollCount = n->value;
         emitLoop(op->loopVar.get(), vt, mn, end, nonNegative(op->min),
-                 op->forKind == ForKind::Unrolled, [&] { emitStmt(op->body); });
+                 op->forKind == ForKind::Unrolled, [&] { emitStmt(op->body); }, unrollCount);
     }
 
     void emitIf(const IfThenElseNode* op) {

@@ -6,6 +6,7 @@
 #include <llvm/ADT/StringMap.h>
 #include <llvm/MC/MCSubtargetInfo.h>
 #include <llvm/MC/TargetRegistry.h>
+#include <llvm/Support/CommandLine.h>
 #include <llvm/Support/TargetSelect.h>
 #include <llvm/Target/TargetMachine.h>
 #include <llvm/Target/TargetOptions.h>
@@ -21,6 +22,16 @@ namespace tessel::codegen {
 
 namespace detail {
 
+namespace {
+/// Sets an LLVM command-line option unless TESSEL_LLVM_FLAGS already did.
+void setOptionDefault(llvm::StringRef name, llvm::StringRef value) {
+    auto& options = llvm::cl::getRegisteredOptions();
+    auto it = options.find(name);
+    if (it == options.end() || it->second->getNumOccurrences() > 0) return;
+    it->second->addOccurrence(0, name, value);
+}
+} // namespace
+
 void initializeLLVM() {
     static std::once_flag once;
     std::call_once(once, [] {
@@ -29,6 +40,15 @@ void initializeLLVM() {
         llvm::InitializeAllTargetMCs();
         llvm::InitializeAllAsmPrinters();
         llvm::InitializeAllAsmParsers();
+        // Extra LLVM options for experiments, e.g. TESSEL_LLVM_FLAGS=-unroll-threshold-aggressive=300
+        // (docs/compiler-spine.md, "Unrolling").
+        const char* argv[] = {"tessel"};
+        llvm::cl::ParseCommandLineOptions(1, argv, "", nullptr, "TESSEL_LLVM_FLAGS");
+        // O3 unrolls with O2's threshold (150, not 300): half the compile time of a
+        // convolution or GEMM kernel (the IDE's edit-to-assembly time, the tuner's
+        // candidates per second) for 3-8 % of model latency, measured in
+        // docs/compiler-spine.md, "Unrolling". Schedules unroll what they mean to.
+        setOptionDefault("unroll-threshold-aggressive", "150");
     });
 }
 

@@ -187,6 +187,11 @@ void Stage::parallel(IterVar iv) {
 void Stage::pragma(IterVar iv, std::string key, Expr value) {
     checkLeaf(iv, "pragma");
     if (key.empty()) throw CompileError("pragma: the name must not be empty");
+    if (key == "llvm_unroll") {
+        auto* n = value.as<tir::IntImmNode>();
+        if (!n || n->value < 0)
+            throw CompileError("pragma llvm_unroll: expected a count >= 0 (0: LLVM must not unroll the loop)");
+    }
     d_->pragmas[iv.get()].emplace_back(std::move(key), std::move(value));
 }
 

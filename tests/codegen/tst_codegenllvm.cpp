@@ -461,6 +461,27 @@ private slots:
             QCOMPARE(c[3 * x + 2], 5.0f);
     }
 
+    void llvmUnrollPragma() {
+        // A schedule's pragma(axis, "llvm_unroll", N) becomes loop metadata:
+        // 0 forbids LLVM's unrolling, N > 1 asks for N copies.
+        const int n = 64;
+        Buffer A = buffer("A", n), C = buffer("C", n);
+        Var v("v"), u("u");
+        Stmt s0 = ForNode::make(v, Expr(0), Expr(n / 2), ForKind::Serial, store(C, load(A, v) + Expr(1.0f), v),
+                                {{"pragma_llvm_unroll", Expr(0)}});
+        Stmt s4 = ForNode::make(u, Expr(n / 2), Expr(n / 2), ForKind::Serial, store(C, load(A, u) * Expr(2.0f), u),
+                                {{"pragma_llvm_unroll", Expr(4)}});
+        BuildResult r = buildHost(PrimFunc::make("up", {A, C}, SeqStmtNode::make({s0, s4})));
+        QVERIFY(r.llvmIR.find("!\"llvm.loop.unroll.disable\"") != std::string::npos);
+        QVERIFY(r.llvmIR.find("!\"llvm.loop.unroll.count\", i32 4") != std::string::npos);
+        Aligned<float> a(n), c(n, 0.0f);
+        for (int x = 0; x < n; ++x)
+            a[x] = float(x);
+        QCOMPARE(run(r, "up", {a.get(), c.get()}), 0);
+        for (int x = 0; x < n; ++x)
+            QCOMPARE(c[x], x < n / 2 ? a[x] + 1.0f : a[x] * 2.0f);
+    }
+
     void intrinsicsAndCasts() {
         const int n = 32;
         const int k = 16; // number of outputs per element

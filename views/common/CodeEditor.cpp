@@ -141,13 +141,29 @@ void CodeEditor::paintLineNumbers(QPaintEvent* event) {
 
 void CodeEditor::updateExtraSelections() {
     QList<QTextEdit::ExtraSelection> sels;
-    for (auto it = lineColors_.begin(); it != lineColors_.end(); ++it) {
-        QTextBlock b = document()->findBlockByNumber(it.key() - 1);
+    // One selection per run of consecutive lines with the same colour: Qt lays
+    // out every block a selection starts or ends in, so a selection per line
+    // made a thousand lit assembly lines take a third of a second.
+    for (auto it = lineColors_.begin(); it != lineColors_.end();) {
+        const int first = it.key();
+        const QColor color = it.value();
+        int last = first;
+        for (++it; it != lineColors_.end() && it.key() == last + 1 && it.value() == color; ++it)
+            last = it.key();
+        QTextBlock b = document()->findBlockByNumber(first - 1);
         if (!b.isValid()) continue;
+        QTextBlock e = document()->findBlockByNumber(last - 1);
+        if (!e.isValid()) e = document()->lastBlock();
         QTextEdit::ExtraSelection s;
-        s.format.setBackground(it.value());
+        s.format.setBackground(color);
         s.format.setProperty(QTextFormat::FullWidthSelection, true);
         s.cursor = QTextCursor(b);
+        if (e != b) {
+            // Past the last line's end (its newline, when it has one): the full-width
+            // flag paints to the edge only the lines the selection runs off.
+            s.cursor.setPosition(qMin(e.position() + e.length(), document()->characterCount() - 1),
+                                 QTextCursor::KeepAnchor);
+        }
         sels << s;
     }
     for (const auto& m : marks_) {

@@ -329,6 +329,15 @@ void ScheduleEditor::onTextChanged() {
     if (text == lastText_) return; // formatting only
     lastText_ = text;
     ++generation_;
+    // Leading edge: an edit after a pause is lowered at once, so a single edit
+    // waits for nothing. Trailing edge: keys within debounceMs() of each other
+    // (auto-repeat, a paste in pieces) are lowered once, when they pause.
+    const bool burst = sinceEdit_.isValid() && sinceEdit_.elapsed() < debounceMs_;
+    sinceEdit_.start();
+    if (!burst && !debounce_->isActive()) {
+        startRelower();
+        return;
+    }
     debounce_->start(debounceMs_);
 }
 

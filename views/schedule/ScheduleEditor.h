@@ -6,9 +6,10 @@
 ///
 /// It is the producer of the session's artifacts while a function is shown:
 /// each successful lowering is set on the session (the code and stage views
-/// follow), whether the editor is visible or not. Lowering is debounced (a
-/// pause in typing of debounceMs()), runs as the job "relower" (a newer edit
-/// supersedes a running one), and a generation counter keeps an older result
+/// follow), whether the editor is visible or not. An edit after a pause starts
+/// lowering at once; edits that follow each other within debounceMs() are
+/// lowered together when they pause. Lowering runs as the job "relower", one at
+/// a time (the newest text follows a running one), and a generation counter keeps an older result
 /// from ever replacing a newer one. An error leaves the previous artifacts in
 /// place and marks the line the diagnostic points at. A model function whose
 /// script differs from its default schedule is recorded in the session's
@@ -18,6 +19,7 @@
 #include "schedule/LoopOutline.h"
 
 #include <QDateTime>
+#include <QElapsedTimer>
 #include <QHash>
 #include <QMetaType>
 #include <QWidget>
@@ -170,6 +172,7 @@ private:
     Source source_ = Source::None;
     QString fileName_, function_, defaultScript_, lastText_;
     int debounceMs_ = 30;
+    QElapsedTimer sinceEdit_; ///< since the last edit: a burst of keys is lowered once
     bool relowerAgain_ = false; ///< the text changed while a lowering ran
     bool loading_ = false;
     bool runPending_ = false;

@@ -12,6 +12,7 @@ class TestCodeEditor : public QObject {
 private slots:
     void clickEmitsLine();
     void colorsAndMarksBecomeSelections();
+    void runOfLinesIsOneSelectionPaintedFullWidth();
 };
 
 void TestCodeEditor::clickEmitsLine() {
@@ -47,6 +48,34 @@ void TestCodeEditor::colorsAndMarksBecomeSelections() {
     QCOMPARE(last.format.underlineStyle(), QTextCharFormat::WaveUnderline);
     e.clearLineColors();
     QCOMPARE(e.extraSelections().size(), 1);
+}
+
+void TestCodeEditor::runOfLinesIsOneSelectionPaintedFullWidth() {
+    CodeEditor e;
+    QStringList lines;
+    for (int i = 1; i <= 12; ++i) lines << QStringLiteral("line %1").arg(i);
+    e.setCode(lines.join(QLatin1Char('\n')));
+    const QColor c(255, 0, 0);
+    // Lines 3-6 one colour (one run), line 7 another, line 9 the first again.
+    e.setLineColors({{3, c}, {4, c}, {5, c}, {6, c}, {7, linkColor(1)}, {9, c}});
+    QCOMPARE(e.extraSelections().size(), 3);
+    QCOMPARE(e.extraSelections()[0].cursor.selectionStart(), e.document()->findBlockByNumber(2).position());
+    // It runs off line 6 (to the start of line 7), so that line 6 is painted full width too.
+    QCOMPARE(e.extraSelections()[0].cursor.selectionEnd(), e.document()->findBlockByNumber(6).position());
+    e.resize(400, 300);
+    e.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&e));
+    const QImage img = e.viewport()->grab().toImage();
+    auto colourAt = [&](int line, int x) {
+        QRect r = e.cursorRect(QTextCursor(e.document()->findBlockByNumber(line - 1)));
+        return img.pixelColor(x, r.center().y()).rgb();
+    };
+    const int right = img.width() - 3; // far right of the text: only the background
+    for (int line = 3; line <= 6; ++line) QCOMPARE(colourAt(line, right), c.rgb());
+    QCOMPARE(colourAt(9, right), c.rgb());
+    QVERIFY(colourAt(2, right) != c.rgb());
+    QVERIFY(colourAt(8, right) != c.rgb());
+    QCOMPARE(colourAt(7, right), linkColor(1).rgb());
 }
 
 QTEST_MAIN(TestCodeEditor)
