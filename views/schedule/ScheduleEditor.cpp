@@ -328,6 +328,8 @@ void ScheduleEditor::onTextChanged() {
     const QString text = edit_->toPlainText();
     if (text == lastText_) return; // formatting only
     lastText_ = text;
+    // The session keeps the script as edited (a rebuild of the views, a saved project).
+    if (source_ == Source::Script) session_->updateScriptText(text);
     ++generation_;
     // Leading edge: an edit after a pause is lowered at once, so a single edit
     // waits for nothing. Trailing edge: keys within debounceMs() of each other
