@@ -197,7 +197,7 @@ void TestMainWindow::scheduleTypoFixUndoRun() {
     QTest::keyClicks(ed, QStringLiteral("ze(yi)"));
     QTRY_VERIFY2_WITH_TIMEOUT(ed->marks().isEmpty() && s->jobs()->runningCount() == 0 &&
                                   QString::fromStdString(s->artifacts()->build.tir) != original,
-                              qPrintable(ed->toPlainText() + QLatin1Char('\n') + sched->statusText()), 30000);
+                              qPrintable(ed->toPlainText() + QLatin1Char('\n') + sched->document()->statusText()), 30000);
     QString vectorized = QString::fromStdString(s->artifacts()->build.tir);
     QVERIFY2(vectorized.contains(QStringLiteral("T.Ramp(")),
              qPrintable(vectorized));
@@ -210,28 +210,29 @@ void TestMainWindow::scheduleTypoFixUndoRun() {
                                  QString::fromStdString(s->artifacts()->build.tir) == original,
                              30000);
     // Back at a TIR it has built before: the texts came from the cache, no LLVM run.
-    QVERIFY(sched->artifactCache() && sched->artifactCache()->hits() > 0);
+    QVERIFY(sched->document()->artifactCache() && sched->document()->artifactCache()->hits() > 0);
 
     // Run: a latency, GFLOP/s and a correct result, in the history.
-    QSignalSpy finished(sched, &ScheduleEditor::runFinished);
-    sched->run();
+    ScheduleDocument* doc = sched->document();
+    QSignalSpy finished(doc, &ScheduleDocument::runFinished);
+    doc->run();
     QVERIFY(finished.wait(120000));
-    auto rec = sched->lastRun();
+    auto rec = doc->lastRun();
     QVERIFY(rec.has_value());
     QVERIFY2(rec->error.isEmpty(), qPrintable(rec->error));
     QVERIFY(rec->latencyMs > 0);
     QVERIFY(rec->gflops > 0);
     QVERIFY(rec->correct);
-    QCOMPARE(sched->runs().size(), 1);
+    QCOMPARE(doc->runs().size(), 1);
 
     // A language switch rebuilds the views: an unsaved edit survives it.
     QTest::keyClick(ed, Qt::Key_End, Qt::ControlModifier);
     QTest::keyClick(ed, Qt::Key_Return);
     QTest::keyClicks(ed, QStringLiteral("# kept"));
     w.setLanguage(QStringLiteral("ko"));
-    QVERIFY(w.view<ScheduleEditor>()->script().endsWith(QStringLiteral("# kept")));
+    QVERIFY(w.view<ScheduleEditor>()->document()->text().endsWith(QStringLiteral("# kept")));
     w.setLanguage(QStringLiteral("en"));
-    QVERIFY(w.view<ScheduleEditor>()->script().endsWith(QStringLiteral("# kept")));
+    QVERIFY(w.view<ScheduleEditor>()->document()->text().endsWith(QStringLiteral("# kept")));
 }
 
 void TestMainWindow::koreanMenus() {
