@@ -47,7 +47,8 @@ private slots:
             onnxInputs(path);
             QFAIL("no error for a truncated model");
         } catch (const CompileError& e) {
-            QVERIFY2(std::string(e.what()).find("not a valid ONNX model") != std::string::npos, e.what());
+            QVERIFY2(std::string(e.what()).find("not a valid ONNX model") != std::string::npos,
+                     e.what());
         }
         QVERIFY_THROWS_EXCEPTION(CompileError, onnxInputs("/nonexistent/model.onnx"));
     }

@@ -10,8 +10,9 @@ namespace tessel::views {
 LessonChart::LessonChart(LessonTimes* times, QWidget* parent) : QCustomPlot(parent), times_(times) {
     setObjectName(QStringLiteral("LessonChart"));
     setMinimumSize(220, 160);
-    setToolTip(tr("Each step's time: this machine's measurement next to the tutorial's figure (log scale). "
-                  "Click a bar to open its step."));
+    setToolTip(tr(
+        "Each step's time: this machine's measurement next to the tutorial's figure (log scale). "
+        "Click a bar to open its step."));
     QFont small = font();
     small.setPointSizeF(small.pointSizeF() * 0.85);
 
@@ -56,11 +57,13 @@ LessonChart::LessonChart(LessonTimes* times, QWidget* parent) : QCustomPlot(pare
     axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
     setInteraction(QCP::iSelectPlottables, false);
 
-    connect(this, &QCustomPlot::plottableClick, this, [this](QCPAbstractPlottable* p, int dataIndex, QMouseEvent*) {
-        auto* bars = qobject_cast<QCPBars*>(p);
-        if (!bars || dataIndex < 0 || dataIndex >= bars->data()->size()) return;
-        emit stepClicked(int(std::lround((bars->data()->constBegin() + dataIndex)->key)) - 1);
-    });
+    connect(this, &QCustomPlot::plottableClick, this,
+            [this](QCPAbstractPlottable* p, int dataIndex, QMouseEvent*) {
+                auto* bars = qobject_cast<QCPBars*>(p);
+                if (!bars || dataIndex < 0 || dataIndex >= bars->data()->size()) return;
+                emit stepClicked(int(std::lround((bars->data()->constBegin() + dataIndex)->key)) -
+                                 1);
+            });
     connect(times_, &QAbstractItemModel::modelReset, this, &LessonChart::refresh);
     connect(times_, &QAbstractItemModel::dataChanged, this, &LessonChart::refresh);
     refresh();
@@ -96,8 +99,10 @@ void LessonChart::refresh() {
     xAxis->setTicker(steps);
     xAxis->setRange(0.4, std::max(n, 1) + 0.6);
     // Room below the shortest bar, and above the tallest for the legend.
-    if (hi > 0) yAxis->setRange(lo / 2, hi * 6);
-    else yAxis->setRange(1, 1000);
+    if (hi > 0)
+        yAxis->setRange(lo / 2, hi * 6);
+    else
+        yAxis->setRange(1, 1000);
     replot();
 }
 

@@ -38,7 +38,8 @@ std::optional<LessonTimes::Measurement> LessonTimes::measurement(int step) const
 }
 
 std::optional<double> LessonTimes::publishedMs(int step) const {
-    if (step < 0 || step >= stepCount() || !lesson_.steps[step].publishedSeconds) return std::nullopt;
+    if (step < 0 || step >= stepCount() || !lesson_.steps[step].publishedSeconds)
+        return std::nullopt;
     return *lesson_.steps[step].publishedSeconds * 1e3;
 }
 
@@ -49,19 +50,25 @@ std::optional<double> LessonTimes::measuredMs(int step) const {
 }
 
 void LessonTimes::rowChanged(int step) {
-    if (step >= 0 && step < stepCount()) emit dataChanged(index(step, 0), index(step, ColumnCount - 1));
+    if (step >= 0 && step < stepCount())
+        emit dataChanged(index(step, 0), index(step, ColumnCount - 1));
 }
 
-int LessonTimes::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : stepCount(); }
+int LessonTimes::rowCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : stepCount();
+}
 
-int LessonTimes::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
+int LessonTimes::columnCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : ColumnCount;
+}
 
 QVariant LessonTimes::data(const QModelIndex& index, int role) const {
     if (!index.isValid() || index.row() >= stepCount()) return {};
     const int row = index.row();
     const LessonStep& step = lesson_.steps[row];
     if (role == Qt::TextAlignmentRole)
-        return index.column() == Step ? QVariant() : QVariant(int(Qt::AlignRight | Qt::AlignVCenter));
+        return index.column() == Step ? QVariant()
+                                      : QVariant(int(Qt::AlignRight | Qt::AlignVCenter));
     if (role == Qt::ToolTipRole) {
         if (index.column() == Step) return step.fileName;
         if (index.column() == Measured)
@@ -70,22 +77,29 @@ QVariant LessonTimes::data(const QModelIndex& index, int role) const {
     }
     if (role != Qt::DisplayRole) return {};
     switch (index.column()) {
-    case Step: return step.title;
+    case Step:
+        return step.title;
     case Measured:
         if (auto m = measurement(row)) return m->correct ? formatMs(m->latencyMs) : tr("wrong");
         return row == measuring_ ? tr("…") : QString();
-    case Tutorial: return step.publishedSeconds ? formatMs(*step.publishedSeconds * 1e3) : QStringLiteral("—");
-    default: return {};
+    case Tutorial:
+        return step.publishedSeconds ? formatMs(*step.publishedSeconds * 1e3) : QStringLiteral("—");
+    default:
+        return {};
     }
 }
 
 QVariant LessonTimes::headerData(int section, Qt::Orientation orientation, int role) const {
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
     switch (section) {
-    case Step: return tr("Step");
-    case Measured: return tr("This machine");
-    case Tutorial: return tr("Tutorial");
-    default: return {};
+    case Step:
+        return tr("Step");
+    case Measured:
+        return tr("This machine");
+    case Tutorial:
+        return tr("Tutorial");
+    default:
+        return {};
     }
 }
 

@@ -20,18 +20,18 @@ namespace tessel::views {
 
 /// One measurement of a schedule, as the history shows it.
 struct RunRecord {
-    int number = 0;               ///< 1, 2, ... per document
+    int number = 0; ///< 1, 2, ... per document
     QDateTime time;
-    QString label;                ///< what changed since the previous run, or "run N"
-    QString script;               ///< the script that was measured
+    QString label;  ///< what changed since the previous run, or "run N"
+    QString script; ///< the script that was measured
     QString function;
     double latencyMs = 0;
     double gflops = 0;
-    double peakShare = 0;         ///< gflops / this CPU's peak (0 when unknown)
+    double peakShare = 0; ///< gflops / this CPU's peak (0 when unknown)
     double maxAbsErr = 0, maxRelErr = 0;
-    bool correct = false;         ///< outputs match the default schedule's
+    bool correct = false; ///< outputs match the default schedule's
     int threads = 0;
-    QString error;                ///< why it is not correct (or why it failed)
+    QString error; ///< why it is not correct (or why it failed)
 };
 
 /// "L31: s[CC].split(k, factor=8)": the first line of `after` that differs
@@ -62,7 +62,8 @@ public:
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation,
+                        int role = Qt::DisplayRole) const override;
 
 private:
     QHash<QString, QList<RunRecord>> runs_;

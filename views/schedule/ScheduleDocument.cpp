@@ -20,7 +20,9 @@ namespace {
 const QString kRelower = QStringLiteral("relower");
 const QString kRun = QStringLiteral("run");
 
-QString q(const std::string& s) { return QString::fromStdString(s); }
+QString q(const std::string& s) {
+    return QString::fromStdString(s);
+}
 
 } // namespace
 
@@ -47,8 +49,9 @@ struct ScheduleDocument::Lowered {
 };
 
 ScheduleDocument::ScheduleDocument(Session* session, QObject* parent)
-    : QObject(parent), session_(session), debounce_(new QTimer(this)), history_(new RunHistory(this)),
-      references_(std::make_shared<ReferenceCache>()), artifactCache_(std::make_shared<driver::ArtifactCache>()) {
+    : QObject(parent), session_(session), debounce_(new QTimer(this)),
+      history_(new RunHistory(this)), references_(std::make_shared<ReferenceCache>()),
+      artifactCache_(std::make_shared<driver::ArtifactCache>()) {
     history_->setPeakExplanation(cpuPeak().explanation());
     debounce_->setSingleShot(true);
     connect(debounce_, &QTimer::timeout, this, &ScheduleDocument::startRelower);
@@ -58,7 +61,8 @@ ScheduleDocument::ScheduleDocument(Session* session, QObject* parent)
     connect(session_, &Session::targetChanged, this, [this] {
         if (source_ != Source::None) relowerNow();
     });
-    connect(session_->jobs(), &Jobs::finished, this, [this](const QString& key, bool) { onJobFinished(key); });
+    connect(session_->jobs(), &Jobs::finished, this,
+            [this](const QString& key, bool) { onJobFinished(key); });
     clear(tr("Open a TE script or select a fused function to edit its schedule."));
 }
 
@@ -67,15 +71,19 @@ ScheduleDocument::~ScheduleDocument() = default;
 /// Starts the document from the session as it is (a document made after the
 /// session opened something shows it at once).
 void ScheduleDocument::openCurrent() {
-    if (session_->kind() == Session::Kind::Script) onScriptChanged();
-    else if (session_->kind() == Session::Kind::Model) onFunctionChanged(session_->currentFunction());
+    if (session_->kind() == Session::Kind::Script)
+        onScriptChanged();
+    else if (session_->kind() == Session::Kind::Model)
+        onFunctionChanged(session_->currentFunction());
 }
 
 bool ScheduleDocument::isRelowering() const {
     return debounce_->isActive() || relowerAgain_ || session_->jobs()->isRunning(kRelower);
 }
 
-bool ScheduleDocument::isRunning() const { return session_->jobs()->isRunning(kRun); }
+bool ScheduleDocument::isRunning() const {
+    return session_->jobs()->isRunning(kRun);
+}
 
 std::optional<RunRecord> ScheduleDocument::lastRun() const {
     const auto list = runs();
@@ -84,7 +92,8 @@ std::optional<RunRecord> ScheduleDocument::lastRun() const {
 }
 
 QString ScheduleDocument::documentKey() const {
-    if (source_ == Source::Script) return QStringLiteral("script:") + session_->sourcePath() + QLatin1Char(':') + fileName_;
+    if (source_ == Source::Script)
+        return QStringLiteral("script:") + session_->sourcePath() + QLatin1Char(':') + fileName_;
     return QStringLiteral("function:") + function_;
 }
 
@@ -110,7 +119,8 @@ void ScheduleDocument::setBusy(bool busy) {
 void ScheduleDocument::onScriptChanged() {
     if (session_->kind() != Session::Kind::Script) return;
     const QString path = session_->sourcePath();
-    const QString file = path.isEmpty() ? QStringLiteral("untitled.te") : QFileInfo(path).fileName();
+    const QString file =
+        path.isEmpty() ? QStringLiteral("untitled.te") : QFileInfo(path).fileName();
     load(session_->scriptText(), Source::Script, file, session_->currentFunction(), {});
 }
 
@@ -123,7 +133,8 @@ void ScheduleDocument::onFunctionChanged(const QString& name) {
             relowerNow();
         }
         return;
-    case Session::Kind::Model: break;
+    case Session::Kind::Model:
+        break;
     case Session::Kind::Empty:
         clear(tr("Nothing is open."));
         return;
@@ -140,16 +151,19 @@ void ScheduleDocument::onFunctionChanged(const QString& name) {
     }
     QString def = q(fn->script);
     if (def.isEmpty())
-        def = tr("# The schedule of this function was not printed: the model was compiled without its trace.\n");
+        def = tr("# The schedule of this function was not printed: the model was compiled without "
+                 "its trace.\n");
     const QString edited = session_->editedSchedule(name);
-    if (edited.isEmpty() && def.startsWith(QLatin1Char('#')) && !def.contains(QLatin1String("create_schedule")))
+    if (edited.isEmpty() && def.startsWith(QLatin1Char('#')) &&
+        !def.contains(QLatin1String("create_schedule")))
         load(def, Source::ReadOnly, name + QStringLiteral(".te"), name, def);
     else
-        load(edited.isEmpty() ? def : edited, Source::ModelFunction, name + QStringLiteral(".te"), name, def);
+        load(edited.isEmpty() ? def : edited, Source::ModelFunction, name + QStringLiteral(".te"),
+             name, def);
 }
 
-void ScheduleDocument::load(const QString& text, Source source, const QString& fileName, const QString& function,
-                            const QString& defaultScript) {
+void ScheduleDocument::load(const QString& text, Source source, const QString& fileName,
+                            const QString& function, const QString& defaultScript) {
     ++loadEpoch_;
     debounce_->stop();
     runPending_ = false;
@@ -167,7 +181,8 @@ void ScheduleDocument::load(const QString& text, Source source, const QString& f
     history_->showDocument(documentKey());
     setStatus(tr("Lowering…"), false);
     // Another function's texts must not stand for this one's while it lowers.
-    if (source != Source::Script && session_->artifacts() && q(session_->artifacts()->name) != function)
+    if (source != Source::Script && session_->artifacts() &&
+        q(session_->artifacts()->name) != function)
         session_->setArtifacts(nullptr);
     relowerNow();
 }
@@ -256,7 +271,8 @@ void ScheduleDocument::startRelower() {
 
 codegen::Target ScheduleDocument::targetOf(const QString& sessionTarget) {
     const std::string target = sessionTarget.toStdString();
-    return target.empty() || target == "host" ? codegen::Target::host() : codegen::Target::fromString(target);
+    return target.empty() || target == "host" ? codegen::Target::host()
+                                              : codegen::Target::fromString(target);
 }
 
 std::shared_ptr<ScheduleDocument::Lowered> ScheduleDocument::lower(const Lowering& job) {
@@ -270,7 +286,8 @@ std::shared_ptr<ScheduleDocument::Lowered> ScheduleDocument::lower(const Lowerin
         driver::ArtifactOptions options;
         options.cache = job.cache;
         options.target = targetOf(QString::fromStdString(job.target));
-        const driver::FusedFunction* fn = job.model ? job.model->findFunction(job.function) : nullptr;
+        const driver::FusedFunction* fn =
+            job.model ? job.model->findFunction(job.function) : nullptr;
         driver::FunctionArtifacts a;
         if (job.source == Source::ReadOnly) {
             if (!fn) throw CompileError("the model has no function '" + job.function + "'");
@@ -321,7 +338,8 @@ void ScheduleDocument::onJobFinished(const QString& key) {
 }
 
 void ScheduleDocument::applyLowered(const Lowered& r) {
-    if (r.epoch != loadEpoch_ || r.generation <= applied_) return; // another document, or older than shown
+    if (r.epoch != loadEpoch_ || r.generation <= applied_)
+        return; // another document, or older than shown
     if (!r.ok) {
         if (r.generation != generation_) return; // the text moved on; its own result follows
         setDiagnostic(ScriptDiagnostic{r.line, r.column, r.message});
@@ -342,7 +360,9 @@ void ScheduleDocument::applyLowered(const Lowered& r) {
     if (r.generation == generation_) setDiagnostic(std::nullopt);
     emit outlineChanged();
     if (source_ == Source::ReadOnly)
-        setStatus(tr("Read-only: this schedule cannot be written as a TE script (see the comment)."), false);
+        setStatus(
+            tr("Read-only: this schedule cannot be written as a TE script (see the comment)."),
+            false);
     else
         setStatus(tr("Lowered in %1 ms (TIR %2 ms, code %3 ms)")
                       .arg(r.ms, 0, 'f', 0)
@@ -377,7 +397,8 @@ void ScheduleDocument::run() {
     startRun();
 }
 
-driver::RunReport ScheduleDocument::measure(const driver::LoweredFunction& f, ReferenceCache& references,
+driver::RunReport ScheduleDocument::measure(const driver::LoweredFunction& f,
+                                            ReferenceCache& references,
                                             const std::function<bool()>& cancelled) {
     driver::RunOptions options;
     return references.run(f, options, {}, cancelled);
@@ -388,7 +409,8 @@ void ScheduleDocument::startRun() {
     const driver::LoweredFunction f = artifacts_->lowered;
     const QString script = source_ == Source::ReadOnly ? QString() : text_;
     const QString function = q(f.name);
-    const QString key = documentKey(); // the history it belongs to, even if another document opens meanwhile
+    const QString key =
+        documentKey(); // the history it belongs to, even if another document opens meanwhile
     auto references = references_;
     setBusy(true);
     setStatus(tr("Measuring %1…").arg(function), false);
@@ -415,8 +437,8 @@ void ScheduleDocument::cancelRun() {
     setStatus(tr("Run cancelled."), false);
 }
 
-void ScheduleDocument::finishRun(const driver::RunReport& report, const QString& script, const QString& function,
-                                 const QString& key) {
+void ScheduleDocument::finishRun(const driver::RunReport& report, const QString& script,
+                                 const QString& function, const QString& key) {
     RunRecord r;
     r.time = QDateTime::currentDateTime();
     r.script = script;
@@ -431,9 +453,13 @@ void ScheduleDocument::finishRun(const driver::RunReport& report, const QString&
     r.threads = report.threads;
     r.error = q(report.error);
     r = history_->add(key, r);
-    setStatus(tr("Measured: %1 ms, %2 GFLOP/s").arg(r.latencyMs, 0, 'f', 3).arg(r.gflops, 0, 'f', 1), !r.correct);
+    setStatus(
+        tr("Measured: %1 ms, %2 GFLOP/s").arg(r.latencyMs, 0, 'f', 3).arg(r.gflops, 0, 'f', 1),
+        !r.correct);
     if (!r.correct)
-        session_->report(tr("%1 computes something else than its default schedule: %2").arg(r.function, r.error), true);
+        session_->report(
+            tr("%1 computes something else than its default schedule: %2").arg(r.function, r.error),
+            true);
     emit runFinished(r);
 }
 

@@ -72,7 +72,9 @@ public:
 
     // ---- the document
     Source source() const { return source_; }
-    bool isEditable() const { return source_ == Source::Script || source_ == Source::ModelFunction; }
+    bool isEditable() const {
+        return source_ == Source::Script || source_ == Source::ModelFunction;
+    }
     /// The text being edited.
     QString text() const { return text_; }
     /// "gemm.te", or "<function>.te" for a model function.
@@ -103,7 +105,9 @@ public:
     /// The texts of recent lowerings by TIR: an edit that leaves the TIR as it
     /// was (a comment, a rename, an undo) costs no LLVM run. Null disables it
     /// (bench_ide_edit measures cold edits that way).
-    void setArtifactCache(std::shared_ptr<driver::ArtifactCache> cache) { artifactCache_ = std::move(cache); }
+    void setArtifactCache(std::shared_ptr<driver::ArtifactCache> cache) {
+        artifactCache_ = std::move(cache);
+    }
     std::shared_ptr<driver::ArtifactCache> artifactCache() const { return artifactCache_; }
 
     // ---- measuring

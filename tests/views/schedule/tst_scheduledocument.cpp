@@ -28,7 +28,8 @@ QString readText(const QString& path) {
 
 /// A GEMM ladder step at 256^3 (quick to lower and to run).
 QString gemmStep(const char* file) {
-    QString s = readText(QStringLiteral(TESSEL_SOURCE_DIR "/resources/examples/gemm/") + QLatin1String(file));
+    QString s = readText(QStringLiteral(TESSEL_SOURCE_DIR "/resources/examples/gemm/") +
+                         QLatin1String(file));
     s.replace(QStringLiteral("= 1024"), QStringLiteral("= 256"));
     return s;
 }
@@ -45,13 +46,15 @@ class TestScheduleDocument : public QObject {
     bool settle(int timeoutMs = 60000) {
         QElapsedTimer t;
         t.start();
-        while ((doc_->isRelowering() || session_.jobs()->runningCount() > 0) && t.elapsed() < timeoutMs)
+        while ((doc_->isRelowering() || session_.jobs()->runningCount() > 0) &&
+               t.elapsed() < timeoutMs)
             QTest::qWait(5);
         return !doc_->isRelowering();
     }
 
     QString scriptShown() const {
-        return session_.artifacts() ? QString::fromStdString(session_.artifacts()->script) : QString();
+        return session_.artifacts() ? QString::fromStdString(session_.artifacts()->script)
+                                    : QString();
     }
 
 private slots:
@@ -70,7 +73,8 @@ private slots:
         QVERIFY(doc_->artifacts());
         QCOMPARE(session_.artifacts(), doc_->artifacts());
         QVERIFY(doc_->outline().findStage(QStringLiteral("CC")) >= 0);
-        QVERIFY2(doc_->statusText().startsWith(QLatin1String("Lowered in")), qPrintable(doc_->statusText()));
+        QVERIFY2(doc_->statusText().startsWith(QLatin1String("Lowered in")),
+                 qPrintable(doc_->statusText()));
     }
 
     void anEditAfterAPauseIsLoweredAtOnce() {
@@ -143,7 +147,8 @@ private slots:
         const QString other = gemmStep("02_blocking.te");
         QSignalSpy relowered(doc_, &ScheduleDocument::relowered);
         doc_->relowerNow(); // the GEMM lowers...
-        session_.setScript(QStringLiteral("blocking256.te"), other); // ...while another document opens
+        session_.setScript(QStringLiteral("blocking256.te"),
+                           other); // ...while another document opens
         QVERIFY(settle());
         QCOMPARE(relowered.count(), 1); // the GEMM's result was dropped
         QCOMPARE(scriptShown(), other);
@@ -167,7 +172,8 @@ private slots:
         QCOMPARE(inserted.count(), 1);
         QCOMPARE(history->rowCount(), rows + 1);
         QCOMPARE(history->at(rows).latencyMs, r.latencyMs);
-        QCOMPARE(history->index(rows, RunHistory::Latency).data().toString(), QString::number(r.latencyMs, 'f', 3));
+        QCOMPARE(history->index(rows, RunHistory::Latency).data().toString(),
+                 QString::number(r.latencyMs, 'f', 3));
         QCOMPARE(doc_->lastRun()->number, r.number);
         QTRY_VERIFY(!doc_->isBusy());
         QVERIFY(busy.count() >= 2);
@@ -199,9 +205,11 @@ private slots:
         QCOMPARE(h.index(0, RunHistory::Number).data().toString(), QStringLiteral("3"));
         QCOMPARE(h.index(0, RunHistory::Correct).data().toString(), QStringLiteral("ok"));
         QCOMPARE(h.index(1, RunHistory::Correct).data().toString(), QStringLiteral("FAIL"));
-        QCOMPARE(h.index(1, RunHistory::Correct).data(Qt::ToolTipRole).toString(), QStringLiteral("differs"));
+        QCOMPARE(h.index(1, RunHistory::Correct).data(Qt::ToolTipRole).toString(),
+                 QStringLiteral("differs"));
         QCOMPARE(h.index(0, RunHistory::PeakShare).data().toString(), QStringLiteral("—"));
-        QCOMPARE(h.headerData(RunHistory::Latency, Qt::Horizontal).toString(), QStringLiteral("Latency (ms)"));
+        QCOMPARE(h.headerData(RunHistory::Latency, Qt::Horizontal).toString(),
+                 QStringLiteral("Latency (ms)"));
         RunRecord another;
         h.add(QStringLiteral("b"), another); // not shown
         QCOMPARE(h.rowCount(), RunHistory::kLimit);
@@ -210,9 +218,12 @@ private slots:
         QCOMPARE(h.at(0).number, 1);
         // What changed between runs.
         QCOMPARE(changeLabel(QString(), QStringLiteral("a"), 1), QStringLiteral("run 1"));
-        QCOMPARE(changeLabel(QStringLiteral("a\nb"), QStringLiteral("a\nb"), 4), QStringLiteral("run 4"));
-        QCOMPARE(changeLabel(QStringLiteral("a\nb\nc"), QStringLiteral("a\nx\nc"), 2), QStringLiteral("L2: x"));
-        QCOMPARE(changeLabel(QStringLiteral("a\nb\nc"), QStringLiteral("a\nc"), 2), QStringLiteral("L2: − b"));
+        QCOMPARE(changeLabel(QStringLiteral("a\nb"), QStringLiteral("a\nb"), 4),
+                 QStringLiteral("run 4"));
+        QCOMPARE(changeLabel(QStringLiteral("a\nb\nc"), QStringLiteral("a\nx\nc"), 2),
+                 QStringLiteral("L2: x"));
+        QCOMPARE(changeLabel(QStringLiteral("a\nb\nc"), QStringLiteral("a\nc"), 2),
+                 QStringLiteral("L2: − b"));
     }
 
     void cleanupTestCase() {
