@@ -35,7 +35,7 @@ const char* kUsage = R"(usage: tesselc COMMAND [ARGS]
 commands:
   lower FILE.te [--pass NAME]...    print the TIR after all passes, or after each named pass
                                     (--pass schedule: the TIR straight from the schedule)
-  build FILE.te --emit tir|llvm|llvm-unopt|asm|c [--target TRIPLE]
+  build FILE.te --emit tir|llvm|llvm-unopt|asm|c [--target TARGET]
                                     print one stage of the compiled script
   run FILE.te [--threads N] [--repeat R] [--json]
                                     build, run on seeded random inputs, check against the
@@ -52,11 +52,11 @@ commands:
                                     random ones when not given), compare with expected
                                     outputs (ONNX's rtol 1e-3, atol 1e-7), print the latency
                                     (--profile: and every kernel's time and GFLOP/s)
-  compile MODEL.onnx [--input-shape ...] -o DIR
+  compile MODEL.onnx [--input-shape ...] [--target TARGET] -o DIR
                                     export: DIR/model.so (kernels), DIR/plan.json (executor
                                     plan), DIR/weights.bin; the runtime alone runs them
   show MODEL.onnx --stage graph|optimized|fused|te|tir|llvm|asm [--function NAME]
-        [--input-shape NAME:D1,D2,...]... [--pass NAME]
+        [--input-shape NAME:D1,D2,...]... [--pass NAME] [--target TARGET]
                                     print one stage: the imported graph, the graph after the
                                     graph pipeline (--pass NAME: after that pass), the fusion
                                     plan, or per fused function its TE script (a script that
@@ -64,6 +64,9 @@ commands:
   zoo NAME -o FILE.onnx [--seed N]  write a model of the zoo (torchvision's architecture as
                                     PyTorch exports it, seeded random weights; default seed 1)
   zoo --list                        list the zoo's models
+
+TARGET: host (the default), an architecture (x86_64, aarch64, armv7, riscv64), a triple
+(aarch64-linux-gnu -mcpu=cortex-a72), or a full target (llvm -mtriple=... -mcpu=... -mattr=...)
 )";
 
 struct UsageError : std::runtime_error {
@@ -196,6 +199,11 @@ int cmdPasses() {
     return 0;
 }
 
+/// The compile request of --target (this machine when not given).
+driver::CompileRequest requestFor(const Args& a) {
+    return driver::CompileRequest::forTarget(a.target.empty() ? "host" : a.target);
+}
+
 frontend::ImportOptions importOptions(const Args& a) {
     frontend::ImportOptions io;
     for (auto& b : a.inputShapes) {
@@ -208,6 +216,7 @@ frontend::ImportOptions importOptions(const Args& a) {
 /// `show --stage te|tir|llvm|asm`: per fused function (or the one --function names).
 int showFunctions(const Args& a, const frontend::ImportOptions& io) {
     driver::CompileOptions co;
+    co.request = requestFor(a);
     co.trace = a.stage != "tir";
     auto m = driver::compileModel(a.file, io, co);
     std::vector<const driver::FusedFunction*> fns;
@@ -231,10 +240,10 @@ int showFunctions(const Args& a, const frontend::ImportOptions& io) {
         return 0;
     }
     // One function: build it alone so the text is only its own.
-    codegen::BuildOptions bo;
+    codegen::BuildOptions bo = co.request.buildOptions();
     bo.jit = false;
     bo.emitAssembly = a.stage == "asm";
-    auto r = driver::buildFunctions({fns[0]->lowered}, codegen::Target::host(), bo);
+    auto r = driver::buildFunctions({fns[0]->lowered}, co.request.target, bo);
     std::cout << (a.stage == "asm" ? r.assembly : r.llvmIROptimized);
     return 0;
 }
@@ -312,8 +321,10 @@ int cmdRunModel(const Args& a) {
 int cmdCompile(const Args& a) {
     if (a.file.empty()) throw UsageError("no model given");
     if (a.output.empty()) throw UsageError("compile needs -o DIR");
-    auto m = driver::compileModel(a.file, importOptions(a));
-    driver::exportModel(m, a.output);
+    driver::CompileOptions co;
+    co.request = requestFor(a);
+    auto m = driver::compileModel(a.file, importOptions(a), co);
+    driver::exportModel(m, a.output, co.request.target);
     std::printf("%s: %zu fused functions, %.1f MiB of weights, %.1f MiB of activations -> %s\n", a.file.c_str(),
                 m.functions.size(), double(m.plan.weightsBytes) / (1 << 20), double(m.plan.storageBytes()) / (1 << 20),
                 a.output.c_str());
@@ -329,16 +340,16 @@ int cmdShow(const Args& a) {
     if (a.stage == "te" || a.stage == "tir" || a.stage == "llvm" || a.stage == "asm") return showFunctions(a, io);
     auto trace = driver::optimizeModel(a.file, io);
     if (a.stage == "graph") {
-        std::cout << trace.stages.front().text;
+        std::cout << trace.stages.front().text.text;
     } else if (a.stage == "optimized") {
         if (a.passes.empty()) {
-            std::cout << trace.stages.back().text;
+            std::cout << trace.stages.back().text.text;
         } else {
             for (auto& name : a.passes) {
                 bool found = false;
                 for (auto& s : trace.stages)
                     if (s.pass == name) {
-                        std::cout << "# after " << name << (s.changed ? "" : " (unchanged)") << "\n" << s.text;
+                        std::cout << "# after " << name << (s.changed ? "" : " (unchanged)") << "\n" << s.text.text;
                         found = true;
                     }
                 if (!found) throw CompileError("pass '" + name + "' is not in the graph pipeline");
@@ -371,7 +382,7 @@ int cmdLower(const Args& a) {
             for (auto& s : f.snapshots)
                 if (s.pass == name) {
                     std::cout << "# " << f.name << " after " << name << (s.changed ? "" : " (unchanged)") << "\n"
-                              << s.text;
+                              << s.text.text;
                     found = true;
                 }
             if (!found) std::cout << "# " << f.name << ": pass " << name << " is not in the pipeline\n";
@@ -393,11 +404,11 @@ int cmdBuild(const Args& a) {
         for (auto& f : fns) std::cout << codegen::emitC(f.lowered);
         return 0;
     }
-    codegen::Target t = a.target.empty() ? codegen::Target::host() : codegen::Target::fromString(a.target);
-    codegen::BuildOptions bo;
+    const driver::CompileRequest request = requestFor(a);
+    codegen::BuildOptions bo = request.buildOptions();
     bo.jit = false;
     bo.emitAssembly = a.emit == "asm";
-    auto r = driver::buildFunctions(fns, t, bo);
+    auto r = driver::buildFunctions(fns, request.target, bo);
     std::cout << (a.emit == "asm" ? r.assembly : a.emit == "llvm" ? r.llvmIROptimized : r.llvmIR);
     return 0;
 }

@@ -106,7 +106,7 @@ public:
         llvm::FastMathFlags fmf;
         fmf.setAllowContract(true); // mul + add may fuse into FMA; nothing else
         builder_.setFastMathFlags(fmf);
-        avx512_ = target.vectorBits() >= 512 && llvm::Triple(target.triple).isX86();
+        avx512_ = target.vectorBits >= 512 && llvm::Triple(target.triple).isX86();
         if (debugInfo_) {
             di_ = std::make_unique<llvm::DIBuilder>(*module_);
             diFile_ = di_->createFile(source.fileName, ".");

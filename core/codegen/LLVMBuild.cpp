@@ -266,7 +266,7 @@ BuildResult build(const std::vector<tir::PrimFunc>& funcs, const Target& target,
         r.llvmIROptimizedLines = LineMap::fromLLVMIR(r.llvmIROptimized);
         if (options.emitAssembly) r.assemblyLines = LineMap::fromAssembly(r.assembly);
     }
-    if (options.jit && target.isHost())
+    if (options.jit && isHostTarget(target))
         r.module = makeJit(std::move(module), std::move(ctx), funcs, target, options.optLevel);
     return r;
 }

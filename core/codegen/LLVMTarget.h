@@ -14,6 +14,7 @@
 
 namespace llvm {
 class LLVMContext;
+class Target;
 class Module;
 class TargetMachine;
 } // namespace llvm
@@ -30,6 +31,9 @@ namespace tessel::codegen::detail {
 
 /// Registers every LLVM target, its MC layer and asm printers (once, thread-safe).
 void initializeLLVM();
+
+/// LLVM's backend for `triple`; CompileError when it has none.
+const llvm::Target* lookupTarget(const std::string& triple);
 
 /// A TargetMachine for `target` (PIC, optimisation level from `optLevel` 0..3).
 /// Throws CompileError when LLVM has no backend for the triple.

@@ -85,8 +85,9 @@ FunctionArtifacts artifactsOf(const LoweredFunction& f, const std::string& scrip
     // Everything the texts depend on; the TIR text names the function too.
     std::string key;
     if (options.cache) {
-        key = tir::toString(f.lowered) + '\0' + options.target.str() + '\0' +
-              std::to_string(options.optLevel) + (options.emitC ? "c" : "") +
+        key = tir::toString(f.lowered) + '\0' + options.request.target.str() + '\0' +
+              std::to_string(options.request.optLevel) + (options.request.mode == CompileMode::Batch ? "b" : "i") +
+              (options.emitC ? "c" : "") +
               (options.emitAssembly ? "s" : "");
         ArtifactCache::Entry hit;
         if (options.cache->find(key, hit)) {
@@ -96,12 +97,11 @@ FunctionArtifacts artifactsOf(const LoweredFunction& f, const std::string& scrip
             return a;
         }
     }
-    codegen::BuildOptions bo;
-    bo.optLevel = options.optLevel;
+    codegen::BuildOptions bo = options.request.buildOptions();
     bo.debugInfo = true; // the line maps
     bo.emitAssembly = options.emitAssembly;
     bo.jit = false; // texts only: a JIT would compile the module a second time
-    a.build = codegen::build({f.lowered}, options.target, bo);
+    a.build = codegen::build({f.lowered}, options.request.target, bo);
     if (!options.emitC) {
         a.c = "/* C backend: not requested */\n";
     } else {
@@ -142,6 +142,7 @@ FunctionArtifacts compileScriptArtifacts(std::string_view script, const std::str
     // Only the chosen function is lowered: the others are not shown.
     LowerOptions lo;
     lo.snapshots = options.snapshots;
+    lo.passes = &options.request.registries().tirPasses;
     LoweredFunction f;
     try {
         f = lowerSchedule(b->schedule, b->args, b->name, lo);

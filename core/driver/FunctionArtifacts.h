@@ -22,6 +22,7 @@
 
 #include "codegen/CodeGenLLVM.h"
 #include "codegen/Target.h"
+#include "driver/CompileRequest.h"
 #include "driver/TeDriver.h"
 
 #include <cstddef>
@@ -36,10 +37,17 @@ namespace tessel::driver {
 
 class ArtifactCache;
 
+/// A request for this machine in CompileMode::Interactive.
+inline CompileRequest interactiveRequest() {
+    CompileRequest r;
+    r.mode = CompileMode::Interactive;
+    return r;
+}
+
 struct ArtifactOptions {
-    codegen::Target target = codegen::Target::host();
-    /// LLVM optimisation level, 0..3 (codegen::BuildOptions::optLevel).
-    int optLevel = 3;
+    /// The target, the optimisation level and the registries. Interactive by
+    /// default: these are the texts a user waits for while editing.
+    CompileRequest request = interactiveRequest();
     /// Record the TIR after every TIR pass (LoweredFunction::snapshots).
     bool snapshots = true;
     /// Print the function with the C backend too.

@@ -343,11 +343,15 @@ FusedFunction lowerGroup(const graph::Graph& g, const graph::FusionGroup& group,
     }
     LowerOptions lo;
     lo.snapshots = options.trace;
+    lo.passes = &options.request.registries().tirPasses;
     if (auto edited = options.schedules.find(f.name); edited != options.schedules.end()) {
         f.lowered = lowerEdited(f.name, edited->second, args, lo);
         f.script = edited->second;
     } else {
-        te::Schedule sch = topi::scheduleFused(outputs, options.schedule);
+        topi::ScheduleOptions so = options.schedule;
+        if (options.request.target.vectorBits > 0)
+            so.vectorLanes = options.request.target.vectorLanes(DataType::float32());
+        te::Schedule sch = topi::scheduleFused(outputs, so);
         f.lowered = lowerSchedule(sch, args, f.name, lo);
         if (options.trace) {
             try {
@@ -377,17 +381,15 @@ const FusedFunction* CompiledModel::findFunction(const std::string& name) const 
 CompiledModel compileGraph(const graph::Graph& imported, const CompileOptions& options) {
     CompiledModel m;
     auto t0 = Clock::now();
-    graph::GraphPassManager pm;
+    m.target = options.request.target;
+    graph::GraphPassManager pm(options.request.registries().graphPasses);
     auto snaps = std::make_shared<graph::GraphSnapshotInstrument>();
     if (options.trace) {
         pm.addInstrument(snaps);
-        m.graphStages.push_back(
-            {"import", graph::printGraph(imported).text, true, 0, std::make_shared<const graph::Graph>(imported)});
+        m.graphStages.push_back(importStage(imported));
     }
     m.graph = pm.run(imported, options.graphPipeline.empty() ? graph::defaultGraphPipeline() : options.graphPipeline);
-    for (auto& s : snaps->snapshots())
-        m.graphStages.push_back(
-            {s.passName, s.text.text, s.changed, s.seconds, std::make_shared<const graph::Graph>(s.graph)});
+    for (auto& s : snaps->snapshots()) m.graphStages.push_back(s);
     for (auto& in : m.graph.inputs())
         if (!in->outputTypes[0].isStatic())
             throw CompileError("input '" + in->name + "' has the dynamic shape " + in->outputTypes[0].str() +
@@ -426,11 +428,11 @@ CompiledModel compileGraph(const graph::Graph& imported, const CompileOptions& o
     t0 = Clock::now();
     std::vector<LoweredFunction> fs;
     for (auto& f : m.functions) fs.push_back(f.lowered);
-    codegen::BuildOptions bo;
+    codegen::BuildOptions bo = options.request.buildOptions();
     bo.debugInfo = options.trace;
     bo.emitAssembly = options.trace;
     if (!fs.empty()) {
-        m.build = buildFunctions(fs, options.target, bo);
+        m.build = buildFunctions(fs, options.request.target, bo);
         m.module = m.build.module;
     }
     m.timings.codegenSeconds = since(t0);
@@ -438,7 +440,7 @@ CompiledModel compileGraph(const graph::Graph& imported, const CompileOptions& o
     return m;
 }
 
-void exportModel(const CompiledModel& model, const std::string& dir, const codegen::Target& target) {
+void exportModel(const CompiledModel& model, const std::string& dir, const Target& target) {
     namespace fs = std::filesystem;
     std::error_code ec;
     fs::create_directories(dir, ec);

@@ -16,28 +16,6 @@
 
 namespace tessel::driver {
 
-namespace {
-
-/// Records the TIR after every pass.
-class SnapshotRecorder : public tir::PassInstrument {
-public:
-    explicit SnapshotRecorder(std::vector<PassSnapshot>& out) : out_(out) {}
-    void afterPass(const tir::PassInfo& info, const tir::PrimFunc& before, const tir::PrimFunc& after,
-                   double seconds) override {
-        PassSnapshot s;
-        s.pass = info.name;
-        s.text = tir::toString(after);
-        s.changed = out_.empty() ? s.text != tir::toString(before) : s.text != out_.back().text;
-        s.seconds = seconds;
-        out_.push_back(std::move(s));
-    }
-
-private:
-    std::vector<PassSnapshot>& out_;
-};
-
-} // namespace
-
 LoweredFunction lowerSchedule(const te::Schedule& sch, const std::vector<te::Tensor>& args,
                               const std::string& name, const LowerOptions& options) {
     LoweredFunction f;
@@ -45,9 +23,11 @@ LoweredFunction lowerSchedule(const te::Schedule& sch, const std::vector<te::Ten
     f.schedule = sch;
     f.args = args;
     f.scheduled = te::scheduleToPrimFunc(sch, args, name);
-    tir::PassManager pm;
-    if (options.snapshots) pm.addInstrument(std::make_shared<SnapshotRecorder>(f.snapshots));
+    tir::PassManager pm(options.passes ? *options.passes : tir::builtinTirPasses());
+    auto snapshots = std::make_shared<tir::SnapshotInstrument>();
+    if (options.snapshots) pm.addInstrument(snapshots);
     f.lowered = pm.run(f.scheduled, options.pipeline.empty() ? tir::defaultTirPipeline() : options.pipeline);
+    f.snapshots = snapshots->snapshots();
     return f;
 }
 
@@ -118,7 +98,7 @@ double flopCount(const LoweredFunction& f) {
     return total;
 }
 
-codegen::BuildResult buildFunctions(const std::vector<LoweredFunction>& fs, const codegen::Target& target,
+codegen::BuildResult buildFunctions(const std::vector<LoweredFunction>& fs, const Target& target,
                                     const codegen::BuildOptions& options) {
     std::vector<tir::PrimFunc> funcs;
     for (auto& f : fs) funcs.push_back(f.lowered);
@@ -149,7 +129,7 @@ Prepared prepare(const LoweredFunction& f, uint64_t seed) {
     bo.emitAssembly = false;
     bo.debugInfo = false;
     Prepared p;
-    p.module = codegen::build({f.lowered}, codegen::Target::host(), bo).module;
+    p.module = codegen::build({f.lowered}, codegen::hostTarget(), bo).module;
     TESSEL_CHECK(p.module, "JIT produced no module");
     p.fn = p.module->function(f.name);
     TESSEL_CHECK(p.fn, "compiled module has no function " + f.name);

@@ -8,10 +8,12 @@
 
 #include "codegen/CodeGenLLVM.h"
 #include "codegen/Target.h"
+#include "ir/StageSnapshot.h"
 #include "runtime/NDArray.h"
 #include "runtime/TimeEvaluator.h"
 #include "te/Schedule.h"
 #include "tir/IR.h"
+#include "tir/passes/PassRegistry.h"
 
 #include <functional>
 #include <map>
@@ -22,19 +24,13 @@
 
 namespace tessel::driver {
 
-/// The IR after one pass of the pipeline, as the stage view shows it.
-struct PassSnapshot {
-    std::string pass;
-    std::string text;
-    bool changed = false;
-    double seconds = 0;
-};
-
 struct LowerOptions {
     /// TIR passes to run, in order; empty means tir::defaultTirPipeline().
     std::vector<std::string> pipeline;
     /// Record the TIR after every pass.
     bool snapshots = false;
+    /// Where the pipeline's pass names are looked up; null: the built-in passes.
+    const tir::PassRegistry* passes = nullptr;
 };
 
 /// One function of a script: its schedule and the TIR at each stage.
@@ -46,7 +42,8 @@ struct LoweredFunction {
     tir::PrimFunc scheduled;
     /// After the pipeline: what codegen compiles.
     tir::PrimFunc lowered;
-    std::vector<PassSnapshot> snapshots;
+    /// With LowerOptions::snapshots: the TIR after every pass (`ir` holds a tir::PrimFunc).
+    std::vector<StageSnapshot> snapshots;
 };
 
 struct ScriptOptions {
@@ -107,7 +104,7 @@ struct RunReport {
 RunReport runAndCheck(const LoweredFunction& f, const RunOptions& options);
 
 /// Compiles functions for the host and returns the module and the texts.
-codegen::BuildResult buildFunctions(const std::vector<LoweredFunction>& fs, const codegen::Target& target,
+codegen::BuildResult buildFunctions(const std::vector<LoweredFunction>& fs, const Target& target,
                                     const codegen::BuildOptions& options = {});
 
 } // namespace tessel::driver

@@ -274,7 +274,7 @@ private slots:
         runtime::KernelFunction cfn = lib->function(f->name);
         QVERIFY(cfn);
 
-        codegen::BuildResult jit = codegen::build({f}, codegen::Target::host());
+        codegen::BuildResult jit = codegen::build({f}, codegen::hostTarget());
         runtime::KernelFunction jfn = jit.module->function(f->name);
         QVERIFY(jfn);
 

@@ -157,7 +157,7 @@ inline NodeTestResult runGraphTest(const graph::Graph& g,
         auto f = driver::lowerSchedule(sch, used, "node_test");
         codegen::BuildOptions bo;
         bo.emitAssembly = false;
-        auto built = driver::buildFunctions({f}, codegen::Target::host(), bo);
+        auto built = driver::buildFunctions({f}, codegen::hostTarget(), bo);
         auto fn = built.module->function("node_test");
         std::vector<void*> ptrs;
         for (auto& b : usedBuffers)

@@ -59,7 +59,7 @@ OpRun runOp(const std::string& op, const std::vector<NDArray>& inputs,
         auto f = driver::lowerSchedule(te::createSchedule(outOps), used, "op_test");
         codegen::BuildOptions bo;
         bo.emitAssembly = false;
-        auto built = driver::buildFunctions({f}, codegen::Target::host(), bo);
+        auto built = driver::buildFunctions({f}, codegen::hostTarget(), bo);
         if (built.module->function("op_test")(ptrs.data()) != 0)
             r.error = "kernel returned an error";
     } catch (const std::exception& e) {

@@ -200,8 +200,9 @@ void LessonView::requestArtifacts(int index) {
     const std::string script = step.script.toStdString(), file = step.fileName.toStdString();
     session_->jobs()->run<std::shared_ptr<const driver::FunctionArtifacts>>(
         QStringLiteral("lesson-artifacts"), tr("Lowering %1").arg(step.fileName),
-        [script, file](const CancelToken&) {
+        [script, file, request = session_->request(driver::CompileMode::Interactive)](const CancelToken&) {
             driver::ArtifactOptions options;
+            options.request = request;
             options.snapshots = false; // the lesson shows the final TIR and the assembly only
             options.emitC = false;
             try {

@@ -1,10 +1,10 @@
 #include "schedule/ScheduleEditor.h"
 
+#include "common/DevicePeak.h"
 #include "common/Jobs.h"
 #include "common/Session.h"
 #include "driver/FunctionArtifacts.h"
 #include "driver/ModelCompiler.h"
-#include "schedule/CpuPeak.h"
 #include "common/ReferenceCache.h"
 #include "schedule/ScriptEdit.h"
 #include "te/script/Script.h"
@@ -126,7 +126,7 @@ ScheduleEditor::ScheduleEditor(Session* session, QWidget* parent)
                               tr("GFLOP/s"), tr("% of peak"), tr("Correct")};
     history_->setColumnCount(int(headers.size()));
     history_->setHorizontalHeaderLabels(headers);
-    history_->horizontalHeaderItem(5)->setToolTip(cpuPeak().explanation());
+    history_->horizontalHeaderItem(5)->setToolTip(peakExplanation());
     history_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     history_->setSelectionBehavior(QAbstractItemView::SelectRows);
     history_->verticalHeader()->setVisible(false);
@@ -134,7 +134,7 @@ ScheduleEditor::ScheduleEditor(Session* session, QWidget* parent)
     history_->setToolTip(tr("Double-click a run to put its script back"));
     connect(history_, &QTableWidget::cellDoubleClicked, this, [this](int row, int) { restoreRun(row); });
     runSummary_->setWordWrap(true);
-    runSummary_->setToolTip(cpuPeak().explanation());
+    runSummary_->setToolTip(peakExplanation());
 
     auto* runs = new QWidget;
     auto* runsLayout = new QVBoxLayout(runs);
@@ -362,8 +362,8 @@ void ScheduleEditor::startRelower() {
     emit relowerStarted(gen);
     const QString scriptText = lastText_;
     const std::string text = scriptText.toStdString(), file = fileName_.toStdString(),
-                      function = function_.toStdString(), def = defaultScript_.toStdString(),
-                      target = session_->target().toStdString();
+                      function = function_.toStdString(), def = defaultScript_.toStdString();
+    const driver::CompileRequest request = session_->request(driver::CompileMode::Interactive);
     const Source source = source_;
     std::shared_ptr<const driver::CompiledModel> model = session_->model();
     std::shared_ptr<driver::ArtifactCache> artifactCache = artifactCache_;
@@ -377,8 +377,7 @@ void ScheduleEditor::startRelower() {
         try {
             driver::ArtifactOptions options;
             options.cache = artifactCache;
-            options.target = target.empty() || target == "host" ? codegen::Target::host()
-                                                                : codegen::Target::fromString(target);
+            options.request = request;
             const driver::FusedFunction* fn = model ? model->findFunction(function) : nullptr;
             driver::FunctionArtifacts a;
             if (source == Source::ReadOnly) {
@@ -700,7 +699,7 @@ void ScheduleEditor::startRun() {
             r.function = function;
             r.latencyMs = rep->latencyMs;
             r.gflops = rep->gflops;
-            const double peak = cpuPeak().gflops();
+            const double peak = runtime::DeviceInfo::local().peakGflops();
             r.peakShare = peak > 0 ? rep->gflops / peak : 0;
             r.maxAbsErr = rep->maxAbsErr;
             r.maxRelErr = rep->maxRelErr;

@@ -299,11 +299,11 @@ void StageView::addGraphGroup(const driver::CompiledModel& model) {
         e.changed = st.changed;
         e.first = i == 0;
         e.language = Language::Graph;
-        e.after = &st.text;
+        e.after = &st.text.text;
         if (i == 0) {
             e.summary = tr("The graph as imported, before any pass.");
         } else {
-            e.before = &model.graphStages[i - 1].text;
+            e.before = &model.graphStages[i - 1].text.text;
             e.beforeTitle =
                 tr("Before: the IR after %1").arg(fromStd(model.graphStages[i - 1].pass));
             if (auto* info = graph::findGraphPass(st.pass)) {
@@ -336,9 +336,9 @@ void StageView::addTirGroup(const driver::LoweredFunction& f, const QString& fun
         e.seconds = s.seconds;
         e.changed = s.changed;
         e.language = Language::Tir;
-        e.after = &s.text;
+        e.after = &s.text.text;
         if (i > 0) {
-            e.before = &f.snapshots[i - 1].text;
+            e.before = &f.snapshots[i - 1].text.text;
             e.beforeTitle = tr("Before: the IR after %1").arg(fromStd(f.snapshots[i - 1].pass));
         } else if (f.scheduled.defined()) {
             e.scheduledBefore = &f;

@@ -20,10 +20,11 @@ std::string boolText(bool b) {
     return b ? "true" : "false";
 }
 
-std::vector<GraphPassInfo> makeGraphPasses() {
-    std::vector<GraphPassInfo> passes;
+} // namespace
 
-    passes.push_back(GraphPassInfo{
+void registerGraphPasses(GraphPassRegistry& passes) {
+
+    passes.add(GraphPassInfo{
         "infer-shapes",
         "Infer the element type and shape of every value from the inputs and constants.",
         "Walking the operators in topological order, the pass calls each operator's inference "
@@ -43,7 +44,7 @@ std::vector<GraphPassInfo> makeGraphPasses() {
         },
     });
 
-    passes.push_back(GraphPassInfo{
+    passes.add(GraphPassInfo{
         "fold-constant",
         "Compute operators whose inputs are constants, and Shape/Size of static shapes, now.",
         "An operator whose inputs are all constants computes the same tensor every time the "
@@ -71,7 +72,7 @@ std::vector<GraphPassInfo> makeGraphPasses() {
         },
     });
 
-    passes.push_back(GraphPassInfo{
+    passes.add(GraphPassInfo{
         "simplify-inference",
         "Turn BatchNormalization into a multiply and an add; remove Dropout and Identity.",
         "At inference, batch normalization uses fixed statistics, so y = (x - mean) / sqrt(var + "
@@ -97,7 +98,7 @@ std::vector<GraphPassInfo> makeGraphPasses() {
         },
     });
 
-    passes.push_back(GraphPassInfo{
+    passes.add(GraphPassInfo{
         "fold-scale-shift",
         "Fold a per-channel Mul and Add after a Conv into its weights and bias.",
         "A convolution is linear in its weights: scaling output channel m by s[m] is the same as "
@@ -122,7 +123,7 @@ std::vector<GraphPassInfo> makeGraphPasses() {
         },
     });
 
-    passes.push_back(GraphPassInfo{
+    passes.add(GraphPassInfo{
         "common-subexpression-elimination",
         "Merge nodes with the same operator, inputs and attributes, and equal constants.",
         "Two nodes that apply the same operator to the same values with equal attributes compute "
@@ -142,7 +143,7 @@ std::vector<GraphPassInfo> makeGraphPasses() {
         },
     });
 
-    passes.push_back(GraphPassInfo{
+    passes.add(GraphPassInfo{
         "dead-code-elimination",
         "Remove operators whose values reach no graph output, and unused constants.",
         "Starting from the graph outputs, the pass follows every node's inputs back to their "
@@ -161,7 +162,7 @@ std::vector<GraphPassInfo> makeGraphPasses() {
         },
     });
 
-    passes.push_back(GraphPassInfo{
+    passes.add(GraphPassInfo{
         "fuse-ops",
         "Group operators into fused functions with TVM's rules; annotate fuse.group/function.",
         "Each fused function becomes one kernel, so the tensors between its operators never go "
@@ -214,32 +215,22 @@ std::vector<GraphPassInfo> makeGraphPasses() {
         },
     });
 
-    return passes;
 }
 
-} // namespace
-
-const GraphPassOption* GraphPassInfo::findOption(const std::string& n) const {
-    return findPassOption(options, n);
+const GraphPassRegistry& builtinGraphPasses() {
+    static const GraphPassRegistry registry = [] {
+        GraphPassRegistry r("graph pass");
+        registerGraphPasses(r);
+        return r;
+    }();
+    return registry;
 }
 
-const std::vector<GraphPassInfo>& graphPasses() {
-    static const std::vector<GraphPassInfo> passes = makeGraphPasses();
-    return passes;
-}
+const std::deque<GraphPassInfo>& graphPasses() { return builtinGraphPasses().passes(); }
 
-const GraphPassInfo* findGraphPass(const std::string& name) {
-    for (auto& p : graphPasses())
-        if (p.name == name) return &p;
-    return nullptr;
-}
+const GraphPassInfo* findGraphPass(const std::string& name) { return builtinGraphPasses().find(name); }
 
-std::string graphPassNames() {
-    std::string s;
-    for (auto& p : graphPasses())
-        s += (s.empty() ? "" : ", ") + p.name;
-    return s;
-}
+std::string graphPassNames() { return builtinGraphPasses().names(); }
 
 void checkGraphPassOptions(const GraphPassInfo& pass, const GraphPassOptionValues& values) {
     checkPassOptions("graph pass " + pass.name, pass.options, values);

@@ -278,7 +278,7 @@ private slots:
         int linkedFunctions = 0;
         for (auto& f : m.functions) {
             driver::ArtifactOptions ao;
-            ao.optLevel = 1;
+            ao.request.optLevel = 1;
             auto a = driver::artifactsOf(f.lowered, f.script, ao);
             LineLinks l = LineLinks::build(a);
             int linked = 0;
@@ -306,7 +306,7 @@ private slots:
         QVERIFY(steps.size() >= 8);
         for (auto& p : steps) {
             driver::ArtifactOptions o;
-            o.optLevel = 1;
+            o.request.optLevel = 1;
             auto a = driver::compileScriptArtifacts(readFile(p), p.filename().string(), {}, o);
             LineLinks l = LineLinks::build(a);
             QVERIFY2(l.teStatus() == LineLinks::Status::Linked, p.filename().string().c_str());

@@ -160,8 +160,8 @@ private slots:
         QCOMPARE(view_->selectedPass().toStdString(), after.pass);
         auto* l = view_->beforeEditor();
         auto* r = view_->afterEditor();
-        QCOMPARE(withoutFillers(l), normalized(before.text));
-        QCOMPARE(withoutFillers(r), normalized(after.text));
+        QCOMPARE(withoutFillers(l), normalized(before.text.text));
+        QCOMPARE(withoutFillers(r), normalized(after.text.text));
         // Aligned: as many rows on both sides; uncoloured rows face equal text.
         QStringList lr = l->toPlainText().split('\n'), rr = r->toPlainText().split('\n');
         QCOMPARE(lr.size(), rr.size());
@@ -192,7 +192,7 @@ private slots:
         QVERIFY(waitForDiff());
         QCOMPARE(countColored(view_->beforeEditor()), 0);
         QCOMPARE(countColored(view_->afterEditor()), 0);
-        QCOMPARE(view_->afterEditor()->toPlainText(), normalized(model_->graphStages[i].text));
+        QCOMPARE(view_->afterEditor()->toPlainText(), normalized(model_->graphStages[i].text.text));
     }
 
     void selectingAFunctionAddsItsTirPasses() {
@@ -209,7 +209,7 @@ private slots:
         QVERIFY(waitForDiff());
         QCOMPARE(withoutFillers(view_->beforeEditor()),
                  normalized(tir::toString(f.lowered.scheduled)));
-        QCOMPARE(withoutFillers(view_->afterEditor()), normalized(f.lowered.snapshots[0].text));
+        QCOMPARE(withoutFillers(view_->afterEditor()), normalized(f.lowered.snapshots[0].text.text));
         QCOMPARE(view_->afterEditor()->language(), views::Language::Tir);
         auto* info = tir::findTirPass(f.lowered.snapshots[0].pass);
         QVERIFY(info);
@@ -302,7 +302,7 @@ private slots:
         for (size_t i = 1; i < m->graphStages.size(); ++i) {
             if (!m->graphStages[i].changed) continue;
             size_t n = size_t(
-                std::count(m->graphStages[i].text.begin(), m->graphStages[i].text.end(), '\n'));
+                std::count(m->graphStages[i].text.text.begin(), m->graphStages[i].text.text.end(), '\n'));
             if (n > lines) biggest = i, lines = n;
         }
         QElapsedTimer t;
