@@ -6,7 +6,7 @@
 #include "driver/ModelDriver.h"
 #include "driver/ModelRunner.h"
 #include "frontend/TensorProto.h"
-#include "driver/TeDriver.h"
+#include "driver/Measure.h"
 #include "frontend/ModelZoo.h"
 #include "ir/Check.h"
 #include "ir/Diagnostic.h"
@@ -191,11 +191,11 @@ std::vector<driver::LoweredFunction> lowerFile(const std::string& path, bool sna
     return fs;
 }
 
-int cmdPasses() {
+int cmdPasses(const driver::Context& context = driver::Context::builtin()) {
     std::printf("TIR passes:\n");
-    for (auto& p : tir::tirPasses()) std::printf("  %-34s %s\n", p.name.c_str(), p.summary.c_str());
+    for (auto& p : context.tirPasses.passes()) std::printf("  %-34s %s\n", p.name.c_str(), p.summary.c_str());
     std::printf("graph passes:\n");
-    for (auto& p : graph::graphPasses()) std::printf("  %-34s %s\n", p.name.c_str(), p.summary.c_str());
+    for (auto& p : context.graphPasses.passes()) std::printf("  %-34s %s\n", p.name.c_str(), p.summary.c_str());
     return 0;
 }
 
@@ -435,7 +435,10 @@ int cmdRun(const Args& a) {
         nlohmann::json j = {{"ok", rep.ok},           {"latency_ms", rep.latencyMs}, {"gflops", rep.gflops},
                             {"max_abs_err", rep.maxAbsErr}, {"max_rel_err", rep.maxRelErr},
                             {"threads", rep.threads}};
-        if (!rep.ok) j["error"] = rep.error;
+        if (!rep.ok) {
+            j["error"] = rep.error;
+            j["error_kind"] = runtime::measureErrorName(rep.errorKind);
+        }
         if (fns.size() > 1) j["function"] = f.name;
         if (a.json) {
             arr.push_back(j);

@@ -65,8 +65,10 @@ BuildResult build(const std::vector<tir::PrimFunc>& funcs, const Target& target,
                   const BuildOptions& options = {});
 
 /// An ELF relocatable object of `funcs` for `target` (any triple LLVM knows,
-/// e.g. "aarch64-linux-gnu"), optimised at O3. Calls into the thread pool stay
-/// undefined symbols that the runtime resolves when it loads the code.
-std::vector<char> emitObject(const std::vector<tir::PrimFunc>& funcs, const Target& target);
+/// e.g. "aarch64-linux-gnu"), optimised as `options` says (O3 by default;
+/// texts, assembly and JIT options do not apply). Calls into the thread pool
+/// stay undefined symbols that the runtime resolves when it loads the code.
+std::vector<char> emitObject(const std::vector<tir::PrimFunc>& funcs, const Target& target,
+                             const BuildOptions& options = {});
 
 } // namespace tessel::codegen

@@ -271,14 +271,15 @@ BuildResult build(const std::vector<tir::PrimFunc>& funcs, const Target& target,
     return r;
 }
 
-std::vector<char> emitObject(const std::vector<tir::PrimFunc>& funcs, const Target& target) {
+std::vector<char> emitObject(const std::vector<tir::PrimFunc>& funcs, const Target& target,
+                             const BuildOptions& options) {
     detail::initializeLLVM();
     TirFile tir = printTir(funcs);
-    std::unique_ptr<llvm::TargetMachine> tm = detail::createTargetMachine(target, 3);
+    std::unique_ptr<llvm::TargetMachine> tm = detail::createTargetMachine(target, options.optLevel);
     llvm::LLVMContext ctx;
     std::unique_ptr<llvm::Module> module =
-        detail::emitLLVMModule(ctx, funcs, target, *tm, true, tir.source);
-    optimize(*module, *tm, 3);
+        detail::emitLLVMModule(ctx, funcs, target, *tm, options.debugInfo, tir.source);
+    optimize(*module, *tm, options.optLevel);
     std::string obj = emitMachineCode(*module, *tm, llvm::CGFT_ObjectFile);
     return std::vector<char>(obj.begin(), obj.end());
 }

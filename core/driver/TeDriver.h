@@ -1,9 +1,8 @@
 /// \file
 /// The TE pipeline that the CLI, the IDE and the tests all call: a TE script
 /// (or a schedule) -> TIR straight from the schedule -> the TIR pass pipeline
-/// (with a snapshot after every pass) -> LLVM -> a callable module, and the
-/// measurement of one built function against the default schedule of the
-/// same computation.
+/// (with a snapshot after every pass) -> LLVM -> a callable module. Measuring
+/// a lowered function is driver/Measure.h.
 #pragma once
 
 #include "codegen/CodeGenLLVM.h"
@@ -69,41 +68,8 @@ LoweredFunction lowerReference(const LoweredFunction& f);
 /// Floating-point operations one call of `f` performs (2*M*N*K for GEMM).
 double flopCount(const LoweredFunction& f);
 
-struct RunOptions {
-    /// Threads of the runtime pool; 0 leaves the pool as it is.
-    int threads = 0;
-    uint64_t seed = 1;
-    /// How to time; a kernel whose first call takes over 0.5 s gets at most 3 repeats.
-    runtime::TimeEvaluator evaluator{1, 5, 100, 1};
-    /// Check against the reference schedule.
-    bool check = true;
-    /// Reference outputs computed earlier for the same computation and seed
-    /// (saves running a slow reference again); empty: compute them.
-    std::vector<runtime::NDArray> referenceOutputs;
-    double rtol = 1e-4;
-    /// Polled before every call of the kernel (a naive 1024^3 GEMM call takes
-    /// seconds); when it returns true the run stops and the report says
-    /// "cancelled". The IDE passes its worker's cancel token.
-    std::function<bool()> cancelled;
-};
-
-struct RunReport {
-    bool ok = false;
-    double latencyMs = 0;             // median of repeats
-    std::vector<double> repeatsMs;    // every repeat's mean
-    double gflops = 0;
-    double maxAbsErr = 0, maxRelErr = 0;
-    int threads = 0;
-    std::string error;                // why ok is false
-    /// The outputs of the measured function (for reuse as a reference).
-    std::vector<runtime::NDArray> outputs;
-};
-
-/// Builds `f` for the host, fills its inputs with seeded random values in
-/// [0, 1), times it, and compares every output with the reference schedule's.
-RunReport runAndCheck(const LoweredFunction& f, const RunOptions& options);
-
-/// Compiles functions for the host and returns the module and the texts.
+/// Compiles functions for `target` and returns the texts (and, for this
+/// machine with options.jit, a callable module).
 codegen::BuildResult buildFunctions(const std::vector<LoweredFunction>& fs, const Target& target,
                                     const codegen::BuildOptions& options = {});
 

@@ -2,7 +2,7 @@
 // tried (the default, the last choice of every knob, and 8 random ones drawn
 // with a fixed seed) builds, runs and computes what the default schedule of
 // the same computation computes.
-#include "driver/TeDriver.h"
+#include "driver/Measure.h"
 #include "runtime/ThreadPool.h"
 #include "te/script/Script.h"
 

@@ -31,10 +31,13 @@ namespace tessel::driver {
 struct FunctionArtifacts;
 }
 
+namespace tessel::runtime {
+class ReferenceStore;
+} // namespace tessel::runtime
+
 namespace tessel::views {
 
 class CodeEditor;
-class ReferenceCache;
 class Session;
 
 class LessonView : public QWidget {
@@ -122,7 +125,7 @@ private:
     QHash<int, std::shared_ptr<const driver::FunctionArtifacts>> artifacts_;
     QHash<int, QString> errors_;
     QHash<int, Measurement> measured_;
-    std::shared_ptr<ReferenceCache> references_;
+    std::shared_ptr<runtime::ReferenceStore> references_;
 };
 
 } // namespace tessel::views

@@ -5,7 +5,8 @@
 #include "common/Session.h"
 #include "driver/FunctionArtifacts.h"
 #include "driver/ModelCompiler.h"
-#include "common/ReferenceCache.h"
+#include "driver/Measure.h"
+#include "runtime/ReferenceStore.h"
 #include "schedule/ScriptEdit.h"
 #include "te/script/Script.h"
 
@@ -70,7 +71,7 @@ struct ScheduleEditor::Relowered {
 ScheduleEditor::ScheduleEditor(Session* session, QWidget* parent)
     : QWidget(parent), session_(session), edit_(new ScriptEdit), status_(new QLabel), outline_(new QTreeWidget),
       history_(new QTableWidget), runSummary_(new QLabel), busy_(new QProgressBar), debounce_(new QTimer(this)),
-      references_(std::make_shared<ReferenceCache>()), artifactCache_(std::make_shared<driver::ArtifactCache>()) {
+      references_(std::make_shared<runtime::ReferenceStore>()), artifactCache_(std::make_shared<driver::ArtifactCache>()) {
     qRegisterMetaType<RunRecord>();
     setObjectName(QStringLiteral("ScheduleEditor"));
 
@@ -686,10 +687,12 @@ void ScheduleEditor::startRun() {
     setStatus(tr("Measuring %1…").arg(function), false);
     session_->jobs()->run<std::shared_ptr<driver::RunReport>>(
         QStringLiteral("run"), tr("Measuring %1").arg(function),
-        [f, cache](const CancelToken& token) {
+        [f, cache, request = session_->request()](const CancelToken& token) {
             driver::RunOptions options;
-            return std::make_shared<driver::RunReport>(
-                cache->run(f, options, {}, [token] { return token.cancelled(); }));
+            options.request = request;
+            options.references = cache.get();
+            options.cancelled = [token] { return token.cancelled(); };
+            return std::make_shared<driver::RunReport>(driver::runAndCheck(f, options));
         },
         this,
         [this, script, function, key](std::shared_ptr<driver::RunReport> rep) {

@@ -36,6 +36,10 @@ class QTimer;
 class QTreeWidget;
 class QTreeWidgetItem;
 
+namespace tessel::runtime {
+class ReferenceStore;
+} // namespace tessel::runtime
+
 namespace tessel::driver {
 class ArtifactCache;
 struct CompiledModel;
@@ -45,7 +49,6 @@ struct FunctionArtifacts;
 namespace tessel::views {
 
 class CodeEditor;
-class ReferenceCache;
 class ScriptEdit;
 class Session;
 
@@ -183,7 +186,7 @@ private:
     QString statusText_;
     QSplitter* outerSplit_ = nullptr;
     QSplitter* innerSplit_ = nullptr;
-    std::shared_ptr<ReferenceCache> references_;
+    std::shared_ptr<runtime::ReferenceStore> references_;
     std::shared_ptr<driver::ArtifactCache> artifactCache_;
     QHash<QString, QList<RunRecord>> runs_;
     QHash<QString, int> runCount_;
