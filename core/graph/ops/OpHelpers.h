@@ -21,13 +21,20 @@ using Types = std::vector<TensorType>;
 
 // --- the family registration functions, called by registerGraphOps() ----------
 
-void registerNnOps(OpRegistry& r);          ///< Nn.cpp: conv, pooling, gemm, matmul, norms, softmax
-void registerElementwiseOps(OpRegistry& r); ///< Elementwise.cpp: unary operators, Cast, Clip
-void registerBroadcastOps(OpRegistry& r);   ///< Broadcast.cpp: arithmetic, Min/Max/Sum/Mean, PRelu, Where
-void registerLogicalOps(OpRegistry& r);     ///< Logical.cpp: comparisons and boolean logic
-void registerTransformOps(OpRegistry& r);   ///< Transform.cpp: reshape, slice, concat, gather, pad ...
-void registerReduceOps(OpRegistry& r);      ///< Reduce.cpp: ReduceSum, ReduceMean ...
-void registerGeneratorOps(OpRegistry& r);   ///< Generator.cpp: Constant, Shape, Size, ConstantOfShape, Range
+/// Nn.cpp: convolution, pooling, Gemm, MatMul, normalisations, softmax.
+void registerNnOps(OpRegistry& r);
+/// Elementwise.cpp: unary operators, Cast, Clip, Identity, Dropout.
+void registerElementwiseOps(OpRegistry& r);
+/// Broadcast.cpp: arithmetic, Min/Max/Sum/Mean, PRelu, Where.
+void registerBroadcastOps(OpRegistry& r);
+/// Logical.cpp: comparisons and boolean logic.
+void registerLogicalOps(OpRegistry& r);
+/// Transform.cpp: reshapes, Transpose, Concat, Split, Gather, Slice, Pad, Resize ...
+void registerTransformOps(OpRegistry& r);
+/// Reduce.cpp: ReduceSum, ReduceMean, ReduceMax, ReduceMin, ReduceProd.
+void registerReduceOps(OpRegistry& r);
+/// Generator.cpp: Constant, Shape, Size, ConstantOfShape, Range.
+void registerGeneratorOps(OpRegistry& r);
 
 // --- building records ---------------------------------------------------------------
 
@@ -39,8 +46,8 @@ AttrSchema attrInts(std::string name, std::string doc);
 
 /// A record with the fields every operator has; set `evaluate` (and the
 /// rarer fields) on the result.
-OpInfo op(std::string name, std::string doc, OpPattern pattern, int minIn, int maxIn,
-          InferFn infer, std::vector<AttrSchema> attrs = {}, int minOut = 1, int maxOut = 1);
+OpInfo op(std::string name, std::string doc, OpPattern pattern, int minIn, int maxIn, InferFn infer,
+          std::vector<AttrSchema> attrs = {}, int minOut = 1, int maxOut = 1);
 /// `info` with the constant evaluator `eval`.
 OpInfo withEval(OpInfo info, EvalFn eval);
 
