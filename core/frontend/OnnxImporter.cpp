@@ -353,22 +353,21 @@ Ref<Constant> Importer::foldToConstant(const Value& v, int depth) {
     if (v.isConstant()) return v.constant();
     const Node* n = v.producer();
     if (depth > 64 || n->kind != graph::NodeKind::Op) return {};
-    if ((n->op == "Shape" || n->op == "Size") && n->inputs.size() == 1 && n->inputs[0].type().isStatic()) {
-        const TensorType& t = n->inputs[0].type();
-        if (n->op == "Size") return Constant::fromInts({}, {t.numElements()});
-        return graph::shapeConstant(t, n->attrs);
-    }
-    std::vector<Ref<Constant>> ins;
-    for (auto& in : n->inputs) {
-        if (!in.defined()) {
-            ins.push_back({});
-            continue;
+    // Shape and Size need only their input's static type; the rest their input values.
+    auto out = graph::evaluateFromTypes(*n, n->inputs);
+    if (!out) {
+        std::vector<Ref<Constant>> ins;
+        for (auto& in : n->inputs) {
+            if (!in.defined()) {
+                ins.push_back({});
+                continue;
+            }
+            auto c = foldToConstant(in, depth + 1);
+            if (!c) return {};
+            ins.push_back(c);
         }
-        auto c = foldToConstant(in, depth + 1);
-        if (!c) return {};
-        ins.push_back(c);
+        out = graph::evaluateConstant(*n, ins);
     }
-    auto out = graph::evaluateConstant(*n, ins);
     if (!out || v.index() >= static_cast<int>(out->size())) return {};
     return (*out)[static_cast<size_t>(v.index())];
 }

@@ -35,21 +35,20 @@ std::vector<TensorType> retype(const Node& node, const std::vector<Value>& input
 /// The constants that replace `node`'s outputs, or nullopt to keep the node.
 std::optional<std::vector<Ref<Constant>>> fold(const Node& node, const std::vector<Value>& inputs,
                                                const FoldConstantOptions& options) {
-    if (options.foldShapes && (node.op == "Shape" || node.op == "Size") && inputs.size() == 1 &&
-        inputs[0].defined() && inputs[0].type().isStatic()) {
-        const TensorType& t = inputs[0].type();
-        if (node.op == "Size")
-            return std::vector<Ref<Constant>>{Constant::fromInts({}, {t.numElements()})};
-        return std::vector<Ref<Constant>>{shapeConstant(t, node.attrs)};
-    }
+    if (options.foldShapes)
+        if (auto fromTypes = evaluateFromTypes(node, inputs)) return fromTypes;
     std::vector<Ref<Constant>> constants;
     for (const auto& in : inputs) {
         if (in.defined() && !in.isConstant()) return std::nullopt;
         constants.push_back(in.constant());
     }
-    // The output sizes, before computing anything.
+    // The output sizes, before computing anything. A fold-only operator has
+    // no kernel to leave the work to, so it folds whatever its size.
+    const OpInfo* info = findOp(node.op);
+    const bool mustFold = info && info->foldOnly;
     for (const auto& t : inferOutputTypes(node, inputs))
-        if (!t.isStatic() || t.numElements() > options.maxElements) return std::nullopt;
+        if (!t.isStatic() || (!mustFold && t.numElements() > options.maxElements))
+            return std::nullopt;
     return evaluateConstant(node, constants);
 }
 
