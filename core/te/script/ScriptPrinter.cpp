@@ -355,7 +355,7 @@ private:
         }
         for (size_t r = 0; r < oldC->reduceAxis.size(); ++r)
             if (!cache->reduceAxis[r].sameAs(oldC->reduceAxis[r])) return std::nullopt;
-        if (!tir::deepEqual(tir::substitute(oldC->body[0], vmap), cache->body[0]))
+        if (!tir::structuralEqual(tir::substitute(oldC->body[0], vmap), cache->body[0]))
             return std::nullopt;
         CacheEvent e;
         e.write = true;
