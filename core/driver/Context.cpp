@@ -4,11 +4,14 @@ namespace tessel::driver {
 
 Context::Context() : graphPasses("graph pass"), tirPasses("TIR pass") {}
 
+Context::Context(Builtins) : Context() {
+    graph::registerGraphOps(ops);
+    graph::registerGraphPasses(graphPasses, ops);
+    tir::registerTirPasses(tirPasses);
+}
+
 Context Context::withBuiltins() {
-    Context c;
-    graph::registerGraphPasses(c.graphPasses);
-    tir::registerTirPasses(c.tirPasses);
-    return c;
+    return Context(Builtins{});
 }
 
 const Context& Context::builtin() {

@@ -394,7 +394,9 @@ CompiledModel compileGraph(const graph::Graph& imported, const CompileOptions& o
         if (!in->outputTypes[0].isStatic())
             throw CompileError("input '" + in->name + "' has the dynamic shape " + in->outputTypes[0].str() +
                                "; bind it with --input-shape " + in->name + ":D1,D2,...");
-    m.fusion = graph::planFusion(m.graph);
+    graph::FuseOpsOptions fusion;
+    fusion.ops = &options.request.registries().ops;
+    m.fusion = graph::planFusion(m.graph, fusion);
     for (auto& [name, script] : options.schedules) {
         bool known = std::any_of(m.fusion.groups.begin(), m.fusion.groups.end(),
                                  [&](const graph::FusionGroup& g) { return g.name == name; });
@@ -471,7 +473,9 @@ void exportModel(const CompiledModel& model, const std::string& dir, const Targe
 
 CompiledModel compileModel(const std::string& path, const frontend::ImportOptions& import,
                            const CompileOptions& options) {
-    return compileGraph(frontend::importOnnx(path, import), options);
+    frontend::ImportOptions io = import;
+    if (!io.ops) io.ops = &options.request.registries().ops;
+    return compileGraph(frontend::importOnnx(path, io), options);
 }
 
 } // namespace tessel::driver

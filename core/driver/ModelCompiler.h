@@ -105,7 +105,8 @@ CompiledModel compileGraph(const graph::Graph& imported, const CompileOptions& o
 void exportModel(const CompiledModel& model, const std::string& dir,
                  const Target& target = codegen::hostTarget());
 
-/// Imports `path` (with `import`'s input shapes) and compiles it.
+/// Imports `path` (with `import`'s input shapes) and compiles it. The importer
+/// uses the operators of the request's context unless `import.ops` names others.
 CompiledModel compileModel(const std::string& path, const frontend::ImportOptions& import,
                            const CompileOptions& options = {});
 

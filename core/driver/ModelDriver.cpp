@@ -19,16 +19,21 @@ StageSnapshot importStage(const graph::Graph& imported) {
 }
 
 ModelTrace optimizeModel(const std::string& path, const frontend::ImportOptions& options,
-                         const graph::GraphPassRegistry* passes) {
+                         const Context* context) {
+    const Context& c = context ? *context : Context::builtin();
     ModelTrace t;
-    t.imported = frontend::importOnnx(path, options);
+    frontend::ImportOptions io = options;
+    if (!io.ops) io.ops = &c.ops;
+    t.imported = frontend::importOnnx(path, io);
     t.stages.push_back(importStage(t.imported));
-    graph::GraphPassManager pm(passes ? *passes : graph::builtinGraphPasses());
+    graph::GraphPassManager pm(c.graphPasses);
     auto snaps = std::make_shared<graph::GraphSnapshotInstrument>();
     pm.addInstrument(snaps);
     t.optimized = pm.run(t.imported, graph::defaultGraphPipeline());
     for (auto& s : snaps->snapshots()) t.stages.push_back(s);
-    t.fusion = graph::planFusion(t.optimized);
+    graph::FuseOpsOptions fusion;
+    fusion.ops = &c.ops;
+    t.fusion = graph::planFusion(t.optimized, fusion);
     return t;
 }
 

@@ -4,6 +4,7 @@
 /// operator library, the executor and export come next; see issue 3.)
 #pragma once
 
+#include "driver/Context.h"
 #include "frontend/OnnxImporter.h"
 #include "graph/Graph.h"
 #include "graph/passes/GraphPassRegistry.h"
@@ -27,10 +28,11 @@ struct ModelTrace {
     graph::FusionPlan fusion;
 };
 
-/// Imports `path` and runs graph::defaultGraphPipeline() with the passes of
-/// `passes` (null: the built-in ones). Throws CompileError.
+/// Imports `path` and runs graph::defaultGraphPipeline() with the operators
+/// and graph passes of `context` (null: Context::builtin(); `options.ops`,
+/// when set, is what the importer uses). Throws CompileError.
 ModelTrace optimizeModel(const std::string& path, const frontend::ImportOptions& options,
-                         const graph::GraphPassRegistry* passes = nullptr);
+                         const Context* context = nullptr);
 
 /// The fusion plan as text: one line per group, then every member with its reason.
 std::string describeFusion(const graph::Graph& g, const graph::FusionPlan& plan);

@@ -9,9 +9,11 @@
 /// OpRegistry object holds records in order and refuses a second record of
 /// the same name; registerGraphOps() fills one with every built-in operator
 /// through one explicit function per family (graph/ops/*.cpp), with no static
-/// self-registration. The free functions graphOps(), findOp() and
-/// inferOutputTypes() work on a process-wide default registry filled once by
-/// the same function. Inference errors (a wrong input count, a rank that does
+/// self-registration. A compile looks operators up in the registry of its
+/// driver::Context (the graph passes and the importer take it through their
+/// options); the free functions graphOps(), findOp() and inferOutputTypes()
+/// work on a process-wide default registry filled once by the same
+/// function, for code without a context. Inference errors (a wrong input count, a rank that does
 /// not fit, shapes that do not broadcast) are CompileErrors whose message
 /// starts with the node and its operator: `node 'conv1' (Conv): ...`.
 #pragma once
@@ -211,7 +213,8 @@ private:
 void registerGraphOps(OpRegistry& registry);
 
 /// The process-wide registry of the built-in operators, filled once by
-/// registerGraphOps(); what the free functions below and the graph passes use.
+/// registerGraphOps(); what the free functions below use, and the graph
+/// passes and the importer when their options name no registry.
 const OpRegistry& defaultOpRegistry();
 
 /// Every built-in operator, in registration order (the default registry).
@@ -221,6 +224,12 @@ const OpInfo* findOp(std::string_view name);
 
 /// defaultOpRegistry().inferOutputTypes(node, inputs).
 std::vector<TensorType> inferOutputTypes(const Node& node, const std::vector<Value>& inputs);
+
+/// `registry`, or the default registry when it is null: what a null
+/// `ops` in the graph passes' options and the importer's options means.
+inline const OpRegistry& opsOrDefault(const OpRegistry* registry) {
+    return registry ? *registry : defaultOpRegistry();
+}
 
 // --- helpers shared by inference functions and graph passes -------------------
 

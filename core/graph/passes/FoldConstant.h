@@ -36,6 +36,9 @@ struct FoldConstantOptions {
     int64_t maxElements = int64_t(1) << 22;
     /// Fold Shape and Size of values whose type is static but that are not constants.
     bool foldShapes = true;
+    /// The operators to look up (their inference and evaluators); null: the default
+    /// registry (graph/OpRegistry.h). The driver passes its Context's.
+    const OpRegistry* ops = nullptr;
 };
 
 /// Returns `g` with constant sub-expressions evaluated. Throws CompileError

@@ -1,5 +1,6 @@
 #include "graph/passes/GraphPassRegistry.h"
 
+#include "graph/OpRegistry.h"
 #include "graph/passes/CommonSubexpressionElimination.h"
 #include "graph/passes/DeadCodeElimination.h"
 #include "graph/passes/FoldConstant.h"
@@ -23,6 +24,12 @@ std::string boolText(bool b) {
 } // namespace
 
 void registerGraphPasses(GraphPassRegistry& passes) {
+    registerGraphPasses(passes, defaultOpRegistry());
+}
+
+void registerGraphPasses(GraphPassRegistry& passes, const OpRegistry& opRegistry) {
+    // The records hold the operator registry by pointer (it outlives them).
+    const OpRegistry* ops = &opRegistry;
 
     passes.add(GraphPassInfo{
         "infer-shapes",
@@ -37,8 +44,9 @@ void registerGraphPasses(GraphPassRegistry& passes) {
             {"merge-given-types", boolText(InferShapesOptions{}.mergeGivenTypes),
              "check inferred types against types the nodes already carry"},
         },
-        [](const Graph& g, const GraphPassOptionValues& v) {
+        [ops](const Graph& g, const GraphPassOptionValues& v) {
             InferShapesOptions o;
+            o.ops = ops;
             o.mergeGivenTypes = graphPassOptionBool(v, "merge-given-types", o.mergeGivenTypes);
             return inferShapes(g, o);
         },
@@ -61,8 +69,9 @@ void registerGraphPasses(GraphPassRegistry& passes) {
             {"fold-shapes", boolText(FoldConstantOptions{}.foldShapes),
              "fold Shape and Size of values whose shape is static"},
         },
-        [](const Graph& g, const GraphPassOptionValues& v) {
+        [ops](const Graph& g, const GraphPassOptionValues& v) {
             FoldConstantOptions o;
+            o.ops = ops;
             o.maxElements = passOptionInt(v, "max-elements", o.maxElements);
             if (o.maxElements < 0)
                 throw CompileError("option max-elements must not be negative, got " +
@@ -89,8 +98,9 @@ void registerGraphPasses(GraphPassRegistry& passes) {
             {"dropout", boolText(SimplifyInferenceOptions{}.dropout), "remove Dropout"},
             {"identity", boolText(SimplifyInferenceOptions{}.identity), "remove Identity"},
         },
-        [](const Graph& g, const GraphPassOptionValues& v) {
+        [ops](const Graph& g, const GraphPassOptionValues& v) {
             SimplifyInferenceOptions o;
+            o.ops = ops;
             o.batchNorm = graphPassOptionBool(v, "batch-norm", o.batchNorm);
             o.dropout = graphPassOptionBool(v, "dropout", o.dropout);
             o.identity = graphPassOptionBool(v, "identity", o.identity);
@@ -188,8 +198,9 @@ void registerGraphPasses(GraphPassRegistry& passes) {
             {"annotate-singletons", boolText(FuseOpsOptions{}.annotateSingletons),
              "also annotate operators that are alone in their group"},
         },
-        [](const Graph& g, const GraphPassOptionValues& v) {
+        [ops](const Graph& g, const GraphPassOptionValues& v) {
             FuseOpsOptions o;
+            o.ops = ops;
             if (auto it = v.find("max-depth"); it != v.end()) {
                 const std::string& s = it->second;
                 size_t used = 0;

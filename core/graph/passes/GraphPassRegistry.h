@@ -5,8 +5,12 @@
 ///
 /// registerGraphPasses() adds every built-in graph pass, in a fixed order, to
 /// a registry object (the driver's Context owns one; a plugin or a test adds
-/// more). builtinGraphPasses() is a registry filled by it once, for code that
-/// has no context. The free functions of the passes (InferShapes.h,
+/// more). The passes that look operators up (infer-shapes, fold-constant,
+/// simplify-inference, fuse-ops) use the operator registry given to it,
+/// which must outlive the records: the Context passes its own, so an
+/// operator added to the context is inferred, folded and fused by them.
+/// builtinGraphPasses() is a registry filled once over the default operator
+/// registry, for code that has no context. The free functions of the passes (InferShapes.h,
 /// DeadCodeElimination.h ...) can also be called directly with their typed
 /// options structs.
 #pragma once
@@ -24,7 +28,10 @@ using GraphPassOption = PassOption;
 using GraphPassInfo = pass::PassInfo<Graph>;
 using GraphPassRegistry = pass::PassRegistry<Graph>;
 
-/// Adds every built-in graph pass to `registry`, in a fixed order.
+/// Adds every built-in graph pass to `registry`, in a fixed order; the
+/// passes look operators up in `ops` (held by pointer: it must outlive them).
+void registerGraphPasses(GraphPassRegistry& registry, const OpRegistry& ops);
+/// registerGraphPasses() over the default operator registry (graph/OpRegistry.h).
 void registerGraphPasses(GraphPassRegistry& registry);
 /// A registry holding the built-in passes (filled once, never changed).
 const GraphPassRegistry& builtinGraphPasses();
