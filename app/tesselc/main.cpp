@@ -390,7 +390,7 @@ int cmdBuild(const Args& a) {
         return 0;
     }
     if (a.emit == "c") {
-        for (auto& f : fns) std::cout << codegen::emitC(f.lowered);
+        for (auto& f : fns) std::cout << codegen::emitC(f.lowered).text;
         return 0;
     }
     codegen::Target t = a.target.empty() ? codegen::Target::host() : codegen::Target::fromString(a.target);
