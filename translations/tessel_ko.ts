@@ -169,12 +169,12 @@ FLOP/cycle: %5 단정밀도 벡터, 코어당 FMA(융합 곱셈-덧셈) 장치 2
         <translation>트레이스에 스크립트의 줄 테이블이 없습니다: 스크립트의 줄은 루프와 스테이지의 이름을 통해 TIR에 연결됩니다.</translation>
     </message>
     <message>
-        <source>linked by order</source>
-        <translation>순서로 연결됨</translation>
+        <source>linked by line table</source>
+        <translation>줄 테이블로 연결됨</translation>
     </message>
     <message>
-        <source>The C source is linked to the TIR by matching its loops and statements in order.</source>
-        <translation>C 소스는 루프와 구문을 순서대로 대응시켜 TIR에 연결됩니다.</translation>
+        <source>The C backend records, for every line it prints, the TIR statement it came from.</source>
+        <translation>C 백엔드는 출력하는 모든 줄마다 그 줄이 나온 TIR 구문을 기록합니다.</translation>
     </message>
     <message>
         <source>Could not link the code view&apos;s lines: %1</source>

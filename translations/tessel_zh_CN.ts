@@ -169,12 +169,12 @@ FLOP/cycle：%5 单精度向量，每核两个融合乘加（FMA）单元。
         <translation>跟踪信息中没有该脚本的行表：脚本的各行通过循环和阶段的名称与 TIR 关联。</translation>
     </message>
     <message>
-        <source>linked by order</source>
-        <translation>按顺序关联</translation>
+        <source>linked by line table</source>
+        <translation>按行表关联</translation>
     </message>
     <message>
-        <source>The C source is linked to the TIR by matching its loops and statements in order.</source>
-        <translation>C 源代码通过按顺序匹配其循环和语句与 TIR 关联。</translation>
+        <source>The C backend records, for every line it prints, the TIR statement it came from.</source>
+        <translation>C 后端为其输出的每一行记录它来自的 TIR 语句。</translation>
     </message>
     <message>
         <source>Could not link the code view&apos;s lines: %1</source>

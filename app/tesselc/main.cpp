@@ -401,7 +401,7 @@ int cmdBuild(const Args& a) {
         return 0;
     }
     if (a.emit == "c") {
-        for (auto& f : fns) std::cout << codegen::emitC(f.lowered);
+        for (auto& f : fns) std::cout << codegen::emitC(f.lowered).text;
         return 0;
     }
     const driver::CompileRequest request = requestFor(a);

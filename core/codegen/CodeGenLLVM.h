@@ -27,9 +27,23 @@
 
 namespace tessel::codegen {
 
+/// What a compile is for, which decides how much LLVM time it may take.
+enum class CompileMode {
+    /// Whole models, exported libraries, batch runs: LLVM's O3 pipeline as it is
+    /// (loop unrolling up to a cost of 300), the fastest kernels.
+    Batch,
+    /// Re-lowering while a person waits (the schedule editor): O3 with O2's
+    /// unroll thresholds (150), about half the LLVM time of a convolution or
+    /// GEMM kernel for a few percent of kernel speed (docs/compiler-spine.md,
+    /// "Unrolling"). The same as Batch below optLevel 3.
+    Interactive,
+};
+
 struct BuildOptions {
     /// LLVM optimisation level, 0..3 (3 = the O3 module pipeline).
     int optLevel = 3;
+    /// How far LLVM may unroll at optLevel 3 (per compile: nothing is set process-wide).
+    CompileMode mode = CompileMode::Batch;
     /// Emit debug locations (and hence the line maps).
     bool debugInfo = true;
     /// Fill BuildResult::assembly (and its line map).

@@ -22,16 +22,6 @@ namespace tessel::codegen {
 
 namespace detail {
 
-namespace {
-/// Sets an LLVM command-line option unless TESSEL_LLVM_FLAGS already did.
-void setOptionDefault(llvm::StringRef name, llvm::StringRef value) {
-    auto& options = llvm::cl::getRegisteredOptions();
-    auto it = options.find(name);
-    if (it == options.end() || it->second->getNumOccurrences() > 0) return;
-    it->second->addOccurrence(0, name, value);
-}
-} // namespace
-
 void initializeLLVM() {
     static std::once_flag once;
     std::call_once(once, [] {
@@ -44,11 +34,6 @@ void initializeLLVM() {
         // (docs/compiler-spine.md, "Unrolling").
         const char* argv[] = {"tessel"};
         llvm::cl::ParseCommandLineOptions(1, argv, "", nullptr, "TESSEL_LLVM_FLAGS");
-        // O3 unrolls with O2's threshold (150, not 300): half the compile time of a
-        // convolution or GEMM kernel (the IDE's edit-to-assembly time, the tuner's
-        // candidates per second) for 3-8 % of model latency, measured in
-        // docs/compiler-spine.md, "Unrolling". Schedules unroll what they mean to.
-        setOptionDefault("unroll-threshold-aggressive", "150");
     });
 }
 

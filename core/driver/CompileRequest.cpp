@@ -16,6 +16,7 @@ const Context& CompileRequest::registries() const { return context ? *context : 
 codegen::BuildOptions CompileRequest::buildOptions() const {
     codegen::BuildOptions o;
     o.optLevel = optLevel;
+    o.mode = mode;
     return o;
 }
 

@@ -23,10 +23,9 @@
 
 namespace tessel::driver {
 
-enum class CompileMode {
-    Batch,       ///< kernels as fast as LLVM makes them (O3 as LLVM defines it)
-    Interactive, ///< texts soon: O3 with O2's unroll threshold
-};
+/// Batch: kernels as fast as LLVM makes them; Interactive: texts soon
+/// (codegen::BuildOptions::mode).
+using CompileMode = codegen::CompileMode;
 
 struct CompileRequest {
     /// A complete target (codegen::resolveTarget); this machine by default.

@@ -93,6 +93,7 @@ FunctionArtifacts artifactsOf(const LoweredFunction& f, const std::string& scrip
         if (options.cache->find(key, hit)) {
             a.build = std::move(hit.build);
             a.c = std::move(hit.c);
+            a.cLines = std::move(hit.cLines);
             a.codegenMs = msSince(t0);
             return a;
         }
@@ -106,13 +107,15 @@ FunctionArtifacts artifactsOf(const LoweredFunction& f, const std::string& scrip
         a.c = "/* C backend: not requested */\n";
     } else {
         try {
-            a.c = codegen::emitC(f.lowered);
+            codegen::CSource c = codegen::emitC(f.lowered);
+            a.c = std::move(c.text);
+            a.cLines = std::move(c.lines);
         } catch (const CompileError& e) {
             // The C view says why instead of failing the whole function.
             a.c = "/* C backend: " + e.diagnostic().message + " */\n";
         }
     }
-    if (options.cache) options.cache->insert(key, {a.build, a.c});
+    if (options.cache) options.cache->insert(key, {a.build, a.c, a.cLines});
     a.codegenMs = msSince(t0);
     return a;
 }

@@ -72,6 +72,8 @@ struct FunctionArtifacts {
     /// codegen::emitC of the lowered function, or "/* C backend: <reason> */"
     /// when the C backend cannot print it (or ArtifactOptions::emitC is off).
     std::string c;
+    /// The C backend's line table: C line -> line of build.tir (empty without C).
+    codegen::LineMap cLines;
     /// Wall time of lowering (script included) and of code generation (LLVM and C).
     double lowerMs = 0, codegenMs = 0;
 };
@@ -96,6 +98,7 @@ private:
     struct Entry {
         codegen::BuildResult build;
         std::string c;
+        codegen::LineMap cLines;
     };
     /// Copies the entry for `key` into `out` (and makes it the most recent).
     bool find(const std::string& key, Entry& out);

@@ -624,6 +624,52 @@ private slots:
         QVERIFY(!t.llvmIROptimized.empty());
     }
 
+    void interactiveAndBatchUnrollDiffer() {
+        // A recurrence C = C * A[i] + B[i] over a constant trip count: its full
+        // unrolling costs more than O2's threshold (150) and less than O3's
+        // (300), and without reassociation nothing vectorises it. Batch (LLVM's
+        // O3) unrolls it away; Interactive (O3 with O2's threshold) keeps the loop.
+        const int n = 48;
+        Buffer A = buffer("A", n), B = buffer("B", n), C = buffer("C", 1);
+        Var i("i");
+        Stmt s = loop(i, 0, n, store(C, load(C, Expr(0)) * load(A, i) + load(B, i), Expr(0)));
+        PrimFunc f = PrimFunc::make("recur", {A, B, C}, s);
+        BuildOptions batch, interactive;
+        interactive.mode = codegen::CompileMode::Interactive;
+        QVERIFY(batch.mode == codegen::CompileMode::Batch); // the default
+        BuildResult rb = buildHost(f, batch), ri = buildHost(f, interactive);
+        QCOMPARE(ri.llvmIR, rb.llvmIR); // the same module goes in ...
+        // ... and a different one comes out: a loop (a back edge with its
+        // metadata, a phi) only in the interactive one.
+        auto count = [](const std::string& text, const std::string& what) {
+            size_t k = 0;
+            for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1))
+                ++k;
+            return k;
+        };
+        QCOMPARE(count(rb.llvmIROptimized, "!llvm.loop"), size_t(0));
+        QVERIFY(count(ri.llvmIROptimized, "!llvm.loop") >= 1);
+        QCOMPARE(count(rb.llvmIROptimized, " phi "), size_t(0));
+        QVERIFY(count(ri.llvmIROptimized, " phi ") >= 1);
+        QVERIFY(count(rb.llvmIROptimized, "fmul") >= size_t(n)); // every iteration's multiply
+        QVERIFY(count(ri.llvmIROptimized, "fmul") < size_t(n));
+        // Both compute the same values (the same operations in the same order).
+        Aligned<float> a(n), b(n), cb(1, 0.5f), ci(1, 0.5f);
+        float expect = 0.5f;
+        for (int x = 0; x < n; ++x) {
+            a[x] = 0.9f + 0.005f * float(x);
+            b[x] = 0.25f - 0.01f * float(x);
+            expect = std::fma(expect, a[x], b[x]);
+        }
+        QCOMPARE(run(rb, "recur", {a.get(), b.get(), cb.get()}), 0);
+        QCOMPARE(run(ri, "recur", {a.get(), b.get(), ci.get()}), 0);
+        QCOMPARE(ci[0], cb[0]);
+        QVERIFY(close(cb[0], expect, 1e-4f));
+        // Below O3 there is nothing to choose: the modes give the same code.
+        batch.optLevel = interactive.optLevel = 2;
+        QCOMPARE(buildHost(f, interactive).llvmIROptimized, buildHost(f, batch).llvmIROptimized);
+    }
+
     void errorsAreDiagnostics() {
         Buffer A = Buffer::make("A", f32, {Expr(4), Expr(4)});
         Var i("i"), j("j"), free("free");

@@ -253,9 +253,9 @@ void CodeView::showArtifacts() {
                  tr("The trace has no line table for the script: its lines are linked to the "
                     "TIR through the names of loops and stages."),
                  QString::fromStdString(links_->scriptError()));
-            note(notes_[C], links_->cStatus(), tr("linked by order"),
-                 tr("The C source is linked to the TIR by matching its loops and statements "
-                    "in order."),
+            note(notes_[C], links_->cStatus(), tr("linked by line table"),
+                 tr("The C backend records, for every line it prints, the TIR statement it "
+                    "came from."),
                  {});
             if (activePane_ >= 0) activateLine(Pane(activePane_), activeLine_);
             emit linksUpdated();

@@ -428,86 +428,6 @@ private:
     std::unordered_map<const tir::IterVarNode*, std::string> scriptStage_;
 };
 
-// ---------------------------------------------------------------------------
-// C -> TIR (heuristic): the C backend prints the TIR's statements in the same
-// order, adding lane loops for vector statements, null checks and frees. Both
-// texts are reduced to keys (a loop over `v`, a store to / allocation of `b`,
-// the function) and matched in order; a C loop the TIR does not have (a lane
-// loop) links with the statement inside it.
-
-std::string tirKey(std::string_view line) {
-    std::string_view t = trimmed(line);
-    if (startsWith(t, "for ")) {
-        std::string_view v = leadingIdent(t.substr(4));
-        return v.empty() ? std::string() : "for:" + std::string(v);
-    }
-    if (startsWith(line, "def ")) return "def:" + std::string(leadingIdent(line.substr(4)));
-    std::string_view id = leadingIdent(t);
-    if (id.empty() || pythonKeyword(std::string(id))) return {};
-    std::string_view rest = t.substr(id.size());
-    if (startsWith(rest, " = T.allocate(")) return "alloc:" + std::string(id);
-    if (startsWith(rest, "[") && rest.find("] = ") != std::string_view::npos)
-        return "store:" + std::string(id);
-    return {};
-}
-
-std::string cKey(std::string_view line) {
-    static const std::regex forLoop(R"(^\s*for \((?:\w+ )+(\w+) = )");
-    static const std::regex alloc(R"(^\s*[\w ]+\*\s*(\w+) = \([\w ]+\*\)tessel_alloc\()");
-    static const std::regex def(R"(^[A-Za-z_][\w ]*\b(\w+)\(void\* const\* args\))");
-    // Cheap tests first: std::regex is slow, and kernels can print thousands of lines.
-    std::string_view t = trimmed(line);
-    std::match_results<std::string_view::const_iterator> m;
-    if (startsWith(t, "for (") && std::regex_search(line.begin(), line.end(), m, forLoop))
-        return "for:" + m[1].str();
-    if (t.find("tessel_alloc(") != std::string_view::npos &&
-        std::regex_search(line.begin(), line.end(), m, alloc))
-        return "alloc:" + m[1].str();
-    if (t.size() == line.size() && line.find("(void* const* args)") != std::string_view::npos &&
-        std::regex_search(line.begin(), line.end(), m, def))
-        return "def:" + m[1].str();
-    std::string_view id = leadingIdent(t);
-    if (!id.empty() && startsWith(t.substr(id.size()), "[") &&
-        t.find("] = ") != std::string_view::npos)
-        return "store:" + std::string(id);
-    return {};
-}
-
-codegen::LineMap linkC(const std::string& c, const TirText& tir) {
-    std::vector<std::string_view> lines = splitLines(c);
-    codegen::LineMap m;
-    m.toTir.assign(lines.size(), 0);
-    std::vector<std::string> tirKeys(size_t(tir.count()));
-    std::unordered_set<std::string> tirLoops;
-    for (int l = 1; l <= tir.count(); ++l) {
-        tirKeys[size_t(l - 1)] = tirKey(tir.line(l));
-        if (startsWith(tirKeys[size_t(l - 1)], "for:")) tirLoops.insert(tirKeys[size_t(l - 1)]);
-    }
-    // In order, each C key takes the next equal TIR key within a window, so a
-    // statement one side lacks costs no more than that statement.
-    constexpr size_t window = 400;
-    size_t next = 0;
-    std::vector<bool> extraLoop(lines.size(), false);
-    for (size_t i = 0; i < lines.size(); ++i) {
-        std::string key = cKey(lines[i]);
-        if (key.empty()) continue;
-        if (startsWith(key, "for:") && !tirLoops.count(key)) {
-            extraLoop[i] = true;
-            continue;
-        }
-        for (size_t j = next; j < tirKeys.size() && j < next + window; ++j)
-            if (tirKeys[j] == key) {
-                m.toTir[i] = int(j) + 1;
-                next = j + 1;
-                break;
-            }
-    }
-    for (size_t i = lines.size(); i-- > 0;)
-        if (extraLoop[i] && i + 1 < lines.size()) m.toTir[i] = m.toTir[i + 1];
-    m.buildReverse();
-    return m;
-}
-
 } // namespace
 
 LineLinks LineLinks::build(const driver::FunctionArtifacts& a) {
@@ -518,7 +438,8 @@ LineLinks LineLinks::build(const driver::FunctionArtifacts& a) {
     TirText tir = readTir(a);
     links.tirLines_ = tir.count();
 
-    links.cLines_ = linkC(a.c, tir);
+    // The C backend's own line table (codegen/CodeGenC.h).
+    links.cLines_ = a.cLines;
     links.cStatus_ = a.c.empty()             ? Status::NoText
                      : links.cLines_.empty() ? Status::NoMatch
                                              : Status::Linked;

@@ -4,13 +4,12 @@
 ///
 /// The TIR text is the hub. LLVM IR and assembly link to it through the line
 /// maps codegen derives from debug locations and `.loc` directives
-/// (codegen/LineMap.h). Two panes have no line table in the trace and are
-/// linked by heuristics, described in LineLinks.cpp:
-/// - the TE script, through the names of iteration variables and stages: TIR
-///   loops are named after the TE iteration variables they come from
-///   (`x_outer` from `s[C].split(x, ...)`), stores after the stage's tensor;
-/// - the C source, by matching its loops, stores and allocations in order with
-///   the TIR's (the C backend prints the same statements in the same order).
+/// (codegen/LineMap.h), the C source through the line table the C backend
+/// returns with it (codegen/CodeGenC.h). The TE script has no line table in
+/// the trace and is linked by a heuristic, described in LineLinks.cpp: through
+/// the names of iteration variables and stages (TIR loops are named after the
+/// TE iteration variables they come from, `x_outer` from
+/// `s[C].split(x, ...)`, stores after the stage's tensor).
 ///
 /// Asking what a line links to: map it to its TIR line(s), then collect every
 /// line of every pane that maps to one of those TIR lines. Each TIR line is a
@@ -37,13 +36,13 @@ public:
     enum Pane { Te, Tir, LlvmIr, Assembly, C };
     static constexpr int PaneCount = 5;
 
-    /// Whether a heuristic pane (TE, C) could be linked, and if not why.
+    /// Whether the TE or C pane could be linked, and if not why.
     enum class Status {
         Linked,
         NoText,      ///< the pane has no text (no script; C not printed)
         NoSchedule,  ///< the artifacts carry no schedule to match the script with
         ScriptFails, ///< running the script again failed (scriptError() says why)
-        NoMatch      ///< nothing in the text matches the TIR
+        NoMatch      ///< nothing in the text links to the TIR (e.g. no C for it)
     };
 
     /// What one line links to: per pane, line (1-based) -> group index.
@@ -85,7 +84,7 @@ public:
     /// The TE script's links: teToTir[i] are the TIR lines that script line
     /// i+1 links to (ascending). Exposed for tests.
     const std::vector<std::vector<int>>& teToTir() const { return teToTir_; }
-    /// The C text's map to the TIR (one TIR line per C line, 0 for none).
+    /// The C text's map to the TIR (FunctionArtifacts::cLines, from the C backend).
     const codegen::LineMap& cLines() const { return cLines_; }
 
 private:

@@ -3,7 +3,8 @@
 // an assembly line lights its TIR line and its siblings, groups follow the
 // TIR lines, the TE script's schedule lines reach the loops they made (and
 // the loops reach back), the C source's loops and stores line up with the
-// TIR's, and scripts that cannot be linked say why instead of failing.
+// TIR's (also in a fused convolution and every ladder step), and scripts that
+// cannot be linked say why instead of failing.
 #include "code/LineLinks.h"
 #include "driver/FunctionArtifacts.h"
 #include "driver/ModelCompiler.h"
@@ -13,6 +14,8 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <regex>
 #include <set>
 #include <sstream>
 
@@ -65,6 +68,62 @@ std::set<int> keys(const std::map<int, int>& m) {
 
 std::set<int> asSet(const std::vector<int>& v) {
     return {v.begin(), v.end()};
+}
+
+/// Checks the C pane's links against both texts, independently of the line
+/// table: every TIR loop `for X in` is linked from the C loop over X, every
+/// allocation from the C declaration of its buffer, the n-th store into a
+/// buffer in the TIR from the n-th in the C (and a lane loop around it from
+/// the same line); every other line of the C function body links somewhere.
+/// Returns the number of statements checked (-1000 on a mismatch).
+int checkCLinks(const driver::FunctionArtifacts& a, const LineLinks& l) {
+    static const std::regex tirFor(R"(^\s*for (\w+) in )"), cFor(R"(^\s*for \(\w+ (\w+) = )"),
+        tirAlloc(R"(^\s*(\w+) = T\.allocate\()"),
+        cAlloc(R"(^\s*\w+(?:\* | )(\w+)(?: = \(\w+\*\)tessel_alloc\(|\[\d+\] __attribute__))"),
+        store(R"(^\s*(\w+)\[.*\] = )");
+    auto lines = [](const std::string& text, const std::regex& re) {
+        std::map<std::string, std::vector<int>> out;
+        auto ls = linesOf(text);
+        std::smatch m;
+        for (size_t i = 0; i < ls.size(); ++i)
+            if (std::regex_search(ls[i], m, re)) out[m[1].str()].push_back(int(i) + 1);
+        return out;
+    };
+    int checked = 0;
+    auto pair = [&](int c, int t, const std::string& what) {
+        bool ok = l.cLines().tirLine(c) == t &&
+                  keys(l.linksOf(LineLinks::Tir, t).lines[LineLinks::C]).count(c);
+        if (!ok)
+            qWarning("%s: C line %d links to TIR %d, not %d", what.c_str(), c,
+                     l.cLines().tirLine(c), t);
+        checked += ok ? 1 : -1000;
+    };
+    auto cLoops = lines(a.c, cFor), cAllocs = lines(a.c, cAlloc), cStores = lines(a.c, store);
+    for (auto& [v, ts] : lines(a.build.tir, tirFor))
+        if (ts.size() == 1 && cLoops[v].size() == 1) pair(cLoops[v][0], ts[0], "loop " + v);
+    for (auto& [b, ts] : lines(a.build.tir, tirAlloc))
+        if (ts.size() == 1 && cAllocs[b].size() == 1) pair(cAllocs[b][0], ts[0], "allocation " + b);
+    auto cl = linesOf(a.c);
+    for (auto& [b, ts] : lines(a.build.tir, store)) {
+        const auto& cs = cStores[b];
+        if (cs.size() != ts.size()) {
+            qWarning("%d stores into %s in the TIR, %d in the C", int(ts.size()), b.c_str(),
+                     int(cs.size()));
+            return -1000;
+        }
+        for (size_t i = 0; i < ts.size(); ++i) {
+            pair(cs[i], ts[i], "store " + std::to_string(i) + " into " + b);
+            if (trimmed(cl[size_t(cs[i] - 2)]).rfind("for (int32_t lane", 0) == 0)
+                pair(cs[i] - 1, ts[i], "lane loop of store into " + b);
+        }
+    }
+    int def = findOne(a.c, "int32_t " + a.name + "(void* const* args)");
+    for (size_t i = size_t(def); i < cl.size(); ++i)
+        if (!cl[i].empty() && l.cLines().tirLine(int(i) + 1) == 0) {
+            qWarning("C line %d '%s' links nowhere", int(i) + 1, cl[i].c_str());
+            return -1000;
+        }
+    return checked;
 }
 
 } // namespace
@@ -297,6 +356,42 @@ private slots:
         QCOMPARE(linkedFunctions, int(m.functions.size()));
     }
 
+    void cLinesOfAFusedConvolution() {
+        // conv 3x3 + bias + relu as a model compile fuses it: a padded copy of
+        // the input, a vectorised register block, a parallel write-back.
+        graph::Graph g("block");
+        auto x = g.addInput("x", *graph::TensorType::parse("float32[1, 8, 10, 10]"));
+        std::vector<double> w(16 * 8 * 9, 0.5), b(16, 0.1);
+        auto cw = g.addConstant("w", graph::Constant::fromFloats({16, 8, 3, 3}, w));
+        auto cb = g.addConstant("b", graph::Constant::fromFloats({16}, b));
+        graph::Attributes pads;
+        pads.set("pads", std::vector<int64_t>{1, 1, 1, 1});
+        g.setOutputs({g.addOp("Relu", {g.addOp("Conv", {x, cw, cb}, pads, "conv")}, {}, "relu")});
+        auto m = driver::compileGraph(g, {});
+        QCOMPARE(m.functions.size(), size_t(1));
+        driver::ArtifactOptions ao;
+        ao.request.optLevel = 1;
+        auto a = driver::artifactsOf(m.functions[0].lowered, m.functions[0].script, ao);
+        LineLinks l = LineLinks::build(a);
+        QVERIFY(l.cStatus() == LineLinks::Status::Linked);
+        // The output store (a scalar store into `relu`) and the function itself.
+        int cStore = findOne(a.c, "relu["), tStore = findOne(a.build.tir, "relu[");
+        QVERIFY(cStore && tStore);
+        QCOMPARE(l.cLines().tirLine(cStore), tStore);
+        QVERIFY(keys(l.linksOf(LineLinks::Tir, tStore).lines[LineLinks::C]).count(cStore));
+        QCOMPARE(l.cLines().tirLine(findOne(a.c, "int32_t " + a.name + "(void* const* args)")),
+                 findOne(a.build.tir, "def " + a.name + "("));
+        int checked = checkCLinks(a, l);
+        qInfo("%d C statements link to their TIR lines", checked);
+        QVERIFY(checked >= 10);
+        // The check is no formality: a table one line off fails it.
+        driver::FunctionArtifacts shifted = a;
+        shifted.cLines.toTir.insert(shifted.cLines.toTir.begin(), 0);
+        shifted.cLines.toTir.pop_back();
+        shifted.cLines.buildReverse();
+        QVERIFY(checkCLinks(shifted, LineLinks::build(shifted)) < 0);
+    }
+
     void everyLadderStepLinks() {
         // Each step's schedule reaches some loop, and every link is in range.
         std::vector<std::filesystem::path> steps;
@@ -318,6 +413,7 @@ private slots:
             }
             QVERIFY2(linked >= 2, p.filename().string().c_str());
             QVERIFY2(l.cStatus() == LineLinks::Status::Linked, p.filename().string().c_str());
+            QVERIFY2(checkCLinks(a, l) >= 3, p.filename().string().c_str());
         }
     }
 };
