@@ -10,7 +10,9 @@
 #include "codegen/Target.h"
 #include "runtime/NDArray.h"
 #include "runtime/TimeEvaluator.h"
+#include "te/Lower.h"
 #include "te/Schedule.h"
+#include "te/ScriptLines.h"
 #include "tir/IR.h"
 
 #include <functional>
@@ -47,6 +49,15 @@ struct LoweredFunction {
     /// After the pipeline: what codegen compiles.
     tir::PrimFunc lowered;
     std::vector<PassSnapshot> snapshots;
+    /// What each loop and buffer of the TIR comes from (te::LoweringRecord).
+    std::shared_ptr<const te::LoweringRecord> record;
+    /// The lowered TIR's lines <-> the lines of the TE script that made the
+    /// schedule (empty when no script recorded where the schedule comes from).
+    te::ScriptLineTable scriptLines;
+
+    /// Builds scriptLines again from `record` and the schedule's sources (a
+    /// schedule printed as a script after lowering, te/script/ScriptPrinter.h).
+    void linkScript();
 };
 
 struct ScriptOptions {
@@ -55,6 +66,8 @@ struct ScriptOptions {
     LowerOptions lower;
     /// The knob choices of a tunable template (te::script::ScriptOptions::config).
     std::map<std::string, int64_t> config;
+    /// The workload of a template (te::script::ScriptOptions::workload).
+    std::map<std::string, int64_t> workload;
 };
 
 /// Evaluates a TE script and lowers every function it builds (an explicit

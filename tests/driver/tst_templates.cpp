@@ -23,7 +23,7 @@ std::string readTemplate(const std::string& name) {
     return ss.str();
 }
 
-std::vector<te::script::Knob> spaceOf(const std::string& source, const std::string& file) {
+std::vector<te::Knob> spaceOf(const std::string& source, const std::string& file) {
     te::script::ScriptOptions so;
     so.fileName = file;
     return te::script::runScript(source, so).knobs;
@@ -104,7 +104,7 @@ private slots:
             std::string why = check(source, name, c);
             QVERIFY2(why.empty(),
                      qPrintable(QString::fromStdString(name + " --config " +
-                                                       te::script::formatConfig(c) + ": " + why)));
+                                                       te::formatConfig(c) + ": " + why)));
         }
     }
 

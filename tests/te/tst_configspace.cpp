@@ -2,7 +2,7 @@
 // reorders against hand-written lists, the defaults, choices from the
 // config, the entities' apply(), what ScriptResult reports, and the errors.
 
-#include "te/script/ConfigSpace.h"
+#include "te/ConfigSpace.h"
 #include "te/script/Script.h"
 #include "tir/IROperators.h"
 
