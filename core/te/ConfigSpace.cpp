@@ -389,8 +389,8 @@ const Knob& ConfigSpace::get(std::string_view name, SourceLoc loc) const {
 const Knob& ConfigSpace::getKind(std::string_view name, KnobKind kind) const {
     const Knob& k = get(name);
     if (k.kind != kind)
-        throw CompileError("knob '" + k.name + "' is a " + knobKindName(k.kind) + " knob, not a " +
-                           knobKindName(kind) + " knob");
+        throw CompileError("knob '" + k.name + "' is of kind " + knobKindName(k.kind) + ", not " +
+                           knobKindName(kind));
     return k;
 }
 
