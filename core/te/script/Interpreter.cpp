@@ -114,6 +114,10 @@ std::vector<std::string> Interpreter::visibleNames(const Scope* scope) const {
 }
 
 ScriptResult Interpreter::run(std::shared_ptr<const AstModule> module) {
+    std::vector<std::pair<int, int>> statementLines;
+    for (auto& stmt : module->body)
+        statementLines.emplace_back(stmt->loc.line, std::max(stmt->loc.line, stmt->endLine));
+    recorder_->setStatementLines(std::move(statementLines));
     for (auto& [n, v] : opts.intGlobals)
         setGlobal(n, Value::integer(v));
     for (auto& [n, v] : opts.globals)

@@ -60,14 +60,33 @@ void ScriptRecorder::noteOperation(const Operation& op, SourceLoc loc) {
     if (op.defined() && loc.known()) operationNotes_.emplace_back(op, loc);
 }
 
+void ScriptRecorder::setStatementLines(std::vector<std::pair<int, int>> lines) {
+    statementLines_ = std::move(lines);
+}
+
+std::vector<SourceLoc> ScriptRecorder::withStatement(SourceLoc loc) const {
+    std::vector<SourceLoc> out = {loc};
+    for (auto& [first, last] : statementLines_)
+        if (first <= loc.line && loc.line <= last) {
+            for (int l = first; l <= last; ++l)
+                if (l != loc.line) out.push_back({l, 1});
+            break;
+        }
+    return out;
+}
+
 void ScriptRecorder::applySources(const Schedule& s) const {
     if (!s.defined()) return;
     std::vector<Stage> stages = s.stages();
     for (auto& [op, loc] : operationNotes_)
-        if (Stage st = s.find(op); st.defined()) st.addSource(loc);
+        if (Stage st = s.find(op); st.defined())
+            for (SourceLoc l : withStatement(loc))
+                st.addSource(l);
     for (auto& [iv, loc] : loopNotes_)
         for (auto& st : stages)
-            if (st.owns(iv)) st.addSource(iv, loc);
+            if (st.owns(iv))
+                for (SourceLoc l : withStatement(loc))
+                    st.addSource(iv, l);
 }
 
 } // namespace tessel::te::script

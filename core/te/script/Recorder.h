@@ -60,6 +60,9 @@ public:
     void noteLoops(const std::vector<IterVar>& ivs, SourceLoc loc);
     /// The script at `loc` made or changed operation `op` (its stage).
     void noteOperation(const Operation& op, SourceLoc loc);
+    /// The lines of the script's statements, first to last: a note on a
+    /// statement that spans several lines holds for all of them.
+    void setStatementLines(std::vector<std::pair<int, int>> lines);
     /// Writes the notes into the stages of `s` that own the loops and
     /// operations noted (StageData::sources).
     void applySources(const Schedule& s) const;
@@ -69,6 +72,10 @@ private:
     std::string pendingOutput_;
     std::vector<std::pair<IterVar, SourceLoc>> loopNotes_;
     std::vector<std::pair<Operation, SourceLoc>> operationNotes_;
+    std::vector<std::pair<int, int>> statementLines_;
+
+    /// `loc` and the other lines of the statement it is in.
+    std::vector<SourceLoc> withStatement(SourceLoc loc) const;
 };
 
 } // namespace tessel::te::script

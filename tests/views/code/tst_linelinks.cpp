@@ -397,6 +397,29 @@ private slots:
             QVERIFY2(!l.linesOf(LineLinks::Te, t).empty(), tirLines[size_t(t - 1)].c_str());
     }
 
+    void multiLineStatementsLinkOnEveryLine() {
+        // A statement continued over several lines (the template's blocked
+        // convolution) links the same TIR lines from each of its lines.
+        std::filesystem::path p =
+            std::filesystem::path(TESSEL_SOURCE_DIR) / "resources/templates/conv2d_nchwc.te";
+        driver::ArtifactOptions o;
+        o.optLevel = 1;
+        o.emitC = false;
+        auto a = driver::compileScriptArtifacts(readFile(p), "conv2d_nchwc.te", {}, o);
+        LineLinks l = LineLinks::build(a);
+        QVERIFY(l.teStatus() == LineLinks::Status::Linked);
+        auto lines = linesOf(a.script);
+        int first = findOne(a.script, "conv = te.compute(");
+        int last = first;
+        while (lines[size_t(last - 1)].find("name=\"conv\")") == std::string::npos)
+            ++last;
+        QVERIFY(last > first + 1);
+        auto links = l.tirLinesOf(LineLinks::Te, first);
+        QVERIFY(!links.empty());
+        for (int i = first + 1; i <= last; ++i)
+            QCOMPARE(l.tirLinesOf(LineLinks::Te, i), links);
+    }
+
     void everyLadderStepLinks() {
         // Each step's schedule reaches some loop, and every link is in range.
         std::vector<std::filesystem::path> steps;
