@@ -245,7 +245,7 @@ order = cfg["order"].apply(s, C, [x, y, k])
         QCOMPARE(t.size(), int64_t(5)); // [16, 1] [8, 2] [4, 4] [2, 8] [1, 16]
         QVERIFY(t.configured);
         QCOMPARE(cfg.split("tile"), (std::vector<int64_t>{4, 4}));
-        QCOMPARE(cfg.defineSplit("wide", 64, {.parts = 3, .maxFactor = 4}).size(), int64_t(9));
+        QCOMPARE(cfg.defineSplit("wide", 64, {.parts = 3, .maxFactor = 4, .filter = {}}).size(), int64_t(9));
         cfg.defineSplit("even", 12, {.parts = 2, .maxFactor = 0,
                                      .filter = [](auto& f) { return f[1] % 2 == 0; }});
         QCOMPARE(texts(cfg.get("even")),
