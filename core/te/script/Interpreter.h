@@ -93,8 +93,6 @@ public:
 
     // -------------------------------------------------------------- state
     const ScriptOptions& opts;
-    /// What the script produces (the builtins write it).
-    ScriptRecorder& recorder() { return *recorder_; }
 
     void setGlobal(const std::string& name, Value v);
     /// Every name visible from `scope` (for suggestions).
@@ -117,6 +115,8 @@ private:
     Value callLambda(const FunctionObject& f, const CallArgs& args);
     void inferBuild();
 
+    /// What the script produces: the builtins write it (they hold it from
+    /// the BuiltinTable), run() reads the result out of it.
     std::shared_ptr<ScriptRecorder> recorder_;
     /// The globals the script sees (user-visible names).
     std::unordered_map<std::string, Value> globals_;
