@@ -145,12 +145,12 @@ FLOP/cycle: %5 단정밀도 벡터, 코어당 FMA(융합 곱셈-덧셈) 장치 2
         <translation>연결할 텍스트가 없습니다.</translation>
     </message>
     <message>
-        <source>There is no schedule to match the script with.</source>
-        <translation>스크립트와 대응시킬 스케줄이 없습니다.</translation>
+        <source>Lowering recorded no script lines for this function.</source>
+        <translation>로워링이 이 함수의 스크립트 줄을 기록하지 않았습니다.</translation>
     </message>
     <message>
-        <source>The script does not run: %1</source>
-        <translation>스크립트를 실행할 수 없습니다: %1</translation>
+        <source>The script is not the one lowering recorded the lines of.</source>
+        <translation>이 스크립트는 로워링이 줄을 기록한 스크립트가 아닙니다.</translation>
     </message>
     <message>
         <source>Nothing in it matches a line of the TIR.</source>
@@ -161,12 +161,12 @@ FLOP/cycle: %5 단정밀도 벡터, 코어당 FMA(융합 곱셈-덧셈) 장치 2
         <translation>연결 안 됨</translation>
     </message>
     <message>
-        <source>linked by names</source>
-        <translation>이름으로 연결됨</translation>
+        <source>linked by records</source>
+        <translation>기록으로 연결됨</translation>
     </message>
     <message>
-        <source>The trace has no line table for the script: its lines are linked to the TIR through the names of loops and stages.</source>
-        <translation>트레이스에 스크립트의 줄 테이블이 없습니다: 스크립트의 줄은 루프와 스테이지의 이름을 통해 TIR에 연결됩니다.</translation>
+        <source>Lowering recorded where the script made and changed every stage and loop: each script line links to the TIR it made.</source>
+        <translation>로워링이 스크립트가 각 스테이지와 루프를 만들고 바꾼 위치를 기록했습니다: 스크립트의 각 줄은 그 줄이 만든 TIR에 연결됩니다.</translation>
     </message>
     <message>
         <source>linked by line table</source>

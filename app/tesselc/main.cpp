@@ -44,7 +44,11 @@ commands:
   space FILE.te [--config ...] [--json]
                                     list the knobs of a tunable template: name, kind, choices
                                     (lower, build and run take --config NAME=INDEX,NAME=INDEX
-                                    to pick a template's knobs; the others take their default)
+                                    to pick a template's knobs; the others take their default),
+                                    and its workload parameters
+  space|lower|build|run FILE.te --workload NAME=VALUE,...
+                                    instantiate a template for another workload (the
+                                    parameters its tessel.workload(...) declares)
   passes                            list every TIR and graph pass with its summary
   run MODEL.onnx [--input-shape NAME:D1,D2,...]... [--inputs a.pb,b.pb] [--expect c.pb,...]
         [--threads N] [--repeat R] [--rtol X] [--atol Y] [--json] [--profile]
@@ -90,6 +94,8 @@ struct Args {
     std::string output, function;
     /// --config: knob name -> choice index, for tunable templates.
     std::map<std::string, int64_t> config;
+    /// --workload: a template's workload parameters.
+    std::map<std::string, int64_t> workload;
     int threads = 0, repeat = 0;
     double rtol = 1e-3, atol = 1e-7;
     bool json = false, profile = false;
@@ -153,9 +159,16 @@ Args parseArgs(int argc, char** argv) {
         else if (s == "--json") a.json = true;
         else if (s == "--config") {
             try {
-                for (auto& [name, index] : te::script::parseConfig(value())) a.config[name] = index;
+                for (auto& [name, index] : te::parseConfig(value())) a.config[name] = index;
             } catch (const CompileError& e) {
                 throw UsageError("--config: " + e.diagnostic().message);
+            }
+        }
+        else if (s == "--workload") {
+            try {
+                for (auto& [name, v] : te::script::parseWorkload(value())) a.workload[name] = v;
+            } catch (const CompileError& e) {
+                throw UsageError("--workload: " + e.diagnostic().message);
             }
         }
         else if (s == "--profile") a.profile = true;
@@ -178,13 +191,13 @@ Args parseArgs(int argc, char** argv) {
     return a;
 }
 
-std::vector<driver::LoweredFunction> lowerFile(const std::string& path, bool snapshots,
-                                               const std::map<std::string, int64_t>& config = {}) {
+std::vector<driver::LoweredFunction> lowerFile(const std::string& path, bool snapshots, const Args& a) {
     if (path.empty()) throw UsageError("no .te file given");
     driver::ScriptOptions so;
     so.fileName = path;
     so.lower.snapshots = snapshots;
-    so.config = config;
+    so.config = a.config;
+    so.workload = a.workload;
     auto fs = driver::lowerScript(readFile(path), so);
     if (fs.empty())
         throw CompileError("the script builds no function: it creates no schedule and calls no tvm.build");
@@ -362,7 +375,7 @@ int cmdShow(const Args& a) {
 }
 
 int cmdLower(const Args& a) {
-    auto fns = lowerFile(a.file, !a.passes.empty(), a.config);
+    auto fns = lowerFile(a.file, !a.passes.empty(), a);
     for (auto& f : fns) {
         if (a.passes.empty()) {
             std::cout << tir::toString(f.lowered);
@@ -395,7 +408,7 @@ int cmdBuild(const Args& a) {
     static const std::vector<std::string> kEmits = {"tir", "llvm", "llvm-unopt", "asm", "c"};
     if (std::find(kEmits.begin(), kEmits.end(), a.emit) == kEmits.end())
         throw UsageError("--emit must be one of tir, llvm, llvm-unopt, asm, c");
-    auto fns = lowerFile(a.file, false, a.config);
+    auto fns = lowerFile(a.file, false, a);
     if (a.emit == "tir") {
         for (auto& f : fns) std::cout << tir::toString(f.lowered);
         return 0;
@@ -423,7 +436,7 @@ runtime::TimeEvaluator evaluatorFor(int repeat) {
 }
 
 int cmdRun(const Args& a) {
-    auto fns = lowerFile(a.file, false, a.config);
+    auto fns = lowerFile(a.file, false, a);
     bool allOk = true;
     nlohmann::json arr = nlohmann::json::array();
     for (auto& f : fns) {
@@ -460,21 +473,34 @@ int cmdSpace(const Args& a) {
     te::script::ScriptOptions so;
     so.fileName = a.file;
     so.config = a.config;
+    so.workload = a.workload;
     auto r = te::script::runScript(readFile(a.file), so);
     if (a.json) {
+        nlohmann::json workload = nlohmann::json::array();
+        for (auto& p : r.workload)
+            workload.push_back({{"name", p.name}, {"default", p.defaultValue}, {"value", p.value},
+                                {"line", p.loc.line}});
         nlohmann::json knobs = nlohmann::json::array();
         for (auto& k : r.knobs) {
             nlohmann::json choices = nlohmann::json::array();
             for (int64_t i = 0; i < k.size(); ++i) choices.push_back(k.choiceText(i));
             knobs.push_back({{"name", k.name},
-                             {"kind", te::script::knobKindName(k.kind)},
+                             {"kind", te::knobKindName(k.kind)},
                              {"choices", choices},
                              {"default", k.defaultIndex},
                              {"chosen", k.chosen},
                              {"line", k.loc.line}});
         }
-        std::cout << nlohmann::json{{"knobs", knobs}, {"size", te::script::spaceSize(r.knobs)}}.dump() << "\n";
+        std::cout << nlohmann::json{{"knobs", knobs}, {"size", te::spaceSize(r.knobs)}, {"workload", workload}}.dump()
+                  << "\n";
         return 0;
+    }
+    if (!r.workload.empty()) {
+        std::printf("%s: workload", a.file.c_str());
+        for (auto& p : r.workload)
+            std::printf(" %s=%lld%s", p.name.c_str(), static_cast<long long>(p.value),
+                        p.overridden ? "" : " (default)");
+        std::printf("\n");
     }
     if (r.knobs.empty()) {
         std::printf("%s: no knobs (the script defines none with cfg.define_split, define_knob or define_reorder)\n",
@@ -482,9 +508,9 @@ int cmdSpace(const Args& a) {
         return 0;
     }
     std::printf("%s: %zu knob%s, %lld configurations\n", a.file.c_str(), r.knobs.size(),
-                r.knobs.size() == 1 ? "" : "s", static_cast<long long>(te::script::spaceSize(r.knobs)));
+                r.knobs.size() == 1 ? "" : "s", static_cast<long long>(te::spaceSize(r.knobs)));
     for (auto& k : r.knobs) {
-        std::printf("\n  %-16s %-8s %lld choice%s, %s %lld: %s\n", k.name.c_str(), te::script::knobKindName(k.kind),
+        std::printf("\n  %-16s %-8s %lld choice%s, %s %lld: %s\n", k.name.c_str(), te::knobKindName(k.kind),
                     static_cast<long long>(k.size()), k.size() == 1 ? "" : "s",
                     k.configured ? "chosen" : "default", static_cast<long long>(k.chosen), k.choiceText(k.chosen).c_str());
         std::string line = "  ";
@@ -518,7 +544,7 @@ int cmdLadder(const Args& a) {
     for (auto& step : steps) {
         std::string name = step.stem().string();
         try {
-            auto fns = lowerFile(step.string(), false);
+            auto fns = lowerFile(step.string(), false, Args{});
             driver::RunOptions ro;
             ro.referenceOutputs = reference;
             ro.evaluator = evaluatorFor(a.repeat);

@@ -34,7 +34,7 @@
 
 namespace llvm {
 /// LLVM's -print-pipeline-passes (lib/Passes/PassBuilder.cpp), declared as
-/// clang and flang declare it; see passNames() below.
+/// clang and flang declare it; see optimize() below.
 extern cl::opt<bool> PrintPipelinePasses;
 } // namespace llvm
 
@@ -91,17 +91,6 @@ std::string printModule(const llvm::Module& m) {
     return os.str();
 }
 
-/// Makes PassBuilders with instrumentation callbacks fill the callbacks'
-/// class name -> pass name table, which printPipeline() needs to print a
-/// pipeline that parses back. LLVM 16 fills it only under
-/// -print-pipeline-passes, a flag it otherwise reads only in its tools and LTO
-/// driver (neither runs here), so it changes no code. Set once, before the
-/// first PassBuilder of this library is made (build() calls this first).
-void passNames() {
-    static std::once_flag once;
-    std::call_once(once, [] { llvm::PrintPipelinePasses = true; });
-}
-
 /// The O3 pipeline with O2's unroll thresholds. LLVM 16 takes the threshold
 /// from the unroll passes' optimisation level (or a process-wide option), not
 /// from PipelineTuningOptions, so the O3 pipeline is printed, its
@@ -147,8 +136,19 @@ void optimize(llvm::Module& m, llvm::TargetMachine& tm, int level, CompileMode m
     pto.LoopUnrolling = level >= 1;
     bool interactive = level >= 3 && mode == CompileMode::Interactive;
     // Pass names for printing the pipeline (only then: Batch stays LLVM's own).
+    // A PassBuilder fills the callbacks' class name -> pass name table, which
+    // printPipeline() needs to print a pipeline that parses back, only under
+    // -print-pipeline-passes (LLVM 16 reads the flag only in its tools; it
+    // changes no code). LLD resets every LLVM option after a link, so the flag
+    // is set under the lock links take, right before the PassBuilder is made.
     llvm::PassInstrumentationCallbacks pic;
+    std::unique_lock lock(detail::llvmOptionsMutex(), std::defer_lock);
+    if (interactive) {
+        lock.lock();
+        llvm::PrintPipelinePasses = true;
+    }
     llvm::PassBuilder pb(&tm, pto, std::nullopt, interactive ? &pic : nullptr);
+    if (lock.owns_lock()) lock.unlock();
     // The target's cost model (vector widths, FMA ...) and its C library.
     fam.registerPass([&] { return tm.getTargetIRAnalysis(); });
     llvm::TargetLibraryInfoImpl tlii(llvm::Triple(m.getTargetTriple()));
@@ -304,7 +304,6 @@ runtime::ModulePtr makeJit(std::unique_ptr<llvm::Module> module,
 BuildResult build(const std::vector<tir::PrimFunc>& funcs, const Target& target,
                   const BuildOptions& options) {
     detail::initializeLLVM();
-    passNames();
     TirFile tir = printTir(funcs);
     std::unique_ptr<llvm::TargetMachine> tm = detail::createTargetMachine(target, options.optLevel);
     auto ctx = std::make_unique<llvm::LLVMContext>();
@@ -334,7 +333,6 @@ BuildResult build(const std::vector<tir::PrimFunc>& funcs, const Target& target,
 std::vector<char> emitObject(const std::vector<tir::PrimFunc>& funcs, const Target& target,
                              const BuildOptions& options) {
     detail::initializeLLVM();
-    passNames();
     TirFile tir = printTir(funcs);
     std::unique_ptr<llvm::TargetMachine> tm = detail::createTargetMachine(target, options.optLevel);
     llvm::LLVMContext ctx;

@@ -9,6 +9,7 @@
 #include "codegen/Target.h"
 
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,10 @@ namespace tessel::codegen::detail {
 
 /// Registers every LLVM target, its MC layer and asm printers (once, thread-safe).
 void initializeLLVM();
+
+/// Held while LLD links (it resets every LLVM command-line option when it
+/// ends) and while code reads an option it set (SharedLibrary.cpp, LLVMBuild.cpp).
+std::mutex& llvmOptionsMutex();
 
 /// LLVM's backend for `triple`; CompileError when it has none.
 const llvm::Target* lookupTarget(const std::string& triple);

@@ -22,6 +22,11 @@ namespace tessel::codegen {
 
 namespace detail {
 
+std::mutex& llvmOptionsMutex() {
+    static std::mutex mutex;
+    return mutex;
+}
+
 void initializeLLVM() {
     static std::once_flag once;
     std::call_once(once, [] {

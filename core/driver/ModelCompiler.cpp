@@ -355,7 +355,8 @@ FusedFunction lowerGroup(const graph::Graph& g, const graph::FusionGroup& group,
         f.lowered = lowerSchedule(sch, args, f.name, lo);
         if (options.trace) {
             try {
-                f.script = te::script::printScript(sch, args, f.name);
+                f.script = te::script::printScriptWithSources(sch, args, f.name);
+                f.lowered.linkScript(); // the TE pane's line links
             } catch (const CompileError& e) {
                 f.script = std::string("# ") + e.what() + "\n";
             }

@@ -16,18 +16,30 @@
 
 namespace tessel::driver {
 
+void LoweredFunction::linkScript() {
+    if (!record || !lowered.defined() || !schedule.defined() || !schedule.hasSources()) {
+        scriptLines = {};
+        return;
+    }
+    scriptLines = te::ScriptLineTable::build(tir::printPrimFunc(lowered), lowered, *record);
+}
+
 LoweredFunction lowerSchedule(const te::Schedule& sch, const std::vector<te::Tensor>& args,
                               const std::string& name, const LowerOptions& options) {
     LoweredFunction f;
     f.name = name;
     f.schedule = sch;
     f.args = args;
-    f.scheduled = te::scheduleToPrimFunc(sch, args, name);
+    auto record = std::make_shared<te::LoweringRecord>();
+    f.scheduled = te::scheduleToPrimFunc(sch, args, name, record.get());
+    f.record = std::move(record);
     tir::PassManager pm(options.passes ? *options.passes : tir::builtinTirPasses());
     auto snapshots = std::make_shared<tir::SnapshotInstrument>();
     if (options.snapshots) pm.addInstrument(snapshots);
     f.lowered = pm.run(f.scheduled, options.pipeline.empty() ? tir::defaultTirPipeline() : options.pipeline);
     f.snapshots = snapshots->snapshots();
+    // Only a schedule a script made has lines to link (the TIR printed once more).
+    f.linkScript();
     return f;
 }
 
@@ -35,6 +47,7 @@ std::vector<LoweredFunction> lowerScript(std::string_view source, const ScriptOp
     te::script::ScriptOptions so;
     so.fileName = options.fileName;
     so.config = options.config;
+    so.workload = options.workload;
     te::script::ScriptResult r = te::script::runScript(source, so);
     std::vector<LoweredFunction> out;
     for (auto& b : r.builds) {

@@ -10,7 +10,9 @@
 #include "ir/StageSnapshot.h"
 #include "runtime/NDArray.h"
 #include "runtime/TimeEvaluator.h"
+#include "te/Lower.h"
 #include "te/Schedule.h"
+#include "te/ScriptLines.h"
 #include "tir/IR.h"
 #include "tir/passes/PassRegistry.h"
 
@@ -43,6 +45,15 @@ struct LoweredFunction {
     tir::PrimFunc lowered;
     /// With LowerOptions::snapshots: the TIR after every pass (`ir` holds a tir::PrimFunc).
     std::vector<StageSnapshot> snapshots;
+    /// What each loop and buffer of the TIR comes from (te::LoweringRecord).
+    std::shared_ptr<const te::LoweringRecord> record;
+    /// The lowered TIR's lines <-> the lines of the TE script that made the
+    /// schedule (empty when no script recorded where the schedule comes from).
+    te::ScriptLineTable scriptLines;
+
+    /// Builds scriptLines again from `record` and the schedule's sources (a
+    /// schedule printed as a script after lowering, te/script/ScriptPrinter.h).
+    void linkScript();
 };
 
 struct ScriptOptions {
@@ -51,6 +62,8 @@ struct ScriptOptions {
     LowerOptions lower;
     /// The knob choices of a tunable template (te::script::ScriptOptions::config).
     std::map<std::string, int64_t> config;
+    /// The workload of a template (te::script::ScriptOptions::workload).
+    std::map<std::string, int64_t> workload;
 };
 
 /// Evaluates a TE script and lowers every function it builds (an explicit

@@ -1,12 +1,14 @@
 // LLVM codegen: hand-built flattened TIR is JIT-compiled, run, and compared
 // with plain C++; assembly, line maps, objects and targets are checked too.
 #include "codegen/CodeGenLLVM.h"
+#include "codegen/SharedLibrary.h"
 #include "codegen/Target.h"
 #include "ir/Diagnostic.h"
 #include "runtime/ParallelABI.h"
 #include "tir/IROperators.h"
 #include "tir/IRPrinter.h"
 
+#include <QTemporaryDir>
 #include <QtTest>
 
 #include <cmath>
@@ -668,6 +670,13 @@ private slots:
         // Below O3 there is nothing to choose: the modes give the same code.
         batch.optLevel = interactive.optLevel = 2;
         QCOMPARE(buildHost(f, interactive).llvmIROptimized, buildHost(f, batch).llvmIROptimized);
+
+        // A link in between (LLD resets LLVM's options when it ends) changes nothing.
+        QTemporaryDir dir;
+        codegen::linkSharedLibrary(codegen::emitObject({f}, codegen::hostTarget()),
+                                   dir.filePath(QStringLiteral("recur.so")).toStdString());
+        interactive.optLevel = 3;
+        QCOMPARE(buildHost(f, interactive).llvmIROptimized, ri.llvmIROptimized);
     }
 
     void errorsAreDiagnostics() {

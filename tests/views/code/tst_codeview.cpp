@@ -122,7 +122,7 @@ private slots:
         QStringList notes;
         for (auto* l : view_->findChildren<QLabel*>())
             if (l->isVisible()) notes << l->text();
-        QVERIFY(notes.contains("linked by names"));
+        QVERIFY(notes.contains("linked by records"));
         QVERIFY(notes.contains("linked by line table"));
     }
 

@@ -6,7 +6,7 @@
 #include <string_view>
 #include <vector>
 
-namespace tessel::te::script {
+namespace tessel::te {
 
 /// Edit distance where swapping two neighbouring characters costs one.
 int editDistance(std::string_view a, std::string_view b);
@@ -18,4 +18,4 @@ std::string closestName(std::string_view name, const std::vector<std::string>& c
 /// "; did you mean 'tile'?" or "".
 std::string didYouMean(std::string_view name, const std::vector<std::string>& candidates);
 
-} // namespace tessel::te::script
+} // namespace tessel::te

@@ -1,9 +1,9 @@
-#include "te/script/Suggest.h"
+#include "te/Suggest.h"
 
 #include <algorithm>
 #include <cctype>
 
-namespace tessel::te::script {
+namespace tessel::te {
 
 int editDistance(std::string_view a, std::string_view b) {
     // Optimal string alignment distance, three rows.
@@ -66,4 +66,4 @@ std::string didYouMean(std::string_view name, const std::vector<std::string>& ca
     return c.empty() ? std::string() : "; did you mean '" + c + "'?";
 }
 
-} // namespace tessel::te::script
+} // namespace tessel::te
