@@ -1,7 +1,8 @@
 /// \file
 /// Whole models, end to end: graph passes, operator fusion, every fused
-/// function through topi -> TE -> TIR -> LLVM, storage planning, and a
-/// runnable executor; with an optional trace of every stage for the IDE.
+/// function through topi -> TE (core/lower) -> TIR -> LLVM, storage planning
+/// (core/lower), and a runnable executor; with an optional trace of every
+/// stage for the IDE.
 #pragma once
 
 #include "codegen/CodeGenLLVM.h"
@@ -11,6 +12,7 @@
 #include "frontend/OnnxImporter.h"
 #include "graph/Graph.h"
 #include "graph/passes/FuseOps.h"
+#include "lower/LoweringSteps.h"
 #include "runtime/ExecutorPlan.h"
 #include "runtime/GraphExecutor.h"
 #include "topi/Schedule.h"
@@ -73,6 +75,9 @@ struct CompiledModel {
     graph::Graph graph = graph::Graph("main"); ///< after the graph pipeline
     graph::FusionPlan fusion;
     std::vector<GraphStage> graphStages;       ///< with trace: import + every pass
+    /// With trace: the lowering steps after the graph passes
+    /// (lower::kLowerFusedGroups, lower::kPlanStorage), their texts and times.
+    std::vector<lower::StageRecord> lowerStages;
     std::vector<FusedFunction> functions;      ///< in execution order
     runtime::ExecutorPlan plan;
     runtime::NDArray weights;
