@@ -133,14 +133,14 @@ FusedFunction lowerFunction(const graph::Graph& g, const graph::FusionGroup& gro
         }
     }
     if (stageText) {
+        if (!stageText->empty()) *stageText += "\n"; // a blank line between functions
         *stageText += lower::describeFunction(fn);
         *stageText += go.schedule ? "  TE script:\n" : "  TE script (edited):\n";
         for (size_t p = 0, q; p < f.script.size(); p = q + 1) {
             q = f.script.find('\n', p);
             if (q == std::string::npos) q = f.script.size();
-            *stageText += "    " + f.script.substr(p, q - p) + "\n";
+            *stageText += (q > p ? "    " + f.script.substr(p, q - p) : std::string()) + "\n";
         }
-        *stageText += "\n";
     }
     f.flops = flopCount(f.lowered);
     return f;

@@ -188,7 +188,8 @@ std::string describeFunction(const GroupFunction& f) {
         if (op->opKind() == te::OpKind::Placeholder) continue;
         auto* c = dynamic_cast<const te::ComputeOpNode*>(op.get());
         out += "    " + op->name + ": " + typeText(op.output(0)) + ", " + (op->tag.empty() ? "untagged" : op->tag);
-        if (c && !c->reduceAxis.empty()) out += ", reduces " + std::to_string(c->reduceAxis.size()) + " axes";
+        if (c && !c->reduceAxis.empty())
+            out += ", reduces " + std::to_string(c->reduceAxis.size()) + (c->reduceAxis.size() == 1 ? " axis" : " axes");
         out += "\n";
     }
     return out;

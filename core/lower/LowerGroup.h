@@ -26,7 +26,7 @@ struct LowerGroupOptions {
     /// Build the default schedule (topi::scheduleFused); off when the caller
     /// brings its own (an edited schedule).
     bool schedule = true;
-    topi::ScheduleOptions scheduleOptions;
+    topi::ScheduleOptions scheduleOptions = {};
 };
 
 /// The TE function of one fused group.
