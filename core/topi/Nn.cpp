@@ -199,8 +199,6 @@ Tensor convTranspose(const Tensor& x, const Tensor& w, const ConvTransposeParams
         const int64_t span = (kernel[i] - 1) * dilations[i];
         const int64_t full = strides[i] * (in - 1) + outputPadding[i] + span + 1;
         const int64_t out = full - pads.begin[i] - pads.end[i];
-        if (out < 1)
-            throw CompileError("the padding crops the whole output of spatial axis " + std::to_string(i));
         before.push_back(span - pads.begin[i]);
         extent.push_back(out + span);
         identity = identity && strides[i] == 1 && before.back() == 0 && extent.back() == in;

@@ -69,7 +69,7 @@ Tensor reshape(const Tensor& x, const std::vector<int64_t>& newShape, const std:
             inferred = int(d);
             continue;
         }
-        if (outShape[d] < 1) throw CompileError("cannot reshape to " + shapeStr(newShape));
+        if (outShape[d] < 0) throw CompileError("cannot reshape to " + shapeStr(newShape));
         known *= outShape[d];
     }
     if (inferred >= 0 && known > 0 && count % known == 0) outShape[size_t(inferred)] = count / known;
@@ -201,7 +201,6 @@ Tensor stridedSlice(const Tensor& x, const SliceParams& p, const std::string& na
         const auto a = static_cast<size_t>(normalizeAxis(axes[k], rank));
         if (steps[k] == 0) throw CompileError("a step of 0 is not allowed");
         auto r = sliceRange(shape[a], starts[k], p.ends[k], steps[k]);
-        if (r.count < 1) throw CompileError("the slice of axis " + std::to_string(a) + " is empty");
         first[a] = r.start;
         step[a] = r.step;
         outShape[a] = r.count;
@@ -253,10 +252,8 @@ Tensor pad(const Tensor& x, const PadParams& p, const Tensor& valueTensor, const
     if (before.size() != rank || after.size() != rank)
         throw CompileError("padding needs a begin and an end for each of the " + std::to_string(rank) + " axes");
     std::vector<int64_t> outShape;
-    for (size_t d = 0; d < rank; ++d) {
+    for (size_t d = 0; d < rank; ++d)
         outShape.push_back(shape[d] + before[d] + after[d]);
-        if (outShape.back() < 1) throw CompileError("the padding leaves axis " + std::to_string(d) + " empty");
-    }
     const DataType t = x->dtype;
     Expr value = valueTensor.defined() ? scalarOf(valueTensor, t) : p.value == 0 ? makeZero(t) : constant(t, p.value);
     return injective(outShape, [&](const std::vector<Var>& i) {
@@ -348,8 +345,6 @@ Tensor resize(const Tensor& x, const ResizeParams& p, const std::string& name) {
         nearestMode != "ceil")
         throw CompileError("nearest_mode '" + nearestMode + "' is not supported");
     if (outShape.size() != rank) throw CompileError("size must have one extent per axis");
-    for (int64_t d : outShape)
-        if (d < 1) throw CompileError("cannot resize to " + shapeStr(outShape));
     // Scales as the ONNX reference uses them: the given scales, or out / in (in double).
     std::vector<double> scale = p.scales;
     if (scale.empty())
@@ -504,8 +499,6 @@ Tensor shapeOf(const Tensor& x, int64_t startIn, int64_t endIn, DataType t, cons
     const auto r = static_cast<int64_t>(dims.size());
     auto clamp = [&](int64_t v) { return std::clamp(v < 0 ? v + r : v, int64_t(0), r); };
     const int64_t start = clamp(startIn), end = clamp(endIn);
-    if (end <= start) throw CompileError("the shape slice [" + std::to_string(start) + ", " +
-                                         std::to_string(end) + ") is empty");
     return injective({end - start}, [&](const std::vector<Var>& i) {
         Expr v = makeConst(t, dims[size_t(end - 1)]);
         for (int64_t k = end - 1; k-- > start;)
@@ -530,7 +523,6 @@ Tensor full(const std::vector<int64_t>& shape, DataType dtype, double value, con
 }
 
 Tensor arange(const Tensor& startTensor, const Tensor& deltaTensor, int64_t count, const std::string& name) {
-    if (count < 1) throw CompileError("the range is empty");
     const DataType t = startTensor->dtype;
     Expr start = scalarOf(startTensor, t), delta = scalarOf(deltaTensor, t);
     return injective({count}, [&](const std::vector<Var>& i) { return start + tir::cast(t, i[0]) * delta; }, name);
