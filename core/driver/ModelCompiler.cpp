@@ -101,7 +101,9 @@ LoweredFunction lowerEdited(const std::string& name, const std::string& script,
 
 /// The fused function of `group`: its TE from core/lower (which registers
 /// its plan tensors and step with `planner`), lowered to TIR from the
-/// default or the edited schedule. Adds the time spent building TE to `teSeconds`.
+/// default or the edited schedule. Adds the time spent building TE (and the
+/// default schedule) to `teSeconds`; with `stageText`, appends the function's
+/// part of the "lower-fused-groups" text (its summary and TE script).
 FusedFunction lowerFunction(const graph::Graph& g, const graph::FusionGroup& group, lower::StoragePlanner& planner,
                             const CompileOptions& options, double& teSeconds, std::string* stageText) {
     auto edited = options.schedules.find(group.name);
