@@ -1389,6 +1389,14 @@ Script: %2</source>
         <translation>이전: %1 이후의 IR</translation>
     </message>
     <message>
+        <source>Lowering</source>
+        <translation>로워링</translation>
+    </message>
+    <message>
+        <source>Before: the fused graph (the last graph pass)</source>
+        <translation>이전: 융합된 그래프 (마지막 그래프 패스)</translation>
+    </message>
+    <message>
         <source>TIR passes: %1</source>
         <translation>TIR 패스: %1</translation>
     </message>

@@ -1389,6 +1389,14 @@ Script: %2</source>
         <translation>之前：%1 之后的 IR</translation>
     </message>
     <message>
+        <source>Lowering</source>
+        <translation>降级（Lowering）</translation>
+    </message>
+    <message>
+        <source>Before: the fused graph (the last graph pass)</source>
+        <translation>之前：融合后的图（最后一个图 Pass）</translation>
+    </message>
+    <message>
         <source>TIR passes: %1</source>
         <translation>TIR Pass：%1</translation>
     </message>

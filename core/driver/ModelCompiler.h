@@ -1,7 +1,8 @@
 /// \file
 /// Whole models, end to end: graph passes, operator fusion, every fused
-/// function through topi -> TE -> TIR -> LLVM, storage planning, and a
-/// runnable executor; with an optional trace of every stage for the IDE.
+/// function through topi -> TE (core/lower) -> TIR -> LLVM, storage planning
+/// (core/lower), and a runnable executor; with an optional trace of every
+/// stage for the IDE.
 #pragma once
 
 #include "codegen/CodeGenLLVM.h"
@@ -12,6 +13,7 @@
 #include "frontend/OnnxImporter.h"
 #include "graph/Graph.h"
 #include "graph/passes/FuseOps.h"
+#include "lower/LoweringSteps.h"
 #include "runtime/ExecutorPlan.h"
 #include "runtime/GraphExecutor.h"
 #include "topi/Schedule.h"
@@ -78,6 +80,9 @@ struct CompiledModel {
     graph::FusionPlan fusion;
     /// With trace: "import" and the graph after every pass (`ir` holds a graph::Graph).
     std::vector<StageSnapshot> graphStages;
+    /// With trace: the lowering steps after the graph passes
+    /// (lower::kLowerFusedGroups, lower::kPlanStorage), their texts and times.
+    std::vector<StageSnapshot> lowerStages;
     /// The target the kernels were compiled for.
     Target target;
     std::vector<FusedFunction> functions;      ///< in execution order

@@ -1,9 +1,10 @@
 // Operator coverage across layers: every operator the graph registry knows
-// has shape inference and either a compute in the operator library or is
-// marked fold-only (constant folding removes it before code generation).
+// has shape inference and either a strategy that computes it with the
+// operator library (core/lower) or is marked fold-only (constant folding
+// removes it before code generation).
 // Failures are listed by operator name.
 #include "graph/OpRegistry.h"
-#include "topi/Topi.h"
+#include "lower/Strategy.h"
 
 #include <QtTest>
 
@@ -12,10 +13,9 @@
 
 namespace {
 
-/// Whether the operator library can compute `op`: the one lookup this test
-/// makes into it (repoint it when the graph->topi adapters move to core/lower).
+/// Whether lowering can compute `op`: a strategy reads its node and calls a topi compute.
 bool hasCompute(const std::string& op) {
-    return tessel::topi::findTopiOp(op) != nullptr;
+    return tessel::lower::findStrategy(op) != nullptr;
 }
 
 std::string join(const std::vector<std::string>& names) {

@@ -1,17 +1,14 @@
-#include "topi/Topi.h"
+#include "lower/OpContext.h"
 
 #include "ir/Check.h"
 #include "ir/Diagnostic.h"
+#include "tir/IROperators.h"
 #include "topi/TopiUtil.h"
 
 #include <algorithm>
 #include <cctype>
 
-namespace tessel::topi {
-
-bool tag::isInjectiveTag(std::string_view t) {
-    return t == kElemWise || t == kBroadcast || t == kInjective;
-}
+namespace tessel::lower {
 
 namespace {
 std::string identifierOf(const graph::Node& node) {
@@ -29,8 +26,8 @@ std::string identifierOf(const graph::Node& node) {
 } // namespace
 
 OpContext::OpContext(const graph::Node& node, std::vector<te::Tensor> inputs,
-                     std::vector<Ref<graph::Constant>> constants)
-    : node_(node), inputs_(std::move(inputs)), constants_(std::move(constants)),
+                     std::vector<Ref<graph::Constant>> constants, topi::ConstantPacker* packer)
+    : node_(node), inputs_(std::move(inputs)), constants_(std::move(constants)), packer_(packer),
       name_(identifierOf(node)) {
     inputs_.resize(node.inputs.size());
     constants_.resize(node.inputs.size());
@@ -45,6 +42,24 @@ const te::Tensor& OpContext::input(int i) const {
     const auto& t = inputs_[static_cast<size_t>(i)];
     TESSEL_CHECK(t.defined(), node_.describe() + ": input " + std::to_string(i) + " has no tensor");
     return t;
+}
+
+te::Tensor OpContext::optionalInput(int i) const {
+    return hasInput(i) ? input(i) : te::Tensor();
+}
+
+te::Tensor OpContext::inputOrLiteral(int i) const {
+    auto c = constant(i);
+    if (!c || c->numElements() != 1) return input(i);
+    te::Expr v = c->dtype.isFloat() ? tir::makeConst(c->dtype, c->toDoubles()[0])
+                                    : tir::makeConst(c->dtype, c->toInts()[0]);
+    return topi::literalTensor(c->shape, v, name_ + "_in" + std::to_string(i));
+}
+
+te::Tensor OpContext::scalarInput(int i) const {
+    if (auto c = constant(i); c && c->numElements() != 1)
+        fail("input " + std::to_string(i) + " must hold one element");
+    return inputOrLiteral(i);
 }
 
 Ref<graph::Constant> OpContext::constant(int i) const {
@@ -74,55 +89,15 @@ const graph::TensorType& OpContext::outputType(int i) const {
     return node_.outputTypes[static_cast<size_t>(i)];
 }
 
-std::vector<te::Expr> OpContext::outputShape(int i) const { return toExprs(outputType(i).shape); }
+std::vector<int64_t> OpContext::intsAttr(const std::string& name, size_t n, int64_t fill) const {
+    auto v = attrs().getInts(name, std::vector<int64_t>(n, fill));
+    if (v.size() != n)
+        fail("attribute '" + name + "' has " + std::to_string(v.size()) + " values, expected " + std::to_string(n));
+    return v;
+}
 
 void OpContext::fail(const std::string& message) const {
     throw CompileError(node_.describe() + ": " + message);
 }
 
-const std::vector<TopiOp>& topiOps() {
-    static const std::vector<TopiOp> ops = [] {
-        std::vector<TopiOp> v;
-        addElementwiseOps(v);
-        addConv2dNCHWcOps(v); // before the general Conv of addNnOps
-        addDensePackedOps(v); // before the general Gemm
-        addNnOps(v);
-        addTransformOps(v);
-        addReduceOps(v);
-        return v;
-    }();
-    return ops;
-}
-
-const TopiOp* findTopiOp(std::string_view op) {
-    for (auto& o : topiOps())
-        if (o.name == op) return &o;
-    return nullptr;
-}
-
-std::vector<te::Tensor> computeNode(const OpContext& ctx) {
-    const auto& node = ctx.node();
-    std::vector<te::Tensor> outs;
-    bool found = false;
-    for (auto& op : topiOps()) {
-        if (op.name != node.op) continue;
-        found = true;
-        outs = op.compute(ctx);
-        if (!outs.empty()) break;
-    }
-    if (!found) ctx.fail("the operator library has no compute for " + node.op);
-    TESSEL_CHECK(static_cast<int>(outs.size()) == node.numOutputs(),
-                 node.describe() + ": compute made " + std::to_string(outs.size()) + " outputs, node has " +
-                     std::to_string(node.numOutputs()));
-    for (int i = 0; i < node.numOutputs(); ++i) {
-        const auto& want = node.outputTypes[static_cast<size_t>(i)];
-        const auto& t = outs[static_cast<size_t>(i)];
-        if (!t.defined()) continue; // an output nobody may read (Dropout's mask)
-        TESSEL_CHECK(t->dtype == want.dtype && staticShape(t) == want.shape,
-                     node.describe() + ": output " + std::to_string(i) + " computed as " +
-                         t->dtype.str() + " of the wrong shape; inferred " + want.str());
-    }
-    return outs;
-}
-
-} // namespace tessel::topi
+} // namespace tessel::lower
