@@ -181,9 +181,9 @@ void breakdown(const QString& script, const QString& name, int n) {
     variants[2].what = "no C";
     variants[2].options.emitC = false;
     variants[3].what = "LLVM at O2";
-    variants[3].options.optLevel = 2;
+    variants[3].options.request.optLevel = 2;
     variants[4].what = "LLVM at O1";
-    variants[4].options.optLevel = 1;
+    variants[4].options.request.optLevel = 1;
     const std::string text = script.toStdString(), file = name.toStdString();
     std::printf("\nbreakdown of one lowering of %s (median of %d, no GUI):\n", qPrintable(name), n);
     for (auto& v : variants) {

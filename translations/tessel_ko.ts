@@ -145,12 +145,12 @@ FLOP/cycle: %5 단정밀도 벡터, 코어당 FMA(융합 곱셈-덧셈) 장치 2
         <translation>연결할 텍스트가 없습니다.</translation>
     </message>
     <message>
-        <source>There is no schedule to match the script with.</source>
-        <translation>스크립트와 대응시킬 스케줄이 없습니다.</translation>
+        <source>Lowering recorded no script lines for this function.</source>
+        <translation>로워링이 이 함수의 스크립트 줄을 기록하지 않았습니다.</translation>
     </message>
     <message>
-        <source>The script does not run: %1</source>
-        <translation>스크립트를 실행할 수 없습니다: %1</translation>
+        <source>The script is not the one lowering recorded the lines of.</source>
+        <translation>이 스크립트는 로워링이 줄을 기록한 스크립트가 아닙니다.</translation>
     </message>
     <message>
         <source>Nothing in it matches a line of the TIR.</source>
@@ -161,20 +161,20 @@ FLOP/cycle: %5 단정밀도 벡터, 코어당 FMA(융합 곱셈-덧셈) 장치 2
         <translation>연결 안 됨</translation>
     </message>
     <message>
-        <source>linked by names</source>
-        <translation>이름으로 연결됨</translation>
+        <source>linked by records</source>
+        <translation>기록으로 연결됨</translation>
     </message>
     <message>
-        <source>The trace has no line table for the script: its lines are linked to the TIR through the names of loops and stages.</source>
-        <translation>트레이스에 스크립트의 줄 테이블이 없습니다: 스크립트의 줄은 루프와 스테이지의 이름을 통해 TIR에 연결됩니다.</translation>
+        <source>Lowering recorded where the script made and changed every stage and loop: each script line links to the TIR it made.</source>
+        <translation>로워링이 스크립트가 각 스테이지와 루프를 만들고 바꾼 위치를 기록했습니다: 스크립트의 각 줄은 그 줄이 만든 TIR에 연결됩니다.</translation>
     </message>
     <message>
-        <source>linked by order</source>
-        <translation>순서로 연결됨</translation>
+        <source>linked by line table</source>
+        <translation>줄 테이블로 연결됨</translation>
     </message>
     <message>
-        <source>The C source is linked to the TIR by matching its loops and statements in order.</source>
-        <translation>C 소스는 루프와 구문을 순서대로 대응시켜 TIR에 연결됩니다.</translation>
+        <source>The C backend records, for every line it prints, the TIR statement it came from.</source>
+        <translation>C 백엔드는 출력하는 모든 줄마다 그 줄이 나온 TIR 구문을 기록합니다.</translation>
     </message>
     <message>
         <source>Could not link the code view&apos;s lines: %1</source>
@@ -1375,6 +1375,13 @@ Script: %2</source>
     </message>
 </context>
 <context>
+    <name>tessel::views::Session</name>
+    <message>
+        <source>Unknown target &apos;%1&apos;: %2</source>
+        <translation>알 수 없는 타깃 &apos;%1&apos;: %2</translation>
+    </message>
+</context>
+<context>
     <name>tessel::views::StageView</name>
     <message>
         <source>Pass</source>
@@ -1431,6 +1438,14 @@ Script: %2</source>
     <message>
         <source>Before: the IR after %1</source>
         <translation>이전: %1 이후의 IR</translation>
+    </message>
+    <message>
+        <source>Lowering</source>
+        <translation>로워링</translation>
+    </message>
+    <message>
+        <source>Before: the fused graph (the last graph pass)</source>
+        <translation>이전: 융합된 그래프 (마지막 그래프 패스)</translation>
     </message>
     <message>
         <source>TIR passes: %1</source>

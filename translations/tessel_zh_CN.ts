@@ -145,12 +145,12 @@ FLOP/cycle：%5 单精度向量，每核两个融合乘加（FMA）单元。
         <translation>没有可关联的文本。</translation>
     </message>
     <message>
-        <source>There is no schedule to match the script with.</source>
-        <translation>没有可与脚本匹配的调度。</translation>
+        <source>Lowering recorded no script lines for this function.</source>
+        <translation>降级过程没有记录此函数的脚本行。</translation>
     </message>
     <message>
-        <source>The script does not run: %1</source>
-        <translation>脚本无法运行：%1</translation>
+        <source>The script is not the one lowering recorded the lines of.</source>
+        <translation>该脚本不是降级过程记录其行的那个脚本。</translation>
     </message>
     <message>
         <source>Nothing in it matches a line of the TIR.</source>
@@ -161,20 +161,20 @@ FLOP/cycle：%5 单精度向量，每核两个融合乘加（FMA）单元。
         <translation>未关联</translation>
     </message>
     <message>
-        <source>linked by names</source>
-        <translation>按名称关联</translation>
+        <source>linked by records</source>
+        <translation>按记录关联</translation>
     </message>
     <message>
-        <source>The trace has no line table for the script: its lines are linked to the TIR through the names of loops and stages.</source>
-        <translation>跟踪信息中没有该脚本的行表：脚本的各行通过循环和阶段的名称与 TIR 关联。</translation>
+        <source>Lowering recorded where the script made and changed every stage and loop: each script line links to the TIR it made.</source>
+        <translation>降级过程记录了脚本创建和修改每个阶段与循环的位置：脚本的每一行都关联到它生成的 TIR。</translation>
     </message>
     <message>
-        <source>linked by order</source>
-        <translation>按顺序关联</translation>
+        <source>linked by line table</source>
+        <translation>按行表关联</translation>
     </message>
     <message>
-        <source>The C source is linked to the TIR by matching its loops and statements in order.</source>
-        <translation>C 源代码通过按顺序匹配其循环和语句与 TIR 关联。</translation>
+        <source>The C backend records, for every line it prints, the TIR statement it came from.</source>
+        <translation>C 后端为其输出的每一行记录它来自的 TIR 语句。</translation>
     </message>
     <message>
         <source>Could not link the code view&apos;s lines: %1</source>
@@ -1375,6 +1375,13 @@ Script: %2</source>
     </message>
 </context>
 <context>
+    <name>tessel::views::Session</name>
+    <message>
+        <source>Unknown target &apos;%1&apos;: %2</source>
+        <translation>未知的目标 &apos;%1&apos;：%2</translation>
+    </message>
+</context>
+<context>
     <name>tessel::views::StageView</name>
     <message>
         <source>Pass</source>
@@ -1431,6 +1438,14 @@ Script: %2</source>
     <message>
         <source>Before: the IR after %1</source>
         <translation>之前：%1 之后的 IR</translation>
+    </message>
+    <message>
+        <source>Lowering</source>
+        <translation>降级（Lowering）</translation>
+    </message>
+    <message>
+        <source>Before: the fused graph (the last graph pass)</source>
+        <translation>之前：融合后的图（最后一个图 Pass）</translation>
     </message>
     <message>
         <source>TIR passes: %1</source>

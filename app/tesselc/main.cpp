@@ -6,7 +6,7 @@
 #include "driver/ModelDriver.h"
 #include "driver/ModelRunner.h"
 #include "frontend/TensorProto.h"
-#include "driver/TeDriver.h"
+#include "driver/Measure.h"
 #include "frontend/ModelZoo.h"
 #include "ir/Check.h"
 #include "ir/Diagnostic.h"
@@ -35,7 +35,7 @@ const char* kUsage = R"(usage: tesselc COMMAND [ARGS]
 commands:
   lower FILE.te [--pass NAME]...    print the TIR after all passes, or after each named pass
                                     (--pass schedule: the TIR straight from the schedule)
-  build FILE.te --emit tir|llvm|llvm-unopt|asm|c [--target TRIPLE]
+  build FILE.te --emit tir|llvm|llvm-unopt|asm|c [--target TARGET]
                                     print one stage of the compiled script
   run FILE.te [--threads N] [--repeat R] [--json]
                                     build, run on seeded random inputs, check against the
@@ -44,7 +44,11 @@ commands:
   space FILE.te [--config ...] [--json]
                                     list the knobs of a tunable template: name, kind, choices
                                     (lower, build and run take --config NAME=INDEX,NAME=INDEX
-                                    to pick a template's knobs; the others take their default)
+                                    to pick a template's knobs; the others take their default),
+                                    and its workload parameters
+  space|lower|build|run FILE.te --workload NAME=VALUE,...
+                                    instantiate a template for another workload (the
+                                    parameters its tessel.workload(...) declares)
   passes                            list every TIR and graph pass with its summary
   run MODEL.onnx [--input-shape NAME:D1,D2,...]... [--inputs a.pb,b.pb] [--expect c.pb,...]
         [--threads N] [--repeat R] [--rtol X] [--atol Y] [--json] [--profile]
@@ -52,11 +56,11 @@ commands:
                                     random ones when not given), compare with expected
                                     outputs (ONNX's rtol 1e-3, atol 1e-7), print the latency
                                     (--profile: and every kernel's time and GFLOP/s)
-  compile MODEL.onnx [--input-shape ...] -o DIR
+  compile MODEL.onnx [--input-shape ...] [--target TARGET] -o DIR
                                     export: DIR/model.so (kernels), DIR/plan.json (executor
                                     plan), DIR/weights.bin; the runtime alone runs them
   show MODEL.onnx --stage graph|optimized|fused|te|tir|llvm|asm [--function NAME]
-        [--input-shape NAME:D1,D2,...]... [--pass NAME]
+        [--input-shape NAME:D1,D2,...]... [--pass NAME] [--target TARGET]
                                     print one stage: the imported graph, the graph after the
                                     graph pipeline (--pass NAME: after that pass), the fusion
                                     plan, or per fused function its TE script (a script that
@@ -64,6 +68,9 @@ commands:
   zoo NAME -o FILE.onnx [--seed N]  write a model of the zoo (torchvision's architecture as
                                     PyTorch exports it, seeded random weights; default seed 1)
   zoo --list                        list the zoo's models
+
+TARGET: host (the default), an architecture (x86_64, aarch64, armv7, riscv64), a triple
+(aarch64-linux-gnu -mcpu=cortex-a72), or a full target (llvm -mtriple=... -mcpu=... -mattr=...)
 )";
 
 struct UsageError : std::runtime_error {
@@ -87,6 +94,8 @@ struct Args {
     std::string output, function;
     /// --config: knob name -> choice index, for tunable templates.
     std::map<std::string, int64_t> config;
+    /// --workload: a template's workload parameters.
+    std::map<std::string, int64_t> workload;
     int threads = 0, repeat = 0;
     double rtol = 1e-3, atol = 1e-7;
     bool json = false, profile = false;
@@ -150,9 +159,16 @@ Args parseArgs(int argc, char** argv) {
         else if (s == "--json") a.json = true;
         else if (s == "--config") {
             try {
-                for (auto& [name, index] : te::script::parseConfig(value())) a.config[name] = index;
+                for (auto& [name, index] : te::parseConfig(value())) a.config[name] = index;
             } catch (const CompileError& e) {
                 throw UsageError("--config: " + e.diagnostic().message);
+            }
+        }
+        else if (s == "--workload") {
+            try {
+                for (auto& [name, v] : te::script::parseWorkload(value())) a.workload[name] = v;
+            } catch (const CompileError& e) {
+                throw UsageError("--workload: " + e.diagnostic().message);
             }
         }
         else if (s == "--profile") a.profile = true;
@@ -175,25 +191,30 @@ Args parseArgs(int argc, char** argv) {
     return a;
 }
 
-std::vector<driver::LoweredFunction> lowerFile(const std::string& path, bool snapshots,
-                                               const std::map<std::string, int64_t>& config = {}) {
+std::vector<driver::LoweredFunction> lowerFile(const std::string& path, bool snapshots, const Args& a) {
     if (path.empty()) throw UsageError("no .te file given");
     driver::ScriptOptions so;
     so.fileName = path;
     so.lower.snapshots = snapshots;
-    so.config = config;
+    so.config = a.config;
+    so.workload = a.workload;
     auto fs = driver::lowerScript(readFile(path), so);
     if (fs.empty())
         throw CompileError("the script builds no function: it creates no schedule and calls no tvm.build");
     return fs;
 }
 
-int cmdPasses() {
+int cmdPasses(const driver::Context& context = driver::Context::builtin()) {
     std::printf("TIR passes:\n");
-    for (auto& p : tir::tirPasses()) std::printf("  %-34s %s\n", p.name.c_str(), p.summary.c_str());
+    for (auto& p : context.tirPasses.passes()) std::printf("  %-34s %s\n", p.name.c_str(), p.summary.c_str());
     std::printf("graph passes:\n");
-    for (auto& p : graph::graphPasses()) std::printf("  %-34s %s\n", p.name.c_str(), p.summary.c_str());
+    for (auto& p : context.graphPasses.passes()) std::printf("  %-34s %s\n", p.name.c_str(), p.summary.c_str());
     return 0;
+}
+
+/// The compile request of --target (this machine when not given).
+driver::CompileRequest requestFor(const Args& a) {
+    return driver::CompileRequest::forTarget(a.target.empty() ? "host" : a.target);
 }
 
 frontend::ImportOptions importOptions(const Args& a) {
@@ -208,6 +229,7 @@ frontend::ImportOptions importOptions(const Args& a) {
 /// `show --stage te|tir|llvm|asm`: per fused function (or the one --function names).
 int showFunctions(const Args& a, const frontend::ImportOptions& io) {
     driver::CompileOptions co;
+    co.request = requestFor(a);
     co.trace = a.stage != "tir";
     auto m = driver::compileModel(a.file, io, co);
     std::vector<const driver::FusedFunction*> fns;
@@ -231,10 +253,10 @@ int showFunctions(const Args& a, const frontend::ImportOptions& io) {
         return 0;
     }
     // One function: build it alone so the text is only its own.
-    codegen::BuildOptions bo;
+    codegen::BuildOptions bo = co.request.buildOptions();
     bo.jit = false;
     bo.emitAssembly = a.stage == "asm";
-    auto r = driver::buildFunctions({fns[0]->lowered}, codegen::Target::host(), bo);
+    auto r = driver::buildFunctions({fns[0]->lowered}, co.request.target, bo);
     std::cout << (a.stage == "asm" ? r.assembly : r.llvmIROptimized);
     return 0;
 }
@@ -312,8 +334,10 @@ int cmdRunModel(const Args& a) {
 int cmdCompile(const Args& a) {
     if (a.file.empty()) throw UsageError("no model given");
     if (a.output.empty()) throw UsageError("compile needs -o DIR");
-    auto m = driver::compileModel(a.file, importOptions(a));
-    driver::exportModel(m, a.output);
+    driver::CompileOptions co;
+    co.request = requestFor(a);
+    auto m = driver::compileModel(a.file, importOptions(a), co);
+    driver::exportModel(m, a.output, co.request.target);
     std::printf("%s: %zu fused functions, %.1f MiB of weights, %.1f MiB of activations -> %s\n", a.file.c_str(),
                 m.functions.size(), double(m.plan.weightsBytes) / (1 << 20), double(m.plan.storageBytes()) / (1 << 20),
                 a.output.c_str());
@@ -329,16 +353,16 @@ int cmdShow(const Args& a) {
     if (a.stage == "te" || a.stage == "tir" || a.stage == "llvm" || a.stage == "asm") return showFunctions(a, io);
     auto trace = driver::optimizeModel(a.file, io);
     if (a.stage == "graph") {
-        std::cout << trace.stages.front().text;
+        std::cout << trace.stages.front().text.text;
     } else if (a.stage == "optimized") {
         if (a.passes.empty()) {
-            std::cout << trace.stages.back().text;
+            std::cout << trace.stages.back().text.text;
         } else {
             for (auto& name : a.passes) {
                 bool found = false;
                 for (auto& s : trace.stages)
                     if (s.pass == name) {
-                        std::cout << "# after " << name << (s.changed ? "" : " (unchanged)") << "\n" << s.text;
+                        std::cout << "# after " << name << (s.changed ? "" : " (unchanged)") << "\n" << s.text.text;
                         found = true;
                     }
                 if (!found) throw CompileError("pass '" + name + "' is not in the graph pipeline");
@@ -351,7 +375,7 @@ int cmdShow(const Args& a) {
 }
 
 int cmdLower(const Args& a) {
-    auto fns = lowerFile(a.file, !a.passes.empty(), a.config);
+    auto fns = lowerFile(a.file, !a.passes.empty(), a);
     for (auto& f : fns) {
         if (a.passes.empty()) {
             std::cout << tir::toString(f.lowered);
@@ -371,7 +395,7 @@ int cmdLower(const Args& a) {
             for (auto& s : f.snapshots)
                 if (s.pass == name) {
                     std::cout << "# " << f.name << " after " << name << (s.changed ? "" : " (unchanged)") << "\n"
-                              << s.text;
+                              << s.text.text;
                     found = true;
                 }
             if (!found) std::cout << "# " << f.name << ": pass " << name << " is not in the pipeline\n";
@@ -384,20 +408,20 @@ int cmdBuild(const Args& a) {
     static const std::vector<std::string> kEmits = {"tir", "llvm", "llvm-unopt", "asm", "c"};
     if (std::find(kEmits.begin(), kEmits.end(), a.emit) == kEmits.end())
         throw UsageError("--emit must be one of tir, llvm, llvm-unopt, asm, c");
-    auto fns = lowerFile(a.file, false, a.config);
+    auto fns = lowerFile(a.file, false, a);
     if (a.emit == "tir") {
         for (auto& f : fns) std::cout << tir::toString(f.lowered);
         return 0;
     }
     if (a.emit == "c") {
-        for (auto& f : fns) std::cout << codegen::emitC(f.lowered);
+        for (auto& f : fns) std::cout << codegen::emitC(f.lowered).text;
         return 0;
     }
-    codegen::Target t = a.target.empty() ? codegen::Target::host() : codegen::Target::fromString(a.target);
-    codegen::BuildOptions bo;
+    const driver::CompileRequest request = requestFor(a);
+    codegen::BuildOptions bo = request.buildOptions();
     bo.jit = false;
     bo.emitAssembly = a.emit == "asm";
-    auto r = driver::buildFunctions(fns, t, bo);
+    auto r = driver::buildFunctions(fns, request.target, bo);
     std::cout << (a.emit == "asm" ? r.assembly : a.emit == "llvm" ? r.llvmIROptimized : r.llvmIR);
     return 0;
 }
@@ -412,7 +436,7 @@ runtime::TimeEvaluator evaluatorFor(int repeat) {
 }
 
 int cmdRun(const Args& a) {
-    auto fns = lowerFile(a.file, false, a.config);
+    auto fns = lowerFile(a.file, false, a);
     bool allOk = true;
     nlohmann::json arr = nlohmann::json::array();
     for (auto& f : fns) {
@@ -424,7 +448,10 @@ int cmdRun(const Args& a) {
         nlohmann::json j = {{"ok", rep.ok},           {"latency_ms", rep.latencyMs}, {"gflops", rep.gflops},
                             {"max_abs_err", rep.maxAbsErr}, {"max_rel_err", rep.maxRelErr},
                             {"threads", rep.threads}};
-        if (!rep.ok) j["error"] = rep.error;
+        if (!rep.ok) {
+            j["error"] = rep.error;
+            j["error_kind"] = runtime::measureErrorName(rep.errorKind);
+        }
         if (fns.size() > 1) j["function"] = f.name;
         if (a.json) {
             arr.push_back(j);
@@ -446,21 +473,34 @@ int cmdSpace(const Args& a) {
     te::script::ScriptOptions so;
     so.fileName = a.file;
     so.config = a.config;
+    so.workload = a.workload;
     auto r = te::script::runScript(readFile(a.file), so);
     if (a.json) {
+        nlohmann::json workload = nlohmann::json::array();
+        for (auto& p : r.workload)
+            workload.push_back({{"name", p.name}, {"default", p.defaultValue}, {"value", p.value},
+                                {"line", p.loc.line}});
         nlohmann::json knobs = nlohmann::json::array();
         for (auto& k : r.knobs) {
             nlohmann::json choices = nlohmann::json::array();
             for (int64_t i = 0; i < k.size(); ++i) choices.push_back(k.choiceText(i));
             knobs.push_back({{"name", k.name},
-                             {"kind", te::script::knobKindName(k.kind)},
+                             {"kind", te::knobKindName(k.kind)},
                              {"choices", choices},
                              {"default", k.defaultIndex},
                              {"chosen", k.chosen},
                              {"line", k.loc.line}});
         }
-        std::cout << nlohmann::json{{"knobs", knobs}, {"size", te::script::spaceSize(r.knobs)}}.dump() << "\n";
+        std::cout << nlohmann::json{{"knobs", knobs}, {"size", te::spaceSize(r.knobs)}, {"workload", workload}}.dump()
+                  << "\n";
         return 0;
+    }
+    if (!r.workload.empty()) {
+        std::printf("%s: workload", a.file.c_str());
+        for (auto& p : r.workload)
+            std::printf(" %s=%lld%s", p.name.c_str(), static_cast<long long>(p.value),
+                        p.overridden ? "" : " (default)");
+        std::printf("\n");
     }
     if (r.knobs.empty()) {
         std::printf("%s: no knobs (the script defines none with cfg.define_split, define_knob or define_reorder)\n",
@@ -468,9 +508,9 @@ int cmdSpace(const Args& a) {
         return 0;
     }
     std::printf("%s: %zu knob%s, %lld configurations\n", a.file.c_str(), r.knobs.size(),
-                r.knobs.size() == 1 ? "" : "s", static_cast<long long>(te::script::spaceSize(r.knobs)));
+                r.knobs.size() == 1 ? "" : "s", static_cast<long long>(te::spaceSize(r.knobs)));
     for (auto& k : r.knobs) {
-        std::printf("\n  %-16s %-8s %lld choice%s, %s %lld: %s\n", k.name.c_str(), te::script::knobKindName(k.kind),
+        std::printf("\n  %-16s %-8s %lld choice%s, %s %lld: %s\n", k.name.c_str(), te::knobKindName(k.kind),
                     static_cast<long long>(k.size()), k.size() == 1 ? "" : "s",
                     k.configured ? "chosen" : "default", static_cast<long long>(k.chosen), k.choiceText(k.chosen).c_str());
         std::string line = "  ";
@@ -504,7 +544,7 @@ int cmdLadder(const Args& a) {
     for (auto& step : steps) {
         std::string name = step.stem().string();
         try {
-            auto fns = lowerFile(step.string(), false);
+            auto fns = lowerFile(step.string(), false, Args{});
             driver::RunOptions ro;
             ro.referenceOutputs = reference;
             ro.evaluator = evaluatorFor(a.repeat);

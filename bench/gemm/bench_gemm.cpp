@@ -9,7 +9,7 @@
 // Ratios are ours / theirs in GFLOP/s (1.00 = as fast as the best library).
 #include "gemm/Anchors.h"
 
-#include "driver/TeDriver.h"
+#include "driver/Measure.h"
 #include "ir/Diagnostic.h"
 #include "runtime/ThreadPool.h"
 

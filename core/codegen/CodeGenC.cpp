@@ -1,12 +1,15 @@
 // TIR -> C99. A small printer: statements become lines, expressions are
 // printed with C precedence, vector values are printed one lane at a time
-// inside a `for (lane ...)` loop around the statement that uses them.
+// inside a `for (lane ...)` loop around the statement that uses them. Every
+// line remembers the TIR statement being printed when it was written (the
+// line table).
 #include "codegen/CodeGenC.h"
 
 #include "ir/Diagnostic.h"
 #include "tir/IROperators.h"
 #include "tir/IRPrinter.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <map>
@@ -55,8 +58,12 @@ const std::set<std::string>& cKeywords() {
 
 class CodeGenC {
 public:
-    std::string run(const PrimFunc& f) {
+    CSource run(const PrimFunc& f) {
         if (!f.defined() || f->name.empty()) fail("undefined function or function without a name");
+        tir_ = tir::printPrimFunc(f);
+        int defLine = tir_.lineOf(f.get());
+        defLine = defLine > 0 ? defLine + 1 : 0; // the "def" line after the decorator
+        tirLine_ = defLine;
         laneVar_ = freshName("lane");
         std::string fname = sanitize(f->name);
         if (fname != f->name) fail("function name '" + f->name + "' is not a C identifier");
@@ -73,7 +80,7 @@ public:
                  std::to_string(i) + "]; /* " + b->dtype.str() + "[" + shape + "] */");
             declared_.insert(b->data.get());
         }
-        if (!f->params.empty()) out_ << "\n";
+        if (!f->params.empty()) blankLine();
         stmt(f->body);
         line("return 0;");
 
@@ -94,8 +101,22 @@ public:
                 file << proto << "\n";
             file << "\n";
         }
-        file << "int32_t " << f->name << "(void* const* args) {\n" << out_.str() << "}\n";
-        return file.str();
+        // The file: the header lines link to nothing, the function's own
+        // lines (signature, unpacking, return, closing brace) to its `def`.
+        CSource out;
+        out.text = file.str();
+        out.lines.toTir.assign(size_t(std::count(out.text.begin(), out.text.end(), '\n')), 0);
+        out.text += "int32_t " + f->name + "(void* const* args) {\n";
+        out.lines.toTir.push_back(defLine);
+        for (size_t i = 0; i < body_.size(); ++i) {
+            out.text += body_[i];
+            out.text += '\n';
+            out.lines.toTir.push_back(bodyTir_[i]);
+        }
+        out.text += "}\n";
+        out.lines.toTir.push_back(defLine);
+        out.lines.buildReverse();
+        return out;
     }
 
 private:
@@ -152,7 +173,16 @@ private:
 
     // -- output -------------------------------------------------------------------
 
-    void line(const std::string& text) { out_ << std::string(indent_ * 4, ' ') << text << "\n"; }
+    /// Writes one line of the function body, for the TIR line being printed.
+    void line(const std::string& text) {
+        body_.push_back(std::string(size_t(indent_) * 4, ' ') + text);
+        bodyTir_.push_back(tirLine_);
+    }
+
+    void blankLine() {
+        body_.emplace_back();
+        bodyTir_.push_back(0);
+    }
 
     void helper(const std::string& key, const std::string& text) { helpers_.emplace(key, text); }
 
@@ -526,8 +556,17 @@ private:
         }
     }
 
+    /// Prints `s`; its lines (and those of statements without a line of their
+    /// own inside it) link to its line of the TIR text.
     void stmt(const Stmt& s) {
         if (!s.defined()) return;
+        int saved = tirLine_;
+        if (int l = tir_.lineOf(s.get())) tirLine_ = l;
+        stmtImpl(s);
+        tirLine_ = saved;
+    }
+
+    void stmtImpl(const Stmt& s) {
         switch (s.kind()) {
         case NodeKind::LetStmt: {
             auto* op = s.as<LetStmtNode>();
@@ -690,7 +729,13 @@ private:
         closeScope(b->data.get(), block);
     }
 
-    std::ostringstream out_;
+    /// printPrimFunc() of the function: the line table's other side.
+    AnnotatedText tir_;
+    /// The TIR line of the statement being printed.
+    int tirLine_ = 0;
+    /// The function body's lines (without newlines) and their TIR lines.
+    std::vector<std::string> body_;
+    std::vector<int> bodyTir_;
     int indent_ = 1;
     int parallelDepth_ = 0;
     bool usesHeap_ = false;
@@ -705,7 +750,7 @@ private:
 
 } // namespace
 
-std::string emitC(const tir::PrimFunc& f) {
+CSource emitC(const tir::PrimFunc& f) {
     CodeGenC cg;
     return cg.run(f);
 }

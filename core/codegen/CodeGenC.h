@@ -11,16 +11,33 @@
 /// math intrinsics are libm calls (`expf`, `tanhf` ...). It compiles with
 /// `cc -O2 -shared -fPIC x.c -lm` (GCC or Clang: a `Let` expression uses a GCC
 /// statement expression).
+///
+/// Like the LLVM backend's debug locations, the C comes with a line table: each
+/// C line links to the TIR printer's line (tir::printPrimFunc) of the statement
+/// it was printed for. A vector statement's lane loop, an allocation's null
+/// check and `free`, a loop's pragma and closing brace all link to their
+/// statement; the signature, the argument unpacking and `return 0;` to the
+/// `def` line; the file's header (includes, helpers, extern prototypes) to none.
 #pragma once
 
+#include "codegen/LineMap.h"
 #include "tir/IR.h"
 
 #include <string>
 
 namespace tessel::codegen {
 
-/// C source for `f`. Throws CompileError when `f` is not flattened (the same
-/// input rules as the LLVM backend).
-std::string emitC(const tir::PrimFunc& f);
+/// The C backend's output.
+struct CSource {
+    /// One self-contained C file.
+    std::string text;
+    /// Per line of `text`: the line of printPrimFunc(f) it came from (0: none),
+    /// and the reverse.
+    LineMap lines;
+};
+
+/// C source for `f`, with its line table. Throws CompileError when `f` is not
+/// flattened (the same input rules as the LLVM backend).
+CSource emitC(const tir::PrimFunc& f);
 
 } // namespace tessel::codegen

@@ -27,9 +27,23 @@
 
 namespace tessel::codegen {
 
+/// What a compile is for, which decides how much LLVM time it may take.
+enum class CompileMode {
+    /// Whole models, exported libraries, batch runs: LLVM's O3 pipeline as it is
+    /// (loop unrolling up to a cost of 300), the fastest kernels.
+    Batch,
+    /// Re-lowering while a person waits (the schedule editor): O3 with O2's
+    /// unroll thresholds (150), about half the LLVM time of a convolution or
+    /// GEMM kernel for a few percent of kernel speed (docs/compiler-spine.md,
+    /// "Unrolling"). The same as Batch below optLevel 3.
+    Interactive,
+};
+
 struct BuildOptions {
     /// LLVM optimisation level, 0..3 (3 = the O3 module pipeline).
     int optLevel = 3;
+    /// How far LLVM may unroll at optLevel 3 (per compile: nothing is set process-wide).
+    CompileMode mode = CompileMode::Batch;
     /// Emit debug locations (and hence the line maps).
     bool debugInfo = true;
     /// Fill BuildResult::assembly (and its line map).
@@ -65,8 +79,10 @@ BuildResult build(const std::vector<tir::PrimFunc>& funcs, const Target& target,
                   const BuildOptions& options = {});
 
 /// An ELF relocatable object of `funcs` for `target` (any triple LLVM knows,
-/// e.g. "aarch64-linux-gnu"), optimised at O3. Calls into the thread pool stay
-/// undefined symbols that the runtime resolves when it loads the code.
-std::vector<char> emitObject(const std::vector<tir::PrimFunc>& funcs, const Target& target);
+/// e.g. "aarch64-linux-gnu"), optimised as `options` says (O3 by default;
+/// texts, assembly and JIT options do not apply). Calls into the thread pool
+/// stay undefined symbols that the runtime resolves when it loads the code.
+std::vector<char> emitObject(const std::vector<tir::PrimFunc>& funcs, const Target& target,
+                             const BuildOptions& options = {});
 
 } // namespace tessel::codegen

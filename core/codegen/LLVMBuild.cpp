@@ -18,7 +18,9 @@
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/LegacyPassManager.h>
 #include <llvm/IR/Module.h>
+#include <llvm/IR/PassInstrumentation.h>
 #include <llvm/Passes/PassBuilder.h>
+#include <llvm/Support/CommandLine.h>
 #include <llvm/Support/Error.h>
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/Target/TargetMachine.h>
@@ -26,8 +28,15 @@
 #include <llvm/Transforms/Utils/Cloning.h>
 
 #include <map>
+#include <mutex>
 #include <set>
 #include <sstream>
+
+namespace llvm {
+/// LLVM's -print-pipeline-passes (lib/Passes/PassBuilder.cpp), declared as
+/// clang and flang declare it; see optimize() below.
+extern cl::opt<bool> PrintPipelinePasses;
+} // namespace llvm
 
 namespace tessel::codegen {
 
@@ -82,7 +91,41 @@ std::string printModule(const llvm::Module& m) {
     return os.str();
 }
 
-void optimize(llvm::Module& m, llvm::TargetMachine& tm, int level) {
+/// The O3 pipeline with O2's unroll thresholds. LLVM 16 takes the threshold
+/// from the unroll passes' optimisation level (or a process-wide option), not
+/// from PipelineTuningOptions, so the O3 pipeline is printed, its
+/// `loop-unroll<O3>` made `loop-unroll<O2>`, and the text parsed back; the
+/// printed `loop-unroll-full` carries no level and parses as O2's.
+llvm::ModulePassManager interactivePipeline(llvm::PassBuilder& pb,
+                                            llvm::PassInstrumentationCallbacks& pic) {
+    llvm::ModulePassManager o3 = pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3);
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    o3.printPipeline(os, [&](llvm::StringRef className) {
+        llvm::StringRef name = pic.getPassNameForClassName(className);
+        return name.empty() ? className : name;
+    });
+    os.flush();
+    int rewritten = 0;
+    for (const std::string pass : {"loop-unroll<", "loop-unroll-full<"}) {
+        for (size_t at = text.find(pass); at != std::string::npos; at = text.find(pass, at + 1)) {
+            size_t close = text.find('>', at);
+            size_t level = text.find("O3", at);
+            if (close == std::string::npos || level == std::string::npos || level > close) continue;
+            text[level + 1] = '2';
+            ++rewritten;
+        }
+    }
+    llvm::ModulePassManager mpm;
+    if (rewritten == 0)
+        throw CompileError("internal error: no loop-unroll<O3> in LLVM's O3 pipeline: " + text);
+    if (llvm::Error err = pb.parsePassPipeline(mpm, text))
+        throw CompileError("internal error: LLVM cannot parse its own O3 pipeline: " +
+                           errorText(std::move(err)));
+    return mpm;
+}
+
+void optimize(llvm::Module& m, llvm::TargetMachine& tm, int level, CompileMode mode) {
     llvm::LoopAnalysisManager lam;
     llvm::FunctionAnalysisManager fam;
     llvm::CGSCCAnalysisManager cgam;
@@ -91,7 +134,21 @@ void optimize(llvm::Module& m, llvm::TargetMachine& tm, int level) {
     pto.LoopVectorization = level >= 2;
     pto.SLPVectorization = level >= 2;
     pto.LoopUnrolling = level >= 1;
-    llvm::PassBuilder pb(&tm, pto);
+    bool interactive = level >= 3 && mode == CompileMode::Interactive;
+    // Pass names for printing the pipeline (only then: Batch stays LLVM's own).
+    // A PassBuilder fills the callbacks' class name -> pass name table, which
+    // printPipeline() needs to print a pipeline that parses back, only under
+    // -print-pipeline-passes (LLVM 16 reads the flag only in its tools; it
+    // changes no code). LLD resets every LLVM option after a link, so the flag
+    // is set under the lock links take, right before the PassBuilder is made.
+    llvm::PassInstrumentationCallbacks pic;
+    std::unique_lock lock(detail::llvmOptionsMutex(), std::defer_lock);
+    if (interactive) {
+        lock.lock();
+        llvm::PrintPipelinePasses = true;
+    }
+    llvm::PassBuilder pb(&tm, pto, std::nullopt, interactive ? &pic : nullptr);
+    if (lock.owns_lock()) lock.unlock();
     // The target's cost model (vector widths, FMA ...) and its C library.
     fam.registerPass([&] { return tm.getTargetIRAnalysis(); });
     llvm::TargetLibraryInfoImpl tlii(llvm::Triple(m.getTargetTriple()));
@@ -104,6 +161,8 @@ void optimize(llvm::Module& m, llvm::TargetMachine& tm, int level) {
     llvm::ModulePassManager mpm;
     if (level <= 0)
         mpm = pb.buildO0DefaultPipeline(llvm::OptimizationLevel::O0);
+    else if (interactive)
+        mpm = interactivePipeline(pb, pic);
     else
         mpm = pb.buildPerModuleDefaultPipeline(level == 1   ? llvm::OptimizationLevel::O1
                                                : level == 2 ? llvm::OptimizationLevel::O2
@@ -255,7 +314,7 @@ BuildResult build(const std::vector<tir::PrimFunc>& funcs, const Target& target,
     r.tir = tir.joined;
     r.tirFirstLine = tir.firstLine;
     r.llvmIR = printModule(*module);
-    optimize(*module, *tm, options.optLevel);
+    optimize(*module, *tm, options.optLevel, options.mode);
     r.llvmIROptimized = printModule(*module);
     if (options.emitAssembly) {
         r.assembly = emitMachineCode(*module, *tm, llvm::CGFT_AssemblyFile);
@@ -266,19 +325,20 @@ BuildResult build(const std::vector<tir::PrimFunc>& funcs, const Target& target,
         r.llvmIROptimizedLines = LineMap::fromLLVMIR(r.llvmIROptimized);
         if (options.emitAssembly) r.assemblyLines = LineMap::fromAssembly(r.assembly);
     }
-    if (options.jit && target.isHost())
+    if (options.jit && isHostTarget(target))
         r.module = makeJit(std::move(module), std::move(ctx), funcs, target, options.optLevel);
     return r;
 }
 
-std::vector<char> emitObject(const std::vector<tir::PrimFunc>& funcs, const Target& target) {
+std::vector<char> emitObject(const std::vector<tir::PrimFunc>& funcs, const Target& target,
+                             const BuildOptions& options) {
     detail::initializeLLVM();
     TirFile tir = printTir(funcs);
-    std::unique_ptr<llvm::TargetMachine> tm = detail::createTargetMachine(target, 3);
+    std::unique_ptr<llvm::TargetMachine> tm = detail::createTargetMachine(target, options.optLevel);
     llvm::LLVMContext ctx;
     std::unique_ptr<llvm::Module> module =
-        detail::emitLLVMModule(ctx, funcs, target, *tm, true, tir.source);
-    optimize(*module, *tm, 3);
+        detail::emitLLVMModule(ctx, funcs, target, *tm, options.debugInfo, tir.source);
+    optimize(*module, *tm, options.optLevel, options.mode);
     std::string obj = emitMachineCode(*module, *tm, llvm::CGFT_ObjectFile);
     return std::vector<char>(obj.begin(), obj.end());
 }

@@ -9,11 +9,13 @@
 #include "codegen/Target.h"
 
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
 namespace llvm {
 class LLVMContext;
+class Target;
 class Module;
 class TargetMachine;
 } // namespace llvm
@@ -30,6 +32,13 @@ namespace tessel::codegen::detail {
 
 /// Registers every LLVM target, its MC layer and asm printers (once, thread-safe).
 void initializeLLVM();
+
+/// Held while LLD links (it resets every LLVM command-line option when it
+/// ends) and while code reads an option it set (SharedLibrary.cpp, LLVMBuild.cpp).
+std::mutex& llvmOptionsMutex();
+
+/// LLVM's backend for `triple`; CompileError when it has none.
+const llvm::Target* lookupTarget(const std::string& triple);
 
 /// A TargetMachine for `target` (PIC, optimisation level from `optLevel` 0..3).
 /// Throws CompileError when LLVM has no backend for the triple.

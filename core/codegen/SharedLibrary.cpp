@@ -1,5 +1,6 @@
 #include "codegen/SharedLibrary.h"
 
+#include "codegen/LLVMTarget.h"
 #include "ir/Diagnostic.h"
 
 #include <lld/Common/CommonLinkerContext.h>
@@ -13,9 +14,9 @@
 namespace tessel::codegen {
 
 void linkSharedLibrary(const std::vector<char>& object, const std::string& outPath) {
-    // LLD keeps global state per link: one link at a time.
-    static std::mutex mutex;
-    std::lock_guard<std::mutex> lock(mutex);
+    // LLD keeps global state per link (and resets LLVM's options after one):
+    // one link at a time, and never while a PassBuilder reads those options.
+    std::lock_guard<std::mutex> lock(detail::llvmOptionsMutex());
     const std::string objPath = outPath + ".o";
     {
         std::ofstream out(objPath, std::ios::binary);

@@ -22,15 +22,10 @@ namespace tessel::codegen {
 
 namespace detail {
 
-namespace {
-/// Sets an LLVM command-line option unless TESSEL_LLVM_FLAGS already did.
-void setOptionDefault(llvm::StringRef name, llvm::StringRef value) {
-    auto& options = llvm::cl::getRegisteredOptions();
-    auto it = options.find(name);
-    if (it == options.end() || it->second->getNumOccurrences() > 0) return;
-    it->second->addOccurrence(0, name, value);
+std::mutex& llvmOptionsMutex() {
+    static std::mutex mutex;
+    return mutex;
 }
-} // namespace
 
 void initializeLLVM() {
     static std::once_flag once;
@@ -44,15 +39,9 @@ void initializeLLVM() {
         // (docs/compiler-spine.md, "Unrolling").
         const char* argv[] = {"tessel"};
         llvm::cl::ParseCommandLineOptions(1, argv, "", nullptr, "TESSEL_LLVM_FLAGS");
-        // O3 unrolls with O2's threshold (150, not 300): half the compile time of a
-        // convolution or GEMM kernel (the IDE's edit-to-assembly time, the tuner's
-        // candidates per second) for 3-8 % of model latency, measured in
-        // docs/compiler-spine.md, "Unrolling". Schedules unroll what they mean to.
-        setOptionDefault("unroll-threshold-aggressive", "150");
     });
 }
 
-namespace {
 const llvm::Target* lookupTarget(const std::string& triple) {
     initializeLLVM();
     std::string err;
@@ -60,9 +49,12 @@ const llvm::Target* lookupTarget(const std::string& triple) {
     if (!t) throw CompileError("no LLVM backend for target '" + triple + "': " + err);
     return t;
 }
-} // namespace
 
 std::unique_ptr<llvm::TargetMachine> createTargetMachine(const Target& target, int optLevel) {
+    if (target.kind != TargetKind::LLVM)
+        throw CompileError(std::string("Tessel has no LLVM backend for the target kind '") +
+                           targetKindName(target.kind) + "' yet");
+    if (target.triple.empty()) throw CompileError("target '" + target.str() + "' names no triple");
     const llvm::Target* t = lookupTarget(target.triple);
     llvm::TargetOptions options;
     // Fusion only where the IR allows it (the `contract` flag on each operation).
@@ -82,51 +74,55 @@ std::unique_ptr<llvm::TargetMachine> createTargetMachine(const Target& target, i
 
 namespace {
 
-std::string trim(const std::string& s) {
-    size_t b = s.find_first_not_of(" \t\r\n");
-    if (b == std::string::npos) return {};
-    size_t e = s.find_last_not_of(" \t\r\n");
-    return s.substr(b, e - b + 1);
-}
-
 std::string lower(std::string s) {
     std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
     return s;
 }
 
 /// The default CPU and features for a triple named without them.
-void setDefaults(Target& t) {
+void setDefaults(Target& t, bool cpuGiven, bool featuresGiven) {
     llvm::Triple tt(t.triple);
+    std::string cpu = "generic", features;
     switch (tt.getArch()) {
-    case llvm::Triple::x86_64:
-        t.cpu = "x86-64";
-        break;
-    case llvm::Triple::aarch64:
-        t.cpu = "generic";
-        t.features = "+neon";
-        break;
+    case llvm::Triple::x86_64: cpu = "x86-64"; break;
+    case llvm::Triple::aarch64: features = "+neon"; break;
     case llvm::Triple::arm:
-    case llvm::Triple::thumb:
-        t.cpu = "generic";
-        t.features = "+neon,+vfp3";
-        break;
+    case llvm::Triple::thumb: features = "+neon,+vfp3"; break;
     case llvm::Triple::riscv64:
-        t.cpu = "generic-rv64";
-        t.features = "+m,+a,+f,+d,+c";
+        cpu = "generic-rv64";
+        features = "+m,+a,+f,+d,+c";
         break;
     case llvm::Triple::riscv32:
-        t.cpu = "generic-rv32";
-        t.features = "+m,+a,+f,+d,+c";
+        cpu = "generic-rv32";
+        features = "+m,+a,+f,+d,+c";
         break;
-    default:
-        t.cpu = "generic";
-        break;
+    default: break;
+    }
+    if (!cpuGiven) t.cpu = cpu;
+    // A CPU named without features means that CPU's own features.
+    if (!featuresGiven && !cpuGiven) t.features = features;
+}
+
+/// The widest SIMD registers `t`'s CPU and features give, in bits.
+int detectVectorBits(const Target& t) {
+    const llvm::Target* lt = detail::lookupTarget(t.triple);
+    std::unique_ptr<llvm::MCSubtargetInfo> sti(lt->createMCSubtargetInfo(t.triple, t.cpu, t.features));
+    if (!sti) return 0;
+    auto has = [&](const char* f) { return sti->checkFeatures(std::string("+") + f); };
+    switch (llvm::Triple(t.triple).getArch()) {
+    case llvm::Triple::x86:
+    case llvm::Triple::x86_64: return has("avx512f") ? 512 : has("avx") ? 256 : 128;
+    case llvm::Triple::aarch64:
+    case llvm::Triple::aarch64_be:
+    case llvm::Triple::arm:
+    case llvm::Triple::thumb: return has("neon") ? 128 : 0;
+    case llvm::Triple::riscv32:
+    case llvm::Triple::riscv64: return has("v") ? 128 : 0;
+    default: return 0;
     }
 }
 
-} // namespace
-
-Target Target::host() {
+Target detectHost() {
     detail::initializeLLVM();
     Target t;
     t.triple = llvm::Triple::normalize(llvm::sys::getProcessTriple());
@@ -144,104 +140,53 @@ Target Target::host() {
         if (i) t.features += ',';
         t.features += list[i];
     }
+    t.vectorBits = detectVectorBits(t);
     return t;
 }
 
-Target Target::fromString(const std::string& text) {
-    std::istringstream in(trim(text));
-    std::vector<std::string> tokens;
-    for (std::string tok; in >> tok;)
-        tokens.push_back(tok);
-    if (!tokens.empty() && lower(tokens[0]) == "llvm") tokens.erase(tokens.begin());
+} // namespace
 
-    std::string name, cpu, attrs;
-    bool haveCpu = false, haveAttrs = false;
-    for (auto& tok : tokens) {
-        if (tok.starts_with("-mtriple="))
-            name = tok.substr(9);
-        else if (tok.starts_with("-mcpu="))
-            cpu = tok.substr(6), haveCpu = true;
-        else if (tok.starts_with("-mattr="))
-            attrs = tok.substr(7), haveAttrs = true;
-        else if (tok.starts_with("-"))
-            throw CompileError("unknown target option '" + tok + "' in '" + text + "'");
-        else if (name.empty())
-            name = tok;
-        else
-            throw CompileError("unexpected '" + tok + "' in target '" + text + "'");
-    }
+const Target& hostTarget() {
+    static const Target host = detectHost();
+    return host;
+}
 
-    std::string alias = lower(name);
-    Target t;
+Target resolveTarget(std::string_view text) { return resolveTarget(Target::parse(text)); }
+
+Target resolveTarget(Target t) {
+    if (t.host) t.host = std::make_shared<const Target>(resolveTarget(*t.host));
+    if (t.kind != TargetKind::LLVM) return t; // the C backend needs no triple; GPU kinds resolve in their backend
+    const std::string alias = lower(t.triple);
+    const bool cpuGiven = !t.cpu.empty(), featuresGiven = !t.features.empty();
     if (alias.empty() || alias == "host" || alias == "native") {
-        t = host();
-    } else {
-        std::string triple;
-        if (alias == "x86_64" || alias == "x86-64" || alias == "amd64")
-            triple = "x86_64-unknown-linux-gnu";
-        else if (alias == "aarch64" || alias == "arm64")
-            triple = "aarch64-unknown-linux-gnu";
-        else if (alias == "armv7" || alias == "arm" || alias == "armhf")
-            triple = "armv7-unknown-linux-gnueabihf";
-        else if (alias == "riscv64" || alias == "rv64")
-            triple = "riscv64-unknown-linux-gnu";
-        else if (alias == "riscv32" || alias == "rv32")
-            triple = "riscv32-unknown-linux-gnu";
-        else
-            triple = llvm::Triple::normalize(name);
-        llvm::Triple tt(triple);
-        if (tt.getArch() == llvm::Triple::UnknownArch)
-            throw CompileError("unknown target '" + name + "'");
-        t.triple = tt.str();
-        setDefaults(t);
+        Target h = hostTarget();
+        if (cpuGiven) h.cpu = t.cpu;
+        if (featuresGiven || cpuGiven) h.features = t.features;
+        h.vectorBits = t.vectorBits > 0 ? t.vectorBits : (cpuGiven || featuresGiven) ? detectVectorBits(h) : h.vectorBits;
+        h.maxThreads = t.maxThreads;
+        h.host = t.host;
+        return h;
     }
-    if (haveCpu) t.cpu = cpu;
-    if (haveAttrs) t.features = attrs;
+    std::string triple;
+    if (alias == "x86_64" || alias == "x86-64" || alias == "amd64") triple = "x86_64-unknown-linux-gnu";
+    else if (alias == "aarch64" || alias == "arm64") triple = "aarch64-unknown-linux-gnu";
+    else if (alias == "armv7" || alias == "arm" || alias == "armhf") triple = "armv7-unknown-linux-gnueabihf";
+    else if (alias == "riscv64" || alias == "rv64") triple = "riscv64-unknown-linux-gnu";
+    else if (alias == "riscv32" || alias == "rv32") triple = "riscv32-unknown-linux-gnu";
+    else triple = llvm::Triple::normalize(t.triple);
+    llvm::Triple tt(triple);
+    if (tt.getArch() == llvm::Triple::UnknownArch) throw CompileError("unknown target '" + t.triple + "'");
+    t.triple = tt.str();
+    setDefaults(t, cpuGiven, featuresGiven);
     detail::lookupTarget(t.triple); // throws when LLVM has no backend for it
+    if (t.vectorBits == 0) t.vectorBits = detectVectorBits(t);
     return t;
 }
 
-bool Target::isHost() const {
-    llvm::Triple self(triple), hostTriple(llvm::sys::getProcessTriple());
+bool isHostTarget(const Target& target) {
+    if (target.kind != TargetKind::LLVM) return false;
+    llvm::Triple self(target.triple), hostTriple(llvm::sys::getProcessTriple());
     return self.getArch() == hostTriple.getArch() && self.getOS() == hostTriple.getOS();
-}
-
-int Target::vectorBits() const {
-    const llvm::Target* t = nullptr;
-    try {
-        t = detail::lookupTarget(triple);
-    } catch (const CompileError&) {
-        return 0;
-    }
-    std::unique_ptr<llvm::MCSubtargetInfo> sti(t->createMCSubtargetInfo(triple, cpu, features));
-    if (!sti) return 0;
-    auto has = [&](const char* f) { return sti->checkFeatures(std::string("+") + f); };
-    llvm::Triple tt(triple);
-    switch (tt.getArch()) {
-    case llvm::Triple::x86:
-    case llvm::Triple::x86_64:
-        if (has("avx512f")) return 512;
-        if (has("avx")) return 256;
-        return 128;
-    case llvm::Triple::aarch64:
-    case llvm::Triple::aarch64_be:
-        return has("neon") ? 128 : 0;
-    case llvm::Triple::arm:
-    case llvm::Triple::thumb:
-        return has("neon") ? 128 : 0;
-    case llvm::Triple::riscv32:
-    case llvm::Triple::riscv64:
-        return has("v") ? 128 : 0;
-    default:
-        return 0;
-    }
-}
-
-std::string Target::str() const {
-    std::string s = triple;
-    if (!cpu.empty()) s += " -mcpu=" + cpu;
-    if (!features.empty()) s += " -mattr=" + features;
-    return s;
 }
 
 } // namespace tessel::codegen

@@ -85,34 +85,37 @@ FunctionArtifacts artifactsOf(const LoweredFunction& f, const std::string& scrip
     // Everything the texts depend on; the TIR text names the function too.
     std::string key;
     if (options.cache) {
-        key = tir::toString(f.lowered) + '\0' + options.target.str() + '\0' +
-              std::to_string(options.optLevel) + (options.emitC ? "c" : "") +
+        key = tir::toString(f.lowered) + '\0' + options.request.target.str() + '\0' +
+              std::to_string(options.request.optLevel) + (options.request.mode == CompileMode::Batch ? "b" : "i") +
+              (options.emitC ? "c" : "") +
               (options.emitAssembly ? "s" : "");
         ArtifactCache::Entry hit;
         if (options.cache->find(key, hit)) {
             a.build = std::move(hit.build);
             a.c = std::move(hit.c);
+            a.cLines = std::move(hit.cLines);
             a.codegenMs = msSince(t0);
             return a;
         }
     }
-    codegen::BuildOptions bo;
-    bo.optLevel = options.optLevel;
+    codegen::BuildOptions bo = options.request.buildOptions();
     bo.debugInfo = true; // the line maps
     bo.emitAssembly = options.emitAssembly;
     bo.jit = false; // texts only: a JIT would compile the module a second time
-    a.build = codegen::build({f.lowered}, options.target, bo);
+    a.build = codegen::build({f.lowered}, options.request.target, bo);
     if (!options.emitC) {
         a.c = "/* C backend: not requested */\n";
     } else {
         try {
-            a.c = codegen::emitC(f.lowered);
+            codegen::CSource c = codegen::emitC(f.lowered);
+            a.c = std::move(c.text);
+            a.cLines = std::move(c.lines);
         } catch (const CompileError& e) {
             // The C view says why instead of failing the whole function.
             a.c = "/* C backend: " + e.diagnostic().message + " */\n";
         }
     }
-    if (options.cache) options.cache->insert(key, {a.build, a.c});
+    if (options.cache) options.cache->insert(key, {a.build, a.c, a.cLines});
     a.codegenMs = msSince(t0);
     return a;
 }
@@ -142,6 +145,7 @@ FunctionArtifacts compileScriptArtifacts(std::string_view script, const std::str
     // Only the chosen function is lowered: the others are not shown.
     LowerOptions lo;
     lo.snapshots = options.snapshots;
+    lo.passes = &options.request.registries().tirPasses;
     LoweredFunction f;
     try {
         f = lowerSchedule(b->schedule, b->args, b->name, lo);

@@ -22,6 +22,7 @@
 
 #include "codegen/CodeGenLLVM.h"
 #include "codegen/Target.h"
+#include "driver/CompileRequest.h"
 #include "driver/TeDriver.h"
 
 #include <cstddef>
@@ -36,10 +37,17 @@ namespace tessel::driver {
 
 class ArtifactCache;
 
+/// A request for this machine in CompileMode::Interactive.
+inline CompileRequest interactiveRequest() {
+    CompileRequest r;
+    r.mode = CompileMode::Interactive;
+    return r;
+}
+
 struct ArtifactOptions {
-    codegen::Target target = codegen::Target::host();
-    /// LLVM optimisation level, 0..3 (codegen::BuildOptions::optLevel).
-    int optLevel = 3;
+    /// The target, the optimisation level and the registries. Interactive by
+    /// default: these are the texts a user waits for while editing.
+    CompileRequest request = interactiveRequest();
     /// Record the TIR after every TIR pass (LoweredFunction::snapshots).
     bool snapshots = true;
     /// Print the function with the C backend too.
@@ -64,6 +72,8 @@ struct FunctionArtifacts {
     /// codegen::emitC of the lowered function, or "/* C backend: <reason> */"
     /// when the C backend cannot print it (or ArtifactOptions::emitC is off).
     std::string c;
+    /// The C backend's line table: C line -> line of build.tir (empty without C).
+    codegen::LineMap cLines;
     /// Wall time of lowering (script included) and of code generation (LLVM and C).
     double lowerMs = 0, codegenMs = 0;
 };
@@ -88,6 +98,7 @@ private:
     struct Entry {
         codegen::BuildResult build;
         std::string c;
+        codegen::LineMap cLines;
     };
     /// Copies the entry for `key` into `out` (and makes it the most recent).
     bool find(const std::string& key, Entry& out);

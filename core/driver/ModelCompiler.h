@@ -1,16 +1,19 @@
 /// \file
 /// Whole models, end to end: graph passes, operator fusion, every fused
-/// function through topi -> TE -> TIR -> LLVM, storage planning, and a
-/// runnable executor; with an optional trace of every stage for the IDE.
+/// function through topi -> TE (core/lower) -> TIR -> LLVM, storage planning
+/// (core/lower), and a runnable executor; with an optional trace of every
+/// stage for the IDE.
 #pragma once
 
 #include "codegen/CodeGenLLVM.h"
 #include "codegen/Target.h"
+#include "driver/CompileRequest.h"
 #include "driver/ModelDriver.h"
 #include "driver/TeDriver.h"
 #include "frontend/OnnxImporter.h"
 #include "graph/Graph.h"
 #include "graph/passes/FuseOps.h"
+#include "lower/LoweringSteps.h"
 #include "runtime/ExecutorPlan.h"
 #include "runtime/GraphExecutor.h"
 #include "topi/Schedule.h"
@@ -24,9 +27,12 @@
 namespace tessel::driver {
 
 struct CompileOptions {
-    codegen::Target target = codegen::Target::host();
+    /// The target, the kind of compile and the registries (passes) to use.
+    CompileRequest request;
     /// Graph passes, in order; empty: graph::defaultGraphPipeline().
     std::vector<std::string> graphPipeline;
+    /// Default-schedule choices; the vector width comes from the request's
+    /// target when it says one.
     topi::ScheduleOptions schedule;
     /// Keep the trace: the graph after every pass, TIR after every pass of
     /// every function, LLVM IR before and after optimisation, assembly and
@@ -72,7 +78,13 @@ struct CompileTimings {
 struct CompiledModel {
     graph::Graph graph = graph::Graph("main"); ///< after the graph pipeline
     graph::FusionPlan fusion;
-    std::vector<GraphStage> graphStages;       ///< with trace: import + every pass
+    /// With trace: "import" and the graph after every pass (`ir` holds a graph::Graph).
+    std::vector<StageSnapshot> graphStages;
+    /// With trace: the lowering steps after the graph passes
+    /// (lower::kLowerFusedGroups, lower::kPlanStorage), their texts and times.
+    std::vector<StageSnapshot> lowerStages;
+    /// The target the kernels were compiled for.
+    Target target;
     std::vector<FusedFunction> functions;      ///< in execution order
     runtime::ExecutorPlan plan;
     runtime::NDArray weights;
@@ -96,9 +108,10 @@ CompiledModel compileGraph(const graph::Graph& imported, const CompileOptions& o
 /// (runtime/ExportedModel.h): the kernels compiled again to an object for
 /// `target` and linked into a shared library, the plan and the weights.
 void exportModel(const CompiledModel& model, const std::string& dir,
-                 const codegen::Target& target = codegen::Target::host());
+                 const Target& target = codegen::hostTarget());
 
-/// Imports `path` (with `import`'s input shapes) and compiles it.
+/// Imports `path` (with `import`'s input shapes) and compiles it. The importer
+/// uses the operators of the request's context unless `import.ops` names others.
 CompiledModel compileModel(const std::string& path, const frontend::ImportOptions& import,
                            const CompileOptions& options = {});
 

@@ -8,19 +8,32 @@
 
 namespace tessel::driver {
 
-ModelTrace optimizeModel(const std::string& path, const frontend::ImportOptions& options) {
+StageSnapshot importStage(const graph::Graph& imported) {
+    StageSnapshot s;
+    s.pass = "import";
+    s.level = StageLevel::Graph;
+    s.text = graph::printGraph(imported);
+    s.changed = true;
+    s.ir = imported;
+    return s;
+}
+
+ModelTrace optimizeModel(const std::string& path, const frontend::ImportOptions& options,
+                         const Context* context) {
+    const Context& c = context ? *context : Context::builtin();
     ModelTrace t;
-    t.imported = frontend::importOnnx(path, options);
-    t.stages.push_back({"import", graph::printGraph(t.imported).text, true, 0,
-                        std::make_shared<const graph::Graph>(t.imported)});
-    graph::GraphPassManager pm;
+    frontend::ImportOptions io = options;
+    if (!io.ops) io.ops = &c.ops;
+    t.imported = frontend::importOnnx(path, io);
+    t.stages.push_back(importStage(t.imported));
+    graph::GraphPassManager pm(c.graphPasses);
     auto snaps = std::make_shared<graph::GraphSnapshotInstrument>();
     pm.addInstrument(snaps);
     t.optimized = pm.run(t.imported, graph::defaultGraphPipeline());
-    for (auto& s : snaps->snapshots())
-        t.stages.push_back(
-            {s.passName, s.text.text, s.changed, s.seconds, std::make_shared<const graph::Graph>(s.graph)});
-    t.fusion = graph::planFusion(t.optimized);
+    for (auto& s : snaps->snapshots()) t.stages.push_back(s);
+    graph::FuseOpsOptions fusion;
+    fusion.ops = &c.ops;
+    t.fusion = graph::planFusion(t.optimized, fusion);
     return t;
 }
 

@@ -4,9 +4,12 @@
 /// operator library, the executor and export come next; see issue 3.)
 #pragma once
 
+#include "driver/Context.h"
 #include "frontend/OnnxImporter.h"
 #include "graph/Graph.h"
+#include "graph/passes/GraphPassRegistry.h"
 #include "graph/passes/FuseOps.h"
+#include "ir/StageSnapshot.h"
 
 #include <memory>
 #include <string>
@@ -14,26 +17,22 @@
 
 namespace tessel::driver {
 
-/// One graph stage as the stage view shows it.
-struct GraphStage {
-    std::string pass;   ///< "import" for the imported graph
-    std::string text;   ///< the printed graph
-    bool changed = false;
-    double seconds = 0;
-    /// The graph after this pass (the imported graph for "import"), for views
-    /// that draw it; filled whenever stages are recorded (with trace).
-    std::shared_ptr<const graph::Graph> graph;
-};
+/// The imported graph as the first stage ("import"; `ir` holds the graph::Graph).
+StageSnapshot importStage(const graph::Graph& imported);
 
 struct ModelTrace {
     graph::Graph imported = graph::Graph("main");
     graph::Graph optimized = graph::Graph("main");
-    std::vector<GraphStage> stages;
+    /// "import", then the graph after every pass (`ir` holds a graph::Graph).
+    std::vector<StageSnapshot> stages;
     graph::FusionPlan fusion;
 };
 
-/// Imports `path` and runs graph::defaultGraphPipeline(). Throws CompileError.
-ModelTrace optimizeModel(const std::string& path, const frontend::ImportOptions& options);
+/// Imports `path` and runs graph::defaultGraphPipeline() with the operators
+/// and graph passes of `context` (null: Context::builtin(); `options.ops`,
+/// when set, is what the importer uses). Throws CompileError.
+ModelTrace optimizeModel(const std::string& path, const frontend::ImportOptions& options,
+                         const Context* context = nullptr);
 
 /// The fusion plan as text: one line per group, then every member with its reason.
 std::string describeFusion(const graph::Graph& g, const graph::FusionPlan& plan);

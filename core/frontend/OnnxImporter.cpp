@@ -87,7 +87,7 @@ std::string attrTypeName(int type) {
 class Importer {
 public:
     Importer(const ImportOptions& options, std::string model)
-        : options_(options), model_(std::move(model)) {}
+        : options_(options), ops_(graph::opsOrDefault(options.ops)), model_(std::move(model)) {}
 
     graph::Graph run(const onnx::ModelProto& m);
     int64_t readOpset(const onnx::ModelProto& m);
@@ -115,6 +115,7 @@ private:
     void defineName(const std::string& name, const Value& v, const std::string& who);
 
     const ImportOptions& options_;
+    const graph::OpRegistry& ops_;
     std::string model_;
     int64_t opset_ = 0;
     graph::Graph g_;
@@ -291,14 +292,14 @@ AttrValue Importer::convertAttr(const onnx::AttributeProto& a, const std::string
 std::vector<Value> Importer::emit(const std::string& op, std::vector<Value> inputs,
                                   Attributes attrs, std::vector<std::string> outputNames,
                                   const std::string& name, const std::string& who) {
-    if (!graph::findOp(op)) throw error(who + ": operator '" + op + "' is not supported");
+    if (!ops_.find(op)) throw error(who + ": operator '" + op + "' is not supported");
     const int numOutputs = static_cast<int>(outputNames.size());
     Ref<Node> node = Node::makeOp(g_.newId(), op, inputs, std::move(attrs), numOutputs, name, {},
                                   outputNames);
     std::vector<TensorType> types;
     try {
         try {
-            types = graph::inferOutputTypes(*node, inputs);
+            types = ops_.inferOutputTypes(*node, inputs);
         } catch (const CompileError&) {
             // A shape computed from other shapes (the expanded functions build
             // Reshape targets from Shape, Size, Sub, ConstantOfShape, Concat):
@@ -314,7 +315,7 @@ std::vector<Value> Importer::emit(const std::string& op, std::vector<Value> inpu
             }
             if (!folded) throw;
             node = Node::makeOp(node->id, op, inputs, node->attrs, numOutputs, name, {}, outputNames);
-            types = graph::inferOutputTypes(*node, inputs);
+            types = ops_.inferOutputTypes(*node, inputs);
         }
     } catch (const CompileError& e) {
         std::string msg = e.what();
@@ -353,22 +354,21 @@ Ref<Constant> Importer::foldToConstant(const Value& v, int depth) {
     if (v.isConstant()) return v.constant();
     const Node* n = v.producer();
     if (depth > 64 || n->kind != graph::NodeKind::Op) return {};
-    if ((n->op == "Shape" || n->op == "Size") && n->inputs.size() == 1 && n->inputs[0].type().isStatic()) {
-        const TensorType& t = n->inputs[0].type();
-        if (n->op == "Size") return Constant::fromInts({}, {t.numElements()});
-        return graph::shapeConstant(t, n->attrs);
-    }
-    std::vector<Ref<Constant>> ins;
-    for (auto& in : n->inputs) {
-        if (!in.defined()) {
-            ins.push_back({});
-            continue;
+    // Shape and Size need only their input's static type; the rest their input values.
+    auto out = graph::evaluateFromTypes(ops_, *n, n->inputs);
+    if (!out) {
+        std::vector<Ref<Constant>> ins;
+        for (auto& in : n->inputs) {
+            if (!in.defined()) {
+                ins.push_back({});
+                continue;
+            }
+            auto c = foldToConstant(in, depth + 1);
+            if (!c) return {};
+            ins.push_back(c);
         }
-        auto c = foldToConstant(in, depth + 1);
-        if (!c) return {};
-        ins.push_back(c);
+        out = graph::evaluateConstant(ops_, *n, ins);
     }
-    auto out = graph::evaluateConstant(*n, ins);
     if (!out || v.index() >= static_cast<int>(out->size())) return {};
     return (*out)[static_cast<size_t>(v.index())];
 }
@@ -624,8 +624,10 @@ graph::Graph Importer::run(const onnx::ModelProto& m) {
         return error(msg);
     };
     try {
-        if (options_.inferShapes) g_ = graph::inferShapes(g_);
-        g_.verify();
+        graph::InferShapesOptions shapes;
+        shapes.ops = &ops_;
+        if (options_.inferShapes) g_ = graph::inferShapes(g_, shapes);
+        g_.verify(ops_);
     } catch (const CompileError& e) {
         throw rethrow(e);
     }

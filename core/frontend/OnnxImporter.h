@@ -3,7 +3,8 @@
 ///
 /// Models of the default ONNX domain at opsets 6 to 17 are read (opset 6
 /// because ONNX's pytorch-converted and pytorch-operator tests use it); the
-/// operators are the ones the registry (graph/OpRegistry.h) knows, and
+/// operators are the ones the registry (graph/OpRegistry.h; the default one
+/// or ImportOptions::ops) knows, and
 /// attributes and inputs that changed between opsets are normalised to the
 /// registry's opset-13 form (Softmax's and LogSoftmax's axis before 13,
 /// Slice's, Split's and Pad's attributes before they became inputs, Resize at
@@ -51,6 +52,11 @@ struct ImportOptions {
     std::string modelName;
     /// Run graph::inferShapes at the end (on by default).
     bool inferShapes = true;
+    /// The operators the model may use (their records infer the nodes' types
+    /// and fold shape arithmetic); null: the default registry
+    /// (graph/OpRegistry.h). driver::compileModel passes its Context's, so an
+    /// operator added to a context at run time can be imported.
+    const graph::OpRegistry* ops = nullptr;
 };
 
 /// Parses one `--input-shape` value, `NAME:D0,D1,...` (`x:1,3,224,224`; a

@@ -638,6 +638,10 @@ void Graph::sortTopologically() {
 }
 
 void Graph::verify() const {
+    verify(defaultOpRegistry());
+}
+
+void Graph::verify(const OpRegistry& ops) const {
     std::unordered_set<const Node*> defined;
     std::unordered_set<int64_t> ids;
     std::unordered_set<std::string> names;
@@ -666,7 +670,7 @@ void Graph::verify() const {
         checkId(n);
         if (n.kind != NodeKind::Op)
             throw CompileError(n.describe() + " is listed as an operator node");
-        const OpInfo* info = findOp(n.op);
+        const OpInfo* info = ops.find(n.op);
         if (!info) throw CompileError(n.describe() + ": unknown operator '" + n.op + "'");
         const int nin = static_cast<int>(n.inputs.size());
         if (nin < info->minInputs || (info->maxInputs >= 0 && nin > info->maxInputs))

@@ -158,6 +158,7 @@ private:
 };
 
 class Node;
+class OpRegistry;
 
 /// An SSA value: output `index` of node `producer` (an operator, a graph
 /// input or a constant). A default-constructed Value is "absent" (ONNX's
@@ -306,7 +307,9 @@ public:
     /// use, ids and input/constant names are unique, operators are registered
     /// with input and output counts in range and attributes of the declared
     /// kinds, and every graph output is in the graph. Throws CompileError
-    /// naming the node and its operator.
+    /// naming the node and its operator. The operators are looked up in
+    /// `ops`; without it, in the default registry (graph/OpRegistry.h).
+    void verify(const OpRegistry& ops) const;
     void verify() const;
     /// An independent copy: adding to or replacing nodes in one graph does not
     /// change the other (nodes are immutable and shared).

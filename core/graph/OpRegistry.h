@@ -3,17 +3,26 @@
 ///
 /// Each record gives the operator's ONNX name, a one-line doc, its pattern
 /// kind (what FuseOps uses to decide what fuses with what), its attributes
-/// with kinds and defaults, how many inputs and outputs it takes, and its
-/// shape-and-type inference function, following ONNX's semantics. All records
-/// are listed in one explicit function, graphOps() in OpRegistry.cpp: there is
-/// no static self-registration. Inference errors (a wrong input count, a rank
-/// that does not fit, shapes that do not broadcast) are CompileErrors whose
-/// message starts with the node and its operator: `node 'conv1' (Conv): ...`.
+/// with kinds and defaults, how many inputs and outputs it takes, its
+/// shape-and-type inference function (following ONNX's semantics) and, where
+/// the operator can be computed at compile time, its constant evaluator. An
+/// OpRegistry object holds records in order and refuses a second record of
+/// the same name; registerGraphOps() fills one with every built-in operator
+/// through one explicit function per family (graph/ops/*.cpp), with no static
+/// self-registration. A compile looks operators up in the registry of its
+/// driver::Context (the graph passes and the importer take it through their
+/// options); the free functions graphOps(), findOp() and inferOutputTypes()
+/// work on a process-wide default registry filled once by the same
+/// function, for code without a context. Inference errors (a wrong input count, a rank that does
+/// not fit, shapes that do not broadcast) are CompileErrors whose message
+/// starts with the node and its operator: `node 'conv1' (Conv): ...`.
 #pragma once
 
 #include "graph/Graph.h"
 
+#include <deque>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -93,6 +102,45 @@ private:
 /// Computes the types of a node's outputs (as many as the node has).
 using InferFn = std::function<std::vector<TensorType>(const InferContext&)>;
 
+/// What a constant evaluator sees: the node, its inputs as constants (null
+/// for an absent optional input) and the output types that inference gave
+/// for those constants (always static: evaluateConstant() checks first).
+class EvalContext {
+public:
+    EvalContext(const Node& node, const std::vector<Ref<Constant>>& inputs,
+                const std::vector<TensorType>& outputs)
+        : node_(node), inputs_(inputs), outputs_(outputs) {}
+
+    const Node& node() const { return node_; }
+    const Attributes& attrs() const { return node_.attrs; }
+    int numInputs() const { return static_cast<int>(inputs_.size()); }
+    /// True when input i exists and is not absent.
+    bool hasInput(int i) const { return i < numInputs() && inputs_[static_cast<size_t>(i)]; }
+    /// The constant of input i; the input must be present.
+    const Constant& input(int i) const { return *inputs_[static_cast<size_t>(i)]; }
+    /// The type inference gave output i.
+    const TensorType& output(int i = 0) const { return outputs_[static_cast<size_t>(i)]; }
+
+    /// Throws CompileError("node 'n' (Op): message"): the inputs make the
+    /// operator itself fail (an index out of range, an integer division by zero).
+    [[noreturn]] void fail(const std::string& message) const;
+
+private:
+    const Node& node_;
+    const std::vector<Ref<Constant>>& inputs_;
+    const std::vector<TensorType>& outputs_;
+};
+
+/// One constant per output, or nullopt when the evaluator does not handle
+/// these inputs (an element type it cannot compute in).
+using EvalResult = std::optional<std::vector<Ref<Constant>>>;
+/// Evaluates an operator on constant inputs.
+using EvalFn = std::function<EvalResult(const EvalContext&)>;
+/// Computes an operator's outputs from the static types of its inputs alone
+/// (Shape, Size): it folds even when the input values are computed at run time.
+using TypeEvalFn =
+    std::function<std::vector<Ref<Constant>>(const Node&, const std::vector<TensorType>&)>;
+
 /// The record of one operator.
 struct OpInfo {
     std::string name; ///< ONNX operator name, e.g. "Conv"
@@ -104,6 +152,15 @@ struct OpInfo {
     int minOutputs = 1;
     int maxOutputs = 1; ///< -1: any number (Split: as many as the node has)
     InferFn infer;
+    /// Constant evaluation (graph/ConstantEval.h); null when the operator is
+    /// only computed by kernels.
+    EvalFn evaluate;
+    /// Evaluation from input types alone; null for almost every operator.
+    TypeEvalFn evaluateFromTypes;
+    /// The operator has no kernel compute: it must be folded to a constant
+    /// before code generation (Constant). Such a record has an evaluator,
+    /// and fold-constant folds it whatever its size.
+    bool foldOnly = false;
 
     /// The attribute called `name`, or null.
     const AttrSchema* findAttr(const std::string& name) const;
@@ -112,17 +169,67 @@ struct OpInfo {
     std::string outputCountText() const;
 };
 
-/// Every operator, in a fixed order.
-const std::vector<OpInfo>& graphOps();
-/// The operator called `name`, or null.
+/// A set of operator records in registration order. The built-in operators
+/// come from registerGraphOps(); more can be added at run time (a plugin's).
+/// Records never move once added: pointers from find() stay valid.
+class OpRegistry {
+public:
+    using const_iterator = std::deque<OpInfo>::const_iterator;
+
+    OpRegistry() = default;
+    // The name index points into the records: moving keeps them, copying would not.
+    OpRegistry(const OpRegistry&) = delete;
+    OpRegistry& operator=(const OpRegistry&) = delete;
+    OpRegistry(OpRegistry&&) = default;
+    OpRegistry& operator=(OpRegistry&&) = default;
+
+    /// Adds `info` after the records already there. Throws CompileError when
+    /// an operator of that name is registered, or when the record has no
+    /// name, no doc or no inference function, or is fold-only without an
+    /// evaluator.
+    const OpInfo& add(OpInfo info);
+    /// The operator called `name`, or null.
+    const OpInfo* find(std::string_view name) const;
+
+    const_iterator begin() const { return ops_.begin(); }
+    const_iterator end() const { return ops_.end(); }
+    size_t size() const { return ops_.size(); }
+    bool empty() const { return ops_.empty(); }
+
+    /// Infers the output types of `node` given its (possibly remapped)
+    /// inputs: checks that the operator is registered here, the input and
+    /// output counts, and that every present input has a known type, then
+    /// calls the operator's inference function. Every CompileError it throws
+    /// names the node and its operator.
+    std::vector<TensorType> inferOutputTypes(const Node& node,
+                                             const std::vector<Value>& inputs) const;
+
+private:
+    std::deque<OpInfo> ops_;
+    std::map<std::string, const OpInfo*, std::less<>> byName_;
+};
+
+/// Adds every built-in operator to `registry`, family by family (graph/ops).
+void registerGraphOps(OpRegistry& registry);
+
+/// The process-wide registry of the built-in operators, filled once by
+/// registerGraphOps(); what the free functions below use, and the graph
+/// passes and the importer when their options name no registry.
+const OpRegistry& defaultOpRegistry();
+
+/// Every built-in operator, in registration order (the default registry).
+const OpRegistry& graphOps();
+/// The built-in operator called `name`, or null.
 const OpInfo* findOp(std::string_view name);
 
-/// Infers the output types of `node` given its (possibly remapped) inputs:
-/// checks that the operator is registered, the input and output counts, and
-/// that every present input has a known type, then calls the operator's
-/// inference function. Every CompileError it throws names the node and its
-/// operator.
+/// defaultOpRegistry().inferOutputTypes(node, inputs).
 std::vector<TensorType> inferOutputTypes(const Node& node, const std::vector<Value>& inputs);
+
+/// `registry`, or the default registry when it is null: what a null
+/// `ops` in the graph passes' options and the importer's options means.
+inline const OpRegistry& opsOrDefault(const OpRegistry* registry) {
+    return registry ? *registry : defaultOpRegistry();
+}
 
 // --- helpers shared by inference functions and graph passes -------------------
 

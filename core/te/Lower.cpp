@@ -149,7 +149,8 @@ std::vector<std::vector<Expr>> accessesOf(const Expr& e, const Buffer& buf) {
 
 class Lowerer {
 public:
-    Lowerer(const Schedule& sch, const std::vector<Tensor>& args) : sch_(sch), data_(sch.data()), args_(args) {}
+    Lowerer(const Schedule& sch, const std::vector<Tensor>& args, LoweringRecord* record)
+        : sch_(sch), data_(sch.data()), args_(args), record_(record) {}
 
     PrimFunc run(const std::string& name) {
         prepare();
@@ -211,7 +212,9 @@ private:
                 continue;
             }
             bodies_[st->op.get()] = body;
-            bufs_[st->op.get()] = Buffer::make(c->name, body.type(), c->outputShape(0), st->scope);
+            Buffer b = Buffer::make(c->name, body.type(), c->outputShape(0), st->scope);
+            bufs_[st->op.get()] = b;
+            if (record_) record_->buffers[b->data.get()] = {st, b->data};
         }
         for (auto& [op, body] : bodies_) body = bindBuffers(data_, bufs_, body);
         for (auto& st : data_.stages) {
@@ -309,6 +312,7 @@ private:
         std::vector<std::pair<std::string, Expr>> ann;
         if (auto p = st->pragmas.find(iv.get()); p != st->pragmas.end())
             for (auto& [key, v] : p->second) ann.emplace_back("pragma_" + key, v);
+        if (record_) record_->loops[var.get()] = {st, iv, var, !var.sameAs(iv->var)};
         return ForNode::make(var, Expr(0), ext, k, body, ann);
     }
 
@@ -504,6 +508,7 @@ private:
     const Schedule& sch_;
     const ScheduleData& data_;
     const std::vector<Tensor>& args_;
+    LoweringRecord* record_;
     std::unordered_map<const OperationNode*, Buffer> bufs_;
     std::unordered_map<const OperationNode*, Expr> bodies_;
     std::unordered_map<const OperationNode*, StagePtr> stageByOp_;
@@ -515,10 +520,11 @@ private:
 
 } // namespace
 
-PrimFunc scheduleToPrimFunc(const Schedule& sch, const std::vector<Tensor>& args, const std::string& name) {
+PrimFunc scheduleToPrimFunc(const Schedule& sch, const std::vector<Tensor>& args, const std::string& name,
+                            LoweringRecord* record) {
     if (!sch.defined()) throw CompileError("no schedule to lower");
     if (args.empty()) throw CompileError("lowering needs the function's arguments (inputs and outputs)");
-    return Lowerer(sch, args).run(name);
+    return Lowerer(sch, args, record).run(name);
 }
 
 } // namespace tessel::te

@@ -235,6 +235,30 @@ Stage Schedule::operator[](const Operation& op) const {
     return Stage(s);
 }
 
+Stage Schedule::find(const Operation& op) const {
+    return Stage(stageOf(op));
+}
+
+bool Schedule::hasSources() const {
+    return std::any_of(d_->stages.begin(), d_->stages.end(),
+                       [](auto& s) { return !s->sources.empty(); });
+}
+
+void Stage::addSource(SourceLoc loc) {
+    if (!loc.known()) return;
+    d_->sources.stage.push_back(loc);
+}
+
+void Stage::addSource(const IterVar& iv, SourceLoc loc) {
+    if (!loc.known() || !owns(iv)) return;
+    d_->sources.iterVars[iv.get()].push_back(loc);
+}
+
+bool Stage::owns(const IterVar& iv) const {
+    return std::any_of(d_->allIterVars.begin(), d_->allIterVars.end(),
+                       [&](auto& v) { return v.sameAs(iv); });
+}
+
 std::vector<Stage> Schedule::stages() const {
     std::vector<Stage> out;
     for (auto& s : d_->stages) out.emplace_back(s);

@@ -9,6 +9,7 @@
 /// Every illegal request throws CompileError with a message for the user.
 #pragma once
 
+#include "ir/Diagnostic.h"
 #include "te/Tensor.h"
 
 #include <map>
@@ -36,6 +37,22 @@ enum class AttachKind : uint8_t { Root, Inline, Scope };
 class Schedule;
 struct ScheduleData;
 
+/// Where a TE script made, changed or named a stage and its loops: the
+/// places lowering links the TIR it makes back to (te/ScriptLines.h). A
+/// schedule built in C++ has none; the script's interpreter and the script
+/// printer (te/script/ScriptPrinter.h) add them.
+struct StageSources {
+    /// The stage as a whole: its definition (te.compute, cache_write), or a
+    /// primitive on the stage itself (compute_inline).
+    std::vector<SourceLoc> stage;
+    /// Each iteration variable: the compute or split that made it, the
+    /// primitives that changed it (reorder, vectorize ...) and the
+    /// expressions that named it (`C.op.axis`). Keys are in allIterVars.
+    std::map<const tir::IterVarNode*, std::vector<SourceLoc>> iterVars;
+
+    bool empty() const { return stage.empty() && iterVars.empty(); }
+};
+
 struct StageData {
     Operation op;
     /// Every iteration variable ever made for this stage: roots first.
@@ -54,6 +71,8 @@ struct StageData {
     bool isOutput = false;
     /// The schedule this stage belongs to (for messages that name other stages).
     std::weak_ptr<ScheduleData> owner;
+    /// Where a script made or changed this stage and its loops.
+    StageSources sources;
 };
 
 /// A handle to one stage of a schedule.
@@ -85,6 +104,14 @@ public:
     void computeAt(const Stage& parent, IterVar scope);
     void computeInline();
     void computeRoot();
+
+    /// Records that a script made or changed this stage at `loc`.
+    void addSource(SourceLoc loc);
+    /// Records that a script made, changed or named `iv` at `loc`; ignored
+    /// when `iv` is not one of this stage's iteration variables.
+    void addSource(const IterVar& iv, SourceLoc loc);
+    /// True when `iv` is one of this stage's iteration variables.
+    bool owns(const IterVar& iv) const;
 
 private:
     void checkLeaf(IterVar iv, const char* primitive) const;
@@ -120,6 +147,11 @@ public:
     Tensor cacheWrite(const Tensor& t, const std::string& scope);
 
     const ScheduleData& data() const { return *d_; }
+    /// The stage computing `op` (through cache replacements), or an undefined
+    /// stage when the schedule has none.
+    Stage find(const Operation& op) const;
+    /// True when a script recorded where any stage or loop comes from.
+    bool hasSources() const;
 
 private:
     friend Schedule createSchedule(const std::vector<Operation>& outputs);

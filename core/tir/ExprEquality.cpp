@@ -17,14 +17,14 @@ uint64_t floatBits(double v) {
 bool equalList(const std::vector<Expr>& a, const std::vector<Expr>& b) {
     if (a.size() != b.size()) return false;
     for (size_t i = 0; i < a.size(); ++i)
-        if (!deepEqual(a[i], b[i])) return false;
+        if (!structuralEqual(a[i], b[i])) return false;
     return true;
 }
 
 template <class T> bool equalBinary(const Expr& a, const Expr& b) {
     auto* x = a.as<T>();
     auto* y = b.as<T>();
-    return deepEqual(x->a, y->a) && deepEqual(x->b, y->b);
+    return structuralEqual(x->a, y->a) && structuralEqual(x->b, y->b);
 }
 
 bool equalNodes(const Expr& a, const Expr& b) {
@@ -38,7 +38,7 @@ bool equalNodes(const Expr& a, const Expr& b) {
     case NodeKind::Var:
         return a.get() == b.get();
     case NodeKind::Cast:
-        return deepEqual(a.as<CastNode>()->value, b.as<CastNode>()->value);
+        return structuralEqual(a.as<CastNode>()->value, b.as<CastNode>()->value);
 #define TESSEL_EQUAL_BINARY(N)                                                                     \
     case NodeKind::N:                                                                              \
         return equalBinary<N##Node>(a, b);
@@ -61,25 +61,25 @@ bool equalNodes(const Expr& a, const Expr& b) {
         TESSEL_EQUAL_BINARY(Or)
 #undef TESSEL_EQUAL_BINARY
     case NodeKind::Not:
-        return deepEqual(a.as<NotNode>()->a, b.as<NotNode>()->a);
+        return structuralEqual(a.as<NotNode>()->a, b.as<NotNode>()->a);
     case NodeKind::Select: {
         auto *x = a.as<SelectNode>(), *y = b.as<SelectNode>();
-        return deepEqual(x->condition, y->condition) && deepEqual(x->trueValue, y->trueValue) &&
-               deepEqual(x->falseValue, y->falseValue);
+        return structuralEqual(x->condition, y->condition) && structuralEqual(x->trueValue, y->trueValue) &&
+               structuralEqual(x->falseValue, y->falseValue);
     }
     case NodeKind::Ramp: {
         auto *x = a.as<RampNode>(), *y = b.as<RampNode>();
-        return x->lanes == y->lanes && deepEqual(x->base, y->base) &&
-               deepEqual(x->stride, y->stride);
+        return x->lanes == y->lanes && structuralEqual(x->base, y->base) &&
+               structuralEqual(x->stride, y->stride);
     }
     case NodeKind::Broadcast: {
         auto *x = a.as<BroadcastNode>(), *y = b.as<BroadcastNode>();
-        return x->lanes == y->lanes && deepEqual(x->value, y->value);
+        return x->lanes == y->lanes && structuralEqual(x->value, y->value);
     }
     case NodeKind::Let: {
         auto *x = a.as<LetNode>(), *y = b.as<LetNode>();
-        return x->var.get() == y->var.get() && deepEqual(x->value, y->value) &&
-               deepEqual(x->body, y->body);
+        return x->var.get() == y->var.get() && structuralEqual(x->value, y->value) &&
+               structuralEqual(x->body, y->body);
     }
     case NodeKind::Call: {
         auto *x = a.as<CallNode>(), *y = b.as<CallNode>();
@@ -98,7 +98,7 @@ bool equalNodes(const Expr& a, const Expr& b) {
         if (x->combiner != y->combiner || x->axis.size() != y->axis.size()) return false;
         for (size_t i = 0; i < x->axis.size(); ++i)
             if (x->axis[i].get() != y->axis[i].get()) return false;
-        return deepEqual(x->source, y->source) && deepEqual(x->condition, y->condition);
+        return structuralEqual(x->source, y->source) && structuralEqual(x->condition, y->condition);
     }
     default:
         return false;
@@ -222,7 +222,7 @@ size_t hashNode(const Expr& e) {
 
 } // namespace
 
-bool deepEqual(const Expr& a, const Expr& b) {
+bool structuralEqual(const Expr& a, const Expr& b) {
     if (a.sameAs(b)) return true;
     if (!a.defined() || !b.defined()) return false;
     if (a.kind() != b.kind() || a.type() != b.type()) return false;

@@ -2,6 +2,7 @@
 
 #include "ir/Check.h"
 #include "ir/Diagnostic.h"
+#include "tir/arith/IntDiv.h"
 
 #include <cmath>
 
@@ -81,11 +82,6 @@ template <class F> std::optional<Expr> foldFloat(const Expr& a, const Expr& b, F
     if (x && y) return FloatImmNode::make(a.type(), f(x->value, y->value));
     return std::nullopt;
 }
-int64_t floorDivInt(int64_t a, int64_t b) {
-    int64_t q = a / b;
-    return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
-}
-int64_t floorModInt(int64_t a, int64_t b) { return a - floorDivInt(a, b) * b; }
 } // namespace
 
 Expr operator+(Expr a, Expr b) {
@@ -152,7 +148,7 @@ Expr floordiv(Expr a, Expr b) {
     promote(a, b);
     if (a.type().isFloat()) return call(Intrinsic::Floor, {DivNode::make(a, b)});
     if (auto y = asConstInt(b); y && *y == 0) throw CompileError("division by zero");
-    if (auto r = foldInt(a, b, floorDivInt)) return *r;
+    if (auto r = foldInt(a, b, arith::floorDivInt)) return *r;
     if (isOne(b)) return a;
     return FloorDivNode::make(a, b);
 }
@@ -160,7 +156,7 @@ Expr floordiv(Expr a, Expr b) {
 Expr floormod(Expr a, Expr b) {
     promote(a, b);
     if (auto y = asConstInt(b); y && *y == 0) throw CompileError("modulo by zero");
-    if (auto r = foldInt(a, b, floorModInt)) return *r;
+    if (auto r = foldInt(a, b, arith::floorModInt)) return *r;
     if (isOne(b)) return makeZero(a.type());
     return FloorModNode::make(a, b);
 }

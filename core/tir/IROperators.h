@@ -57,4 +57,12 @@ inline Expr exp(Expr x) { return call(Intrinsic::Exp, {std::move(x)}); }
 inline Expr sqrt(Expr x) { return call(Intrinsic::Sqrt, {std::move(x)}); }
 inline Expr fma(Expr a, Expr b, Expr c) { return call(Intrinsic::Fma, {std::move(a), std::move(b), std::move(c)}); }
 
+/// True when `e` is `likely(c)`, the hint on a guard that is almost always true.
+inline bool isLikely(const Expr& e) {
+    auto* c = e.as<CallNode>();
+    return c && c->op == Intrinsic::Likely && c->args.size() == 1;
+}
+/// The condition inside `likely(c)`, or `e` itself.
+inline Expr stripLikely(const Expr& e) { return isLikely(e) ? e.as<CallNode>()->args[0] : e; }
+
 } // namespace tessel::tir

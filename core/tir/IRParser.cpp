@@ -744,9 +744,9 @@ private:
         auto* a = min.as<IntImmNode>();
         auto* b = max.as<IntImmNode>();
         if (a && b && a->type == b->type) return build(loc, [&] { return IntImmNode::make(a->type, b->value - a->value); });
-        if (deepEqual(min, max) && min.type().isScalar() && min.type().isIntOrUInt())
+        if (structuralEqual(min, max) && min.type().isScalar() && min.type().isIntOrUInt())
             return build(loc, [&] { return IntImmNode::make(min.type(), 0); });
-        if (auto* add = max.as<AddNode>(); add && deepEqual(add->a, min)) return add->b;
+        if (auto* add = max.as<AddNode>(); add && structuralEqual(add->a, min)) return add->b;
         return build(loc, [&] { return SubNode::make(max, min); });
     }
 
@@ -990,7 +990,7 @@ private:
         if (const Buffer* d = findBuf(name.text); d && (*d)->dtype == dtype && (*d)->scope == scope &&
                                                    (*d)->shape.size() == shape.size()) {
             bool same = true;
-            for (size_t i = 0; i < shape.size(); ++i) same = same && deepEqual((*d)->shape[i], shape[i]);
+            for (size_t i = 0; i < shape.size(); ++i) same = same && structuralEqual((*d)->shape[i], shape[i]);
             if (same) b = *d;
         }
         if (!b.defined()) b = Buffer::make(name.text, dtype, std::move(shape), scope);

@@ -1,9 +1,9 @@
 #include "topi/Conv2dNCHWc.h"
 
 #include "ir/Check.h"
+#include "ir/Diagnostic.h"
+#include "topi/NnUtil.h"
 #include "topi/TopiUtil.h"
-
-#include <cstring>
 
 namespace tessel::topi {
 
@@ -19,161 +19,114 @@ namespace {
 /// MobileNetV2's projections, measured 1.2-2.5x faster without the copy).
 constexpr int64_t kMaxViewPlane = 28 * 28;
 
-struct ConvShape {
-    int64_t n, c, h, w, oc, kh, kw, oh, ow;
-    int64_t sh, sw, dh, dw, pt, pl;
-    int64_t icBn, ocBn;
-    bool depthwise = false;
-};
+} // namespace
 
-/// The shape of a Conv node the blocked path handles, or nullopt (then the
-/// general compute runs): 2-d, float32, a constant weight, explicit or no
-/// padding, groups 1 or depthwise, output channels a multiple of 16 (8).
-std::optional<ConvShape> blockedShape(const OpContext& ctx) {
-    const auto& x = ctx.inputType(0);
-    if (x.rank() != 4 || x.dtype != DataType::float32() || !ctx.constant(1)) return std::nullopt;
-    const auto& wt = ctx.inputType(1);
-    const auto& y = ctx.outputType();
-    std::string autoPad = ctx.attrs().getString("auto_pad", "NOTSET");
-    if (autoPad != "NOTSET" && autoPad != "VALID") return std::nullopt;
-    ConvShape s{};
-    s.n = x.shape[0], s.c = x.shape[1], s.h = x.shape[2], s.w = x.shape[3];
-    s.oc = wt.shape[0], s.kh = wt.shape[2], s.kw = wt.shape[3];
-    s.oh = y.shape[2], s.ow = y.shape[3];
-    auto strides = ctx.attrs().getInts("strides", {1, 1});
-    auto dil = ctx.attrs().getInts("dilations", {1, 1});
-    auto pads = autoPad == "VALID" ? std::vector<int64_t>{0, 0, 0, 0} : ctx.attrs().getInts("pads", {0, 0, 0, 0});
-    if (strides.size() != 2 || dil.size() != 2 || pads.size() != 4) return std::nullopt;
-    s.sh = strides[0], s.sw = strides[1], s.dh = dil[0], s.dw = dil[1], s.pt = pads[0], s.pl = pads[1];
-    int64_t group = ctx.attrs().getInt("group", 1);
-    // Depthwise convolutions stay NCHW (scheduleDepthwiseNCHW): with one input
-    // channel per output channel there is no reduction over channels to block,
-    // and the copies into and out of blocks would cost more than the arithmetic.
-    if (group != 1) return std::nullopt;
-    s.ocBn = s.oc % 16 == 0 ? 16 : s.oc % 8 == 0 ? 8 : 0;
-    if (s.ocBn == 0) return std::nullopt;
-    s.icBn = s.depthwise ? s.ocBn : (s.c % 16 == 0 ? 16 : largestDivisorAtMost(s.c, 16));
-    return s;
+namespace nn {
+
+std::optional<Conv2dNCHWcLayout> conv2dNCHWcLayout(const Tensor& data, const Tensor& weight,
+                                                   const ConvParams& params) {
+    if (data.ndim() != 4 || weight.ndim() != 4 || data->dtype != DataType::float32() ||
+        weight->dtype != DataType::float32() || params.groups != 1)
+        return std::nullopt;
+    const int64_t c = staticShape(data)[1], oc = staticShape(weight)[0];
+    Conv2dNCHWcLayout l;
+    l.ocBn = oc % 16 == 0 ? 16 : oc % 8 == 0 ? 8 : 0;
+    if (l.ocBn == 0) return std::nullopt;
+    l.icBn = c % 16 == 0 ? 16 : largestDivisorAtMost(c, 16);
+    return l;
 }
 
-/// w[OC, C, KH, KW] -> [OC/ocBn, C/icBn, KH, KW, icBn, ocBn] (depthwise:
-/// w[C, 1, KH, KW] -> [C/ocBn, KH, KW, ocBn]).
-Ref<graph::Constant> packWeights(const graph::Constant& w, const ConvShape& s) {
-    std::vector<float> src(static_cast<size_t>(w.numElements()));
-    std::memcpy(src.data(), w.bytes.data(), w.bytes.size());
-    std::vector<uint8_t> bytes(w.bytes.size());
-    float* dst = reinterpret_cast<float*>(bytes.data());
-    std::vector<int64_t> shape;
-    if (s.depthwise) {
-        shape = {s.oc / s.ocBn, s.kh, s.kw, s.ocBn};
-        for (int64_t c = 0; c < s.oc; ++c)
-            for (int64_t i = 0; i < s.kh; ++i)
-                for (int64_t j = 0; j < s.kw; ++j)
-                    dst[((c / s.ocBn * s.kh + i) * s.kw + j) * s.ocBn + c % s.ocBn] =
-                        src[static_cast<size_t>((c * s.kh + i) * s.kw + j)];
-    } else {
-        shape = {s.oc / s.ocBn, s.c / s.icBn, s.kh, s.kw, s.icBn, s.ocBn};
-        for (int64_t o = 0; o < s.oc; ++o)
-            for (int64_t c = 0; c < s.c; ++c)
-                for (int64_t i = 0; i < s.kh; ++i)
-                    for (int64_t j = 0; j < s.kw; ++j) {
-                        int64_t d = ((((o / s.ocBn * (s.c / s.icBn) + c / s.icBn) * s.kh + i) * s.kw + j) * s.icBn +
-                                     c % s.icBn) * s.ocBn + o % s.ocBn;
-                        dst[d] = src[static_cast<size_t>(((o * s.c + c) * s.kh + i) * s.kw + j)];
-                    }
-    }
-    return graph::Constant::make(DataType::float32(), std::move(shape), std::move(bytes));
-}
-
-std::vector<Tensor> conv2dNCHWc(const OpContext& ctx) {
-    auto shape = blockedShape(ctx);
-    if (!shape) return {};
-    const ConvShape s = *shape;
-    Tensor x = ctx.input(0), w = ctx.input(1);
-    const std::string name = ctx.name();
-    const int64_t hp = s.h + s.pt + ctx.attrs().getInts("pads", {0, 0, 0, 0}).at(2);
-    const int64_t wpd = s.w + s.pl + ctx.attrs().getInts("pads", {0, 0, 0, 0}).at(3);
-    const int64_t hpad = ctx.attrs().getString("auto_pad", "NOTSET") == "VALID" ? s.h : hp;
-    const int64_t wpad = ctx.attrs().getString("auto_pad", "NOTSET") == "VALID" ? s.w : wpd;
-    const int64_t cBn = s.depthwise ? s.ocBn : s.icBn;
+Tensor conv2dNCHWc(const Tensor& x, const Tensor& w, const ConvParams& params, const Tensor& bias,
+                   const std::string& name, ConstantPacker* packer) {
+    auto layout = conv2dNCHWcLayout(x, w, params);
+    if (!layout) throw CompileError("the blocked convolution needs float32 NCHW data, one group and a multiple "
+                                    "of 8 output channels");
+    const auto xs = staticShape(x), ws = staticShape(w);
+    if (ws[1] != xs[1])
+        throw CompileError("weights with " + std::to_string(ws[1]) + " input channels do not fit the " +
+                           std::to_string(xs[1]) + " input channels");
+    const Window win = slidingWindow(xs, {ws[2], ws[3]}, params.strides, params.padding, params.dilation, false);
+    const int64_t n = xs[0], c = xs[1], h = xs[2], wd = xs[3], oc = ws[0], kh = ws[2], kw = ws[3];
+    const int64_t oh = win.out[0], ow = win.out[1];
+    const int64_t sh = win.strides[0], sw = win.strides[1], dh = win.dilations[0], dw = win.dilations[1];
+    const int64_t pt = win.padBegin[0], pl = win.padBegin[1];
+    const int64_t icBn = layout->icBn, ocBn = layout->ocBn;
+    const int64_t hpad = h + pt + win.padEnd[0], wpad = wd + pl + win.padEnd[1];
 
     // The padded input in NCHW[c]c blocks: materialised once, read KH*KW times.
     // A 1x1 convolution without padding reads each input element once per
     // output-channel block, straight from NCHW: the copy would cost more than
     // it saves, so its "blocks" are a view inlined into the convolution.
-    const bool view = s.kh == 1 && s.kw == 1 && hpad == s.h && wpad == s.w && (s.h * s.w <= kMaxViewPlane || s.sh > 1 || s.sw > 1 || s.oc < 64);
+    const bool view = kh == 1 && kw == 1 && hpad == h && wpad == wd &&
+                      (h * wd <= kMaxViewPlane || sh > 1 || sw > 1 || oc < 64);
     Tensor data = te::compute(
-        toExprs({s.n, s.c / cBn, hpad, wpad, cBn}),
+        toExprs({n, c / icBn, hpad, wpad, icBn}),
         [&](const std::vector<Var>& i) {
-            if (view) return x({i[0], i[1] * intImm(cBn) + i[4], i[2], i[3]});
-            return paddedRead(x, {i[0], i[1] * intImm(cBn) + i[4], i[2] - intImm(s.pt), i[3] - intImm(s.pl)},
+            if (view) return x({i[0], i[1] * intImm(icBn) + i[4], i[2], i[3]});
+            return paddedRead(x, {i[0], i[1] * intImm(icBn) + i[4], i[2] - intImm(pt), i[3] - intImm(pl)},
                               makeZero(DataType::float32()));
         },
         name + "_data", view ? tag::kInjective : tag::kPad, {"n", "cb", "h", "w", "ci"});
 
-    auto pack = [&] { return packWeights(*ctx.constant(1), s); };
-    Tensor kernel = ctx.derivedConstant(name + "_wpack", pack);
-    std::vector<int64_t> kshape = s.depthwise ? std::vector<int64_t>{s.oc / s.ocBn, s.kh, s.kw, s.ocBn}
-                                              : std::vector<int64_t>{s.oc / s.ocBn, s.c / s.icBn, s.kh, s.kw, s.icBn, s.ocBn};
+    // w[OC, C, KH, KW] -> [OC/ocBn, C/icBn, KH, KW, icBn, ocBn].
+    const std::vector<int64_t> kshape{oc / ocBn, c / icBn, kh, kw, icBn, ocBn};
+    Tensor kernel;
+    if (packer)
+        kernel = packer->derive(w, name + "_wpack", DataType::float32(), kshape, [&](const void* from, void* to) {
+            const float* src = static_cast<const float*>(from);
+            float* dst = static_cast<float*>(to);
+            for (int64_t o = 0; o < oc; ++o)
+                for (int64_t ci = 0; ci < c; ++ci)
+                    for (int64_t i = 0; i < kh; ++i)
+                        for (int64_t j = 0; j < kw; ++j) {
+                            int64_t d = ((((o / ocBn * (c / icBn) + ci / icBn) * kh + i) * kw + j) * icBn +
+                                         ci % icBn) * ocBn + o % ocBn;
+                            dst[d] = src[((o * c + ci) * kh + i) * kw + j];
+                        }
+        });
     if (!kernel.defined()) {
-        // No compile-time constants here (the operator tests): pack with a stage.
+        // No compile-time constants here (a TE script, the operator tests): pack with a stage.
         kernel = te::compute(
             toExprs(kshape),
             [&](const std::vector<Var>& i) {
-                if (s.depthwise) return w({i[0] * intImm(s.ocBn) + i[3], intImm(0), i[1], i[2]});
-                return w({i[0] * intImm(s.ocBn) + i[5], i[1] * intImm(s.icBn) + i[4], i[2], i[3]});
+                return w({i[0] * intImm(ocBn) + i[5], i[1] * intImm(icBn) + i[4], i[2], i[3]});
             },
             name + "_wpack", tag::kOpaque);
     }
 
-    Tensor conv;
-    if (s.depthwise) {
-        auto rh = te::reduceAxis(Range(intImm(0), intImm(s.kh)), "rh");
-        auto rw = te::reduceAxis(Range(intImm(0), intImm(s.kw)), "rw");
-        conv = te::compute(
-            toExprs({s.n, s.oc / s.ocBn, s.oh, s.ow, s.ocBn}),
-            [&](const std::vector<Var>& i) {
-                Expr h = i[2] * intImm(s.sh) + rh->var * intImm(s.dh);
-                Expr ww = i[3] * intImm(s.sw) + rw->var * intImm(s.dw);
-                return te::sum(data({i[0], i[1], h, ww, i[4]}) * kernel({i[1], rh->var, rw->var, i[4]}), {rh, rw});
-            },
-            name + "_conv", tag::kConv2dNCHWc, {"n", "ocb", "oh", "ow", "oc"});
-    } else {
-        auto rcb = te::reduceAxis(Range(intImm(0), intImm(s.c / s.icBn)), "rcb");
-        auto rh = te::reduceAxis(Range(intImm(0), intImm(s.kh)), "rh");
-        auto rw = te::reduceAxis(Range(intImm(0), intImm(s.kw)), "rw");
-        auto rci = te::reduceAxis(Range(intImm(0), intImm(s.icBn)), "rci");
-        conv = te::compute(
-            toExprs({s.n, s.oc / s.ocBn, s.oh, s.ow, s.ocBn}),
-            [&](const std::vector<Var>& i) {
-                Expr h = i[2] * intImm(s.sh) + rh->var * intImm(s.dh);
-                Expr ww = i[3] * intImm(s.sw) + rw->var * intImm(s.dw);
-                return te::sum(data({i[0], rcb->var, h, ww, rci->var}) *
-                                   kernel({i[1], rcb->var, rh->var, rw->var, rci->var, i[4]}),
-                               {rcb, rh, rw, rci});
-            },
-            name + "_conv", tag::kConv2dNCHWc, {"n", "ocb", "oh", "ow", "oc"});
-    }
+    auto rcb = te::reduceAxis(Range(intImm(0), intImm(c / icBn)), "rcb");
+    auto rh = te::reduceAxis(Range(intImm(0), intImm(kh)), "rh");
+    auto rw = te::reduceAxis(Range(intImm(0), intImm(kw)), "rw");
+    auto rci = te::reduceAxis(Range(intImm(0), intImm(icBn)), "rci");
+    Tensor conv = te::compute(
+        toExprs({n, oc / ocBn, oh, ow, ocBn}),
+        [&](const std::vector<Var>& i) {
+            Expr hh = i[2] * intImm(sh) + rh->var * intImm(dh);
+            Expr ww = i[3] * intImm(sw) + rw->var * intImm(dw);
+            return te::sum(data({i[0], rcb->var, hh, ww, rci->var}) *
+                               kernel({i[1], rcb->var, rh->var, rw->var, rci->var, i[4]}),
+                           {rcb, rh, rw, rci});
+        },
+        name + "_conv", tag::kConv2dNCHWc, {"n", "ocb", "oh", "ow", "oc"});
 
     // Back to NCHW, with the bias: the stage the fused element-wise operators join.
-    std::optional<Tensor> bias;
-    if (ctx.hasInput(2)) bias = ctx.input(2);
-    Tensor out = te::compute(
-        ctx.outputShape(),
+    return te::compute(
+        toExprs({n, oc, oh, ow}),
         [&](const std::vector<Var>& i) {
-            Expr v = conv({i[0], floordiv(i[1], intImm(s.ocBn)), i[2], i[3], floormod(i[1], intImm(s.ocBn))});
-            if (bias) v = v + (*bias)({i[1]});
+            Expr v = conv({i[0], floordiv(i[1], intImm(ocBn)), i[2], i[3], floormod(i[1], intImm(ocBn))});
+            if (bias.defined()) v = v + bias({i[1]});
             return v;
         },
         name, tag::kInjective, {"n", "c", "h", "w"});
-    return {out};
 }
+
+} // namespace nn
+
+namespace {
 
 int64_t extentOf(const IterVar& iv) { return extentOr(iv, 1); }
 
 } // namespace
-
-void addConv2dNCHWcOps(std::vector<TopiOp>& ops) { ops.push_back({"Conv", conv2dNCHWc}); }
 
 void scheduleConv2dNCHWc(te::Schedule& s, const te::Tensor& conv, const te::Tensor& out,
                          const ScheduleOptions& options) {

@@ -13,9 +13,40 @@
 #pragma once
 
 #include "te/Schedule.h"
+#include "topi/ConstantPacker.h"
+#include "topi/Nn.h"
 #include "topi/Schedule.h"
 
+#include <optional>
+
 namespace tessel::topi {
+
+namespace nn {
+
+/// How the blocked convolution splits the channels.
+struct Conv2dNCHWcLayout {
+    int64_t icBn = 0; ///< input channels per block (16, or the largest divisor of C up to 16)
+    int64_t ocBn = 0; ///< output channels per block (16 or 8)
+};
+
+/// The blocking of conv2d(data, weight, params), or nullopt when the blocked
+/// path does not apply: it needs 4-d float32 data and weights, one group, and
+/// output channels a multiple of 8. (Depthwise convolutions stay NCHW: with one
+/// input channel per output channel there is no reduction over channels to
+/// block, and the copies into and out of blocks would cost more than the
+/// arithmetic.)
+std::optional<Conv2dNCHWcLayout> conv2dNCHWcLayout(const te::Tensor& data, const te::Tensor& weight,
+                                                   const ConvParams& params);
+
+/// conv2d() computed in blocks (stages `name`_data, `name`_wpack, `name`_conv
+/// tagged conv2d_nchwc, and `name` back in NCHW with the bias); CompileError
+/// when conv2dNCHWcLayout() has none. The packed weights come from `packer`
+/// when it knows the weight's values, else from a stage (tag opaque).
+te::Tensor conv2dNCHWc(const te::Tensor& data, const te::Tensor& weight, const ConvParams& params = {},
+                       const te::Tensor& bias = {}, const std::string& name = "conv2d_nchwc",
+                       ConstantPacker* packer = nullptr);
+
+} // namespace nn
 
 /// Schedules the stages of a blocked convolution whose output stage (NCHW,
 /// element-wise operators inlined) is `out`; `conv` is the convolution stage.

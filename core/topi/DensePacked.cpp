@@ -1,48 +1,49 @@
-// The dense layer with constant weights (Gemm with a constant B, as every
-// classifier head has): B is packed at compile time into [N/16, K, 16]
-// panels so that one AVX-512 register holds 16 outputs of a row and the
-// reduction streams the panel contiguously; the output stage applies alpha,
-// beta * C and the fused element-wise operators.
-#include "ir/Check.h"
-#include "topi/Schedule.h"
-#include "topi/TopiUtil.h"
+#include "topi/DensePacked.h"
 
-#include <cstring>
+#include "ir/Check.h"
+#include "ir/Diagnostic.h"
+#include "topi/TopiUtil.h"
 
 namespace tessel::topi {
 
 using namespace tir;
 
 namespace {
-
 constexpr int64_t kLanes = 16;
+} // namespace
 
-std::vector<Tensor> densePacked(const OpContext& ctx) {
-    const auto& at = ctx.inputType(0);
-    const auto& bt = ctx.inputType(1);
-    auto bConst = ctx.constant(1);
-    const bool transA = ctx.attrs().getInt("transA", 0) != 0;
-    const bool transB = ctx.attrs().getInt("transB", 0) != 0;
-    if (transA || !bConst || at.dtype != DataType::float32() || bt.dtype != DataType::float32() || bt.rank() != 2)
-        return {};
-    const int64_t m = at.shape[0], k = at.shape[1];
-    const int64_t n = transB ? bt.shape[0] : bt.shape[1];
+namespace nn {
+
+bool densePackedApplies(const Tensor& a, const Tensor& b, const GemmParams& params) {
+    return !params.transA && a->dtype == DataType::float32() && b->dtype == DataType::float32() &&
+           a.ndim() == 2 && b.ndim() == 2;
+}
+
+Tensor densePacked(const Tensor& a, const Tensor& b, const Tensor& c, const GemmParams& params,
+                   const std::string& name, ConstantPacker* packer) {
+    if (!densePackedApplies(a, b, params))
+        throw CompileError("the packed dense layer needs float32 matrices and A not transposed");
+    const auto as = staticShape(a), bs = staticShape(b);
+    const bool transB = params.transB;
+    const int64_t m = as[0], k = as[1];
+    const int64_t n = transB ? bs[0] : bs[1];
+    if ((transB ? bs[1] : bs[0]) != k)
+        throw CompileError("the inner dimensions of A and B differ (" + std::to_string(k) + " and " +
+                           std::to_string(transB ? bs[1] : bs[0]) + ")");
     const int64_t nb = (n + kLanes - 1) / kLanes; // the last panel padded with zeros
-    const double alpha = ctx.attrs().getFloat("alpha", 1.0), beta = ctx.attrs().getFloat("beta", 1.0);
-    Tensor a = ctx.input(0), b = ctx.input(1);
-    const std::string name = ctx.name();
+    const double alpha = params.alpha, beta = params.beta;
 
-    Tensor panels = ctx.derivedConstant(name + "_bpack", [&] {
-        std::vector<float> src(static_cast<size_t>(bConst->numElements()));
-        std::memcpy(src.data(), bConst->bytes.data(), bConst->bytes.size());
-        std::vector<uint8_t> bytes(static_cast<size_t>(nb * k * kLanes) * sizeof(float), 0);
-        float* dst = reinterpret_cast<float*>(bytes.data());
-        for (int64_t j = 0; j < n; ++j)
-            for (int64_t kk = 0; kk < k; ++kk)
-                dst[(j / kLanes * k + kk) * kLanes + j % kLanes] =
-                    src[static_cast<size_t>(transB ? j * k + kk : kk * n + j)];
-        return graph::Constant::make(DataType::float32(), {nb, k, kLanes}, std::move(bytes));
-    });
+    Tensor panels;
+    if (packer)
+        panels = packer->derive(b, name + "_bpack", DataType::float32(), {nb, k, kLanes},
+                                [&](const void* from, void* to) {
+                                    const float* src = static_cast<const float*>(from);
+                                    float* dst = static_cast<float*>(to);
+                                    for (int64_t j = 0; j < n; ++j)
+                                        for (int64_t kk = 0; kk < k; ++kk)
+                                            dst[(j / kLanes * k + kk) * kLanes + j % kLanes] =
+                                                src[transB ? j * k + kk : kk * n + j];
+                                });
     if (!panels.defined())
         panels = te::compute(
             toExprs({nb, k, kLanes}),
@@ -58,25 +59,22 @@ std::vector<Tensor> densePacked(const OpContext& ctx) {
         toExprs({m, nb, kLanes}),
         [&](const std::vector<Var>& i) { return te::sum(a({i[0], rk->var}) * panels({i[1], rk->var, i[2]}), {rk}); },
         name + "_dense", tag::kDensePacked, {"i", "jb", "ji"});
-    const bool addC = ctx.hasInput(2) && beta != 0.0;
-    Tensor out = te::compute(
-        ctx.outputShape(),
+    const bool addC = c.defined() && beta != 0.0;
+    return te::compute(
+        toExprs({m, n}),
         [&](const std::vector<Var>& i) {
             Expr v = acc({i[0], floordiv(i[1], intImm(kLanes)), floormod(i[1], intImm(kLanes))});
             if (alpha != 1.0) v = constant(DataType::float32(), alpha) * v;
             if (addC) {
-                Expr c = broadcastRead(ctx.input(2), i);
-                v = v + (beta != 1.0 ? constant(DataType::float32(), beta) * c : c);
+                Expr cv = broadcastRead(c, i);
+                v = v + (beta != 1.0 ? constant(DataType::float32(), beta) * cv : cv);
             }
             return v;
         },
         name, tag::kInjective, {"i", "j"});
-    return {out};
 }
 
-} // namespace
-
-void addDensePackedOps(std::vector<TopiOp>& ops) { ops.push_back({"Gemm", densePacked}); }
+} // namespace nn
 
 void scheduleDensePacked(te::Schedule& s, const te::Tensor& acc, const te::Tensor& out, const ScheduleOptions&) {
     auto* outOp = dynamic_cast<const te::ComputeOpNode*>(out->op.get());

@@ -1,4 +1,7 @@
 // Reductions, softmax and the normalisations.
+#include "topi/Reduce.h"
+
+#include "ir/Diagnostic.h"
 #include "topi/TopiUtil.h"
 
 #include <algorithm>
@@ -57,65 +60,55 @@ Tensor elemwise(const std::vector<int64_t>& shape, const te::ComputeFunction& f,
 
 /// `e` cast to `type` unless it has that type already.
 Expr as(DataType type, Expr e) {
-    return e.type() == type ? e : cast(type, std::move(e));
+    return e.type() == type ? e : tir::cast(type, std::move(e));
 }
 
-// --- ReduceSum, ReduceMean, ReduceMax ... --------------------------------------------
+} // namespace
 
-std::vector<Tensor> reduce(const OpContext& ctx, Reducer reducer, bool mean) {
-    const Tensor& x = ctx.input(0);
+// --- reductions --------------------------------------------------------------------------
+
+Tensor reduce(const Tensor& x, ReduceOp op, const ReduceParams& params, const std::string& name) {
     const int64_t rank = x.ndim();
-    // Axes are an input from opset 13 (ReduceSum) or 18 (the others), an attribute before.
-    std::vector<int64_t> axes =
-        ctx.hasInput(1) ? ctx.constInts(1) : ctx.attrs().getInts("axes", {});
-    const bool keepDims = ctx.attrs().getInt("keepdims", 1) != 0;
+    const auto& axes = params.axes;
     std::vector<bool> reduced(static_cast<size_t>(rank), axes.empty());
     for (int64_t a : axes)
-        reduced[static_cast<size_t>(normalizedAxis(ctx, a, rank))] = true;
-    const auto outShape = ctx.outputType().shape;
+        reduced[static_cast<size_t>(normalizeAxis(a, rank))] = true;
+    const auto shape = staticShape(x);
     const bool none = std::find(reduced.begin(), reduced.end(), true) == reduced.end();
-    if ((axes.empty() && ctx.attrs().getInt("noop_with_empty_axes", 0) != 0) || none)
-        return {elemwise(
-            outShape,
-            [&](const std::vector<Var>& i) { return x(std::vector<Expr>(i.begin(), i.end())); },
-            ctx.name())};
+    if ((axes.empty() && params.noopWithEmptyAxes) || none)
+        return elemwise(
+            shape, [&](const std::vector<Var>& i) { return x(exprs(i)); }, name);
+    Reducer reducer = op == ReduceOp::Max ? te::max : op == ReduceOp::Min ? te::min : op == ReduceOp::Prod ? te::prod : te::sum;
+    const bool mean = op == ReduceOp::Mean;
     Tensor r = reduceStage(
-        x, reduced, keepDims, reducer, [](Expr v) { return v; },
-        mean ? ctx.name() + "_sum" : ctx.name());
-    if (!mean) return {r};
+        x, reduced, params.keepDims, reducer, [](Expr v) { return v; }, mean ? name + "_sum" : name);
+    if (!mean) return r;
     int64_t n = 1;
     for (size_t d = 0; d < reduced.size(); ++d)
-        if (reduced[d]) n *= staticShape(x)[d];
-    return {elemwise(
-        outShape,
+        if (reduced[d]) n *= shape[d];
+    return elemwise(
+        staticShape(r),
         [&](const std::vector<Var>& i) {
-            Expr s = r(std::vector<Expr>(i.begin(), i.end()));
-            Expr count =
-                s.type().isFloat() ? makeConst(s.type(), double(n)) : makeConst(s.type(), n);
+            Expr s = r(exprs(i));
+            Expr count = s.type().isFloat() ? makeConst(s.type(), double(n)) : makeConst(s.type(), n);
             return s.type().isFloat() ? s / count : truncdiv(s, count);
         },
-        ctx.name())};
+        name);
 }
 
-TopiOp reduceOp(std::string name, Reducer reducer, bool mean = false) {
-    return {std::move(name),
-            [reducer, mean](const OpContext& ctx) { return reduce(ctx, reducer, mean); }};
-}
+namespace nn {
 
-// --- softmax ------------------------------------------------------------------------------
+namespace {
 
-/// Softmax or LogSoftmax over one axis (the importer rewrites the flattening
-/// semantics of opsets before 13 into this form): max, sum of exp(x - max),
-/// then the element-wise output. Subtracting the max keeps exp from overflowing.
-std::vector<Tensor> softmax(const OpContext& ctx, bool log) {
-    const Tensor& x = ctx.input(0);
+/// Softmax or LogSoftmax over one axis: max, sum of exp(x - max), then the
+/// element-wise output.
+Tensor softmaxOf(const Tensor& x, int64_t axisIn, bool log, const std::string& name) {
     const auto shape = staticShape(x);
-    const auto axis =
-        static_cast<size_t>(normalizedAxis(ctx, ctx.attrs().getInt("axis", -1), x.ndim()));
+    const auto axis = static_cast<size_t>(normalizeAxis(axisIn, x.ndim()));
     std::vector<bool> reduced(shape.size(), false);
     reduced[axis] = true;
     Tensor mx = reduceStage(
-        x, reduced, false, te::max, [](Expr v) { return v; }, ctx.name() + "_max");
+        x, reduced, false, te::max, [](Expr v) { return v; }, name + "_max");
     auto dropAxis = [&](const std::vector<Var>& i) {
         std::vector<Expr> r(i.begin(), i.end());
         r.erase(r.begin() + long(axis));
@@ -128,20 +121,18 @@ std::vector<Tensor> softmax(const OpContext& ctx, bool log) {
             IterVar rv = reduceVar(axis, shape[axis]);
             std::vector<Expr> at(i.begin(), i.end());
             at.insert(at.begin() + long(axis), rv->var);
-            return te::sum(exp(x(at) - mx(std::vector<Expr>(i.begin(), i.end()))), {rv});
+            return te::sum(tir::exp(x(at) - mx(std::vector<Expr>(i.begin(), i.end()))), {rv});
         },
-        ctx.name() + "_sum", tag::kReduce);
-    return {elemwise(
+        name + "_sum", tag::kReduce);
+    return elemwise(
         shape,
         [&](const std::vector<Var>& i) {
             Expr v = x(std::vector<Expr>(i.begin(), i.end())) - mx(dropAxis(i));
             if (log) return v - call(Intrinsic::Log, {sum(dropAxis(i))});
-            return exp(v) / sum(dropAxis(i));
+            return tir::exp(v) / sum(dropAxis(i));
         },
-        ctx.name())};
+        name);
 }
-
-// --- normalisations -------------------------------------------------------------------
 
 /// Mean and 1 / sqrt(variance + epsilon) of `x` over the axes from `first`
 /// on, in `type`, each with those axes kept as extent 1.
@@ -189,7 +180,7 @@ Moments moments(const Tensor& x, size_t first, double epsilon, DataType type,
         statShape,
         [&](const std::vector<Var>& i) {
             Expr var = sq(std::vector<Expr>(i.begin(), i.end())) / count;
-            return makeConst(type, 1.0) / sqrt(var + makeConst(type, epsilon));
+            return makeConst(type, 1.0) / tir::sqrt(var + makeConst(type, epsilon));
         },
         name + "_inv_std");
     return {mean, inv};
@@ -203,76 +194,49 @@ Expr statRead(const Tensor& t, const std::vector<Var>& i, size_t first) {
     return t(at);
 }
 
-/// `t` as node output `k`: the same tensor when its type matches, else a cast.
-Tensor asOutput(const OpContext& ctx, const Tensor& t, int k, const std::string& suffix) {
-    DataType want = ctx.outputType(k).dtype;
-    if (t->dtype == want) return t;
-    return elemwise(
-        ctx.outputType(k).shape,
-        [&](const std::vector<Var>& i) {
-            return cast(want, t(std::vector<Expr>(i.begin(), i.end())));
-        },
-        ctx.name() + suffix);
-}
-
-std::vector<Tensor> layerNorm(const OpContext& ctx) {
-    const Tensor& x = ctx.input(0);
-    const Tensor& scale = ctx.input(1);
-    const auto first =
-        static_cast<size_t>(normalizedAxis(ctx, ctx.attrs().getInt("axis", -1), x.ndim()));
-    const double eps = ctx.attrs().getFloat("epsilon", 1e-5);
-    // stash_type: the precision of the statistics (float32 by default).
-    auto stash = graph::dataTypeFromOnnx(ctx.attrs().getInt("stash_type", 1));
-    if (!stash || !stash->isFloat()) ctx.fail("stash_type must be a floating-point type");
-    Moments m = moments(x, first, eps, *stash, ctx.name());
-    std::optional<Tensor> bias;
-    if (ctx.hasInput(2)) bias = ctx.input(2);
-    const DataType t = x->dtype;
-    std::vector<Tensor> out{elemwise(
-        staticShape(x),
-        [&](const std::vector<Var>& i) {
-            Expr v = (as(*stash, x(std::vector<Expr>(i.begin(), i.end()))) -
-                      statRead(m.mean, i, first)) *
-                     statRead(m.invStdDev, i, first);
-            Expr y = as(t, v) * broadcastRead(scale, i);
-            return bias ? y + broadcastRead(*bias, i) : y;
-        },
-        ctx.name())};
-    if (ctx.node().numOutputs() > 1) out.push_back(asOutput(ctx, m.mean, 1, "_mean_out"));
-    if (ctx.node().numOutputs() > 2) out.push_back(asOutput(ctx, m.invStdDev, 2, "_inv_std_out"));
-    return out;
-}
-
-std::vector<Tensor> instanceNorm(const OpContext& ctx) {
-    const Tensor& x = ctx.input(0);
-    const Tensor& scale = ctx.input(1);
-    const Tensor& bias = ctx.input(2);
-    if (x.ndim() < 3) ctx.fail("the input must have at least one spatial axis (N, C, D1, ...)");
-    const double eps = ctx.attrs().getFloat("epsilon", 1e-5);
-    const DataType t = x->dtype;
-    Moments m = moments(x, 2, eps, t, ctx.name());
-    return {elemwise(
-        staticShape(x),
-        [&](const std::vector<Var>& i) {
-            Expr v = (x(std::vector<Expr>(i.begin(), i.end())) - statRead(m.mean, i, 2)) *
-                     statRead(m.invStdDev, i, 2);
-            return v * scale({i[1]}) + bias({i[1]});
-        },
-        ctx.name())};
-}
-
 } // namespace
 
-void addReduceOps(std::vector<TopiOp>& ops) {
-    ops.push_back(reduceOp("ReduceSum", te::sum));
-    ops.push_back(reduceOp("ReduceMean", te::sum, true));
-    ops.push_back(reduceOp("ReduceMax", te::max));
-    ops.push_back(reduceOp("ReduceMin", te::min));
-    ops.push_back(reduceOp("ReduceProd", te::prod));
-    ops.push_back({"Softmax", [](const OpContext& c) { return softmax(c, false); }});
-    ops.push_back({"LogSoftmax", [](const OpContext& c) { return softmax(c, true); }});
-    ops.push_back({"LayerNormalization", layerNorm});
-    ops.push_back({"InstanceNormalization", instanceNorm});
+Tensor softmax(const Tensor& x, int64_t axis, const std::string& name) {
+    return softmaxOf(x, axis, false, name);
 }
+
+Tensor logSoftmax(const Tensor& x, int64_t axis, const std::string& name) {
+    return softmaxOf(x, axis, true, name);
+}
+
+LayerNormResult layerNorm(const Tensor& x, const Tensor& scale, const Tensor& bias, const LayerNormParams& params,
+                          const std::string& name) {
+    const auto first = static_cast<size_t>(normalizeAxis(params.axis, x.ndim()));
+    const DataType stash = params.stashType;
+    if (!stash.isFloat()) throw CompileError("stash_type must be a floating-point type");
+    Moments m = moments(x, first, params.epsilon, stash, name);
+    const DataType t = x->dtype;
+    Tensor out = elemwise(
+        staticShape(x),
+        [&](const std::vector<Var>& i) {
+            Expr v = (as(stash, x(std::vector<Expr>(i.begin(), i.end()))) - statRead(m.mean, i, first)) *
+                     statRead(m.invStdDev, i, first);
+            Expr y = as(t, v) * broadcastRead(scale, i);
+            return bias.defined() ? y + broadcastRead(bias, i) : y;
+        },
+        name);
+    return {out, m.mean, m.invStdDev};
+}
+
+Tensor instanceNorm(const Tensor& x, const Tensor& scale, const Tensor& bias, double epsilon,
+                    const std::string& name) {
+    if (x.ndim() < 3) throw CompileError("the input must have at least one spatial axis (N, C, D1, ...)");
+    const DataType t = x->dtype;
+    Moments m = moments(x, 2, epsilon, t, name);
+    return elemwise(
+        staticShape(x),
+        [&](const std::vector<Var>& i) {
+            Expr v = (x(std::vector<Expr>(i.begin(), i.end())) - statRead(m.mean, i, 2)) * statRead(m.invStdDev, i, 2);
+            return v * scale({i[1]}) + bias({i[1]});
+        },
+        name);
+}
+
+} // namespace nn
 
 } // namespace tessel::topi

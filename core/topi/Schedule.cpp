@@ -3,7 +3,8 @@
 #include "ir/Check.h"
 
 #include "topi/Conv2dNCHWc.h"
-#include "topi/Topi.h"
+#include "topi/DensePacked.h"
+#include "topi/Tags.h"
 #include "topi/TopiUtil.h"
 
 namespace tessel::topi {

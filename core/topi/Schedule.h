@@ -8,6 +8,8 @@
 /// pooling or reduction) gets its operator's schedule; the output gets the
 /// injective schedule: parallel over the outer loops and vectorized along a
 /// contiguous innermost axis when that axis has a whole number of vectors.
+/// The schedules of the blocked convolution and the packed dense layer are
+/// declared beside their computes (Conv2dNCHWc.h, DensePacked.h).
 #pragma once
 
 #include "te/Schedule.h"
@@ -41,10 +43,5 @@ void scheduleInjective(te::Stage stage, const ScheduleOptions& options);
 /// vectorizes; `out` is the function's output stage.
 void scheduleDepthwiseNCHW(te::Schedule& s, const te::Tensor& conv, const te::Tensor& out,
                            const ScheduleOptions& options);
-
-/// The packed dense layer (DensePacked.cpp): `acc` the product in 16-column
-/// panels, `out` its output stage with the fused element-wise operators.
-void scheduleDensePacked(te::Schedule& s, const te::Tensor& acc, const te::Tensor& out,
-                         const ScheduleOptions& options);
 
 } // namespace tessel::topi

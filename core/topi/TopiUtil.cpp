@@ -1,7 +1,7 @@
 #include "topi/TopiUtil.h"
 
-#include "graph/OpRegistry.h"
 #include "ir/Check.h"
+#include "ir/Diagnostic.h"
 
 #include <algorithm>
 
@@ -35,6 +35,10 @@ Expr constant(DataType t, double v) {
     return makeConst(t, static_cast<int64_t>(v));
 }
 
+std::vector<Expr> exprs(const std::vector<Var>& vars) {
+    return {vars.begin(), vars.end()};
+}
+
 Expr broadcastRead(const Tensor& t, const std::vector<Var>& idx) {
     auto shape = staticShape(t);
     size_t r = shape.size();
@@ -47,28 +51,24 @@ Expr broadcastRead(const Tensor& t, const std::vector<Var>& idx) {
     return t(at);
 }
 
-Tensor unary(const OpContext& ctx, const std::function<Expr(Expr)>& f) {
-    Tensor x = ctx.input(0);
-    DataType outType = ctx.outputType().dtype;
-    return te::compute(
-        ctx.outputShape(),
-        [&](const std::vector<Var>& i) {
-            Expr v = f(x(std::vector<Expr>(i.begin(), i.end())));
-            return v.type() == outType ? v : cast(outType, v);
-        },
-        ctx.name(), tag::kElemWise);
-}
-
-Tensor binary(const OpContext& ctx, const Tensor& a, const Tensor& b,
-              const std::function<Expr(Expr, Expr)>& f) {
-    DataType outType = ctx.outputType().dtype;
-    return te::compute(
-        ctx.outputShape(),
-        [&](const std::vector<Var>& i) {
-            Expr v = f(broadcastRead(a, i), broadcastRead(b, i));
-            return v.type() == outType ? v : cast(outType, v);
-        },
-        ctx.name(), tag::kBroadcast);
+std::vector<int64_t> broadcastShape(const std::vector<int64_t>& a, const std::vector<int64_t>& b) {
+    const size_t r = std::max(a.size(), b.size());
+    std::vector<int64_t> out(r);
+    for (size_t i = 0; i < r; ++i) {
+        const int64_t x = i + a.size() >= r ? a[i + a.size() - r] : 1;
+        const int64_t y = i + b.size() >= r ? b[i + b.size() - r] : 1;
+        if (x != y && x != 1 && y != 1) {
+            auto str = [](const std::vector<int64_t>& s) {
+                std::string t = "[";
+                for (size_t k = 0; k < s.size(); ++k)
+                    t += (k ? ", " : "") + std::to_string(s[k]);
+                return t + "]";
+            };
+            throw CompileError("shapes " + str(a) + " and " + str(b) + " do not broadcast");
+        }
+        out[i] = x == 1 ? y : x;
+    }
+    return out;
 }
 
 int64_t extentOr(const te::IterVar& iv, int64_t fallback) {
@@ -104,12 +104,36 @@ Expr paddedRead(const Tensor& t, const std::vector<Expr>& idx, Expr padValue) {
     return select(inside, v, padValue.type() == v.type() ? padValue : cast(v.type(), padValue));
 }
 
-int64_t normalizedAxis(const OpContext& ctx, int64_t axis, int64_t rank) {
-    auto a = graph::normalizeAxis(axis, rank);
-    if (!a)
-        ctx.fail("axis " + std::to_string(axis) + " is out of range for rank " +
-                 std::to_string(rank));
-    return *a;
+int64_t normalizeAxis(int64_t axis, int64_t rank) {
+    if (axis < -rank || axis >= rank)
+        throw CompileError("axis " + std::to_string(axis) + " is out of range for rank " +
+                           std::to_string(rank));
+    return axis < 0 ? axis + rank : axis;
+}
+
+Tensor literalTensor(const std::vector<int64_t>& shape, Expr value, const std::string& name) {
+    return te::compute(
+        toExprs(shape), [value](const std::vector<Var>&) { return value; }, name, tag::kElemWise);
+}
+
+std::optional<Expr> literalOf(const Tensor& t) {
+    auto* op = dynamic_cast<const te::ComputeOpNode*>(t->op.get());
+    if (!op || !op->reduceAxis.empty() || op->body.size() != 1) return std::nullopt;
+    const Expr& body = op->body[0];
+    if (body.as<IntImmNode>() || body.as<FloatImmNode>()) return body;
+    return std::nullopt;
+}
+
+Expr scalarOf(const Tensor& t, DataType type) {
+    if (auto lit = literalOf(t)) {
+        if (auto* f = lit->as<FloatImmNode>())
+            return type.isFloat() ? makeConst(type, f->value)
+                                  : makeConst(type, static_cast<int64_t>(f->value));
+        const int64_t v = lit->as<IntImmNode>()->value;
+        return type.isFloat() ? makeConst(type, double(v)) : makeConst(type, v);
+    }
+    Expr v = t(std::vector<Expr>(t->shape.size(), intImm(0)));
+    return v.type() == type ? v : cast(type, v);
 }
 
 } // namespace tessel::topi

@@ -1,14 +1,17 @@
 /// \file
 /// Helpers shared by the operator computes: shapes as TE extents, numpy
-/// broadcasting reads, element-wise builders and safe padded reads.
+/// broadcasting, safe padded reads, axis normalisation, and literal operands
+/// (one-element tensors whose value is known at compile time, which computes
+/// fold into their arithmetic).
 #pragma once
 
 #include "te/Tensor.h"
 #include "tir/IROperators.h"
-#include "topi/Topi.h"
+#include "topi/Tags.h"
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,16 +27,14 @@ std::vector<int64_t> staticShape(const Tensor& t);
 Expr intImm(int64_t v);
 /// A constant of type `t` (float or integer or bool).
 Expr constant(DataType t, double v);
+/// The axis variables as index expressions.
+std::vector<Expr> exprs(const std::vector<Var>& vars);
 
 /// Reads `t` at the index of an output element `idx` of a broadcast result
 /// (numpy rules: `t`'s axes align to the right; an axis of extent 1 reads 0).
 Expr broadcastRead(const Tensor& t, const std::vector<Var>& idx);
-
-/// out[i...] = f(in[i...]) with the node's output type; tag elemwise.
-Tensor unary(const OpContext& ctx, const std::function<Expr(Expr)>& f);
-/// out[i...] = f(a[bcast], b[bcast]); tag broadcast.
-Tensor binary(const OpContext& ctx, const Tensor& a, const Tensor& b,
-              const std::function<Expr(Expr, Expr)>& f);
+/// The numpy broadcast of two shapes; CompileError when they do not broadcast.
+std::vector<int64_t> broadcastShape(const std::vector<int64_t>& a, const std::vector<int64_t>& b);
 
 /// t[idx] where idx may leave the tensor: reads a clamped (always valid)
 /// index and selects `padValue` outside. Both sides of a Select are
@@ -50,7 +51,19 @@ int64_t largestDivisorAtMost(int64_t n, int64_t limit);
 /// `x` clamped to [lo, hi].
 Expr clampIndex(Expr x, int64_t lo, int64_t hi);
 
-/// An axis attribute in [-rank, rank) made non-negative; ctx.fail otherwise.
-int64_t normalizedAxis(const OpContext& ctx, int64_t axis, int64_t rank);
+/// An axis in [-rank, rank) made non-negative; CompileError otherwise.
+int64_t normalizeAxis(int64_t axis, int64_t rank);
+
+/// A tensor of `shape` whose every element is `value` (tag elemwise): how a
+/// caller passes an operand known at compile time (a scalar weight, a bound
+/// given as an attribute) so that the consumer reads the literal once the
+/// schedule inlines it.
+Tensor literalTensor(const std::vector<int64_t>& shape, Expr value, const std::string& name);
+/// The value of a tensor made by literalTensor() (a compute whose body is a
+/// constant), or nullopt.
+std::optional<Expr> literalOf(const Tensor& t);
+/// Element 0 of the one-element tensor `t` as `type`: the literal itself when
+/// `t` is a literal tensor, else a read of it (cast when needed).
+Expr scalarOf(const Tensor& t, DataType type);
 
 } // namespace tessel::topi

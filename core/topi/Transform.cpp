@@ -1,53 +1,84 @@
 // Injective operators that move data: reshapes, transposes, slices, joins,
 // padding, resizing, gathers and shape producers.
-#include "topi/TopiUtil.h"
+#include "topi/Transform.h"
 
-#include "graph/OpRegistry.h"
+#include "ir/Diagnostic.h"
+#include "topi/TopiUtil.h"
 
 #include <algorithm>
 #include <numeric>
 
-namespace tessel::topi {
+namespace tessel::topi::transform {
 
 using namespace tir;
 
 namespace {
 
-std::vector<Expr> exprs(const std::vector<Var>& i) {
-    return {i.begin(), i.end()};
+std::string shapeStr(const std::vector<int64_t>& s) {
+    std::string t = "[";
+    for (size_t k = 0; k < s.size(); ++k)
+        t += (k ? ", " : "") + std::to_string(s[k]);
+    return t + "]";
 }
 
-/// A compute of output `output` of the node, tagged injective.
-Tensor injective(const OpContext& ctx, const te::ComputeFunction& f, int output = 0) {
-    std::string name = ctx.name();
-    if (output > 0) name += '_' + std::to_string(output);
-    return te::compute(ctx.outputShape(output), f, name, tag::kInjective);
+/// A stage of `shape` tagged injective.
+Tensor injective(const std::vector<int64_t>& shape, const te::ComputeFunction& f, const std::string& name) {
+    return te::compute(toExprs(shape), f, name, tag::kInjective);
 }
 
-/// A constant of type `t` holding element `k` of `c` (integers stay exact).
-Expr elementOf(const graph::Constant& c, size_t k, DataType t) {
-    if (t.isFloat()) return makeConst(t, c.toDoubles().at(k));
-    return makeConst(t, c.toInts().at(k));
-}
-
-/// Scalar input `i` as an expression of type `t`: a literal when it is a
-/// constant, a read of its only element otherwise.
-Expr scalarInput(const OpContext& ctx, int i, DataType t) {
-    if (auto c = ctx.constant(i)) {
-        if (c->numElements() != 1)
-            ctx.fail("input " + std::to_string(i) + " must hold one element");
-        return elementOf(*c, 0, t);
+/// The elements one sliced axis takes: `count` from `start`, `step` apart.
+/// Negative starts and ends count from the end; then for a positive step both
+/// are clamped to [0, dim], for a negative one start to [0, dim - 1] and end
+/// to [-1, dim - 1] (ONNX's Slice, as shape inference computes it).
+struct SliceRange {
+    int64_t start = 0, step = 1, count = 0;
+};
+SliceRange sliceRange(int64_t dim, int64_t start, int64_t end, int64_t step) {
+    SliceRange r;
+    r.step = step;
+    if (dim <= 0) return r;
+    if (start < 0) start += dim;
+    if (end < 0) end += dim;
+    // A step longer than the axis takes at most one element: clamping it keeps
+    // the count and keeps -step from overflowing.
+    const int64_t s = std::clamp(step, -dim - 1, dim + 1);
+    if (step > 0) {
+        r.start = std::clamp(start, int64_t(0), dim);
+        end = std::clamp(end, int64_t(0), dim);
+        r.count = end > r.start ? (end - r.start + s - 1) / s : 0;
+    } else {
+        r.start = std::clamp(start, int64_t(0), dim - 1);
+        end = std::clamp(end, int64_t(-1), dim - 1);
+        r.count = r.start > end ? (r.start - end - s - 1) / -s : 0;
     }
-    const Tensor& s = ctx.input(i);
-    Expr v = s(std::vector<Expr>(s->shape.size(), intImm(0)));
-    return v.type() == t ? v : cast(t, v);
+    return r;
 }
+
+} // namespace
 
 // --- reshapes ------------------------------------------------------------------
 
-/// `x` read in row-major order as a tensor of `outShape` (same element count).
-Tensor reshapeTo(const OpContext& ctx, const Tensor& x) {
-    std::vector<int64_t> inShape = staticShape(x), outShape = ctx.outputType().shape;
+Tensor reshape(const Tensor& x, const std::vector<int64_t>& newShape, const std::string& name) {
+    std::vector<int64_t> inShape = staticShape(x), outShape = newShape;
+    int64_t count = 1, known = 1;
+    for (int64_t d : inShape)
+        count *= d;
+    int inferred = -1;
+    for (size_t d = 0; d < outShape.size(); ++d) {
+        if (outShape[d] == -1 && inferred < 0) {
+            inferred = int(d);
+            continue;
+        }
+        if (outShape[d] < 0) throw CompileError("cannot reshape to " + shapeStr(newShape));
+        known *= outShape[d];
+    }
+    if (inferred >= 0 && known > 0 && count % known == 0) outShape[size_t(inferred)] = count / known;
+    int64_t total = 1;
+    for (int64_t d : outShape)
+        total *= d;
+    if (total != count)
+        throw CompileError("cannot reshape " + shapeStr(inShape) + " to " + shapeStr(newShape) +
+                           ": the element counts differ");
     // When only size-1 axes are added or removed (Squeeze, Unsqueeze, most
     // Flattens), each remaining axis maps to one axis: no division needed.
     std::vector<size_t> inAxes, outAxes;
@@ -58,7 +89,7 @@ Tensor reshapeTo(const OpContext& ctx, const Tensor& x) {
     bool direct = inAxes.size() == outAxes.size();
     for (size_t k = 0; direct && k < inAxes.size(); ++k)
         direct = inShape[inAxes[k]] == outShape[outAxes[k]];
-    return injective(ctx, [&](const std::vector<Var>& i) {
+    return injective(outShape, [&](const std::vector<Var>& i) {
         std::vector<Expr> at(inShape.size(), intImm(0));
         if (direct) {
             for (size_t k = 0; k < inAxes.size(); ++k)
@@ -74,43 +105,53 @@ Tensor reshapeTo(const OpContext& ctx, const Tensor& x) {
             flat = floordiv(flat, intImm(inShape[d]));
         }
         return x(at);
-    });
+    }, name);
 }
 
-std::vector<Tensor> reshape(const OpContext& ctx) {
-    return {reshapeTo(ctx, ctx.input(0))};
-}
-
-std::vector<Tensor> transpose(const OpContext& ctx) {
-    const Tensor& x = ctx.input(0);
-    std::vector<int64_t> perm(static_cast<size_t>(x.ndim()));
+Tensor transpose(const Tensor& x, const std::vector<int64_t>& permIn, const std::string& name) {
+    const auto xs = staticShape(x);
+    std::vector<int64_t> perm(xs.size());
     std::iota(perm.rbegin(), perm.rend(), 0);
-    perm = ctx.attrs().getInts("perm", perm);
-    return {injective(ctx, [&](const std::vector<Var>& i) {
+    if (!permIn.empty()) perm = permIn;
+    if (perm.size() != xs.size())
+        throw CompileError("perm has " + std::to_string(perm.size()) + " axes for a tensor of rank " +
+                           std::to_string(xs.size()));
+    std::vector<int64_t> shape;
+    std::vector<bool> seen(xs.size(), false);
+    for (auto& p : perm) {
+        p = normalizeAxis(p, int64_t(xs.size()));
+        if (seen[size_t(p)]) throw CompileError("perm names axis " + std::to_string(p) + " twice");
+        seen[size_t(p)] = true;
+        shape.push_back(xs[size_t(p)]);
+    }
+    return injective(shape, [&](const std::vector<Var>& i) {
         std::vector<Expr> at(perm.size());
         for (size_t k = 0; k < perm.size(); ++k)
             at[static_cast<size_t>(perm[k])] = i[k];
         return x(at);
-    })};
+    }, name);
 }
 
 // --- joins and slices ------------------------------------------------------------
 
-std::vector<Tensor> concat(const OpContext& ctx) {
-    std::vector<Tensor> ins;
-    for (int k = 0; k < ctx.numInputs(); ++k)
-        if (ctx.hasInput(k)) ins.push_back(ctx.input(k));
-    if (ins.empty()) ctx.fail("needs at least one input");
+Tensor concatenate(const std::vector<Tensor>& ins, int64_t axisIn, const std::string& name) {
+    if (ins.empty()) throw CompileError("needs at least one input");
     const int64_t rank = ins[0].ndim();
-    const auto axis = static_cast<size_t>(normalizedAxis(ctx, ctx.attrs().getInt("axis", 0), rank));
-    std::vector<int64_t> begin, extent;
+    const auto axis = static_cast<size_t>(normalizeAxis(axisIn, rank));
+    std::vector<int64_t> begin, extent, shape = staticShape(ins[0]);
     int64_t offset = 0;
     for (auto& t : ins) {
+        auto ts = staticShape(t);
+        for (size_t d = 0; d < ts.size(); ++d)
+            if (ts.size() != shape.size() || (d != axis && ts[d] != shape[d]))
+                throw CompileError("cannot join " + shapeStr(shape) + " and " + shapeStr(ts) + " along axis " +
+                                   std::to_string(axis));
         begin.push_back(offset);
-        extent.push_back(staticShape(t)[axis]);
+        extent.push_back(ts[axis]);
         offset += extent.back();
     }
-    return {injective(ctx, [&](const std::vector<Var>& i) {
+    shape[axis] = offset;
+    return injective(shape, [&](const std::vector<Var>& i) {
         // Select evaluates both sides: each read is clamped into its input.
         Expr v;
         for (size_t k = ins.size(); k-- > 0;) {
@@ -121,150 +162,147 @@ std::vector<Tensor> concat(const OpContext& ctx) {
             v = v.defined() ? select(i[axis] < intImm(begin[k] + extent[k]), read, v) : read;
         }
         return v;
-    })};
+    }, name);
 }
 
-std::vector<Tensor> split(const OpContext& ctx) {
-    // The part sizes (the split input, num_outputs or equal parts) are already
-    // in the inferred output shapes.
-    const Tensor& x = ctx.input(0);
-    const auto axis =
-        static_cast<size_t>(normalizedAxis(ctx, ctx.attrs().getInt("axis", 0), x.ndim()));
+std::vector<Tensor> split(const Tensor& x, const std::vector<int64_t>& sizes, int64_t axisIn,
+                          const std::string& name) {
+    const auto axis = static_cast<size_t>(normalizeAxis(axisIn, x.ndim()));
+    const auto xs = staticShape(x);
     std::vector<Tensor> out;
     int64_t offset = 0;
-    for (int k = 0; k < ctx.node().numOutputs(); ++k) {
-        out.push_back(injective(
-            ctx,
-            [&](const std::vector<Var>& i) {
-                std::vector<Expr> at = exprs(i);
-                at[axis] = i[axis] + intImm(offset);
-                return x(at);
-            },
-            k));
-        offset += ctx.outputType(k).shape[axis];
+    for (size_t k = 0; k < sizes.size(); ++k) {
+        std::vector<int64_t> shape = xs;
+        shape[axis] = sizes[k];
+        out.push_back(injective(shape, [&](const std::vector<Var>& i) {
+            std::vector<Expr> at = exprs(i);
+            at[axis] = i[axis] + intImm(offset);
+            return x(at);
+        }, k == 0 ? name : name + '_' + std::to_string(k)));
+        offset += sizes[k];
     }
-    if (offset != staticShape(x)[axis]) ctx.fail("the parts do not add up to the split axis");
+    if (offset != xs[axis]) throw CompileError("the parts do not add up to the split axis");
     return out;
 }
 
-std::vector<Tensor> slice(const OpContext& ctx) {
-    const Tensor& x = ctx.input(0);
+Tensor stridedSlice(const Tensor& x, const SliceParams& p, const std::string& name) {
     const auto shape = staticShape(x);
     const auto rank = static_cast<int64_t>(shape.size());
-    auto starts = ctx.constInts(1), ends = ctx.constInts(2);
+    const auto& starts = p.starts;
     std::vector<int64_t> axes(starts.size());
     std::iota(axes.begin(), axes.end(), 0);
-    if (ctx.hasInput(3)) axes = ctx.constInts(3);
+    if (!p.axes.empty()) axes = p.axes;
     std::vector<int64_t> steps(starts.size(), 1);
-    if (ctx.hasInput(4)) steps = ctx.constInts(4);
-    if (ends.size() != starts.size() || axes.size() != starts.size() ||
-        steps.size() != starts.size())
-        ctx.fail("starts, ends, axes and steps must have the same length");
-    std::vector<int64_t> first(shape.size(), 0), step(shape.size(), 1);
+    if (!p.steps.empty()) steps = p.steps;
+    if (p.ends.size() != starts.size() || axes.size() != starts.size() || steps.size() != starts.size())
+        throw CompileError("starts, ends, axes and steps must have the same length");
+    std::vector<int64_t> first(shape.size(), 0), step(shape.size(), 1), outShape = shape;
     for (size_t k = 0; k < starts.size(); ++k) {
-        const auto a = static_cast<size_t>(normalizedAxis(ctx, axes[k], rank));
-        if (steps[k] == 0) ctx.fail("a step of 0 is not allowed");
-        auto r = graph::sliceRange(shape[a], starts[k], ends[k], steps[k]);
+        const auto a = static_cast<size_t>(normalizeAxis(axes[k], rank));
+        if (steps[k] == 0) throw CompileError("a step of 0 is not allowed");
+        auto r = sliceRange(shape[a], starts[k], p.ends[k], steps[k]);
         first[a] = r.start;
         step[a] = r.step;
+        outShape[a] = r.count;
     }
-    return {injective(ctx, [&](const std::vector<Var>& i) {
+    return injective(outShape, [&](const std::vector<Var>& i) {
         std::vector<Expr> at;
         for (size_t d = 0; d < i.size(); ++d)
             at.push_back(intImm(first[d]) + Expr(i[d]) * intImm(step[d]));
         return x(at);
-    })};
+    }, name);
 }
 
-std::vector<Tensor> gather(const OpContext& ctx) {
-    const Tensor& data = ctx.input(0);
-    const Tensor& indices = ctx.input(1);
-    const auto axis =
-        static_cast<size_t>(normalizedAxis(ctx, ctx.attrs().getInt("axis", 0), data.ndim()));
-    const int64_t dim = staticShape(data)[axis];
+Tensor gather(const Tensor& data, const Tensor& indices, int64_t axisIn, const std::string& name) {
+    const auto axis = static_cast<size_t>(normalizeAxis(axisIn, data.ndim()));
+    const auto ds = staticShape(data);
+    const int64_t dim = ds[axis];
     const auto q = static_cast<size_t>(indices.ndim());
-    auto c = ctx.constant(1);
-    return {injective(ctx, [&](const std::vector<Var>& i) {
-        // One constant index (a shape subgraph's Gather) becomes a literal.
-        Expr k =
-            c && c->numElements() == 1
-                ? makeConst(DataType::int64(), c->toInts()[0])
-                : indices(std::vector<Expr>(i.begin() + long(axis), i.begin() + long(axis + q)));
+    std::vector<int64_t> shape(ds.begin(), ds.begin() + long(axis));
+    auto is = staticShape(indices);
+    shape.insert(shape.end(), is.begin(), is.end());
+    shape.insert(shape.end(), ds.begin() + long(axis) + 1, ds.end());
+    auto literal = literalOf(indices);
+    std::optional<int64_t> index = literal ? asConstInt(*literal) : std::nullopt;
+    return injective(shape, [&](const std::vector<Var>& i) {
+        // A literal index (a shape subgraph's Gather) becomes an int64 literal.
+        Expr k = index ? makeConst(DataType::int64(), *index)
+                         : indices(std::vector<Expr>(i.begin() + long(axis), i.begin() + long(axis + q)));
         // Negative indices count from the end; out-of-range ones are clamped
         // so that a bad index never reads outside the data.
         k = select(k < makeZero(k.type()), k + makeConst(k.type(), dim), k);
-        k = cast(DataType::int32(), clampIndex(k, 0, dim - 1));
+        k = tir::cast(DataType::int32(), clampIndex(k, 0, dim - 1));
         std::vector<Expr> at(i.begin(), i.begin() + long(axis));
         at.push_back(k);
         at.insert(at.end(), i.begin() + long(axis + q), i.end());
         return data(at);
-    })};
+    }, name);
 }
 
 // --- padding and tiling -----------------------------------------------------------
 
-std::vector<Tensor> pad(const OpContext& ctx) {
-    const Tensor& x = ctx.input(0);
+Tensor pad(const Tensor& x, const PadParams& p, const Tensor& valueTensor, const std::string& name) {
     const auto shape = staticShape(x);
     const size_t rank = shape.size();
-    const std::string mode = ctx.attrs().getString("mode", "constant");
+    const std::string& mode = p.mode;
     if (mode != "constant" && mode != "reflect" && mode != "edge" && mode != "wrap")
-        ctx.fail("pad mode '" + mode + "' is not supported (constant, reflect, edge or wrap)");
-    auto pads = ctx.constInts(1);
-    std::vector<int64_t> axes(rank);
-    std::iota(axes.begin(), axes.end(), 0);
-    if (ctx.hasInput(3)) axes = ctx.constInts(3);
-    if (pads.size() != 2 * axes.size())
-        ctx.fail("pads has " + std::to_string(pads.size()) + " values; " +
-                 std::to_string(2 * axes.size()) + " expected (a begin and an end per axis)");
-    std::vector<int64_t> before(rank, 0), after(rank, 0);
-    for (size_t k = 0; k < axes.size(); ++k) {
-        const auto a = static_cast<size_t>(normalizedAxis(ctx, axes[k], int64_t(rank)));
-        before[a] = pads[k];
-        after[a] = pads[k + axes.size()];
-    }
+        throw CompileError("pad mode '" + mode + "' is not supported (constant, reflect, edge or wrap)");
+    std::vector<int64_t> before = p.before.empty() ? std::vector<int64_t>(rank, 0) : p.before;
+    std::vector<int64_t> after = p.after.empty() ? std::vector<int64_t>(rank, 0) : p.after;
+    if (before.size() != rank || after.size() != rank)
+        throw CompileError("padding needs a begin and an end for each of the " + std::to_string(rank) + " axes");
+    std::vector<int64_t> outShape;
+    for (size_t d = 0; d < rank; ++d)
+        outShape.push_back(shape[d] + before[d] + after[d]);
     const DataType t = x->dtype;
-    Expr value = ctx.hasInput(2) ? scalarInput(ctx, 2, t) : makeZero(t);
-    return {injective(ctx, [&](const std::vector<Var>& i) {
+    Expr value = valueTensor.defined() ? scalarOf(valueTensor, t) : p.value == 0 ? makeZero(t) : constant(t, p.value);
+    return injective(outShape, [&](const std::vector<Var>& i) {
         std::vector<Expr> at;
         for (size_t d = 0; d < rank; ++d) {
             if (before[d] == 0 && after[d] == 0) {
                 at.push_back(i[d]);
                 continue;
             }
-            Expr p = i[d] - intImm(before[d]);
+            Expr q = i[d] - intImm(before[d]);
             const int64_t n = shape[d];
             if (mode == "reflect") {
                 // Mirror without repeating the edge: -1 -> 1, n -> n - 2.
-                p = select(p < intImm(0), intImm(0) - p, p);
-                p = select(p >= intImm(n), intImm(2 * (n - 1)) - p, p);
+                q = select(q < intImm(0), intImm(0) - q, q);
+                q = select(q >= intImm(n), intImm(2 * (n - 1)) - q, q);
             } else if (mode == "wrap") {
-                p = floormod(p, intImm(n));
+                q = floormod(q, intImm(n));
             }
-            at.push_back(mode == "constant" ? p : clampIndex(p, 0, n - 1));
+            at.push_back(mode == "constant" ? q : clampIndex(q, 0, n - 1));
         }
         return mode == "constant" ? paddedRead(x, at, value) : x(at);
-    })};
+    }, name);
 }
 
-std::vector<Tensor> expand(const OpContext& ctx) {
-    const Tensor& x = ctx.input(0);
-    return {injective(ctx, [&](const std::vector<Var>& i) { return broadcastRead(x, i); })};
+Tensor broadcastTo(const Tensor& x, const std::vector<int64_t>& shape, const std::string& name) {
+    return injective(broadcastShape(staticShape(x), shape),
+                     [&](const std::vector<Var>& i) { return broadcastRead(x, i); }, name);
 }
 
-std::vector<Tensor> tile(const OpContext& ctx) {
-    const Tensor& x = ctx.input(0);
+Tensor tile(const Tensor& x, const std::vector<int64_t>& reps, const std::string& name) {
     const auto shape = staticShape(x);
-    return {injective(ctx, [&](const std::vector<Var>& i) {
+    if (reps.size() != shape.size())
+        throw CompileError("tile needs one repeat count per axis (" + std::to_string(shape.size()) + ")");
+    std::vector<int64_t> outShape;
+    for (size_t d = 0; d < shape.size(); ++d) {
+        if (reps[d] < 1) throw CompileError("repeat counts must be positive");
+        outShape.push_back(shape[d] * reps[d]);
+    }
+    return injective(outShape, [&](const std::vector<Var>& i) {
         std::vector<Expr> at;
         for (size_t d = 0; d < shape.size(); ++d)
-            at.push_back(ctx.outputType().shape[d] == shape[d] ? Expr(i[d])
-                                                               : floormod(i[d], intImm(shape[d])));
+            at.push_back(outShape[d] == shape[d] ? Expr(i[d]) : floormod(i[d], intImm(shape[d])));
         return x(at);
-    })};
+    }, name);
 }
 
 // --- resize ------------------------------------------------------------------------
+
+namespace {
 
 /// One input element that an output element reads along one axis, and its
 /// weight (undefined: 1).
@@ -286,75 +324,44 @@ std::vector<Expr> cubicWeights(Expr r, double a) {
     return {far(r + k(1)), near(r), near(q), far(q + k(1))};
 }
 
-std::vector<Tensor> resize(const OpContext& ctx) {
-    const Tensor& x = ctx.input(0);
+} // namespace
+
+Tensor resize(const Tensor& x, const ResizeParams& p, const std::string& name) {
     const auto inShape = staticShape(x);
-    const auto outShape = ctx.outputType().shape;
+    const auto& outShape = p.size;
     const size_t rank = inShape.size();
-    const auto& attrs = ctx.attrs();
-    const std::string mode = attrs.getString("mode", "nearest");
-    const std::string coord = attrs.getString("coordinate_transformation_mode", "half_pixel");
-    const std::string nearestMode = attrs.getString("nearest_mode", "round_prefer_floor");
-    const std::string policy = attrs.getString("keep_aspect_ratio_policy", "stretch");
-    const double cubicA = attrs.getFloat("cubic_coeff_a", -0.75);
-    const bool excludeOutside = attrs.getInt("exclude_outside", 0) != 0;
-    const double extrapolation = attrs.getFloat("extrapolation_value", 0.0);
+    const std::string& mode = p.mode;
+    const std::string& coord = p.coordinateTransformationMode;
+    const std::string& nearestMode = p.nearestMode;
+    const double cubicA = p.cubicCoeffA;
+    const bool excludeOutside = p.excludeOutside;
+    const double extrapolation = p.extrapolationValue;
     if (mode != "nearest" && mode != "linear" && mode != "cubic")
-        ctx.fail("resize mode '" + mode + "' is not supported (nearest, linear or cubic)");
+        throw CompileError("resize mode '" + mode + "' is not supported (nearest, linear or cubic)");
     if (coord != "half_pixel" && coord != "asymmetric" && coord != "align_corners" &&
-        coord != "pytorch_half_pixel" && coord != "tf_half_pixel_for_nn" &&
-        coord != "tf_crop_and_resize")
-        ctx.fail("coordinate_transformation_mode '" + coord + "' is not supported");
-    if (nearestMode != "round_prefer_floor" && nearestMode != "round_prefer_ceil" &&
-        nearestMode != "floor" && nearestMode != "ceil")
-        ctx.fail("nearest_mode '" + nearestMode + "' is not supported");
-    if (attrs.getInt("antialias", 0) != 0) ctx.fail("antialias=1 is not supported");
-    if (policy != "stretch" && policy != "not_larger" && policy != "not_smaller")
-        ctx.fail("keep_aspect_ratio_policy '" + policy + "' is not supported");
-
-    std::vector<int64_t> axes(rank);
-    std::iota(axes.begin(), axes.end(), 0);
-    axes = attrs.getInts("axes", axes);
-    for (auto& a : axes)
-        a = normalizedAxis(ctx, a, int64_t(rank));
-
-    // Scales as the ONNX reference uses them: the given scales, or out / in
-    // (in double) when sizes are given.
-    std::vector<double> scale(rank, 1.0);
-    std::vector<double> scales = ctx.constant(2) ? ctx.constFloats(2) : std::vector<double>{};
-    if (!scales.empty()) {
-        if (scales.size() != axes.size()) ctx.fail("scales must have one value per resized axis");
-        for (size_t k = 0; k < axes.size(); ++k)
-            scale[size_t(axes[k])] = scales[k];
-    } else {
-        if (!ctx.hasInput(3)) ctx.fail("needs scales or sizes (as constants)");
-        auto sizes = ctx.constInts(3);
-        if (sizes.size() != axes.size()) ctx.fail("sizes must have one value per resized axis");
-        std::vector<double> ratio;
-        for (size_t k = 0; k < axes.size(); ++k)
-            ratio.push_back(double(sizes[k]) / double(inShape[size_t(axes[k])]));
-        for (size_t k = 0; k < axes.size(); ++k) {
-            double r = ratio[k];
-            if (policy == "not_larger") r = *std::min_element(ratio.begin(), ratio.end());
-            if (policy == "not_smaller") r = *std::max_element(ratio.begin(), ratio.end());
-            scale[size_t(axes[k])] = r;
-        }
-    }
+        coord != "pytorch_half_pixel" && coord != "tf_half_pixel_for_nn" && coord != "tf_crop_and_resize")
+        throw CompileError("coordinate_transformation_mode '" + coord + "' is not supported");
+    if (nearestMode != "round_prefer_floor" && nearestMode != "round_prefer_ceil" && nearestMode != "floor" &&
+        nearestMode != "ceil")
+        throw CompileError("nearest_mode '" + nearestMode + "' is not supported");
+    if (outShape.size() != rank) throw CompileError("size must have one extent per axis");
+    // Scales as the ONNX reference uses them: the given scales, or out / in (in double).
+    std::vector<double> scale = p.scales;
+    if (scale.empty())
+        for (size_t d = 0; d < rank; ++d)
+            scale.push_back(double(outShape[d]) / double(inShape[d]));
+    if (scale.size() != rank) throw CompileError("scales must have one value per axis");
     std::vector<double> roiStart(rank, 0.0), roiEnd(rank, 1.0);
-    if (coord == "tf_crop_and_resize") {
-        auto roi = ctx.constFloats(1);
-        if (roi.size() != 2 * axes.size())
-            ctx.fail("roi must have a start and an end per resized axis");
-        for (size_t k = 0; k < axes.size(); ++k) {
-            roiStart[size_t(axes[k])] = roi[k];
-            roiEnd[size_t(axes[k])] = roi[k + axes.size()];
-        }
+    if (coord == "tf_crop_and_resize" && !p.roi.empty()) {
+        if (p.roi.size() != 2 * rank) throw CompileError("roi must have a start and an end per axis");
+        roiStart.assign(p.roi.begin(), p.roi.begin() + long(rank));
+        roiEnd.assign(p.roi.begin() + long(rank), p.roi.end());
     }
 
     const DataType f64 = DataType::float64();
     const DataType valueType = x->dtype.isFloat() ? x->dtype : DataType::float32();
     auto k64 = [&](double v) { return makeConst(f64, v); };
-    return {injective(ctx, [&](const std::vector<Var>& i) {
+    return injective(outShape, [&](const std::vector<Var>& i) {
         std::vector<std::vector<Tap>> taps(rank);
         Expr outside; // tf_crop_and_resize: a coordinate outside the input
         for (size_t d = 0; d < rank; ++d) {
@@ -367,7 +374,7 @@ std::vector<Tensor> resize(const OpContext& ctx) {
                 continue;
             }
             // The input coordinate of output index i, in double as the reference computes it.
-            Expr xo = cast(f64, i[d]);
+            Expr xo = tir::cast(f64, i[d]);
             const double outWidth = s * double(in);
             Expr c;
             if (coord == "half_pixel")
@@ -389,7 +396,7 @@ std::vector<Tensor> resize(const OpContext& ctx) {
             }
             Expr fl = call(Intrinsic::Floor, {c});
             Expr r = c - fl;
-            Expr base = cast(DataType::int32(), fl);
+            Expr base = tir::cast(DataType::int32(), fl);
             auto at = [&](int64_t off) { return clampIndex(base + intImm(off), 0, in - 1); };
             if (mode == "nearest") {
                 Expr up;
@@ -402,7 +409,7 @@ std::vector<Tensor> resize(const OpContext& ctx) {
                 Expr idx = up.defined() ? select(up, base + intImm(1), base) : base;
                 taps[d] = {{clampIndex(idx, 0, in - 1), Expr()}};
             } else if (mode == "linear") {
-                taps[d] = {{at(0), cast(valueType, k64(1.0) - r)}, {at(1), cast(valueType, r)}};
+                taps[d] = {{at(0), tir::cast(valueType, k64(1.0) - r)}, {at(1), tir::cast(valueType, r)}};
             } else {
                 auto w = cubicWeights(r, cubicA);
                 if (excludeOutside) {
@@ -418,7 +425,7 @@ std::vector<Tensor> resize(const OpContext& ctx) {
                         wk = wk / total;
                 }
                 for (int64_t o = 0; o < 4; ++o)
-                    taps[d].push_back({at(o - 1), cast(valueType, w[size_t(o)])});
+                    taps[d].push_back({at(o - 1), tir::cast(valueType, w[size_t(o)])});
             }
         }
         // The weighted sum over every combination of taps.
@@ -434,7 +441,7 @@ std::vector<Tensor> resize(const OpContext& ctx) {
             }
             Expr v = x(at);
             if (w.defined()) {
-                v = v.type() == valueType ? v : cast(valueType, v);
+                v = v.type() == valueType ? v : tir::cast(valueType, v);
                 v = v * w;
             }
             acc = acc.defined() ? acc + v : v;
@@ -443,108 +450,82 @@ std::vector<Tensor> resize(const OpContext& ctx) {
                 pick[--d] = 0;
             if (d == 0) break;
         }
-        if (acc.type() != x->dtype) acc = cast(x->dtype, acc);
+        if (acc.type() != x->dtype) acc = tir::cast(x->dtype, acc);
         if (outside.defined()) acc = select(outside, makeConst(x->dtype, extrapolation), acc);
         return acc;
-    })};
+    }, name);
 }
+
 
 // --- rearrangements of blocks ---------------------------------------------------------
 
-std::vector<Tensor> depthToSpace(const OpContext& ctx) {
-    const Tensor& x = ctx.input(0);
-    if (x.ndim() != 4) ctx.fail("the input must be 4-D (N, C, H, W)");
-    const int64_t b = ctx.attrs().getInt("blocksize", 0);
-    const std::string mode = ctx.attrs().getString("mode", "DCR");
-    if (b <= 0) ctx.fail("blocksize must be positive");
-    if (mode != "DCR" && mode != "CRD")
-        ctx.fail("mode '" + mode + "' is not supported (DCR or CRD)");
-    const int64_t c = ctx.outputType().shape[1];
-    return {injective(ctx, [&](const std::vector<Var>& i) {
+Tensor depthToSpace(const Tensor& x, int64_t b, const std::string& mode, const std::string& name) {
+    if (x.ndim() != 4) throw CompileError("the input must be 4-D (N, C, H, W)");
+    if (b <= 0) throw CompileError("blocksize must be positive");
+    if (mode != "DCR" && mode != "CRD") throw CompileError("mode '" + mode + "' is not supported (DCR or CRD)");
+    const auto xs = staticShape(x);
+    if (xs[1] % (b * b) != 0)
+        throw CompileError("the " + std::to_string(xs[1]) + " channels are not a multiple of blocksize^2");
+    const int64_t c = xs[1] / (b * b);
+    return injective({xs[0], c, xs[2] * b, xs[3] * b}, [&](const std::vector<Var>& i) {
         Expr bh = floormod(i[2], intImm(b)), bw = floormod(i[3], intImm(b));
         Expr block = bh * intImm(b) + bw;
-        // DCR: the depth is (block row, block column, channel); CRD: (channel, block row, block
-        // column).
+        // DCR: the depth is (block row, block column, channel); CRD: (channel, block row, block column).
         Expr ch = mode == "DCR" ? block * intImm(c) + i[1] : Expr(i[1]) * intImm(b * b) + block;
         return x({i[0], ch, floordiv(i[2], intImm(b)), floordiv(i[3], intImm(b))});
-    })};
+    }, name);
 }
 
-std::vector<Tensor> spaceToDepth(const OpContext& ctx) {
-    const Tensor& x = ctx.input(0);
-    if (x.ndim() != 4) ctx.fail("the input must be 4-D (N, C, H, W)");
-    const int64_t b = ctx.attrs().getInt("blocksize", 0);
-    if (b <= 0) ctx.fail("blocksize must be positive");
-    const int64_t c = staticShape(x)[1];
-    return {injective(ctx, [&](const std::vector<Var>& i) {
+Tensor spaceToDepth(const Tensor& x, int64_t b, const std::string& name) {
+    if (x.ndim() != 4) throw CompileError("the input must be 4-D (N, C, H, W)");
+    if (b <= 0) throw CompileError("blocksize must be positive");
+    const auto xs = staticShape(x);
+    if (xs[2] % b != 0 || xs[3] % b != 0)
+        throw CompileError("the spatial extents are not multiples of blocksize");
+    const int64_t c = xs[1];
+    return injective({xs[0], c * b * b, xs[2] / b, xs[3] / b}, [&](const std::vector<Var>& i) {
         // Output channel = (block row, block column, input channel).
         Expr block = floordiv(i[1], intImm(c));
         Expr h = Expr(i[2]) * intImm(b) + floordiv(block, intImm(b));
         Expr w = Expr(i[3]) * intImm(b) + floormod(block, intImm(b));
         return x({i[0], floormod(i[1], intImm(c)), h, w});
-    })};
+    }, name);
 }
 
 // --- shape producers ---------------------------------------------------------------------
 
-std::vector<Tensor> shapeOp(const OpContext& ctx) {
-    const auto& dims = ctx.inputType(0).shape;
+Tensor shapeOf(const Tensor& x, int64_t startIn, int64_t endIn, DataType t, const std::string& name) {
+    const auto dims = staticShape(x);
     const auto r = static_cast<int64_t>(dims.size());
     auto clamp = [&](int64_t v) { return std::clamp(v < 0 ? v + r : v, int64_t(0), r); };
-    const int64_t start = clamp(ctx.attrs().getInt("start", 0));
-    const int64_t end = clamp(ctx.attrs().getInt("end", r));
-    const DataType t = ctx.outputType().dtype;
-    return {injective(ctx, [&](const std::vector<Var>& i) {
+    const int64_t start = clamp(startIn), end = clamp(endIn);
+    return injective({end - start}, [&](const std::vector<Var>& i) {
         Expr v = makeConst(t, dims[size_t(end - 1)]);
         for (int64_t k = end - 1; k-- > start;)
             v = select(i[0] == intImm(k - start), makeConst(t, dims[size_t(k)]), v);
         return v;
-    })};
+    }, name);
 }
 
-std::vector<Tensor> sizeOp(const OpContext& ctx) {
-    const DataType t = ctx.outputType().dtype;
-    const int64_t n = ctx.inputType(0).numElements();
-    return {injective(ctx, [&](const std::vector<Var>&) { return makeConst(t, n); })};
+Tensor sizeOf(const Tensor& x, DataType t, const std::string& name) {
+    int64_t n = 1;
+    for (int64_t d : staticShape(x))
+        n *= d;
+    return injective({}, [&](const std::vector<Var>&) { return makeConst(t, n); }, name);
 }
 
-std::vector<Tensor> constantOfShape(const OpContext& ctx) {
-    const DataType t = ctx.outputType().dtype;
-    auto value = ctx.attrs().getTensor("value");
-    if (value && value->numElements() != 1) ctx.fail("the value attribute must hold one element");
-    Expr v = value ? elementOf(*value, 0, t) : makeZero(t);
-    return {injective(ctx, [&](const std::vector<Var>&) { return v; })};
+Tensor full(const std::vector<int64_t>& shape, Expr value, const std::string& name) {
+    return injective(shape, [&](const std::vector<Var>&) { return value; }, name);
 }
 
-std::vector<Tensor> range(const OpContext& ctx) {
-    const DataType t = ctx.outputType().dtype;
-    Expr start = scalarInput(ctx, 0, t), delta = scalarInput(ctx, 2, t);
-    return {
-        injective(ctx, [&](const std::vector<Var>& i) { return start + cast(t, i[0]) * delta; })};
+Tensor full(const std::vector<int64_t>& shape, DataType dtype, double value, const std::string& name) {
+    return full(shape, constant(dtype, value), name);
 }
 
-} // namespace
-
-void addTransformOps(std::vector<TopiOp>& ops) {
-    ops.push_back({"Reshape", reshape});
-    ops.push_back({"Flatten", reshape});
-    ops.push_back({"Squeeze", reshape});
-    ops.push_back({"Unsqueeze", reshape});
-    ops.push_back({"Transpose", transpose});
-    ops.push_back({"Concat", concat});
-    ops.push_back({"Split", split});
-    ops.push_back({"Slice", slice});
-    ops.push_back({"Gather", gather});
-    ops.push_back({"Pad", pad});
-    ops.push_back({"Resize", resize});
-    ops.push_back({"Expand", expand});
-    ops.push_back({"Tile", tile});
-    ops.push_back({"DepthToSpace", depthToSpace});
-    ops.push_back({"SpaceToDepth", spaceToDepth});
-    ops.push_back({"Shape", shapeOp});
-    ops.push_back({"Size", sizeOp});
-    ops.push_back({"ConstantOfShape", constantOfShape});
-    ops.push_back({"Range", range});
+Tensor arange(const Tensor& startTensor, const Tensor& deltaTensor, int64_t count, const std::string& name) {
+    const DataType t = startTensor->dtype;
+    Expr start = scalarOf(startTensor, t), delta = scalarOf(deltaTensor, t);
+    return injective({count}, [&](const std::vector<Var>& i) { return start + tir::cast(t, i[0]) * delta; }, name);
 }
 
-} // namespace tessel::topi
+} // namespace tessel::topi::transform

@@ -167,6 +167,33 @@ private slots:
         QCOMPARE(usage.exitCode, 2);
     }
 
+    // A template's workload parameters: `space` reports them, `--workload`
+    // instantiates the template for another workload.
+    void templateWorkloads() {
+        const QString dense = TESSEL_SOURCE_DIR "/resources/templates/dense.te";
+        auto space = tesselc({"space", dense, "--workload", "M=4,N=256"});
+        QCOMPARE(space.exitCode, 0);
+        QVERIFY2(space.out.contains("workload M=4 N=256 K=512 (default)"), qPrintable(space.out));
+        auto json = tesselc({"space", dense, "--json", "--workload", "K=64"});
+        QCOMPARE(json.exitCode, 0);
+        auto wl = QJsonDocument::fromJson(json.out.toUtf8()).object()["workload"].toArray();
+        QCOMPARE(wl.size(), 3);
+        QCOMPARE(wl[2].toObject()["name"].toString(), QString("K"));
+        QCOMPARE(wl[2].toObject()["default"].toInt(), 512);
+        QCOMPARE(wl[2].toObject()["value"].toInt(), 64);
+        auto run = tesselc({"run", dense, "--workload", "M=2,N=64,K=32", "--repeat", "1"});
+        QCOMPARE(run.exitCode, 0);
+        QVERIFY2(run.out.contains("dense: ok"), qPrintable(run.out));
+        auto lowered = tesselc({"lower", dense, "--workload", "N=64,K=32"});
+        QCOMPARE(lowered.exitCode, 0);
+        QVERIFY2(lowered.out.contains("C: T.Buffer((64,)"), qPrintable(lowered.out)); // M = 1 row of N = 64
+        auto bad = tesselc({"build", dense, "--emit", "tir", "--workload", "Q=1"});
+        QCOMPARE(bad.exitCode, 1);
+        QVERIFY2(bad.err.startsWith(dense + ":17:13: error: the workload sets parameter 'Q'"), qPrintable(bad.err));
+        auto usage = tesselc({"run", dense, "--workload", "M"});
+        QCOMPARE(usage.exitCode, 2);
+    }
+
     void errors_data() {
         QTest::addColumn<QString>("file");
         for (auto& e : QDir(TESSEL_SOURCE_DIR "/tests/error").entryInfoList({"*.te"}, QDir::Files, QDir::Name))

@@ -1,12 +1,14 @@
 // C backend: the C source of hand-built TIR compiles with the system `cc`
 // into a shared library whose functions give the same results as the LLVM JIT
-// (and as plain C++ references).
+// (and as plain C++ references); its line table links each C line to the
+// TIR line it was printed for.
 #include "codegen/CodeGenC.h"
 #include "codegen/CodeGenLLVM.h"
 #include "codegen/Target.h"
 #include "ir/Diagnostic.h"
 #include "runtime/ParallelABI.h"
 #include "tir/IROperators.h"
+#include "tir/IRPrinter.h"
 
 #include <QProcess>
 #include <QTemporaryDir>
@@ -14,11 +16,13 @@
 
 #include <dlfcn.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <functional>
 #include <memory>
+#include <tuple>
 
 using namespace tessel;
 using namespace tessel::tir;
@@ -218,6 +222,33 @@ PrimFunc mathAndControl() {
     return PrimFunc::make("mix", {A, O, I}, SeqStmtNode::make({scalar, vec, heap}));
 }
 
+std::vector<std::string> linesOf(const std::string& text) {
+    std::vector<std::string> out;
+    size_t start = 0;
+    while (start < text.size()) {
+        size_t end = text.find('\n', start);
+        if (end == std::string::npos) end = text.size();
+        out.push_back(text.substr(start, end - start));
+        start = end + 1;
+    }
+    return out;
+}
+
+/// The line (1-based) of the nth line whose text, without indentation, starts
+/// with `prefix`; 0 when there is none.
+int lineStarting(const std::vector<std::string>& lines, const std::string& prefix, int nth) {
+    for (size_t i = 0; i < lines.size(); ++i) {
+        size_t b = lines[i].find_first_not_of(' ');
+        if (b != std::string::npos && lines[i].compare(b, prefix.size(), prefix) == 0 && nth-- == 0)
+            return int(i) + 1;
+    }
+    return 0;
+}
+
+bool contains(const std::vector<int>& v, int x) {
+    return std::find(v.begin(), v.end(), x) != v.end();
+}
+
 bool closeEnough(float a, float b) {
     if (std::isnan(a) || std::isnan(b)) return std::isnan(a) && std::isnan(b);
     return std::fabs(a - b) <= 2e-5f * std::max(1.0f, std::max(std::fabs(a), std::fabs(b)));
@@ -231,18 +262,99 @@ private slots:
     void initTestCase() { QVERIFY(dir_.isValid()); }
 
     void readableText() {
-        std::string c = codegen::emitC(vectorAdd());
+        std::string c = codegen::emitC(vectorAdd()).text;
         QVERIFY(c.find("int32_t vadd(void* const* args) {") != std::string::npos);
         QVERIFY(c.find("float* restrict A = (float*)args[0];") != std::string::npos);
         QVERIFY(c.find("for (int32_t i = 0; i < 16; ++i) {") != std::string::npos);
         QVERIFY(c.find("C[i * 16 + lane] = A[i * 16 + lane] + B[i * 16 + lane];") !=
                 std::string::npos);
-        std::string g = codegen::emitC(gemm());
+        std::string g = codegen::emitC(gemm()).text;
         QVERIFY(g.find("#pragma omp parallel for") != std::string::npos);
         QVERIFY(g.find("float acc[1] __attribute__((aligned(64)));") != std::string::npos);
-        std::string f = codegen::emitC(floorDivMod());
+        std::string f = codegen::emitC(floorDivMod()).text;
         QVERIFY(f.find("static inline int32_t tessel_floordiv_i32(int32_t a, int32_t b)") !=
                 std::string::npos);
+    }
+
+    void lineTable() {
+        // Each C line links to the TIR printer's line of the statement it was
+        // printed for; the header to nothing, the function's frame to `def`.
+        struct Case {
+            PrimFunc f;
+            std::vector<std::tuple<std::string, int, std::string>> links; // C, nth, TIR
+        };
+        std::vector<Case> cases = {
+            {gemm(),
+             {{"#include <math.h>", 0, ""},
+              {"int32_t gemm(void* const* args) {", 0, "def gemm("},
+              {"float* restrict B = (float*)args[1];", 0, "def gemm("},
+              {"return 0;", 0, "def gemm("},
+              {"#pragma omp parallel for", 0, "for i in T.parallel(32):"},
+              {"for (int32_t i = 0; i < 32; ++i) {", 0, "for i in T.parallel(32):"},
+              {"for (int32_t j = 0; j < 32; ++j) {", 0, "for j in range(32):"},
+              {"float acc[1] __attribute__((aligned(64)));", 0, "acc = T.allocate("},
+              {"acc[0] = 0.0f;", 0, "acc[0] = T.float32(0.0)"},
+              {"for (int32_t k = 0; k < 32; ++k) {", 0, "for k in range(32):"},
+              {"acc[0] = acc[0] + A[i * 32 + k]", 0, "acc[0] = acc[0] + A[i * 32 + k]"},
+              {"}", 0, "for k in range(32):"}, // the closing brace of its loop
+              {"C[i * 32 + j] = acc[0];", 0, "C[i * 32 + j] = acc[0]"}}},
+            {mathAndControl(),
+             {{"static inline void* tessel_alloc(size_t bytes) {", 0, ""},
+              {"static inline float tessel_max_f32(", 0, ""},
+              {"int32_t mix(void* const* args) {", 0, "def mix("},
+              {"for (int32_t i = 0; i < 64; ++i) {", 0, "for i in range(64):"},
+              {"float t = A[i] * 0.5f;", 0, "t: T.float32 = A[i] * T.float32(0.5)"},
+              {"if (i % 3 == 0) {", 0, "if T.truncmod(i, 3) == 0:"},
+              {"} else {", 0, "if T.truncmod(i, 3) == 0:"},
+              {"O[i] = expf(t);", 0, "O[i] = T.exp(t)"},
+              {"O[i] = tanhf(t);", 0, "O[i] = T.tanh(t)"},
+              {"O[i + 64] = ", 0, "O[i + 64] = "},
+              {"I[i] = ", 0, "I[i] = "},
+              {"/* attr \"pragma_note\" = 1 */", 0, "with T.attr(\"pragma_note\", 1):"},
+              {"O[i + 320] = ", 0, "O[i + 320] = "},
+              {"/* vectorized */", 0, "for v in T.vectorized(8):"},
+              {"float w[8];", 0, "w: T.float32x8 = "},
+              {"for (int32_t lane = 0; lane < 8; ++lane) {", 0, "w: T.float32x8 = "},
+              {"w[lane] = ", 0, "w: T.float32x8 = "},
+              {"for (int32_t lane = 0; lane < 8; ++lane) {", 1, "O[T.Ramp(384 + v * 8, 1, 8)] = "},
+              {"O[384 + v * 8 + lane] = ", 0, "O[T.Ramp(384 + v * 8, 1, 8)] = "},
+              {"float* H = (float*)tessel_alloc(256);", 0, "H = T.allocate([64]"},
+              {"if (!H) return -1;", 0, "H = T.allocate([64]"},
+              {"H[k] = A[63 - k];", 0, "H[k] = A[63 - k]"},
+              {"/* unrolled */", 0, "for u in T.unroll(4):"},
+              {"O[448 + u] = H[u];", 0, "O[448 + u] = H[u]"},
+              {"free(H);", 0, "H = T.allocate([64]"},
+              {"return 0;", 0, "def mix("}}},
+        };
+        for (auto& [f, links] : cases) {
+            codegen::CSource c = codegen::emitC(f);
+            std::string tir = tir::printPrimFunc(f).text;
+            std::vector<std::string> cl = linesOf(c.text), tl = linesOf(tir);
+            QCOMPARE(c.lines.toTir.size(), cl.size());
+            for (auto& [cPrefix, nth, tirPrefix] : links) {
+                int line = lineStarting(cl, cPrefix, nth);
+                QVERIFY2(line > 0, cPrefix.c_str());
+                int expect = tirPrefix.empty() ? 0 : lineStarting(tl, tirPrefix, 0);
+                QVERIFY2(tirPrefix.empty() || expect > 0, tirPrefix.c_str());
+                QVERIFY2(c.lines.tirLine(line) == expect,
+                         qPrintable(QString("C line %1 '%2' -> TIR %3, expected %4 '%5'")
+                                        .arg(line)
+                                        .arg(cPrefix.c_str())
+                                        .arg(c.lines.tirLine(line))
+                                        .arg(expect)
+                                        .arg(tirPrefix.c_str())));
+                if (expect) QVERIFY(contains(c.lines.linesOf(expect), line));
+            }
+            // Every line of the function links somewhere but the blank one
+            // after the arguments; nothing before it does.
+            int sig = lineStarting(cl, "int32_t " + f->name + "(", 0);
+            for (int l = 1; l <= int(cl.size()); ++l) {
+                bool blank = cl[size_t(l - 1)].empty();
+                int t = c.lines.tirLine(l);
+                QVERIFY2(l < sig ? t == 0 : (blank ? t == 0 : t >= 1 && t <= int(tl.size())),
+                         cl[size_t(l - 1)].c_str());
+            }
+        }
     }
 
     void compilesAndMatches_data() {
@@ -262,7 +374,7 @@ private slots:
                      : which == 1 ? gemm()
                      : which == 2 ? floorDivMod()
                                   : mathAndControl();
-        std::string src = codegen::emitC(f);
+        std::string src = codegen::emitC(f).text;
         std::unique_ptr<CLibrary> lib;
         try {
             lib = std::make_unique<CLibrary>(
@@ -274,7 +386,7 @@ private slots:
         runtime::KernelFunction cfn = lib->function(f->name);
         QVERIFY(cfn);
 
-        codegen::BuildResult jit = codegen::build({f}, codegen::Target::host());
+        codegen::BuildResult jit = codegen::build({f}, codegen::hostTarget());
         runtime::KernelFunction jfn = jit.module->function(f->name);
         QVERIFY(jfn);
 

@@ -240,7 +240,7 @@ private slots:
         driver::ArtifactOptions o;
         o.snapshots = false;
         o.emitC = false;
-        o.optLevel = 0;
+        o.request.optLevel = 0;
         auto a = driver::compileScriptArtifacts(script, "03_vectorization.te", {}, o);
         QVERIFY(a.lowered.snapshots.empty());
         QVERIFY(a.c.starts_with("/* C backend:"));
@@ -251,7 +251,7 @@ private slots:
         QVERIFY(!noAsm.build.llvmIROptimizedLines.empty());
         o.emitAssembly = true;
         // Cross-compiling gives the texts too.
-        o.target = codegen::Target::fromString("aarch64");
+        o.request.target = codegen::resolveTarget("aarch64");
         auto arm = driver::compileScriptArtifacts(script, "03_vectorization.te", {}, o);
         QVERIFY(arm.build.llvmIR.find("aarch64") != std::string::npos);
         QVERIFY(!arm.build.assemblyLines.empty());
@@ -273,14 +273,14 @@ private slots:
         QCOMPARE(again.c, first.c);
         QCOMPARE(again.script, "# edited\n" + script);
         // Other options are other entries; the least recently used one goes first.
-        o.optLevel = 2;
+        o.request.optLevel = 2;
         driver::compileScriptArtifacts(script, "06.te", {}, o);
         QCOMPARE(o.cache->misses(), size_t(2));
         QCOMPARE(o.cache->size(), size_t(2));
-        o.optLevel = 1;
+        o.request.optLevel = 1;
         driver::compileScriptArtifacts(script, "06.te", {}, o);
         QCOMPARE(o.cache->size(), size_t(2));
-        o.optLevel = 3;
+        o.request.optLevel = 3;
         driver::compileScriptArtifacts(script, "06.te", {}, o);
         QCOMPARE(o.cache->misses(), size_t(4));
     }

@@ -134,9 +134,9 @@ private slots:
         QVERIFY(m.graphStages.size() > 3);
         QCOMPARE(m.graphStages.front().pass, std::string("import"));
         // Every stage keeps its graph, for views that draw it.
-        for (auto& st : m.graphStages) QVERIFY2(st.graph, st.pass.c_str());
-        QCOMPARE(m.graphStages.front().graph->nodes().size(), b.g.nodes().size());
-        QCOMPARE(m.graphStages.back().graph->nodes().size(), m.graph.nodes().size());
+        for (auto& st : m.graphStages) QVERIFY2(st.irAs<graph::Graph>(), st.pass.c_str());
+        QCOMPARE(m.graphStages.front().irAs<graph::Graph>()->nodes().size(), b.g.nodes().size());
+        QCOMPARE(m.graphStages.back().irAs<graph::Graph>()->nodes().size(), m.graph.nodes().size());
         for (auto& f : m.functions) QVERIFY(!f.lowered.snapshots.empty());
         QVERIFY(m.build.llvmIR.find("define") != std::string::npos);
         QVERIFY(m.build.llvmIROptimized.find("fma") != std::string::npos);

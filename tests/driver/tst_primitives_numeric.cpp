@@ -47,7 +47,7 @@ void runSchedule(const Schedule& s, const std::vector<Tensor>& args, std::vector
     auto f = driver::lowerSchedule(s, args, "kernel");
     codegen::BuildOptions bo;
     bo.emitAssembly = false;
-    auto r = codegen::build({f.lowered}, codegen::Target::host(), bo);
+    auto r = codegen::build({f.lowered}, codegen::hostTarget(), bo);
     auto fn = r.module->function("kernel");
     QVERIFY(fn);
     // Kernels assume 64-byte aligned buffers (the runtime's NDArray gives that).

@@ -1,7 +1,7 @@
 // driver::runAndCheck: a measurement stops when its cancel hook says so
 // (polled before every kernel call), and runs to the end otherwise.
 
-#include "driver/TeDriver.h"
+#include "driver/Measure.h"
 
 #include <QtTest>
 

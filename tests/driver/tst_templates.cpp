@@ -1,10 +1,13 @@
 // The tunable templates in resources/templates: their knobs, and every config
 // tried (the default, the last choice of every knob, and 8 random ones drawn
 // with a fixed seed) builds, runs and computes what the default schedule of
-// the same computation computes.
-#include "driver/TeDriver.h"
+// the same computation computes; their workload parameters instantiate one
+// template as different, correct functions, and an unknown parameter is a
+// located error.
+#include "driver/Measure.h"
 #include "runtime/ThreadPool.h"
 #include "te/script/Script.h"
+#include "tir/IROperators.h"
 
 #include <QtTest>
 
@@ -23,7 +26,7 @@ std::string readTemplate(const std::string& name) {
     return ss.str();
 }
 
-std::vector<te::script::Knob> spaceOf(const std::string& source, const std::string& file) {
+std::vector<te::Knob> spaceOf(const std::string& source, const std::string& file) {
     te::script::ScriptOptions so;
     so.fileName = file;
     return te::script::runScript(source, so).knobs;
@@ -104,7 +107,100 @@ private slots:
             std::string why = check(source, name, c);
             QVERIFY2(why.empty(),
                      qPrintable(QString::fromStdString(name + " --config " +
-                                                       te::script::formatConfig(c) + ": " + why)));
+                                                       te::formatConfig(c) + ": " + why)));
+        }
+    }
+
+    void workloadParameters() {
+        // The declared parameters and the values used come back with the result.
+        te::script::ScriptOptions so;
+        so.fileName = "conv2d_nchwc.te";
+        so.workload = {{"C", 32}, {"H", 14}};
+        auto r = te::script::runScript(readTemplate("conv2d_nchwc.te"), so);
+        QStringList names;
+        for (auto& p : r.workload)
+            names << QString::fromStdString(p.name);
+        QCOMPARE(names, (QStringList{"N", "C", "H", "W", "OC", "KH", "KW", "pad", "stride"}));
+        QCOMPARE(r.workload[1].defaultValue, int64_t(64));
+        QCOMPARE(r.workload[1].value, int64_t(32));
+        QVERIFY(r.workload[1].overridden);
+        QCOMPARE(r.workload[3].value, int64_t(56));
+        QVERIFY(!r.workload[3].overridden);
+        QCOMPARE(te::script::formatWorkload(r.workload),
+                 std::string("N=1,C=32,H=14,W=56,OC=64,KH=3,KW=3,pad=1,stride=1"));
+        QCOMPARE(te::script::parseWorkload("C=32,H=14,pad=-1"),
+                 (std::map<std::string, int64_t>{{"C", 32}, {"H", 14}, {"pad", -1}}));
+    }
+
+    void oneTemplateTwoWorkloads_data() {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QString>("first");
+        QTest::addColumn<QString>("second");
+        QTest::newRow("dense") << "dense.te" << "M=2,N=64,K=32" << "M=4,N=128,K=48";
+        QTest::newRow("conv2d_nchwc")
+            << "conv2d_nchwc.te" << "C=16,H=10,W=10,OC=32" << "C=32,H=8,W=12,OC=16,pad=0";
+    }
+    void oneTemplateTwoWorkloads() {
+        // One template, two workloads: two functions with other shapes, each
+        // computing what the default schedule of its computation computes.
+        QFETCH(QString, file);
+        QFETCH(QString, first);
+        QFETCH(QString, second);
+        const std::string name = file.toStdString(), source = readTemplate(name);
+        std::vector<std::vector<std::vector<int64_t>>> shapes;
+        for (const QString& wl : {first, second}) {
+            driver::ScriptOptions so;
+            so.fileName = name;
+            so.workload = te::script::parseWorkload(wl.toStdString());
+            auto fns = driver::lowerScript(source, so);
+            QCOMPARE(fns.size(), size_t(1));
+            std::vector<std::vector<int64_t>> argShapes;
+            for (auto& a : fns[0].args) {
+                std::vector<int64_t> dims;
+                for (auto& d : a->shape)
+                    dims.push_back(*tir::asConstInt(d));
+                argShapes.push_back(dims);
+            }
+            shapes.push_back(argShapes);
+            driver::RunOptions ro;
+            ro.evaluator = runtime::TimeEvaluator{1, 1, 0, 0};
+            auto rep = driver::runAndCheck(fns[0], ro);
+            QVERIFY2(rep.ok, qPrintable(wl + ": " + QString::fromStdString(rep.error)));
+        }
+        QVERIFY(shapes[0] != shapes[1]);
+        if (name == "dense.te") {
+            QCOMPARE(shapes[0].back(), (std::vector<int64_t>{2, 64}));
+            QCOMPARE(shapes[1].back(), (std::vector<int64_t>{4, 128}));
+        } else {
+            // NCHW output: OC channels of OH x OW.
+            QCOMPARE(shapes[0].back(), (std::vector<int64_t>{1, 32, 10, 10}));
+            QCOMPARE(shapes[1].back(), (std::vector<int64_t>{1, 16, 6, 10}));
+        }
+    }
+
+    void unknownWorkloadParameter() {
+        // A parameter the template does not declare: an error at its
+        // tessel.workload call, with line and column.
+        driver::ScriptOptions so;
+        so.fileName = "dense.te";
+        so.workload = {{"Q", 3}};
+        try {
+            driver::lowerScript(readTemplate("dense.te"), so);
+            QFAIL("no error");
+        } catch (const CompileError& e) {
+            QCOMPARE(QString::fromStdString(e.diagnostic().str()),
+                     QString("17:13: error: the workload sets parameter 'Q', which the template "
+                             "does not declare (it declares M, N, K)"));
+        }
+        // A script without a workload takes none.
+        te::script::ScriptOptions plain;
+        plain.workload = {{"N", 3}};
+        try {
+            te::script::runScript("A = te.placeholder((4,), name=\"A\")\n", plain);
+            QFAIL("no error");
+        } catch (const CompileError& e) {
+            QVERIFY2(e.diagnostic().message.find("declares no workload") != std::string::npos,
+                     e.what());
         }
     }
 

@@ -3,6 +3,7 @@
 #include "graph/ConstantEval.h"
 #include "graph/Graph.h"
 #include "graph/GraphPrinter.h"
+#include "graph/OpRegistry.h"
 #include "graph/passes/FoldConstant.h"
 #include "graph/passes/GraphPassRegistry.h"
 #include "graph/passes/GraphPipeline.h"
@@ -52,6 +53,7 @@ private slots:
     void nonStaticShapeStays();
     void namesIdsAndOutputs();
     void optionsAndRecord();
+    void foldOnlyFoldsWhateverItsSize();
     void errorsNameTheNode();
     void defaultPipeline();
 };
@@ -350,6 +352,23 @@ void TestFoldConstant::optionsAndRecord() {
     QCOMPARE(p->run(g, {}).nodes().size(), size_t(0));
     QVERIFY_THROWS_EXCEPTION(CompileError, p->run(g, {{"max-elements", "-1"}}));
     QVERIFY_THROWS_EXCEPTION(CompileError, p->run(g, {{"max-elements", "lots"}}));
+}
+
+void TestFoldConstant::foldOnlyFoldsWhateverItsSize() {
+    // Constant is fold-only (no kernel computes it): it folds past max-elements,
+    // while a ConstantOfShape of the same size stays for its kernel.
+    Graph g("c");
+    Attributes values;
+    values.set("value_ints", std::vector<int64_t>(300, 7));
+    Value shape = g.addConstant("shape", Constant::fromInts({1}, {300}));
+    g.setOutputs({g.addOp("Constant", {}, values, "c"), g.addOp("ConstantOfShape", {shape})});
+    QVERIFY(findOp("Constant")->foldOnly);
+    FoldConstantOptions o;
+    o.maxElements = 100;
+    Graph f = foldConstant(inferShapes(g), o);
+    QCOMPARE(f.nodes().size(), size_t(1));
+    QCOMPARE(f.nodes()[0]->op, std::string("ConstantOfShape"));
+    QCOMPARE(f.outputs()[0].constant()->toInts(), std::vector<int64_t>(300, 7));
 }
 
 void TestFoldConstant::errorsNameTheNode() {

@@ -110,16 +110,16 @@ void TestGraphPassManager::snapshotsAfterEveryPass() {
                                             "common-subexpression-elimination",
                                             "dead-code-elimination", "dead-code-elimination"};
     Graph out = pm.run(sample(), pipeline);
-    QCOMPARE(snaps->input().passName, std::string("input"));
+    QCOMPARE(snaps->input().pass, std::string("input"));
     QCOMPARE(snaps->input().text.text, printGraph(sample()).text);
     QCOMPARE(snaps->snapshots().size(), pipeline.size());
     const std::vector<bool> changed{true, true, false, true, false};
     for (size_t i = 0; i < pipeline.size(); ++i) {
         const auto& s = snaps->snapshots()[i];
-        QCOMPARE(s.passName, pipeline[i]);
-        QVERIFY2(s.changed == changed[i], s.passName.c_str());
+        QCOMPARE(s.pass, pipeline[i]);
+        QVERIFY2(s.changed == changed[i], s.pass.c_str());
         QVERIFY(s.seconds >= 0);
-        QCOMPARE(s.text.text, printGraph(s.graph).text);
+        QCOMPARE(s.text.text, printGraph(*s.irAs<Graph>()).text);
     }
     QCOMPARE(snaps->snapshots().back().text.text, printGraph(out).text);
     QCOMPARE(printed, (std::vector<std::string>{"infer-shapes", "simplify-inference",
@@ -151,7 +151,7 @@ void TestGraphPassManager::unknownPassesAndOptions() {
         QVERIFY2(m.find("fold-scale-shift") != std::string::npos, m.c_str());
     }
     QVERIFY(snaps->snapshots().empty()); // nothing ran
-    QVERIFY(snaps->input().passName.empty());
+    QVERIFY(snaps->input().pass.empty());
     try {
         pm.run(sample(), {"dead-code-elimination{keep-everything=true}"});
         QFAIL("no error for an unknown option");

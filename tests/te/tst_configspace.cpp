@@ -1,8 +1,10 @@
-// The `cfg` of tunable templates: the enumeration of splits, knobs and
-// reorders against hand-written lists, the defaults, choices from the
-// config, the entities' apply(), what ScriptResult reports, and the errors.
+// The knob space of tunable schedules (te::ConfigSpace) and the script's
+// `cfg` over it: the enumeration of splits, knobs, reorders and annotations
+// against hand-written lists, the defaults, choices from the config, the
+// entities' apply(), the C++ API a schedule written in C++ uses, what
+// ScriptResult reports, and the errors.
 
-#include "te/script/ConfigSpace.h"
+#include "te/ConfigSpace.h"
 #include "te/script/Script.h"
 #include "tir/IROperators.h"
 
@@ -234,6 +236,86 @@ order = cfg["order"].apply(s, C, [x, y, k])
         QCOMPARE(texts(knob(r, "t")),
                  (std::vector<std::string>{"[6, 4]", "[3, 8]", "[2, 12]", "[1, 24]"}));
         QCOMPARE(knob(r, "t").chosen, int64_t(0)); // [6, 4] is the most even left
+    }
+
+    void cppScheduleDefinesAndReadsKnobs() {
+        // A schedule written in C++: define, read the chosen values, apply.
+        ConfigSpace cfg({{"tile", 2}, {"ann", 3}});
+        const Knob& t = cfg.defineSplit("tile", 16);
+        QCOMPARE(t.size(), int64_t(5)); // [16, 1] [8, 2] [4, 4] [2, 8] [1, 16]
+        QVERIFY(t.configured);
+        QCOMPARE(cfg.split("tile"), (std::vector<int64_t>{4, 4}));
+        QCOMPARE(cfg.defineSplit("wide", 64, {.parts = 3, .maxFactor = 4, .filter = {}}).size(), int64_t(9));
+        cfg.defineSplit("even", 12, {.parts = 2, .maxFactor = 0,
+                                     .filter = [](auto& f) { return f[1] % 2 == 0; }});
+        QCOMPARE(texts(cfg.get("even")),
+                 (std::vector<std::string>{"[6, 2]", "[3, 4]", "[2, 6]", "[1, 12]"}));
+        cfg.defineKnob("unroll", {KnobValue(true), KnobValue(false)});
+        QVERIFY(cfg.knob("unroll").asBool());
+        QCOMPARE(cfg.defineKnob("lanes", {KnobValue(int64_t(8)), KnobValue(std::string("auto"))})
+                     .choiceText(1),
+                 std::string("'auto'"));
+        cfg.defineReorder("order", 3);
+        QCOMPARE(cfg.reorder("order"), (std::vector<int64_t>{0, 1, 2}));
+        cfg.defineReorder("two", 2, ReorderPolicy::Candidates, {{1, 0}});
+        QCOMPARE(cfg.reorder("two"), (std::vector<int64_t>{1, 0}));
+        const Knob& ann = cfg.defineAnnotate("ann", 2, AnnotatePolicy::TryUnrollVec);
+        QCOMPARE(std::string(knobKindName(ann.kind)), std::string("annotate"));
+        QCOMPARE(texts(ann), (std::vector<std::string>{
+                                 "['none', 'none']", "['none', 'unroll']", "['none', 'vec']",
+                                 "['unroll', 'none']", "['unroll', 'unroll']", "['unroll', 'vec']"}));
+        QCOMPARE(cfg.annotation("ann"), (std::vector<std::string>{"unroll", "none"}));
+        QCOMPARE(cfg.defineAnnotate("vec", 3, AnnotatePolicy::TryVec).size(), int64_t(2));
+        QVERIFY(!cfg.isFallback());
+        cfg.checkConfigUsed();
+
+        Tensor A = te::placeholder({Expr(16), Expr(8)}, DataType::float32(), "A");
+        Tensor B = te::compute(
+            {Expr(16), Expr(8)}, [&](const std::vector<tir::Var>& v) { return A({v[0], v[1]}) + A({v[0], v[1]}); },
+            "B");
+        Schedule s = createSchedule({B->op});
+        auto* op = dynamic_cast<const ComputeOpNode*>(B->op.get());
+        auto loops = cfg.applySplit("tile", s[B], op->axis[0]);
+        QCOMPARE(loops.size(), size_t(2));
+        QCOMPARE(*tir::asConstInt(s[B].data().relations[0].factor), int64_t(4));
+        auto order = cfg.applyReorder("order", s[B], {loops[0], loops[1], op->axis[1]});
+        QVERIFY(order[2].sameAs(op->axis[1]));
+        cfg.applyAnnotate("ann", s[B], {loops[1], op->axis[1]});
+        QVERIFY(s[B].data().annotations.at(loops[1].get()) == IterAnnotation::Unroll);
+        QVERIFY(!s[B].data().annotations.count(op->axis[1].get()));
+
+        // Reading a knob as another kind, or one never defined, is an error.
+        QVERIFY_THROWS_EXCEPTION(CompileError, cfg.split("unroll"));
+        QVERIFY_THROWS_EXCEPTION(CompileError, cfg.knob("nothing"));
+        QVERIFY_THROWS_EXCEPTION(CompileError, cfg.defineKnob("tile", {KnobValue(true)}));
+        ConfigSpace unused({{"tiles", 1}});
+        unused.defineSplit("tile", 8);
+        QVERIFY_THROWS_EXCEPTION(CompileError, unused.checkConfigUsed());
+    }
+
+    void scriptAnnotates() {
+        // cfg.define_annotate in a script: every axis none or unroll; the
+        // config's choice unrolls both loops.
+        const std::string src = std::string(kGemmHead) + R"(
+cfg.define_annotate("ann", [x, y], policy="try_unroll")
+cfg["ann"].apply(s, C, [x, y])
+a = cfg["ann"].anns
+)";
+        auto r = run(src, {{"ann", 3}});
+        QCOMPARE(texts(knob(r, "ann")),
+                 (std::vector<std::string>{"['none', 'none']", "['none', 'unroll']",
+                                           "['unroll', 'none']", "['unroll', 'unroll']"}));
+        QCOMPARE(global(r, "a"), std::string("['unroll', 'unroll']"));
+        Stage st = r.schedules[0][r.schedules[0].outputs()[0]];
+        QCOMPARE(int(st.data().annotations.size()), 2);
+        for (auto& [iv, a] : st.data().annotations)
+            QVERIFY(a == IterAnnotation::Unroll);
+        QCOMPARE(QString::fromStdString(
+                     failure(std::string(kGemmHead) +
+                             "cfg.define_annotate(\"a\", [x], policy=\"try_unrol\")\n")),
+                 QString("10:31: error: cfg.define_annotate(): unknown policy 'try_unrol'; "
+                         "policies: \"try_unroll\", \"try_vec\", \"try_unroll_vec\"; did you "
+                         "mean 'try_unroll'?"));
     }
 
     void errors_data() {

@@ -5,13 +5,14 @@
 #include "te/script/Lexer.h"
 #include "te/script/Parser.h"
 #include "te/script/Script.h"
-#include "te/script/Suggest.h"
+#include "te/Suggest.h"
 
 #include <QtTest>
 
 #include <random>
 
 using namespace tessel;
+using namespace tessel::te;
 using namespace tessel::te::script;
 
 namespace {

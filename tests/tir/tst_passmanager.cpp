@@ -115,11 +115,11 @@ private slots:
                                              "remove-no-op"};
         PrimFunc out = pm.run(in, pipeline);
 
-        QCOMPARE(snap->input().passName, std::string("input"));
+        QCOMPARE(snap->input().pass, std::string("input"));
         QCOMPARE(snap->input().text.text, toString(in));
         QCOMPARE(snap->snapshots().size(), pipeline.size());
         for (size_t k = 0; k < pipeline.size(); ++k)
-            QCOMPARE(snap->snapshots()[k].passName, pipeline[k]);
+            QCOMPARE(snap->snapshots()[k].pass, pipeline[k]);
         QVERIFY(snap->snapshots()[0].changed);  // flattened
         QVERIFY(snap->snapshots()[1].changed);  // partitioned
         QVERIFY(snap->snapshots()[2].changed);  // vectorized

@@ -1,9 +1,10 @@
 /// \file
 /// Runs an ONNX node test (model.onnx + test_data_set_0) through the operator
-/// library alone: every node's topi compute, all stages at root under the
-/// default schedule (no graph passes, no fusion), one function, compared with
-/// the test's expected outputs at ONNX's tolerances. The whole pipeline is
-/// tested by tests/conformance; this checks the computes themselves.
+/// library alone: every node's topi compute through its strategy (the graph
+/// adapter, lower/Strategy.h), all stages at root under the default schedule
+/// (no graph passes, no fusion), one function, compared with the test's
+/// expected outputs at ONNX's tolerances. The whole pipeline is tested by
+/// tests/conformance; this checks the computes themselves.
 #pragma once
 
 #include "driver/TeDriver.h"
@@ -11,15 +12,16 @@
 #include "frontend/TensorProto.h"
 #include "graph/passes/InferShapes.h"
 #include "ir/Diagnostic.h"
+#include "lower/Strategy.h"
 #include "runtime/NDArray.h"
 #include "te/Schedule.h"
 #include "topi/Topi.h"
-#include "topi/TopiUtil.h"
 
 #include <QString>
 
 #include <cstring>
 #include <filesystem>
+#include <functional>
 #include <fstream>
 #include <iterator>
 #include <map>
@@ -35,6 +37,63 @@ inline runtime::NDArray toArray(const graph::Constant& c) {
     runtime::NDArray a(c.shape, c.dtype);
     if (!c.bytes.empty()) std::memcpy(a.rawData(), c.bytes.data(), c.bytes.size());
     return a;
+}
+
+/// A compute run on given inputs: its outputs and the stages it made.
+struct OpRun {
+    std::vector<runtime::NDArray> outputs;
+    std::vector<te::Operation> stages; ///< post-order, placeholders included
+    std::string error;
+};
+
+using Tensors = std::vector<te::Tensor>;
+
+/// Lowers `outs` (every stage at root) with the placeholders in `args` bound
+/// to `buffers`, runs it and fills `r`. Placeholders the outputs do not read
+/// (Gemm's C when beta = 0) are no arguments.
+inline void runTensors(OpRun& r, const Tensors& args, const std::vector<runtime::NDArray>& buffers, const Tensors& outs) {
+    std::vector<te::Operation> outOps;
+    for (auto& t : outs)
+        outOps.push_back(t->op);
+    r.stages = te::postOrderOps(outOps);
+    std::vector<te::Tensor> used;
+    std::vector<void*> ptrs;
+    for (size_t i = 0; i < args.size(); ++i)
+        for (auto& op : r.stages)
+            if (op.get() == args[i]->op.get()) {
+                used.push_back(args[i]);
+                ptrs.push_back(const_cast<void*>(buffers[i].rawData()));
+            }
+    for (auto& t : outs) {
+        used.push_back(t);
+        r.outputs.emplace_back(topi::staticShape(t), t->dtype);
+        ptrs.push_back(r.outputs.back().rawData());
+    }
+    auto f = driver::lowerSchedule(te::createSchedule(outOps), used, "op_test");
+    codegen::BuildOptions bo;
+    bo.emitAssembly = false;
+    auto built = driver::buildFunctions({f}, codegen::hostTarget(), bo);
+    if (built.module->function("op_test")(ptrs.data()) != 0) r.error = "kernel returned an error";
+}
+
+/// Placeholders x0, x1 ... for `inputs`.
+inline Tensors placeholders(const std::vector<runtime::NDArray>& inputs) {
+    Tensors args;
+    for (size_t i = 0; i < inputs.size(); ++i)
+        args.push_back(te::placeholder(topi::toExprs(inputs[i].shape()), inputs[i].dtype(), std::string("x").append(std::to_string(i))));
+    return args;
+}
+
+/// Runs a topi compute, called directly on placeholders for `inputs`.
+inline OpRun runCompute(const std::vector<runtime::NDArray>& inputs, const std::function<Tensors(const Tensors&)>& compute) {
+    OpRun r;
+    try {
+        Tensors args = placeholders(inputs);
+        runTensors(r, args, inputs, compute(args));
+    } catch (const std::exception& e) {
+        r.error = e.what();
+    }
+    return r;
 }
 
 /// The outcome of one node test: empty `failure` when it passed.
@@ -129,8 +188,7 @@ inline NodeTestResult runGraphTest(const graph::Graph& g,
                 ins.push_back(it != tensors.end() ? it->second : te::Tensor());
                 consts.push_back(v.defined() ? v.constant() : Ref<graph::Constant>());
             }
-            OpContext ctx(*n, ins, consts);
-            auto outs = computeNode(ctx);
+            auto outs = lower::computeNode(lower::OpContext(*n, ins, consts));
             for (int i = 0; i < n->numOutputs(); ++i)
                 tensors.emplace(n->output(i), outs[size_t(i)]);
         }
@@ -157,7 +215,7 @@ inline NodeTestResult runGraphTest(const graph::Graph& g,
         auto f = driver::lowerSchedule(sch, used, "node_test");
         codegen::BuildOptions bo;
         bo.emitAssembly = false;
-        auto built = driver::buildFunctions({f}, codegen::Target::host(), bo);
+        auto built = driver::buildFunctions({f}, codegen::hostTarget(), bo);
         auto fn = built.module->function("node_test");
         std::vector<void*> ptrs;
         for (auto& b : usedBuffers)

@@ -3,6 +3,8 @@
 
 #include <QtTest>
 
+#include <algorithm>
+
 class TestTopiElementwise : public QObject {
     Q_OBJECT
 private slots:
@@ -26,6 +28,40 @@ private slots:
         QFETCH(QString, name);
         auto r = tessel::topi::test::runNodeTest(name.toStdString());
         QVERIFY2(r.failure.empty(), r.failure.c_str());
+    }
+
+    // The typed computes, called directly as a TE script would: numpy
+    // broadcasting, literal bounds, casts to bool, variadic folds.
+    void typedComputes() {
+        using namespace tessel;
+        using runtime::NDArray;
+        using topi::test::Tensors;
+        NDArray a({2, 1, 3}, DataType::float32()), b({4, 1}, DataType::float32()), c({3}, DataType::float32());
+        a.fillRandom(1);
+        b.fillRandom(2);
+        c.fillRandom(3);
+        auto r = topi::test::runCompute({a, b}, [](const Tensors& in) { return Tensors{topi::add(in[0], in[1])}; });
+        QVERIFY2(r.error.empty(), r.error.c_str());
+        QCOMPARE(r.outputs[0].shape(), (std::vector<int64_t>{2, 4, 3}));
+        QCOMPARE(r.outputs[0].data<float>()[(1 * 4 + 2) * 3 + 1], a.data<float>()[1 * 3 + 1] + b.data<float>()[2]);
+        r = topi::test::runCompute({a}, [](const Tensors& in) { return Tensors{topi::clip(in[0], -0.25, 0.5)}; });
+        QVERIFY2(r.error.empty(), r.error.c_str());
+        for (int i = 0; i < 6; ++i)
+            QCOMPARE(r.outputs[0].data<float>()[i], std::min(std::max(a.data<float>()[i], -0.25f), 0.5f));
+        r = topi::test::runCompute({a}, [](const Tensors& in) {
+            return Tensors{topi::cast(topi::relu(in[0]), DataType::boolean())};
+        });
+        QVERIFY2(r.error.empty(), r.error.c_str());
+        QCOMPARE(r.outputs[0].dtype(), DataType::boolean());
+        for (int i = 0; i < 6; ++i)
+            QCOMPARE(bool(r.outputs[0].data<uint8_t>()[i]), a.data<float>()[i] > 0);
+        r = topi::test::runCompute({a, b, c}, [](const Tensors& in) { return Tensors{topi::maximum(in)}; });
+        QVERIFY2(r.error.empty(), r.error.c_str());
+        QCOMPARE(r.outputs[0].data<float>()[(1 * 4 + 3) * 3 + 2],
+                 std::max({a.data<float>()[1 * 3 + 2], b.data<float>()[3], c.data<float>()[2]}));
+        NDArray d({2, 3}, DataType::float32()), e({4, 3}, DataType::float32());
+        r = topi::test::runCompute({d, e}, [](const Tensors& in) { return Tensors{topi::multiply(in[0], in[1])}; });
+        QVERIFY2(r.error.find("shapes [2, 3] and [4, 3] do not broadcast") != std::string::npos, r.error.c_str());
     }
 };
 

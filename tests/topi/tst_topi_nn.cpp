@@ -10,63 +10,58 @@ namespace {
 using namespace tessel;
 using runtime::NDArray;
 using Shape = std::vector<int64_t>;
+using topi::test::OpRun;
+using topi::test::placeholders;
+using topi::test::runCompute;
+using topi::test::runTensors;
+using topi::test::Tensors;
 
-/// One operator run on given inputs: its outputs and the stages it made.
-struct OpRun {
-    std::vector<NDArray> outputs;
-    std::vector<te::Operation> stages; ///< post-order, placeholders included
-    std::string error;
-};
-
-/// Runs operator `op` on `inputs` through its compute under the default
-/// schedule, as runNodeTest does for an imported node.
+/// Runs graph operator `op` on `inputs` through its strategy (the graph
+/// adapter: ONNX attributes resolved into the compute's parameters) under the
+/// default schedule, as runNodeTest does for an imported node.
 OpRun runOp(const std::string& op, const std::vector<NDArray>& inputs,
             const graph::Attributes& attrs, int numOutputs = 1) {
     OpRun r;
     try {
         graph::Graph g("t");
         std::vector<graph::Value> values;
-        std::vector<te::Tensor> args;
-        for (size_t i = 0; i < inputs.size(); ++i) {
-            const std::string name = "x" + std::to_string(i);
-            values.push_back(g.addInput(name, {inputs[i].dtype(), inputs[i].shape()}));
-            args.push_back(
-                te::placeholder(topi::toExprs(inputs[i].shape()), inputs[i].dtype(), name));
-        }
+        for (size_t i = 0; i < inputs.size(); ++i)
+            values.push_back(g.addInput("x" + std::to_string(i), {inputs[i].dtype(), inputs[i].shape()}));
         auto node = g.addNode(op, values, attrs, numOutputs, "op");
         g.setOutputs(node->outputs());
         g = graph::inferShapes(g);
-        topi::OpContext ctx(*g.nodes()[0], args, std::vector<Ref<graph::Constant>>(args.size()));
-        auto outs = topi::computeNode(ctx);
-        std::vector<te::Operation> outOps;
-        for (auto& t : outs)
-            outOps.push_back(t->op);
-        r.stages = te::postOrderOps(outOps);
-        // Inputs the compute does not read (Gemm's C when beta = 0) are no arguments.
-        std::vector<te::Tensor> used;
-        std::vector<void*> ptrs;
-        for (size_t i = 0; i < args.size(); ++i)
-            for (auto& op : r.stages)
-                if (op.get() == args[i]->op.get()) {
-                    used.push_back(args[i]);
-                    ptrs.push_back(const_cast<void*>(inputs[i].rawData()));
-                }
-        for (auto& t : outs) {
-            used.push_back(t);
-            r.outputs.emplace_back(topi::staticShape(t), t->dtype);
-            ptrs.push_back(r.outputs.back().rawData());
-        }
-        auto f = driver::lowerSchedule(te::createSchedule(outOps), used, "op_test");
-        codegen::BuildOptions bo;
-        bo.emitAssembly = false;
-        auto built = driver::buildFunctions({f}, codegen::Target::host(), bo);
-        if (built.module->function("op_test")(ptrs.data()) != 0)
-            r.error = "kernel returned an error";
+        Tensors args = placeholders(inputs);
+        auto outs = lower::computeNode(
+            lower::OpContext(*g.nodes()[0], args, std::vector<Ref<graph::Constant>>(args.size())));
+        runTensors(r, args, inputs, outs);
     } catch (const std::exception& e) {
         r.error = e.what();
     }
     return r;
 }
+
+/// Packs weights as the model compiler does (compile-time constants that
+/// become kernel arguments), for the placeholders whose values it is given.
+class TestPacker : public topi::ConstantPacker {
+public:
+    void know(const te::Tensor& t, const NDArray& values) { known_.push_back({t, values}); }
+    te::Tensor derive(const te::Tensor& source, const std::string& name, DataType dtype,
+                      const std::vector<int64_t>& shape, const topi::PackFunction& fill) override {
+        for (auto& [t, values] : known_)
+            if (t.same(source)) {
+                NDArray out = NDArray::zeros(shape, dtype);
+                fill(values.rawData(), out.rawData());
+                args.push_back(te::placeholder(topi::toExprs(shape), dtype, name));
+                buffers.push_back(out);
+                return args.back();
+            }
+        return {};
+    }
+    Tensors args;                 ///< the packed constants made
+    std::vector<NDArray> buffers; ///< their values
+private:
+    std::vector<std::pair<te::Tensor, NDArray>> known_;
+};
 
 NDArray randomArray(Shape shape, uint64_t seed, DataType t = DataType::float32()) {
     NDArray a(std::move(shape), t);
@@ -438,15 +433,16 @@ private slots:
         QVERIFY(stageTagged(r, topi::tag::kPool));
     }
 
-    // Attribute combinations the ONNX tests leave out, against the references.
+    // Parameter combinations the ONNX tests leave out, against the references:
+    // the typed computes called directly, and through the graph adapter where
+    // ONNX's attributes (auto_pad, output_shape) need resolving.
     void convGroupsStridesDilationsPadsBias() {
         NDArray x = randomArray({2, 4, 7, 8}, 1), w = randomArray({6, 2, 3, 2}, 2),
                 b = randomArray({6}, 3);
-        auto r = runOp("Conv", {x, w, b},
-                       attrs({{"group", int64_t(2)},
-                              {"strides", Shape{2, 1}},
-                              {"dilations", Shape{1, 2}},
-                              {"pads", Shape{1, 0, 2, 1}}}));
+        auto r = runCompute({x, w, b}, [](const Tensors& in) {
+            return Tensors{topi::nn::conv2d(
+                in[0], in[1], {.strides = {2, 1}, .padding = {1, 0, 2, 1}, .dilation = {1, 2}, .groups = 2}, in[2])};
+        });
         CHECK_CLOSE(r, convRef(x, w, &b, 2, {{2, 1}, {1, 2}, {1, 0}}, {2, 6, 4, 7}));
         // pad -> conv (a pure reduction) -> bias.
         QCOMPARE(r.stages.back()->tag, std::string(topi::tag::kBroadcast));
@@ -474,24 +470,31 @@ private slots:
     }
     void convDepthwise() {
         NDArray x = randomArray({1, 4, 5, 5}, 6), w = randomArray({4, 1, 3, 3}, 7);
-        auto r = runOp("Conv", {x, w}, attrs({{"group", int64_t(4)}, {"pads", Shape{1, 1, 1, 1}}}));
+        auto r = runCompute({x, w}, [](const Tensors& in) {
+            return Tensors{topi::nn::conv2d(in[0], in[1], {.padding = {1}, .groups = 4})};
+        });
         CHECK_CLOSE(r, convRef(x, w, nullptr, 4, {{1, 1}, {1, 1}, {1, 1}}, {1, 4, 5, 5}));
         QVERIFY(isReduction(stageTagged(r, topi::tag::kDepthwise)));
         // A channel multiplier is a grouped convolution, not TVM's depthwise.
         NDArray w3 = randomArray({8, 1, 3, 3}, 8);
-        auto m = runOp("Conv", {x, w3}, attrs({{"group", int64_t(4)}, {"strides", Shape{1, 2}}}));
+        auto m = runCompute({x, w3}, [](const Tensors& in) {
+            return Tensors{topi::nn::conv2d(in[0], in[1], {.strides = {1, 2}, .groups = 4})};
+        });
         CHECK_CLOSE(m, convRef(x, w3, nullptr, 4, {{1, 2}, {1, 1}, {0, 0}}, {1, 8, 3, 2}));
         QCOMPARE(m.stages.back()->tag, std::string(topi::tag::kConv2d));
     }
     void convTransposeGroupsStridesDilationsPads() {
         NDArray x = randomArray({1, 4, 3, 4}, 9), w = randomArray({4, 3, 3, 2}, 10),
                 b = randomArray({6}, 11);
-        auto r = runOp("ConvTranspose", {x, w, b},
-                       attrs({{"group", int64_t(2)},
-                              {"strides", Shape{2, 3}},
-                              {"dilations", Shape{2, 1}},
-                              {"pads", Shape{1, 0, 0, 2}},
-                              {"output_padding", Shape{1, 1}}}));
+        auto r = runCompute({x, w, b}, [](const Tensors& in) {
+            return Tensors{topi::nn::convTranspose(in[0], in[1],
+                                                   {.strides = {2, 3},
+                                                    .padding = {1, 0, 0, 2},
+                                                    .dilation = {2, 1},
+                                                    .outputPadding = {1, 1},
+                                                    .groups = 2},
+                                                   in[2])};
+        });
         CHECK_CLOSE(r, convTransposeRef(x, w, &b, 2, {{2, 3}, {2, 1}, {1, 0}}, {1, 6, 9, 10}));
         QVERIFY(isReduction(stageTagged(r, topi::tag::kOpaque)));
     }
@@ -530,13 +533,14 @@ private slots:
         QFETCH(bool, includePad);
         // The last window starts inside the end padding and reaches past it.
         NDArray x = randomArray({1, 2, 8, 8}, 14);
-        auto a = attrs({{"kernel_shape", Shape{3, 3}},
-                        {"strides", Shape{2, 2}},
-                        {"dilations", Shape{2, 1}},
-                        {"pads", Shape{1, 1, 1, 1}},
-                        {"ceil_mode", int64_t(1)}});
-        if (!isMax) a.set("count_include_pad", int64_t(includePad));
-        auto r = runOp(isMax ? "MaxPool" : "AveragePool", {x}, a);
+        topi::nn::PoolParams p{.kernel = {3, 3},
+                               .strides = {2},
+                               .padding = {1, 1, 1, 1},
+                               .dilation = {2, 1},
+                               .ceilMode = true,
+                               .countIncludePad = includePad};
+        auto type = isMax ? topi::nn::PoolType::Max : topi::nn::PoolType::Avg;
+        auto r = runCompute({x}, [&](const Tensors& in) { return Tensors{topi::nn::pool2d(in[0], type, p)}; });
         CHECK_CLOSE(r, poolRef(x, isMax, includePad, {3, 3}, {{2, 2}, {2, 1}, {1, 1}}, {1, 1},
                                {1, 2, 4, 5}));
         QVERIFY(isReduction(stageTagged(r, topi::tag::kPool)));
@@ -559,8 +563,9 @@ private slots:
             x8.data<int8_t>()[i] = int8_t(-1 - std::abs(x8.data<int8_t>()[i]));
             xf.data<float>()[i] = x8.data<int8_t>()[i];
         }
-        auto a = attrs({{"kernel_shape", Shape{2, 2}}, {"pads", Shape{1, 1, 1, 1}}});
-        auto r = runOp("MaxPool", {x8}, a);
+        auto r = runCompute({x8}, [](const Tensors& in) {
+            return Tensors{topi::nn::pool2d(in[0], topi::nn::PoolType::Max, {.kernel = {2}, .padding = {1}})};
+        });
         QVERIFY2(r.error.empty(), r.error.c_str());
         NDArray want =
             poolRef(xf, true, false, {2, 2}, {{1, 1}, {1, 1}, {1, 1}}, {1, 1}, {1, 1, 5, 5});
@@ -591,7 +596,7 @@ private slots:
         QFETCH(Shape, b);
         QFETCH(Shape, out);
         NDArray x = randomArray(a, 18), y = randomArray(b, 19);
-        auto r = runOp("MatMul", {x, y}, {});
+        auto r = runCompute({x, y}, [](const Tensors& in) { return Tensors{topi::nn::matmul(in[0], in[1])}; });
         CHECK_CLOSE(r, matmulRef(x, y, out));
         QCOMPARE(r.stages.back()->tag, std::string(topi::tag::kDense));
     }
@@ -615,11 +620,10 @@ private slots:
         NDArray a = randomArray({4, 3}, 20), b = randomArray({5, 4}, 21), cv = randomArray(c, 22);
         std::vector<NDArray> ins{a, b};
         if (withC) ins.push_back(cv);
-        auto r = runOp("Gemm", ins,
-                       attrs({{"alpha", alpha},
-                              {"beta", beta},
-                              {"transA", int64_t(1)},
-                              {"transB", int64_t(1)}}));
+        auto r = runCompute(ins, [&](const Tensors& in) {
+            return Tensors{topi::nn::gemm(in[0], in[1], withC ? in[2] : te::Tensor(),
+                                          {.transA = true, .transB = true, .alpha = alpha, .beta = beta})};
+        });
         NDArray want({3, 5}, DataType::float32());
         for (int64_t i = 0; i < 3; ++i)
             for (int64_t j = 0; j < 5; ++j) {
@@ -636,6 +640,129 @@ private slots:
             }
         CHECK_CLOSE(r, want);
         QVERIFY(isReduction(stageTagged(r, topi::tag::kDense)));
+    }
+
+    // The blocked convolution, with its weights packed by a stage (no
+    // compile-time constants: a TE script) and by a packer (the model
+    // compiler's constants become a kernel argument), against the reference.
+    void blockedConvPackedByStageAndByPacker_data() {
+        QTest::addColumn<bool>("withPacker");
+        QTest::newRow("stage") << false;
+        QTest::newRow("packer") << true;
+    }
+    void blockedConvPackedByStageAndByPacker() {
+        QFETCH(bool, withPacker);
+        NDArray x = randomArray({1, 12, 9, 7}, 30), w = randomArray({16, 12, 3, 3}, 31), b = randomArray({16}, 32);
+        topi::nn::ConvParams p{.strides = {2, 1}, .padding = {1, 0, 1, 2}};
+        Tensors args = placeholders({x, w, b});
+        QVERIFY(topi::nn::conv2dNCHWcLayout(args[0], args[1], p));
+        QCOMPARE(topi::nn::conv2dNCHWcLayout(args[0], args[1], p)->icBn, int64_t(12));
+        TestPacker packer;
+        packer.know(args[1], w);
+        OpRun r;
+        try {
+            Tensors outs{topi::nn::conv2dNCHWc(args[0], args[1], p, args[2], "conv", withPacker ? &packer : nullptr)};
+            std::vector<NDArray> buffers{x, w, b};
+            args.insert(args.end(), packer.args.begin(), packer.args.end());
+            buffers.insert(buffers.end(), packer.buffers.begin(), packer.buffers.end());
+            runTensors(r, args, buffers, outs);
+        } catch (const std::exception& e) {
+            r.error = e.what();
+        }
+        CHECK_CLOSE(r, convRef(x, w, &b, 1, {{2, 1}, {1, 1}, {1, 0}}, {1, 16, 5, 7}));
+        QVERIFY(isReduction(stageTagged(r, topi::tag::kConv2dNCHWc)));
+        // Packed by the packer, the weights are an argument: no packing stage.
+        QCOMPARE(packer.args.size(), size_t(withPacker ? 1 : 0));
+        bool packStage = false;
+        for (auto& op : r.stages)
+            packStage = packStage || (op->name == "conv_wpack" && op->opKind() == te::OpKind::Compute);
+        QCOMPARE(packStage, !withPacker);
+        // Not blocked: grouped, or too few output channels.
+        QVERIFY(!topi::nn::conv2dNCHWcLayout(args[0], args[1], {.groups = 2}));
+        Tensors narrow = placeholders({x, randomArray({12, 12, 3, 3}, 33)});
+        QVERIFY(!topi::nn::conv2dNCHWcLayout(narrow[0], narrow[1], {}));
+    }
+
+    // The packed dense layer: N = 20 leaves the last 16-column panel part
+    // padding, which must never reach the output.
+    void densePackedMatchesGemm_data() {
+        QTest::addColumn<bool>("withPacker");
+        QTest::addColumn<bool>("transB");
+        QTest::newRow("stage") << false << false;
+        QTest::newRow("stage_transB") << false << true;
+        QTest::newRow("packer") << true << false;
+        QTest::newRow("packer_transB") << true << true;
+    }
+    void densePackedMatchesGemm() {
+        QFETCH(bool, withPacker);
+        QFETCH(bool, transB);
+        NDArray a = randomArray({3, 5}, 34), bw = randomArray(transB ? Shape{20, 5} : Shape{5, 20}, 35),
+                c = randomArray({20}, 36);
+        topi::nn::GemmParams p{.transB = transB, .alpha = 0.5, .beta = 2.0};
+        auto reference = runCompute({a, bw, c}, [&](const Tensors& in) {
+            return Tensors{topi::nn::gemm(in[0], in[1], in[2], p)};
+        });
+        QVERIFY2(reference.error.empty(), reference.error.c_str());
+        Tensors args = placeholders({a, bw, c});
+        QVERIFY(topi::nn::densePackedApplies(args[0], args[1], p));
+        QVERIFY(!topi::nn::densePackedApplies(args[0], args[1], {.transA = true}));
+        TestPacker packer;
+        packer.know(args[1], bw);
+        OpRun r;
+        try {
+            Tensors outs{topi::nn::densePacked(args[0], args[1], args[2], p, "fc", withPacker ? &packer : nullptr)};
+            std::vector<NDArray> buffers{a, bw, c};
+            args.insert(args.end(), packer.args.begin(), packer.args.end());
+            buffers.insert(buffers.end(), packer.buffers.begin(), packer.buffers.end());
+            runTensors(r, args, buffers, outs);
+        } catch (const std::exception& e) {
+            r.error = e.what();
+        }
+        CHECK_CLOSE(r, reference.outputs[0]);
+        QVERIFY(isReduction(stageTagged(r, topi::tag::kDensePacked)));
+        QCOMPARE(packer.args.size(), size_t(withPacker ? 1 : 0));
+    }
+
+    // Padding, strides and dilation take one value for every axis, one per
+    // axis, or (padding) every begin then every end; other counts are errors
+    // a TE script's author can read.
+    void parameterListForms() {
+        NDArray x = randomArray({1, 2, 6, 5}, 37), w = randomArray({3, 2, 3, 3}, 38);
+        auto full = runCompute({x, w}, [](const Tensors& in) {
+            return Tensors{topi::nn::conv2d(in[0], in[1], {.strides = {2, 2}, .padding = {1, 1, 1, 1}})};
+        });
+        QVERIFY2(full.error.empty(), full.error.c_str());
+        for (auto padding : {Shape{1}, Shape{1, 1}}) {
+            auto r = runCompute({x, w}, [&](const Tensors& in) {
+                return Tensors{topi::nn::conv2d(in[0], in[1], {.strides = {2}, .padding = padding})};
+            });
+            CHECK_CLOSE(r, full.outputs[0]);
+        }
+        auto bad = runCompute({x, w}, [](const Tensors& in) {
+            return Tensors{topi::nn::conv2d(in[0], in[1], {.padding = {1, 1, 1}})};
+        });
+        QVERIFY2(bad.error.find("padding has 3 values for 2 spatial axes") != std::string::npos, bad.error.c_str());
+        auto strides = runCompute({x, w}, [](const Tensors& in) {
+            return Tensors{topi::nn::conv2d(in[0], in[1], {.strides = {1, 1, 1}})};
+        });
+        QVERIFY2(strides.error.find("strides has 3 values for 2 spatial axes") != std::string::npos,
+                 strides.error.c_str());
+        auto pool3d = runCompute({randomArray({1, 1, 4, 4, 4}, 39)}, [](const Tensors& in) {
+            return Tensors{topi::nn::pool2d(in[0], topi::nn::PoolType::Max, {.kernel = {2}})};
+        });
+        QVERIFY2(pool3d.error.find("has rank 5, expected 4") != std::string::npos, pool3d.error.c_str());
+    }
+
+    // dense is gemm with B transposed and C as a row bias.
+    void denseIsGemmTransposedB() {
+        NDArray x = randomArray({2, 6}, 40), w = randomArray({4, 6}, 41), b = randomArray({4}, 42);
+        auto d = runCompute({x, w, b}, [](const Tensors& in) { return Tensors{topi::nn::dense(in[0], in[1], in[2])}; });
+        auto g = runCompute({x, w, b}, [](const Tensors& in) {
+            return Tensors{topi::nn::gemm(in[0], in[1], in[2], {.transB = true})};
+        });
+        QVERIFY2(g.error.empty(), g.error.c_str());
+        CHECK_CLOSE(d, g.outputs[0]);
+        QVERIFY(isReduction(stageTagged(d, topi::tag::kDense)));
     }
 };
 

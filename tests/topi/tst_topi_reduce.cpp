@@ -114,6 +114,53 @@ private slots:
              graph::Constant::fromFloats({4}, logSoft)});
         QVERIFY2(r.failure.empty(), r.failure.c_str());
     }
+
+    // The typed computes, called directly as a TE script would.
+    void typedComputes() {
+        using namespace tessel;
+        using runtime::NDArray;
+        using topi::test::Tensors;
+        NDArray x({2, 3, 4}, DataType::float32());
+        x.fillRandom(3);
+        const float* xd = x.data<float>();
+        auto r = topi::test::runCompute({x}, [](const Tensors& in) {
+            return Tensors{topi::reduce(in[0], topi::ReduceOp::Mean, {.axes = {0, -1}, .keepDims = false})};
+        });
+        QVERIFY2(r.error.empty(), r.error.c_str());
+        QCOMPARE(r.outputs[0].shape(), (std::vector<int64_t>{3}));
+        for (int j = 0; j < 3; ++j) {
+            double sum = 0;
+            for (int i = 0; i < 2; ++i)
+                for (int k = 0; k < 4; ++k)
+                    sum += xd[(i * 3 + j) * 4 + k];
+            QVERIFY(std::abs(r.outputs[0].data<float>()[j] - sum / 8) < 1e-5);
+        }
+        // Softmax rows sum to one; the max and sum stages are reductions.
+        r = topi::test::runCompute({x}, [](const Tensors& in) { return Tensors{topi::nn::softmax(in[0], 1)}; });
+        QVERIFY2(r.error.empty(), r.error.c_str());
+        for (int i = 0; i < 2; ++i)
+            for (int k = 0; k < 4; ++k) {
+                double sum = 0;
+                for (int j = 0; j < 3; ++j)
+                    sum += r.outputs[0].data<float>()[(i * 3 + j) * 4 + k];
+                QVERIFY(std::abs(sum - 1.0) < 1e-5);
+            }
+        // layerNorm's statistics keep the normalised axes with extent 1.
+        NDArray scale({4}, DataType::float32());
+        scale.fillRandom(4);
+        r = topi::test::runCompute({x, scale}, [](const Tensors& in) {
+            auto n = topi::nn::layerNorm(in[0], in[1], {}, {.axis = -1, .epsilon = 1e-3});
+            return Tensors{n.output, n.mean, n.invStdDev};
+        });
+        QVERIFY2(r.error.empty(), r.error.c_str());
+        QCOMPARE(r.outputs[1].shape(), (std::vector<int64_t>{2, 3, 1}));
+        double mean = (xd[0] + xd[1] + xd[2] + xd[3]) / 4;
+        QVERIFY(std::abs(r.outputs[1].data<float>()[0] - mean) < 1e-5);
+        r = topi::test::runCompute({x}, [](const Tensors& in) {
+            return Tensors{topi::reduce(in[0], topi::ReduceOp::Sum, {.axes = {3}})};
+        });
+        QVERIFY2(r.error.find("axis 3 is out of range for rank 3") != std::string::npos, r.error.c_str());
+    }
 };
 
 QTEST_GUILESS_MAIN(TestTopiReduce)

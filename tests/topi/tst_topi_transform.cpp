@@ -15,6 +15,10 @@
 
 #include <QtTest>
 
+#include <stdexcept>
+
+using tessel::te::Tensor;
+
 class TestTopiTransform : public QObject {
     Q_OBJECT
 private slots:
@@ -147,6 +151,73 @@ private slots:
             {graph::Constant::fromFloats({2}, {5, 6}),
              graph::Constant::fromFloats({3}, {2, 4, 6})});
         QVERIFY2(r.failure.empty(), r.failure.c_str());
+    }
+
+    // The typed computes, called directly as a TE script would.
+    void typedComputes() {
+        using namespace tessel;
+        using runtime::NDArray;
+        using topi::test::Tensors;
+        namespace tf = topi::transform;
+        auto iota = [](std::vector<int64_t> shape) {
+            NDArray a(std::move(shape), DataType::float32());
+            for (int64_t i = 0; i < a.numElements(); ++i)
+                a.data<float>()[i] = float(i);
+            return a;
+        };
+        auto values = [](const topi::test::OpRun& r, size_t k = 0) {
+            std::vector<float> v(r.outputs[k].data<float>(), r.outputs[k].data<float>() + r.outputs[k].numElements());
+            return v;
+        };
+        NDArray x = iota({2, 3, 4});
+        // reshape infers one -1 extent; row-major order is kept.
+        auto r = topi::test::runCompute({x}, [](const Tensors& in) { return Tensors{tf::reshape(in[0], {4, -1})}; });
+        QVERIFY2(r.error.empty(), r.error.c_str());
+        QCOMPARE(r.outputs[0].shape(), (std::vector<int64_t>{4, 6}));
+        QCOMPARE(values(r)[13], 13.0f);
+        // transpose: axis k of the result is axis perm[k].
+        r = topi::test::runCompute({x}, [](const Tensors& in) { return Tensors{tf::transpose(in[0], {2, 0, 1})}; });
+        QVERIFY2(r.error.empty(), r.error.c_str());
+        QCOMPARE(r.outputs[0].shape(), (std::vector<int64_t>{4, 2, 3}));
+        QCOMPARE(values(r)[1 * 6 + 1 * 3 + 2], float(1 * 12 + 2 * 4 + 1)); // y[1, 1, 2] = x[1, 2, 1]
+        // Slicing backwards with a step of 2 from the last element.
+        r = topi::test::runCompute({iota({5})}, [](const Tensors& in) {
+            return Tensors{tf::stridedSlice(in[0], {.starts = {-1}, .ends = {-100}, .steps = {-2}})};
+        });
+        QVERIFY2(r.error.empty(), r.error.c_str());
+        QCOMPARE(values(r), (std::vector<float>{4, 2, 0}));
+        // split: the parts named name, name_1 ...
+        r = topi::test::runCompute({x}, [](const Tensors& in) {
+            auto parts = tf::split(in[0], {1, 2}, 1, "part");
+            if (parts[0].name() != "part" || parts[1].name() != "part_1") throw std::runtime_error("part names");
+            return parts;
+        });
+        QVERIFY2(r.error.empty(), r.error.c_str());
+        QCOMPARE(r.outputs[1].shape(), (std::vector<int64_t>{2, 2, 4}));
+        QCOMPARE(values(r, 1)[0], 4.0f); // x[0, 1, 0]
+        // A literal index is folded in: the index tensor is no stage of the result.
+        NDArray data = iota({3, 2});
+        r = topi::test::runCompute({data}, [](const Tensors& in) {
+            Tensor last = topi::literalTensor({}, tir::makeConst(DataType::int64(), int64_t(-1)), "last");
+            return Tensors{tf::gather(in[0], last, 0)};
+        });
+        QVERIFY2(r.error.empty(), r.error.c_str());
+        QCOMPARE(values(r), (std::vector<float>{4, 5}));
+        for (auto& op : r.stages)
+            QVERIFY(op->name != "last");
+        // reflect padding mirrors without repeating the edge.
+        r = topi::test::runCompute({iota({4})}, [](const Tensors& in) {
+            return Tensors{tf::pad(in[0], {.before = {2}, .after = {1}, .mode = "reflect"})};
+        });
+        QVERIFY2(r.error.empty(), r.error.c_str());
+        QCOMPARE(values(r), (std::vector<float>{2, 1, 0, 1, 2, 3, 2}));
+        // Errors a script's author can read.
+        r = topi::test::runCompute({x, iota({2, 2, 4})}, [](const Tensors& in) {
+            return Tensors{tf::concatenate({in[0], in[1]}, 2)};
+        });
+        QVERIFY2(r.error.find("cannot join [2, 3, 4] and [2, 2, 4] along axis 2") != std::string::npos, r.error.c_str());
+        r = topi::test::runCompute({x}, [](const Tensors& in) { return Tensors{tf::reshape(in[0], {5, -1})}; });
+        QVERIFY2(r.error.find("cannot reshape [2, 3, 4] to [5, -1]") != std::string::npos, r.error.c_str());
     }
 };
 

@@ -226,7 +226,7 @@ void CodeView::showArtifacts() {
             links_ = std::move(links);
             links_->setLlvmOptimized(llvmOptimized_);
             auto note = [](QLabel* label, LineLinks::Status status, const QString& linked,
-                           const QString& how, const QString& error) {
+                           const QString& how) {
                 QString why;
                 switch (status) {
                 case LineLinks::Status::Linked:
@@ -236,11 +236,11 @@ void CodeView::showArtifacts() {
                 case LineLinks::Status::NoText:
                     why = tr("There is no text to link.");
                     break;
-                case LineLinks::Status::NoSchedule:
-                    why = tr("There is no schedule to match the script with.");
+                case LineLinks::Status::NoRecord:
+                    why = tr("Lowering recorded no script lines for this function.");
                     break;
-                case LineLinks::Status::ScriptFails:
-                    why = tr("The script does not run: %1").arg(error);
+                case LineLinks::Status::Mismatch:
+                    why = tr("The script is not the one lowering recorded the lines of.");
                     break;
                 case LineLinks::Status::NoMatch:
                     why = tr("Nothing in it matches a line of the TIR.");
@@ -249,14 +249,12 @@ void CodeView::showArtifacts() {
                 label->setText(tr("not linked"));
                 label->setToolTip(why);
             };
-            note(notes_[Te], links_->teStatus(), tr("linked by names"),
-                 tr("The trace has no line table for the script: its lines are linked to the "
-                    "TIR through the names of loops and stages."),
-                 QString::fromStdString(links_->scriptError()));
-            note(notes_[C], links_->cStatus(), tr("linked by order"),
-                 tr("The C source is linked to the TIR by matching its loops and statements "
-                    "in order."),
-                 {});
+            note(notes_[Te], links_->teStatus(), tr("linked by records"),
+                 tr("Lowering recorded where the script made and changed every stage and loop: "
+                    "each script line links to the TIR it made."));
+            note(notes_[C], links_->cStatus(), tr("linked by line table"),
+                 tr("The C backend records, for every line it prints, the TIR statement it "
+                    "came from."));
             if (activePane_ >= 0) activateLine(Pane(activePane_), activeLine_);
             emit linksUpdated();
         },

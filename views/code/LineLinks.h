@@ -4,13 +4,12 @@
 ///
 /// The TIR text is the hub. LLVM IR and assembly link to it through the line
 /// maps codegen derives from debug locations and `.loc` directives
-/// (codegen/LineMap.h). Two panes have no line table in the trace and are
-/// linked by heuristics, described in LineLinks.cpp:
-/// - the TE script, through the names of iteration variables and stages: TIR
-///   loops are named after the TE iteration variables they come from
-///   (`x_outer` from `s[C].split(x, ...)`), stores after the stage's tensor;
-/// - the C source, by matching its loops, stores and allocations in order with
-///   the TIR's (the C backend prints the same statements in the same order).
+/// (codegen/LineMap.h), the C source through the line table the C backend
+/// returns with it (codegen/CodeGenC.h). The TE script links through the
+/// table lowering produced (driver::LoweredFunction::scriptLines,
+/// te/ScriptLines.h): the script's interpreter recorded where it made and
+/// changed each stage and loop, and lowering which stage and loop each TIR
+/// line comes from.
 ///
 /// Asking what a line links to: map it to its TIR line(s), then collect every
 /// line of every pane that maps to one of those TIR lines. Each TIR line is a
@@ -37,13 +36,13 @@ public:
     enum Pane { Te, Tir, LlvmIr, Assembly, C };
     static constexpr int PaneCount = 5;
 
-    /// Whether a heuristic pane (TE, C) could be linked, and if not why.
+    /// Whether the TE or C pane could be linked, and if not why.
     enum class Status {
         Linked,
-        NoText,      ///< the pane has no text (no script; C not printed)
-        NoSchedule,  ///< the artifacts carry no schedule to match the script with
-        ScriptFails, ///< running the script again failed (scriptError() says why)
-        NoMatch      ///< nothing in the text matches the TIR
+        NoText,   ///< the pane has no text (no script; C not printed)
+        NoRecord, ///< lowering recorded no script lines (a schedule built in C++)
+        Mismatch, ///< the script is not the one the lowering's table is of
+        NoMatch   ///< nothing in the text matches the TIR
     };
 
     /// What one line links to: per pane, line (1-based) -> group index.
@@ -56,10 +55,10 @@ public:
 
     LineLinks() = default;
 
-    /// Builds the tables for `artifacts`. Runs the TE script again to learn
-    /// which iteration variable each script name holds, so call it off the GUI
-    /// thread. Never throws: a pane that cannot be linked gets no links and a
-    /// status saying why (teStatus(), cStatus()).
+    /// Builds the tables for `artifacts` (matching the C text takes a few
+    /// milliseconds: call it off the GUI thread). Never throws: a pane that
+    /// cannot be linked gets no links and a status saying why (teStatus(),
+    /// cStatus()).
     static LineLinks build(const driver::FunctionArtifacts& artifacts);
 
     /// Whether the LLVM IR pane shows the optimised IR (the default) or the IR
@@ -78,18 +77,17 @@ public:
 
     int tirLineCount() const { return tirLines_; }
     Status teStatus() const { return teStatus_; }
-    /// The script's error with Status::ScriptFails.
-    const std::string& scriptError() const { return scriptError_; }
     Status cStatus() const { return cStatus_; }
 
     /// The TE script's links: teToTir[i] are the TIR lines that script line
     /// i+1 links to (ascending). Exposed for tests.
     const std::vector<std::vector<int>>& teToTir() const { return teToTir_; }
-    /// The C text's map to the TIR (one TIR line per C line, 0 for none).
+    /// The C text's map to the TIR (FunctionArtifacts::cLines, from the C backend).
     const codegen::LineMap& cLines() const { return cLines_; }
 
 private:
     const codegen::LineMap* mapOf(Pane pane) const;
+    void linkTe(const driver::FunctionArtifacts& a);
 
     int tirLines_ = 0;
     bool llvmOptimized_ = true;
@@ -98,7 +96,6 @@ private:
     /// tirToTe_[t]: the script lines linked to TIR line t (index 0 unused).
     std::vector<std::vector<int>> tirToTe_;
     Status teStatus_ = Status::NoText, cStatus_ = Status::NoText;
-    std::string scriptError_;
 };
 
 } // namespace tessel::views

@@ -1,5 +1,7 @@
 #include "common/Session.h"
 
+#include "ir/Diagnostic.h"
+
 #include "common/Jobs.h"
 #include "common/MessageLog.h"
 
@@ -76,10 +78,25 @@ void Session::report(const QString& text, bool error) {
     emit message(text, error);
 }
 
-void Session::setTarget(const QString& target) {
-    if (target == target_) return;
-    target_ = target;
+bool Session::setTarget(const QString& target) {
+    const QString text = target.trimmed().isEmpty() ? QStringLiteral("host") : target.trimmed();
+    if (text == target_) return true;
+    try {
+        resolvedTarget_ = codegen::resolveTarget(text.toStdString());
+    } catch (const CompileError& e) {
+        report(tr("Unknown target '%1': %2").arg(text, QString::fromStdString(e.diagnostic().message)), true);
+        return false;
+    }
+    target_ = text;
     emit targetChanged();
+    return true;
+}
+
+driver::CompileRequest Session::request(driver::CompileMode mode) const {
+    driver::CompileRequest r;
+    if (target_ != QLatin1String("host")) r.target = resolvedTarget_;
+    r.mode = mode;
+    return r;
 }
 
 } // namespace tessel::views

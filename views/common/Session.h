@@ -9,6 +9,8 @@
 /// and set here on the GUI thread only.
 #pragma once
 
+#include "driver/CompileRequest.h"
+
 #include <QMap>
 #include <QObject>
 #include <QString>
@@ -76,9 +78,14 @@ public:
     /// An empty script removes the edit (back to the default schedule).
     void setEditedSchedule(const QString& function, const QString& script);
 
-    /// The code generation target ("host" or an LLVM triple/CPU description).
+    /// The code generation target as the user gave it: "host", an alias
+    /// ("aarch64") or a Target::str().
     QString target() const { return target_; }
-    void setTarget(const QString& target);
+    /// Sets the target every compile of this session uses; false (and a
+    /// message) when Tessel knows no such target, and the old one stays.
+    bool setTarget(const QString& target);
+    /// What every compile of this session asks for: its resolved target in `mode`.
+    driver::CompileRequest request(driver::CompileMode mode = driver::CompileMode::Batch) const;
 
 signals:
     void modelChanged();
@@ -107,6 +114,7 @@ private:
     std::shared_ptr<const driver::FunctionArtifacts> artifacts_;
     QMap<QString, QString> editedSchedules_;
     QString target_ = QStringLiteral("host");
+    Target resolvedTarget_;
 };
 
 } // namespace tessel::views

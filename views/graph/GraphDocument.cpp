@@ -28,12 +28,12 @@ graphStagesOf(const std::shared_ptr<const driver::CompiledModel>& model) {
     std::vector<GraphStageEntry> out;
     if (!model) return out;
     for (const auto& s : model->graphStages) {
-        const auto& g = s.graph;
+        const graph::Graph* g = s.irAs<graph::Graph>();
         if (!g) continue;
         GraphStageEntry e;
         e.pass = qs(s.pass);
         e.changed = s.changed;
-        e.graph = g;
+        e.graph = std::shared_ptr<const graph::Graph>(model, g); // lives as long as the model
         if (s.pass == "import")
             e.title = GraphDocument::tr("imported");
         else if (s.changed)
@@ -202,7 +202,7 @@ QString GraphDocument::fusionReason(int index) const {
             // Find the pass after which the node is gone.
             bool seen = false;
             for (const auto& s : model->graphStages) {
-                const auto& g = s.graph;
+                const graph::Graph* g = s.irAs<graph::Graph>();
                 if (!g) continue;
                 if (g->findNode(n.id)) {
                     seen = true;

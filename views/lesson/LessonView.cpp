@@ -5,8 +5,9 @@
 #include "common/Session.h"
 #include "driver/FunctionArtifacts.h"
 #include "common/Resources.h"
-#include "common/ReferenceCache.h"
+#include "driver/Measure.h"
 #include "lesson/LessonChart.h"
+#include "runtime/ReferenceStore.h"
 #include "te/script/Script.h"
 
 #include <QHeaderView>
@@ -36,7 +37,7 @@ LessonView::LessonView(Session* session, QWidget* parent)
       published_(new QLabel), measuredLabel_(new QLabel), measure_(new QPushButton(tr("Measure"))),
       cancel_(new QPushButton(tr("Cancel"))), open_(new QPushButton(tr("Open in editor"))),
       progress_(new QProgressBar), tabs_(new QTabWidget), script_(new CodeEditor), diff_(new CodeEditor),
-      tir_(new CodeEditor), assembly_(new CodeEditor), references_(std::make_shared<ReferenceCache>()) {
+      tir_(new CodeEditor), assembly_(new CodeEditor), references_(std::make_shared<runtime::ReferenceStore>()) {
     setObjectName(QStringLiteral("LessonView"));
     steps_->setModel(times_);
     steps_->setRootIsDecorated(false);
@@ -199,8 +200,9 @@ void LessonView::requestArtifacts(int index) {
     const std::string script = step.script.toStdString(), file = step.fileName.toStdString();
     session_->jobs()->run<std::shared_ptr<const driver::FunctionArtifacts>>(
         QStringLiteral("lesson-artifacts"), tr("Lowering %1").arg(step.fileName),
-        [script, file](const CancelToken&) {
+        [script, file, request = session_->request(driver::CompileMode::Interactive)](const CancelToken&) {
             driver::ArtifactOptions options;
+            options.request = request;
             options.snapshots = false; // the lesson shows the final TIR and the assembly only
             options.emitC = false;
             try {
@@ -273,7 +275,7 @@ void LessonView::measure() {
     updateFigures();
     session_->jobs()->run<std::shared_ptr<driver::RunReport>>(
         QStringLiteral("lesson-measure"), tr("Measuring %1").arg(step.fileName),
-        [script, file, cached, references](const CancelToken& token) {
+        [script, file, cached, references, request = session_->request()](const CancelToken& token) {
             driver::LoweredFunction f;
             if (cached) {
                 f = cached->lowered;
@@ -290,8 +292,11 @@ void LessonView::measure() {
             // Three timed repeats; a slow step (the baseline) is called once
             // more only, as runAndCheck skips its warm-up.
             options.evaluator = runtime::TimeEvaluator{1, 3, 50, 1};
-            return std::make_shared<driver::RunReport>(
-                references->run(f, options, kLadderKey, [token] { return token.cancelled(); }));
+            options.request = request;
+            options.references = references.get();
+            options.referenceKey = kLadderKey; // every step computes the same product
+            options.cancelled = [token] { return token.cancelled(); };
+            return std::make_shared<driver::RunReport>(driver::runAndCheck(f, options));
         },
         this,
         [this, index](std::shared_ptr<driver::RunReport> rep) {

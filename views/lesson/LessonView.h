@@ -32,11 +32,14 @@ namespace tessel::driver {
 struct FunctionArtifacts;
 }
 
+namespace tessel::runtime {
+class ReferenceStore;
+} // namespace tessel::runtime
+
 namespace tessel::views {
 
 class CodeEditor;
 class LessonChart;
-class ReferenceCache;
 class Session;
 
 class LessonView : public QWidget {
@@ -120,7 +123,7 @@ private:
     LineDiffResult diffResult_;
     QHash<int, std::shared_ptr<const driver::FunctionArtifacts>> artifacts_;
     QHash<int, QString> errors_;
-    std::shared_ptr<ReferenceCache> references_;
+    std::shared_ptr<runtime::ReferenceStore> references_;
 };
 
 } // namespace tessel::views

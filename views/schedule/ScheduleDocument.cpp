@@ -1,11 +1,12 @@
 #include "schedule/ScheduleDocument.h"
 
+#include "common/DevicePeak.h"
 #include "common/Jobs.h"
-#include "common/ReferenceCache.h"
 #include "common/Session.h"
 #include "driver/FunctionArtifacts.h"
+#include "driver/Measure.h"
 #include "driver/ModelCompiler.h"
-#include "schedule/CpuPeak.h"
+#include "runtime/ReferenceStore.h"
 #include "te/script/Script.h"
 
 #include <QFileInfo>
@@ -30,7 +31,8 @@ QString q(const std::string& s) {
 struct ScheduleDocument::Lowering {
     quint64 generation = 0, epoch = 0;
     QString script;
-    std::string text, file, function, defaultScript, target;
+    std::string text, file, function, defaultScript;
+    driver::CompileRequest request;
     Source source = Source::None;
     std::shared_ptr<const driver::CompiledModel> model;
     std::shared_ptr<driver::ArtifactCache> cache;
@@ -50,9 +52,9 @@ struct ScheduleDocument::Lowered {
 
 ScheduleDocument::ScheduleDocument(Session* session, QObject* parent)
     : QObject(parent), session_(session), debounce_(new QTimer(this)),
-      history_(new RunHistory(this)), references_(std::make_shared<ReferenceCache>()),
+      history_(new RunHistory(this)), references_(std::make_shared<runtime::ReferenceStore>()),
       artifactCache_(std::make_shared<driver::ArtifactCache>()) {
-    history_->setPeakExplanation(cpuPeak().explanation());
+    history_->setPeakExplanation(peakExplanation());
     debounce_->setSingleShot(true);
     connect(debounce_, &QTimer::timeout, this, &ScheduleDocument::startRelower);
     connect(session_, &Session::scriptChanged, this, &ScheduleDocument::onScriptChanged);
@@ -254,7 +256,8 @@ void ScheduleDocument::startRelower() {
     job.file = fileName_.toStdString();
     job.function = function_.toStdString();
     job.defaultScript = defaultScript_.toStdString();
-    job.target = session_->target().toStdString();
+    // The session's target, with the editor's low-latency code generation.
+    job.request = session_->request(driver::CompileMode::Interactive);
     job.source = source_;
     job.model = session_->model();
     job.cache = artifactCache_;
@@ -269,12 +272,6 @@ void ScheduleDocument::startRelower() {
         });
 }
 
-codegen::Target ScheduleDocument::targetOf(const QString& sessionTarget) {
-    const std::string target = sessionTarget.toStdString();
-    return target.empty() || target == "host" ? codegen::Target::host()
-                                              : codegen::Target::fromString(target);
-}
-
 std::shared_ptr<ScheduleDocument::Lowered> ScheduleDocument::lower(const Lowering& job) {
     using Clock = std::chrono::steady_clock;
     const auto t0 = Clock::now();
@@ -285,7 +282,7 @@ std::shared_ptr<ScheduleDocument::Lowered> ScheduleDocument::lower(const Lowerin
     try {
         driver::ArtifactOptions options;
         options.cache = job.cache;
-        options.target = targetOf(QString::fromStdString(job.target));
+        options.request = job.request;
         const driver::FusedFunction* fn =
             job.model ? job.model->findFunction(job.function) : nullptr;
         driver::FunctionArtifacts a;
@@ -398,10 +395,14 @@ void ScheduleDocument::run() {
 }
 
 driver::RunReport ScheduleDocument::measure(const driver::LoweredFunction& f,
-                                            ReferenceCache& references,
+                                            const driver::CompileRequest& request,
+                                            runtime::ReferenceStore& references,
                                             const std::function<bool()>& cancelled) {
     driver::RunOptions options;
-    return references.run(f, options, {}, cancelled);
+    options.request = request;
+    options.references = &references;
+    options.cancelled = cancelled;
+    return driver::runAndCheck(f, options);
 }
 
 void ScheduleDocument::startRun() {
@@ -416,9 +417,9 @@ void ScheduleDocument::startRun() {
     setStatus(tr("Measuring %1…").arg(function), false);
     session_->jobs()->run<std::shared_ptr<driver::RunReport>>(
         kRun, tr("Measuring %1").arg(function),
-        [f, references](const CancelToken& token) {
+        [f, references, request = session_->request()](const CancelToken& token) {
             return std::make_shared<driver::RunReport>(
-                measure(f, *references, [token] { return token.cancelled(); }));
+                measure(f, request, *references, [token] { return token.cancelled(); }));
         },
         this,
         [this, script, function, key](std::shared_ptr<driver::RunReport> report) {
@@ -445,7 +446,7 @@ void ScheduleDocument::finishRun(const driver::RunReport& report, const QString&
     r.function = function;
     r.latencyMs = report.latencyMs;
     r.gflops = report.gflops;
-    const double peak = cpuPeak().gflops();
+    const double peak = runtime::DeviceInfo::local().peakGflops();
     r.peakShare = peak > 0 ? report.gflops / peak : 0;
     r.maxAbsErr = report.maxAbsErr;
     r.maxRelErr = report.maxRelErr;

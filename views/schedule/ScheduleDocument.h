@@ -19,6 +19,7 @@
 /// script's edited text is kept in the session as it is typed.
 #pragma once
 
+#include "driver/CompileRequest.h"
 #include "schedule/LoopOutline.h"
 #include "schedule/RunHistory.h"
 
@@ -32,8 +33,8 @@
 
 class QTimer;
 
-namespace tessel::codegen {
-struct Target;
+namespace tessel::runtime {
+class ReferenceStore;
 }
 namespace tessel::driver {
 class ArtifactCache;
@@ -45,7 +46,6 @@ struct RunReport;
 
 namespace tessel::views {
 
-class ReferenceCache;
 class Session;
 
 /// Where the lowering of the current text failed.
@@ -158,13 +158,13 @@ private:
     void setBusy(bool busy);
     QString documentKey() const;
 
-    /// The one place the session's target becomes the code generator's.
-    static codegen::Target targetOf(const QString& sessionTarget);
     /// Lowers a script (or a model function) to its artifacts and outline, on a worker.
     static std::shared_ptr<Lowered> lower(const Lowering& job);
     /// The one call that measures a lowered function (on a worker): its
-    /// latency, GFLOP/s and outputs against the default schedule's.
-    static driver::RunReport measure(const driver::LoweredFunction& f, ReferenceCache& references,
+    /// latency, GFLOP/s and outputs against the default schedule's, built and
+    /// run for `request` (the session's target), the reference kept in `references`.
+    static driver::RunReport measure(const driver::LoweredFunction& f, const driver::CompileRequest& request,
+                                     runtime::ReferenceStore& references,
                                      const std::function<bool()>& cancelled);
 
     Session* session_;
@@ -184,7 +184,7 @@ private:
     QString statusText_;
     bool statusError_ = false;
     RunHistory* history_;
-    std::shared_ptr<ReferenceCache> references_;
+    std::shared_ptr<runtime::ReferenceStore> references_;
     std::shared_ptr<driver::ArtifactCache> artifactCache_;
 };
 

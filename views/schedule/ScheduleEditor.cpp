@@ -1,6 +1,6 @@
 #include "schedule/ScheduleEditor.h"
 
-#include "schedule/CpuPeak.h"
+#include "common/DevicePeak.h"
 #include "schedule/ScriptEdit.h"
 
 #include <QAction>
@@ -92,7 +92,7 @@ ScheduleEditor::ScheduleEditor(Session* session, QWidget* parent)
     connect(history_, &QTableView::doubleClicked, this, [this](const QModelIndex& index) { restoreRun(index.row()); });
     connect(document_->history(), &QAbstractItemModel::rowsInserted, history_, &QTableView::scrollToBottom);
     runSummary_->setWordWrap(true);
-    runSummary_->setToolTip(cpuPeak().explanation());
+    runSummary_->setToolTip(peakExplanation());
 
     auto* runs = new QWidget;
     auto* runsLayout = new QVBoxLayout(runs);

@@ -522,10 +522,11 @@ void MainWindow::compileModel(const QString& path, const QMap<QString, QString>&
     showMessage(tr("Compiling %1…").arg(name), false);
     session_->jobs()->run<std::shared_ptr<const driver::CompiledModel>>(
         QStringLiteral("compile-model"), tr("Compiling %1").arg(name),
-        [path, io, sched](const CancelToken& token) {
+        [path, io, sched, request = session_->request()](const CancelToken& token) {
             frontend::ImportOptions opts;
             opts.inputShapes = io;
             driver::CompileOptions co;
+            co.request = request;
             co.trace = true;
             co.schedules = sched;
             co.progress = [token](double fraction, const std::string&) {
@@ -718,10 +719,11 @@ void MainWindow::compileAndRunModel() {
     };
     session_->jobs()->run<std::shared_ptr<Result>>(
         QStringLiteral("run-model"), tr("Compiling and running %1").arg(QFileInfo(path).fileName()),
-        [path, io, sched](const CancelToken& token) {
+        [path, io, sched, request = session_->request()](const CancelToken& token) {
             frontend::ImportOptions opts;
             opts.inputShapes = io;
             driver::CompileOptions co;
+            co.request = request;
             co.schedules = sched;
             co.progress = [token](double f, const std::string&) {
                 token.setProgress(0.8 * f);

@@ -1,7 +1,5 @@
 #include "shell/PassReference.h"
 
-#include "graph/passes/GraphPassRegistry.h"
-#include "tir/passes/PassRegistry.h"
 
 #include <QDialogButtonBox>
 #include <QTextBrowser>
@@ -13,8 +11,8 @@ namespace {
 
 QString esc(const std::string& s) { return QString::fromStdString(s).toHtmlEscaped(); }
 
-template <class Info>
-QString section(const QString& title, const QString& intro, const std::vector<Info>& passes) {
+template <class Passes>
+QString section(const QString& title, const QString& intro, const Passes& passes) {
     QString html = QStringLiteral("<h2>%1</h2><p>%2</p>").arg(title.toHtmlEscaped(), intro.toHtmlEscaped());
     html += QStringLiteral("<ul>");
     for (const auto& p : passes) html += QStringLiteral("<li><a href=\"#%1\">%1</a></li>").arg(esc(p.name));
@@ -37,16 +35,16 @@ QString section(const QString& title, const QString& intro, const std::vector<In
 
 } // namespace
 
-QString passReferenceHtml() {
+QString passReferenceHtml(const driver::Context& context) {
     QString html = QStringLiteral("<html><body><h1>%1</h1>").arg(PassReferenceDialog::tr("Pass reference"));
     html += section(PassReferenceDialog::tr("Graph passes"),
                     PassReferenceDialog::tr("Run on the whole model after import, in the order of the default "
                                             "pipeline; the graph view shows the graph after each."),
-                    graph::graphPasses());
+                    context.graphPasses.passes());
     html += section(PassReferenceDialog::tr("TIR passes"),
                     PassReferenceDialog::tr("Run on each fused function's loop program after lowering its "
                                             "schedule; the stage view shows the TIR after each."),
-                    tir::tirPasses());
+                    context.tirPasses.passes());
     html += QStringLiteral("<h2>%1</h2><p>%2</p></body></html>")
                 .arg(PassReferenceDialog::tr("LLVM optimisation"),
                      PassReferenceDialog::tr("The lowered TIR becomes LLVM IR with a debug location per TIR line; "

@@ -4,13 +4,15 @@
 /// never drifts from the passes that exist.
 #pragma once
 
+#include "driver/Context.h"
+
 #include <QDialog>
 #include <QString>
 
 namespace tessel::views {
 
-/// The reference as an HTML page.
-QString passReferenceHtml();
+/// The reference as an HTML page: the passes of `context`'s registries.
+QString passReferenceHtml(const driver::Context& context = driver::Context::builtin());
 
 class PassReferenceDialog : public QDialog {
     Q_OBJECT

@@ -7,6 +7,7 @@
 #include "driver/ModelCompiler.h"
 #include "graph/passes/GraphPassRegistry.h"
 #include "common/LineDiff.h"
+#include "lower/LoweringSteps.h"
 #include "tir/IRPrinter.h"
 #include "tir/passes/PassRegistry.h"
 
@@ -73,7 +74,8 @@ struct StageView::Entry {
     /// The first stage of its group (the imported graph, the TIR straight
     /// from the schedule): nothing to compare with.
     bool first = false;
-    /// The title over the left side ("Before: the IR after simplify").
+    /// The title over the left side ("Before: the IR after simplify"); for a
+    /// first stage, what came before it (empty: nothing).
     QString beforeTitle;
     Language language = Language::Plain;
     /// The texts: strings owned by the model or the artifacts, or (TIR
@@ -217,6 +219,7 @@ void StageView::rebuild() {
     const QString function = session_->currentFunction();
 
     if (model_) addGraphGroup(*model_);
+    if (model_) addLoweringGroup(*model_);
     // The selected function's TIR: the artifacts when they are this function's
     // (they follow schedule edits), else the model's trace.
     const driver::LoweredFunction* lowered = nullptr;
@@ -299,17 +302,39 @@ void StageView::addGraphGroup(const driver::CompiledModel& model) {
         e.changed = st.changed;
         e.first = i == 0;
         e.language = Language::Graph;
-        e.after = &st.text;
+        e.after = &st.text.text;
         if (i == 0) {
             e.summary = tr("The graph as imported, before any pass.");
         } else {
-            e.before = &model.graphStages[i - 1].text;
+            e.before = &model.graphStages[i - 1].text.text;
             e.beforeTitle =
                 tr("Before: the IR after %1").arg(fromStd(model.graphStages[i - 1].pass));
             if (auto* info = graph::findGraphPass(st.pass)) {
                 e.summary = fromStd(info->summary);
                 e.description = fromStd(info->description);
             }
+        }
+        addEntry(group, std::move(e));
+    }
+}
+
+void StageView::addLoweringGroup(const driver::CompiledModel& model) {
+    if (model.lowerStages.empty()) return;
+    QTreeWidgetItem* group = addGroup(LoweringSteps, tr("Lowering"));
+    for (const auto& st : model.lowerStages) {
+        Entry e;
+        e.group = LoweringSteps;
+        e.pass = fromStd(st.pass);
+        e.seconds = st.seconds;
+        e.changed = st.changed;
+        // Each step makes a new form (TE functions, an executor plan), shown whole.
+        e.first = true;
+        e.language = st.pass == lower::kLowerFusedGroups ? Language::Te : Language::Plain;
+        e.after = &st.text.text;
+        e.beforeTitle = tr("Before: the fused graph (the last graph pass)");
+        if (auto* info = lower::findLoweringStep(st.pass)) {
+            e.summary = fromStd(info->summary);
+            e.description = fromStd(info->description);
         }
         addEntry(group, std::move(e));
     }
@@ -336,9 +361,9 @@ void StageView::addTirGroup(const driver::LoweredFunction& f, const QString& fun
         e.seconds = s.seconds;
         e.changed = s.changed;
         e.language = Language::Tir;
-        e.after = &s.text;
+        e.after = &s.text.text;
         if (i > 0) {
-            e.before = &f.snapshots[i - 1].text;
+            e.before = &f.snapshots[i - 1].text.text;
             e.beforeTitle = tr("Before: the IR after %1").arg(fromStd(f.snapshots[i - 1].pass));
         } else if (f.scheduled.defined()) {
             e.scheduledBefore = &f;
@@ -480,7 +505,8 @@ void StageView::showDiff(int index, const SideBySide& diff, bool hasBefore) {
     } else {
         before_->setCode({});
         before_->setLineNumbers({});
-        beforeTitle_->setText(tr("Before: nothing, this is the first stage"));
+        beforeTitle_->setText(e.beforeTitle.isEmpty() ? tr("Before: nothing, this is the first stage")
+                                                      : e.beforeTitle);
         stats_->clear();
     }
     after_->setCode(QString::fromStdString(diff.right));

@@ -1,15 +1,18 @@
 /// \file
 /// The stage view: the compiler pipeline as a list of passes (the graph
-/// passes, then for the selected function its TIR passes and LLVM's
-/// optimisation), each with its summary, description, time and a mark when
-/// it changed the IR; selecting one shows the IR before and after it side by
-/// side, as a line diff whose two sides scroll together.
+/// passes, the lowering steps, then for the selected function its TIR passes
+/// and LLVM's optimisation), each with its summary, description, time and a
+/// mark when it changed the IR; selecting one shows the IR before and after
+/// it side by side, as a line diff whose two sides scroll together.
 ///
-/// Graph passes come from Session::model()->graphStages, TIR passes from the
+/// Graph passes come from Session::model()->graphStages, the lowering steps
+/// (fused groups to TE, storage planning: a new form rather than a changed
+/// one, so shown whole) from Session::model()->lowerStages, TIR passes from the
 /// selected function's snapshots (Session::artifacts(), or the model's
 /// function while those are not computed), LLVM from the artifacts' IR before
 /// and after optimisation. Pass documentation comes from the graph and TIR
-/// pass registries, so it never drifts from the passes that exist. Diffs are
+/// pass registries and the lowering steps' records, so it never drifts from
+/// the passes that exist. Diffs are
 /// computed on a worker (Jobs); only the result is applied here.
 #pragma once
 
@@ -40,7 +43,7 @@ class StageView : public QWidget {
     Q_OBJECT
 public:
     /// The groups of passes, top to bottom.
-    enum Group { GraphPasses, TirPasses, LlvmPasses };
+    enum Group { GraphPasses, LoweringSteps, TirPasses, LlvmPasses };
     Q_ENUM(Group)
 
     explicit StageView(Session* session, QWidget* parent = nullptr);
@@ -83,6 +86,7 @@ private:
     struct Entry;
     void rebuild();
     void addGraphGroup(const driver::CompiledModel& model);
+    void addLoweringGroup(const driver::CompiledModel& model);
     void addTirGroup(const driver::LoweredFunction& f, const QString& function);
     void addLlvmGroup(const driver::FunctionArtifacts& a);
     QTreeWidgetItem* addGroup(Group group, const QString& title);

@@ -15,10 +15,11 @@ namespace {
 /// The node's outputs typed again for its new inputs. A dimension that
 /// inference leaves unknown keeps what the node carried (an importer's
 /// value_info); a disagreement is an error, as in infer-shapes.
-std::vector<TensorType> retype(const Node& node, const std::vector<Value>& inputs) {
+std::vector<TensorType> retype(const OpRegistry& ops, const Node& node,
+                               const std::vector<Value>& inputs) {
     for (const auto& in : inputs)
         if (in.defined() && !in.type().known()) return node.outputTypes;
-    std::vector<TensorType> types = inferOutputTypes(node, inputs);
+    std::vector<TensorType> types = ops.inferOutputTypes(node, inputs);
     for (size_t i = 0; i < types.size(); ++i) {
         const TensorType& given = node.outputTypes[i];
         if (!given.known()) continue;
@@ -33,36 +34,37 @@ std::vector<TensorType> retype(const Node& node, const std::vector<Value>& input
 }
 
 /// The constants that replace `node`'s outputs, or nullopt to keep the node.
-std::optional<std::vector<Ref<Constant>>> fold(const Node& node, const std::vector<Value>& inputs,
+std::optional<std::vector<Ref<Constant>>> fold(const OpRegistry& ops, const Node& node,
+                                               const std::vector<Value>& inputs,
                                                const FoldConstantOptions& options) {
-    if (options.foldShapes && (node.op == "Shape" || node.op == "Size") && inputs.size() == 1 &&
-        inputs[0].defined() && inputs[0].type().isStatic()) {
-        const TensorType& t = inputs[0].type();
-        if (node.op == "Size")
-            return std::vector<Ref<Constant>>{Constant::fromInts({}, {t.numElements()})};
-        return std::vector<Ref<Constant>>{shapeConstant(t, node.attrs)};
-    }
+    if (options.foldShapes)
+        if (auto fromTypes = evaluateFromTypes(ops, node, inputs)) return fromTypes;
     std::vector<Ref<Constant>> constants;
     for (const auto& in : inputs) {
         if (in.defined() && !in.isConstant()) return std::nullopt;
         constants.push_back(in.constant());
     }
-    // The output sizes, before computing anything.
-    for (const auto& t : inferOutputTypes(node, inputs))
-        if (!t.isStatic() || t.numElements() > options.maxElements) return std::nullopt;
-    return evaluateConstant(node, constants);
+    // The output sizes, before computing anything. A fold-only operator has
+    // no kernel to leave the work to, so it folds whatever its size.
+    const OpInfo* info = ops.find(node.op);
+    const bool mustFold = info && info->foldOnly;
+    for (const auto& t : ops.inferOutputTypes(node, inputs))
+        if (!t.isStatic() || (!mustFold && t.numElements() > options.maxElements))
+            return std::nullopt;
+    return evaluateConstant(ops, node, constants);
 }
 
 } // namespace
 
 Graph foldConstant(const Graph& g, const FoldConstantOptions& options) {
+    const OpRegistry& ops = opsOrDefault(options.ops);
     Graph sorted = g.clone();
     sorted.sortTopologically();
     bool changed = false;
     std::unordered_set<const Node*> made;
     auto rewrite = [&](const Node& n, const std::vector<Value>& in,
                        Graph& target) -> std::optional<std::vector<Value>> {
-        if (auto constants = fold(n, in, options)) {
+        if (auto constants = fold(ops, n, in, options)) {
             changed = true;
             std::vector<Value> values;
             for (size_t i = 0; i < constants->size(); ++i) {
@@ -79,7 +81,7 @@ Graph foldConstant(const Graph& g, const FoldConstantOptions& options) {
         }
         if (in == n.inputs) return std::nullopt;
         // Inputs folded: type the node again, so that what it feeds can fold.
-        Ref<Node> m = n.with(in, retype(n, in));
+        Ref<Node> m = n.with(in, retype(ops, n, in));
         target.append(m);
         return m->outputs();
     };

@@ -6,9 +6,10 @@
 ///
 /// Description (for the pass registry): walking the operators in topological
 /// order, the pass evaluates every operator whose inputs are all constants
-/// (graph/ConstantEval.h: shape arithmetic, data movement, small element-wise
-/// operators, in each tensor's own element type) and puts a constant in its
-/// place. Shape and Size need only their input's type, so once the input
+/// (graph/ConstantEval.h: the evaluator in the operator's record — shape
+/// arithmetic, data movement, small element-wise operators, in each tensor's
+/// own element type) and puts a constant in its place. Shape and Size need
+/// only their input's type (their records evaluate from types), so once the input
 /// shapes of a model are bound (`--input-shape`) they fold even though their
 /// input is computed at run time; this is what removes the shape sub-graphs
 /// exporters write (Shape -> Gather -> Unsqueeze -> Concat -> Reshape), leaving
@@ -18,7 +19,8 @@
 /// A folded constant keeps the node's id and its output's name (or, when the
 /// output has none, the name the printer gave it, `%5` becomes constant `5`),
 /// so graph outputs keep their names. Operators with an output larger than
-/// `maxElements` stay, so a model does not grow by its folded tensors.
+/// `maxElements` stay, so a model does not grow by its folded tensors, except
+/// fold-only operators (Constant), which have no kernel to run them.
 /// Constants that only fed folded nodes are dropped; operators left without
 /// users are left to dead-code-elimination.
 #pragma once
@@ -34,6 +36,9 @@ struct FoldConstantOptions {
     int64_t maxElements = int64_t(1) << 22;
     /// Fold Shape and Size of values whose type is static but that are not constants.
     bool foldShapes = true;
+    /// The operators to look up (their inference and evaluators); null: the default
+    /// registry (graph/OpRegistry.h). The driver passes its Context's.
+    const OpRegistry* ops = nullptr;
 };
 
 /// Returns `g` with constant sub-expressions evaluated. Throws CompileError

@@ -77,8 +77,8 @@ namespace tessel::graph {
 
 namespace {
 
-OpPattern patternOf(const Node& n) {
-    const OpInfo* info = findOp(n.op);
+OpPattern patternOf(const OpRegistry& ops, const Node& n) {
+    const OpInfo* info = ops.find(n.op);
     return info ? info->pattern : OpPattern::Opaque;
 }
 
@@ -208,6 +208,7 @@ FusionPlan planFusion(const Graph& g, const FuseOpsOptions& options) {
         throw CompileError("fuse-ops: max-depth must be at least 1, got " +
                            std::to_string(options.maxDepth));
     FusionPlan plan;
+    const OpRegistry& ops = opsOrDefault(options.ops);
     const auto& nodes = g.nodes();
 
     std::unordered_map<const Node*, size_t> pos;
@@ -237,7 +238,7 @@ FusionPlan planFusion(const Graph& g, const FuseOpsOptions& options) {
 
     for (const auto& ref : nodes) {
         const Node* n = ref.get();
-        const OpPattern np = patternOf(*n);
+        const OpPattern np = patternOf(ops, *n);
         if (np == OpPattern::Opaque) {
             whyAlone[n] = "is opaque: starts its own group";
             startGroup(n, np);
@@ -354,7 +355,7 @@ FusionPlan planFusion(const Graph& g, const FuseOpsOptions& options) {
         // Master: the first member with the largest pattern.
         const Node* master = w.members.front();
         for (const Node* m : w.members)
-            if (patternOf(*m) > patternOf(*master)) master = m;
+            if (patternOf(ops, *m) > patternOf(ops, *master)) master = m;
         fg.master = master->id;
         finalIndex[i] = fg.index;
         plan.groups.push_back(std::move(fg));
@@ -365,7 +366,7 @@ FusionPlan planFusion(const Graph& g, const FuseOpsOptions& options) {
         const int gi = finalIndex[groupOf[n]];
         plan.groupOf[n->id] = gi;
         const FusionGroup& fg = plan.groups[static_cast<size_t>(gi)];
-        const OpPattern np = patternOf(*n);
+        const OpPattern np = patternOf(ops, *n);
         std::string r;
         if (fg.members.size() == 1) {
             r = n->op + " " + whyAlone[n];
@@ -377,11 +378,11 @@ FusionPlan planFusion(const Graph& g, const FuseOpsOptions& options) {
         } else if (auto it = joinedVia.find(n); it != joinedVia.end()) {
             const Node* p = it->second;
             r = n->op + " is " + patternPhrase(np) + " and follows " + p->op + " (" +
-                patternShort(patternOf(*p)) + ") in group " + fg.name;
+                patternShort(patternOf(ops, *p)) + ") in group " + fg.name;
         } else {
             const Node* c = consumers[n].empty() ? nullptr : consumers[n].front();
             r = n->op + " is " + patternPhrase(np) + " and fuses into " +
-                (c ? c->op + " (" + patternShort(patternOf(*c)) + ")" : std::string("its consumer")) +
+                (c ? c->op + " (" + patternShort(patternOf(ops, *c)) + ")" : std::string("its consumer")) +
                 " as its input in group " + fg.name;
         }
         plan.reasons[n->id] = r;

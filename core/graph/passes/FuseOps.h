@@ -46,6 +46,9 @@ struct FuseOpsOptions {
     /// their group (by default they keep their attributes, so a graph with
     /// nothing to fuse is left as it is).
     bool annotateSingletons = false;
+    /// The operators to look up (their patterns); null: the default
+    /// registry (graph/OpRegistry.h). The driver passes its Context's.
+    const OpRegistry* ops = nullptr;
 };
 
 /// One fused function.

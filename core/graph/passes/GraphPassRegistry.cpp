@@ -1,5 +1,6 @@
 #include "graph/passes/GraphPassRegistry.h"
 
+#include "graph/OpRegistry.h"
 #include "graph/passes/CommonSubexpressionElimination.h"
 #include "graph/passes/DeadCodeElimination.h"
 #include "graph/passes/FoldConstant.h"
@@ -20,10 +21,17 @@ std::string boolText(bool b) {
     return b ? "true" : "false";
 }
 
-std::vector<GraphPassInfo> makeGraphPasses() {
-    std::vector<GraphPassInfo> passes;
+} // namespace
 
-    passes.push_back(GraphPassInfo{
+void registerGraphPasses(GraphPassRegistry& passes) {
+    registerGraphPasses(passes, defaultOpRegistry());
+}
+
+void registerGraphPasses(GraphPassRegistry& passes, const OpRegistry& opRegistry) {
+    // The records hold the operator registry by pointer (it outlives them).
+    const OpRegistry* ops = &opRegistry;
+
+    passes.add(GraphPassInfo{
         "infer-shapes",
         "Infer the element type and shape of every value from the inputs and constants.",
         "Walking the operators in topological order, the pass calls each operator's inference "
@@ -36,14 +44,15 @@ std::vector<GraphPassInfo> makeGraphPasses() {
             {"merge-given-types", boolText(InferShapesOptions{}.mergeGivenTypes),
              "check inferred types against types the nodes already carry"},
         },
-        [](const Graph& g, const GraphPassOptionValues& v) {
+        [ops](const Graph& g, const GraphPassOptionValues& v) {
             InferShapesOptions o;
+            o.ops = ops;
             o.mergeGivenTypes = graphPassOptionBool(v, "merge-given-types", o.mergeGivenTypes);
             return inferShapes(g, o);
         },
     });
 
-    passes.push_back(GraphPassInfo{
+    passes.add(GraphPassInfo{
         "fold-constant",
         "Compute operators whose inputs are constants, and Shape/Size of static shapes, now.",
         "An operator whose inputs are all constants computes the same tensor every time the "
@@ -60,8 +69,9 @@ std::vector<GraphPassInfo> makeGraphPasses() {
             {"fold-shapes", boolText(FoldConstantOptions{}.foldShapes),
              "fold Shape and Size of values whose shape is static"},
         },
-        [](const Graph& g, const GraphPassOptionValues& v) {
+        [ops](const Graph& g, const GraphPassOptionValues& v) {
             FoldConstantOptions o;
+            o.ops = ops;
             o.maxElements = passOptionInt(v, "max-elements", o.maxElements);
             if (o.maxElements < 0)
                 throw CompileError("option max-elements must not be negative, got " +
@@ -71,7 +81,7 @@ std::vector<GraphPassInfo> makeGraphPasses() {
         },
     });
 
-    passes.push_back(GraphPassInfo{
+    passes.add(GraphPassInfo{
         "simplify-inference",
         "Turn BatchNormalization into a multiply and an add; remove Dropout and Identity.",
         "At inference, batch normalization uses fixed statistics, so y = (x - mean) / sqrt(var + "
@@ -88,8 +98,9 @@ std::vector<GraphPassInfo> makeGraphPasses() {
             {"dropout", boolText(SimplifyInferenceOptions{}.dropout), "remove Dropout"},
             {"identity", boolText(SimplifyInferenceOptions{}.identity), "remove Identity"},
         },
-        [](const Graph& g, const GraphPassOptionValues& v) {
+        [ops](const Graph& g, const GraphPassOptionValues& v) {
             SimplifyInferenceOptions o;
+            o.ops = ops;
             o.batchNorm = graphPassOptionBool(v, "batch-norm", o.batchNorm);
             o.dropout = graphPassOptionBool(v, "dropout", o.dropout);
             o.identity = graphPassOptionBool(v, "identity", o.identity);
@@ -97,7 +108,7 @@ std::vector<GraphPassInfo> makeGraphPasses() {
         },
     });
 
-    passes.push_back(GraphPassInfo{
+    passes.add(GraphPassInfo{
         "fold-scale-shift",
         "Fold a per-channel Mul and Add after a Conv into its weights and bias.",
         "A convolution is linear in its weights: scaling output channel m by s[m] is the same as "
@@ -122,7 +133,7 @@ std::vector<GraphPassInfo> makeGraphPasses() {
         },
     });
 
-    passes.push_back(GraphPassInfo{
+    passes.add(GraphPassInfo{
         "common-subexpression-elimination",
         "Merge nodes with the same operator, inputs and attributes, and equal constants.",
         "Two nodes that apply the same operator to the same values with equal attributes compute "
@@ -142,7 +153,7 @@ std::vector<GraphPassInfo> makeGraphPasses() {
         },
     });
 
-    passes.push_back(GraphPassInfo{
+    passes.add(GraphPassInfo{
         "dead-code-elimination",
         "Remove operators whose values reach no graph output, and unused constants.",
         "Starting from the graph outputs, the pass follows every node's inputs back to their "
@@ -161,7 +172,7 @@ std::vector<GraphPassInfo> makeGraphPasses() {
         },
     });
 
-    passes.push_back(GraphPassInfo{
+    passes.add(GraphPassInfo{
         "fuse-ops",
         "Group operators into fused functions with TVM's rules; annotate fuse.group/function.",
         "Each fused function becomes one kernel, so the tensors between its operators never go "
@@ -187,8 +198,9 @@ std::vector<GraphPassInfo> makeGraphPasses() {
             {"annotate-singletons", boolText(FuseOpsOptions{}.annotateSingletons),
              "also annotate operators that are alone in their group"},
         },
-        [](const Graph& g, const GraphPassOptionValues& v) {
+        [ops](const Graph& g, const GraphPassOptionValues& v) {
             FuseOpsOptions o;
+            o.ops = ops;
             if (auto it = v.find("max-depth"); it != v.end()) {
                 const std::string& s = it->second;
                 size_t used = 0;
@@ -214,32 +226,22 @@ std::vector<GraphPassInfo> makeGraphPasses() {
         },
     });
 
-    return passes;
 }
 
-} // namespace
-
-const GraphPassOption* GraphPassInfo::findOption(const std::string& n) const {
-    return findPassOption(options, n);
+const GraphPassRegistry& builtinGraphPasses() {
+    static const GraphPassRegistry registry = [] {
+        GraphPassRegistry r("graph pass");
+        registerGraphPasses(r);
+        return r;
+    }();
+    return registry;
 }
 
-const std::vector<GraphPassInfo>& graphPasses() {
-    static const std::vector<GraphPassInfo> passes = makeGraphPasses();
-    return passes;
-}
+const std::deque<GraphPassInfo>& graphPasses() { return builtinGraphPasses().passes(); }
 
-const GraphPassInfo* findGraphPass(const std::string& name) {
-    for (auto& p : graphPasses())
-        if (p.name == name) return &p;
-    return nullptr;
-}
+const GraphPassInfo* findGraphPass(const std::string& name) { return builtinGraphPasses().find(name); }
 
-std::string graphPassNames() {
-    std::string s;
-    for (auto& p : graphPasses())
-        s += (s.empty() ? "" : ", ") + p.name;
-    return s;
-}
+std::string graphPassNames() { return builtinGraphPasses().names(); }
 
 void checkGraphPassOptions(const GraphPassInfo& pass, const GraphPassOptionValues& values) {
     checkPassOptions("graph pass " + pass.name, pass.options, values);

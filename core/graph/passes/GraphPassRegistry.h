@@ -1,49 +1,46 @@
 /// \file
-/// The registry of graph passes: one record per pass.
+/// The graph passes: one record per pass (ir/Pass.h, the same record type as
+/// the TIR passes', over graph::Graph), added to a registry by one explicit
+/// function.
 ///
-/// Each record gives the pass's kebab-case name (what the command line, the
-/// IDE's stage view, pipelines and the docs use), a one-line summary, a
-/// paragraph for students, its options with defaults and help, and the
-/// function that runs it on a Graph. All records are listed in one explicit
-/// function, graphPasses() in GraphPassRegistry.cpp: there is no
-/// self-registration. The free functions of the passes (InferShapes.h,
+/// registerGraphPasses() adds every built-in graph pass, in a fixed order, to
+/// a registry object (the driver's Context owns one; a plugin or a test adds
+/// more). The passes that look operators up (infer-shapes, fold-constant,
+/// simplify-inference, fuse-ops) use the operator registry given to it,
+/// which must outlive the records: the Context passes its own, so an
+/// operator added to the context is inferred, folded and fused by them.
+/// builtinGraphPasses() is a registry filled once over the default operator
+/// registry, for code that has no context. The free functions of the passes (InferShapes.h,
 /// DeadCodeElimination.h ...) can also be called directly with their typed
-/// options structs. This mirrors the TIR registry (tir/passes/PassRegistry.h);
-/// both share the option helpers of ir/PassOptions.h.
+/// options structs.
 #pragma once
 
 #include "graph/Graph.h"
-#include "ir/PassOptions.h"
+#include "ir/Pass.h"
 
-#include <cstdint>
-#include <functional>
-#include <map>
+#include <deque>
 #include <string>
-#include <vector>
 
 namespace tessel::graph {
 
 using GraphPassOptionValues = PassOptionValues;
 using GraphPassOption = PassOption;
+using GraphPassInfo = pass::PassInfo<Graph>;
+using GraphPassRegistry = pass::PassRegistry<Graph>;
 
-/// The record of one graph pass.
-struct GraphPassInfo {
-    std::string name;        ///< kebab-case, e.g. "dead-code-elimination"
-    std::string summary;     ///< one line
-    std::string description; ///< a paragraph for students
-    std::vector<GraphPassOption> options;
-    /// Runs the pass. Throws CompileError for bad option values.
-    std::function<Graph(const Graph&, const GraphPassOptionValues&)> run;
+/// Adds every built-in graph pass to `registry`, in a fixed order; the
+/// passes look operators up in `ops` (held by pointer: it must outlive them).
+void registerGraphPasses(GraphPassRegistry& registry, const OpRegistry& ops);
+/// registerGraphPasses() over the default operator registry (graph/OpRegistry.h).
+void registerGraphPasses(GraphPassRegistry& registry);
+/// A registry holding the built-in passes (filled once, never changed).
+const GraphPassRegistry& builtinGraphPasses();
 
-    /// The option called `name`, or null.
-    const GraphPassOption* findOption(const std::string& name) const;
-};
-
-/// Every graph pass, in a fixed order.
-const std::vector<GraphPassInfo>& graphPasses();
-/// The pass called `name`, or null.
+/// The built-in graph passes, in order.
+const std::deque<GraphPassInfo>& graphPasses();
+/// The built-in pass called `name`, or null.
 const GraphPassInfo* findGraphPass(const std::string& name);
-/// The names of all graph passes, comma separated (for error messages).
+/// The names of the built-in graph passes, comma separated (for error messages).
 std::string graphPassNames();
 
 using GraphPassSpec = PassSpec;

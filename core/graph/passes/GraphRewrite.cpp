@@ -32,14 +32,14 @@ std::string uniqueName(const Graph& g, const std::string& base) {
     }
 }
 
-Ref<Node> makeTypedOp(int64_t id, const std::string& op, std::vector<Value> inputs,
+Ref<Node> makeTypedOp(const OpRegistry& ops, int64_t id, const std::string& op, std::vector<Value> inputs,
                       Attributes attrs, const std::string& name,
                       std::vector<std::string> outputNames) {
     Ref<Node> n =
         Node::makeOp(id, op, inputs, std::move(attrs), 1, name, {}, std::move(outputNames));
     for (const auto& in : inputs)
         if (in.defined() && !in.type().known()) return n;
-    return n->withOutputTypes(inferOutputTypes(*n, inputs));
+    return n->withOutputTypes(ops.inferOutputTypes(*n, inputs));
 }
 
 Graph rewriteNodes(const Graph& g, const NodeRewrite& rewrite) {

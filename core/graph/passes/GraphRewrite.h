@@ -26,9 +26,10 @@ Graph emptyLike(const Graph& g);
 /// `base`, or `base_2`, `base_3`, ... whichever is not yet an input or constant name of `g`.
 std::string uniqueName(const Graph& g, const std::string& base);
 
-/// Makes an operator node with a given id, typed by the operator's inference
-/// function when every present input has a known type (unknown types otherwise).
-Ref<Node> makeTypedOp(int64_t id, const std::string& op, std::vector<Value> inputs,
+/// Makes an operator node with a given id, typed by the inference function
+/// of the operator's record in `ops` when every present input has a known
+/// type (unknown types otherwise).
+Ref<Node> makeTypedOp(const OpRegistry& ops, int64_t id, const std::string& op, std::vector<Value> inputs,
                       Attributes attrs, const std::string& name,
                       std::vector<std::string> outputNames = {});
 

@@ -31,10 +31,11 @@ TensorType merge(const Node& node, int output, const TensorType& inferred,
 } // namespace
 
 Graph inferShapes(const Graph& g, const InferShapesOptions& options) {
+    const OpRegistry& ops = opsOrDefault(options.ops);
     Graph sorted = g.clone();
     sorted.sortTopologically();
     return sorted.rebuild([&](const Node& node, std::vector<Value> inputs) -> Ref<Node> {
-        std::vector<TensorType> types = inferOutputTypes(node, inputs);
+        std::vector<TensorType> types = ops.inferOutputTypes(node, inputs);
         if (options.mergeGivenTypes)
             for (size_t i = 0; i < types.size(); ++i)
                 types[i] = merge(node, static_cast<int>(i), types[i], node.outputTypes[i]);

@@ -23,6 +23,9 @@ struct InferShapesOptions {
     /// dimensions from them that inference leaves unknown). When false, the
     /// given types are simply replaced.
     bool mergeGivenTypes = true;
+    /// The operators to look up (their inference); null: the default
+    /// registry (graph/OpRegistry.h). The driver passes its Context's.
+    const OpRegistry* ops = nullptr;
 };
 
 /// Returns `g` with every operator output typed. The graph is sorted

@@ -1,5 +1,6 @@
 #include "graph/passes/SimplifyInference.h"
 
+#include "graph/OpRegistry.h"
 #include "graph/passes/GraphRewrite.h"
 
 #include <cmath>
@@ -25,6 +26,7 @@ bool outputUsed(const Node& n, int i, const std::unordered_set<Value, ValueHash>
 } // namespace
 
 Graph simplifyInference(const Graph& g, const SimplifyInferenceOptions& options) {
+    const OpRegistry& ops = opsOrDefault(options.ops);
     Graph sorted = g.clone();
     sorted.sortTopologically();
     const auto used = detail::usedValues(sorted);
@@ -88,12 +90,12 @@ Graph simplifyInference(const Graph& g, const SimplifyInferenceOptions& options)
                                           Constant::fromFloats(shape, s, dt));
             Value sh = target.addConstant(detail::uniqueName(target, base + "_shift"),
                                           Constant::fromFloats(shape, t, dt));
-            Ref<Node> mul = detail::makeTypedOp(target.newId(), "Mul", {x, sc}, {},
+            Ref<Node> mul = detail::makeTypedOp(ops, target.newId(), "Mul", {x, sc}, {},
                                                 n.name.empty() ? "" : n.name + "_mul");
             target.append(mul);
             std::vector<std::string> names{n.outputNames.empty() ? "" : n.outputNames[0]};
             Ref<Node> add =
-                detail::makeTypedOp(n.id, "Add", {mul->output(0), sh}, {}, n.name, names);
+                detail::makeTypedOp(ops, n.id, "Add", {mul->output(0), sh}, {}, n.name, names);
             target.append(add);
             changed = true;
             std::vector<Value> r(static_cast<size_t>(n.numOutputs()));

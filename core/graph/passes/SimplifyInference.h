@@ -30,6 +30,9 @@ struct SimplifyInferenceOptions {
     bool dropout = true;
     /// Remove Identity.
     bool identity = true;
+    /// The operators to look up (the inference of the Mul and Add it makes); null: the default
+    /// registry (graph/OpRegistry.h). The driver passes its Context's.
+    const OpRegistry* ops = nullptr;
 };
 
 /// Returns `g` with batch norms turned into scale and shift, and Dropout and Identity removed.

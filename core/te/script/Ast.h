@@ -117,6 +117,9 @@ struct AstImport {
 struct AstStmt {
     StmtKind kind = StmtKind::Pass;
     SourceLoc loc;
+    /// The line of its last token: a statement may continue over several
+    /// lines inside brackets.
+    int endLine = 0;
     /// Assignment targets: Name, Tuple or List (of targets) expressions.
     std::vector<AstExprPtr> targets;
     AstExprPtr value;

@@ -1,6 +1,8 @@
 #include "te/script/Interpreter.h"
 
-#include "te/script/Suggest.h"
+#include "te/Suggest.h"
+#include "te/script/Recorder.h"
+#include "te/script/builtins/Builtins.h"
 #include "tir/IROperators.h"
 
 #include <algorithm>
@@ -66,9 +68,18 @@ ScriptResult runScript(std::shared_ptr<const AstModule> module, const ScriptOpti
 // Interpreter
 
 Interpreter::Interpreter(const ScriptOptions& o)
-    : opts(o), config(std::make_shared<ConfigSpace>(o.config)) {
-    installBuiltins();
-    builtins["cfg"] = makeConfigValue(config);
+    : opts(o), recorder_(std::make_shared<ScriptRecorder>(o)) {
+    BuiltinTable table(recorder_);
+    for (BuiltinInstaller install : builtinInstallers())
+        install(table);
+    builtins_ = table.globals();
+    rootModules_ = table.importable();
+    types_ = table.takeTypes();
+}
+
+const TypeInfo* Interpreter::typeInfo(Value::Kind k) const {
+    auto it = types_.find(int(k));
+    return it == types_.end() ? nullptr : &it->second;
 }
 
 Value Interpreter::makeFunction(std::string name, NativeFunction fn,
@@ -81,10 +92,10 @@ Value Interpreter::makeFunction(std::string name, NativeFunction fn,
 }
 
 void Interpreter::setGlobal(const std::string& name, Value v) {
-    auto it = globals.find(name);
-    if (it == globals.end()) {
-        globals.emplace(name, std::move(v));
-        globalOrder.push_back(name);
+    auto it = globals_.find(name);
+    if (it == globals_.end()) {
+        globals_.emplace(name, std::move(v));
+        globalOrder_.push_back(name);
     } else {
         it->second = std::move(v);
     }
@@ -95,14 +106,18 @@ std::vector<std::string> Interpreter::visibleNames(const Scope* scope) const {
     for (const Scope* s = scope; s; s = s->parent.get())
         for (auto& [n, v] : s->vars)
             names.push_back(n);
-    for (auto& n : globalOrder)
+    for (auto& n : globalOrder_)
         names.push_back(n);
-    for (auto& [n, v] : builtins)
+    for (auto& [n, v] : builtins_)
         names.push_back(n);
     return names;
 }
 
 ScriptResult Interpreter::run(std::shared_ptr<const AstModule> module) {
+    std::vector<std::pair<int, int>> statementLines;
+    for (auto& stmt : module->body)
+        statementLines.emplace_back(stmt->loc.line, std::max(stmt->loc.line, stmt->endLine));
+    recorder_->setStatementLines(std::move(statementLines));
     for (auto& [n, v] : opts.intGlobals)
         setGlobal(n, Value::integer(v));
     for (auto& [n, v] : opts.globals)
@@ -112,55 +127,56 @@ ScriptResult Interpreter::run(std::shared_ptr<const AstModule> module) {
             steps_ = 0; // the step budget is per statement
             guarded(stmt->loc, [&] { exec(*stmt); });
         }
-        if (builds.empty() && opts.inferBuild) inferBuild();
-        config->checkConfigUsed();
+        ScriptRecorder& rec = *recorder_;
+        if (rec.builds.empty() && opts.inferBuild) inferBuild();
+        rec.config.checkConfigUsed();
+        rec.checkWorkloadUsed();
+        // Where the script made and changed each stage and loop, for lowering's line table.
+        for (auto& s : rec.schedules)
+            rec.applySources(s);
+        for (auto& b : rec.builds)
+            if (std::none_of(rec.schedules.begin(), rec.schedules.end(),
+                             [&](const Schedule& s) { return &s.data() == &b.schedule.data(); }))
+                rec.applySources(b.schedule);
     } catch (const CompileError&) {
         throw;
     } catch (const std::exception& e) {
         throw CompileError(std::string("internal error: ") + e.what());
     }
-    if (!pendingOutput.empty()) printed.push_back(pendingOutput);
+    ScriptRecorder& rec = *recorder_;
+    rec.flushOutput();
 
     ScriptResult r;
-    r.builds = std::move(builds);
-    r.printed = std::move(printed);
-    for (auto& n : globalOrder)
-        r.globals.emplace_back(n, globals.at(n));
-    r.placeholders = placeholders;
-    r.schedules = schedules;
-    r.knobs = config->knobs();
-    r.flop = config->flop;
+    r.builds = std::move(rec.builds);
+    r.printed = std::move(rec.printed);
+    for (auto& n : globalOrder_)
+        r.globals.emplace_back(n, globals_.at(n));
+    r.placeholders = rec.placeholders;
+    r.schedules = rec.schedules;
+    r.knobs = rec.config.knobs();
+    r.flop = rec.config.flop;
+    r.workload = rec.workload;
     r.module = std::move(module);
     return r;
 }
 
-std::vector<Tensor> Interpreter::inferArgs(const Schedule& s) const {
-    std::vector<Tensor> args = placeholders;
-    for (auto& op : s.outputs())
-        for (int i = 0; i < op->numOutputs(); ++i) {
-            Tensor t = op.output(i);
-            if (std::none_of(args.begin(), args.end(), [&](const Tensor& a) { return a.same(t); }))
-                args.push_back(t);
-        }
-    return args;
-}
-
 void Interpreter::inferBuild() {
+    ScriptRecorder& rec = *recorder_;
     Schedule sch;
-    if (auto it = globals.find("s"); it != globals.end() && it->second.is(Value::Kind::Schedule))
+    if (auto it = globals_.find("s"); it != globals_.end() && it->second.is(Value::Kind::Schedule))
         sch = it->second.asSchedule();
-    else if (!schedules.empty())
-        sch = schedules.back();
-    else if (!computes.empty())
-        sch = guarded({}, [&] { return createSchedule({computes.back()->op}); });
+    else if (!rec.schedules.empty())
+        sch = rec.schedules.back();
+    else if (!rec.computes.empty())
+        sch = guarded({}, [&] { return createSchedule({rec.computes.back()->op}); });
     if (!sch.defined()) return;
     BuildRequest b;
     b.kind = BuildRequest::Kind::Build;
     b.schedule = sch;
-    b.args = inferArgs(sch);
-    b.name = defaultName();
+    b.args = rec.inferArgs(sch);
+    b.name = rec.defaultName();
     b.inferred = true;
-    builds.push_back(std::move(b));
+    rec.builds.push_back(std::move(b));
 }
 
 // ---------------------------------------------------------------------------
@@ -186,52 +202,55 @@ void Interpreter::exec(const AstStmt& s) {
         setGlobal(t.text, binary(s.augOp, cur, rhs, t.loc));
         return;
     }
-    case StmtKind::Import: {
-        for (auto& imp : s.imports) {
-            if (s.fromModule.empty()) {
-                // import tvm.te [as x]: check the path; bind the root (or x to the leaf).
-                auto it = rootModules.find(imp.path[0]);
-                if (it == rootModules.end()) fail(imp.loc, "no module named '" + imp.path[0] + "'");
-                Value m = it->second;
-                std::string path = imp.path[0];
-                for (size_t i = 1; i < imp.path.size(); ++i) {
-                    const Value* next =
-                        m.is(Value::Kind::Module) ? m.asModule().find(imp.path[i]) : nullptr;
-                    if (!next || !next->is(Value::Kind::Module))
-                        fail(imp.loc, "no module named '" + path + "." + imp.path[i] + "'");
-                    m = *next;
-                    path += "." + imp.path[i];
-                }
-                if (imp.asName.empty())
-                    setGlobal(imp.path[0], it->second);
-                else
-                    setGlobal(imp.asName, m);
-            } else {
-                auto it = rootModules.find(s.fromModule[0]);
-                if (it == rootModules.end())
-                    fail(s.loc, "no module named '" + s.fromModule[0] + "'");
-                Value m = it->second;
-                std::string path = s.fromModule[0];
-                for (size_t i = 1; i < s.fromModule.size(); ++i) {
-                    const Value* next = m.asModule().find(s.fromModule[i]);
-                    if (!next || !next->is(Value::Kind::Module))
-                        fail(s.loc, "no module named '" + path + "." + s.fromModule[i] + "'");
-                    m = *next;
-                    path += "." + s.fromModule[i];
-                }
-                const Value* member = m.asModule().find(imp.path[0]);
-                if (!member) {
-                    std::vector<std::string> names;
-                    for (auto& [n, v] : m.asModule().members)
-                        names.push_back(n);
-                    fail(imp.loc, "cannot import name '" + imp.path[0] + "' from '" + path + "'" +
-                                      didYouMean(imp.path[0], names));
-                }
-                setGlobal(imp.asName.empty() ? imp.path[0] : imp.asName, *member);
-            }
-        }
+    case StmtKind::Import:
+        execImport(s);
         return;
     }
+}
+
+void Interpreter::execImport(const AstStmt& s) {
+    for (auto& imp : s.imports) {
+        if (s.fromModule.empty()) {
+            // import tvm.te [as x]: check the path; bind the root (or x to the leaf).
+            auto it = rootModules_.find(imp.path[0]);
+            if (it == rootModules_.end()) fail(imp.loc, "no module named '" + imp.path[0] + "'");
+            Value m = it->second;
+            std::string path = imp.path[0];
+            for (size_t i = 1; i < imp.path.size(); ++i) {
+                const Value* next =
+                    m.is(Value::Kind::Module) ? m.asModule().find(imp.path[i]) : nullptr;
+                if (!next || !next->is(Value::Kind::Module))
+                    fail(imp.loc, "no module named '" + path + "." + imp.path[i] + "'");
+                m = *next;
+                path += "." + imp.path[i];
+            }
+            if (imp.asName.empty())
+                setGlobal(imp.path[0], it->second);
+            else
+                setGlobal(imp.asName, m);
+        } else {
+            auto it = rootModules_.find(s.fromModule[0]);
+            if (it == rootModules_.end())
+                fail(s.loc, "no module named '" + s.fromModule[0] + "'");
+            Value m = it->second;
+            std::string path = s.fromModule[0];
+            for (size_t i = 1; i < s.fromModule.size(); ++i) {
+                const Value* next = m.asModule().find(s.fromModule[i]);
+                if (!next || !next->is(Value::Kind::Module))
+                    fail(s.loc, "no module named '" + path + "." + s.fromModule[i] + "'");
+                m = *next;
+                path += "." + s.fromModule[i];
+            }
+            const Value* member = m.asModule().find(imp.path[0]);
+            if (!member) {
+                std::vector<std::string> names;
+                for (auto& [n, v] : m.asModule().members)
+                    names.push_back(n);
+                fail(imp.loc, "cannot import name '" + imp.path[0] + "' from '" + path + "'" +
+                                  didYouMean(imp.path[0], names));
+            }
+            setGlobal(imp.asName.empty() ? imp.path[0] : imp.asName, *member);
+        }
     }
 }
 
@@ -262,8 +281,8 @@ void Interpreter::assign(const AstExpr& target, const Value& v) {
 Value Interpreter::lookup(const std::string& name, const Scope* scope, SourceLoc loc) const {
     if (scope)
         if (const Value* v = scope->find(name)) return *v;
-    if (auto it = globals.find(name); it != globals.end()) return it->second;
-    if (auto it = builtins.find(name); it != builtins.end()) return it->second;
+    if (auto it = globals_.find(name); it != globals_.end()) return it->second;
+    if (auto it = builtins_.find(name); it != builtins_.end()) return it->second;
     static const char* kForbidden[] = {
         "exec",    "eval",    "open",       "compile", "__import__", "getattr",
         "setattr", "globals", "locals",     "input",   "vars",       "delattr",
@@ -271,7 +290,7 @@ Value Interpreter::lookup(const std::string& name, const Scope* scope, SourceLoc
     for (const char* f : kForbidden)
         if (name == f) fail(loc, "'" + name + "' is not available in TE scripts");
     // `compute` for `te.compute`.
-    if (auto te = builtins.find("te"); te != builtins.end() && te->second.asModule().find(name))
+    if (auto te = builtins_.find("te"); te != builtins_.end() && te->second.asModule().find(name))
         fail(loc, "name '" + name + "' is not defined; did you mean 'te." + name + "'?");
     fail(loc, "name '" + name + "' is not defined" + didYouMean(name, visibleNames(scope)));
 }
@@ -944,127 +963,6 @@ Value Interpreter::getAttr(const Value& obj, const std::string& name, SourceLoc 
     std::string type = t ? t->name : typeName(obj);
     fail(loc, type + " has no " + (forCall ? "method" : "attribute") + " '" + name + "'" +
                   didYouMean(name, names));
-}
-
-// ---------------------------------------------------------------------------
-// Argument binding
-
-BoundArgs::BoundArgs(Interpreter& in, std::string fname, const CallArgs& call,
-                     std::vector<ParamSpec> params, bool varargs)
-    : in_(in), fname_(std::move(fname)), call_(call), params_(std::move(params)) {
-    static const Value kNone;
-    const size_t n = params_.size();
-    values_.assign(n, &kNone);
-    locs_.assign(n, call.loc);
-    given_.assign(n, false);
-    for (size_t i = 0; i < call.positional.size(); ++i) {
-        if (i >= n) {
-            if (varargs) {
-                rest_.push_back(call.positional[i]);
-                continue;
-            }
-            in.fail(call.positional[i].loc, fname_ + "() takes at most " + std::to_string(n) +
-                                                " argument" + (n == 1 ? "" : "s") + " but " +
-                                                std::to_string(call.positional.size()) +
-                                                " were given");
-        }
-        values_[i] = call.positional[i].value.get();
-        locs_[i] = call.positional[i].loc;
-        given_[i] = true;
-    }
-    for (auto& [name, arg] : call.keywords) {
-        size_t i = 0;
-        while (i < n && params_[i].name != name && params_[i].alias != name)
-            ++i;
-        if (i == n) {
-            std::vector<std::string> names;
-            for (auto& p : params_) {
-                names.push_back(p.name);
-                if (!p.alias.empty()) names.push_back(p.alias);
-            }
-            in.fail(arg.loc, fname_ + "() got an unexpected keyword argument '" + name + "'" +
-                                 didYouMean(name, names));
-        }
-        if (given_[i])
-            in.fail(arg.loc,
-                    fname_ + "() got multiple values for argument '" + params_[i].name + "'");
-        values_[i] = arg.value.get();
-        locs_[i] = arg.loc;
-        given_[i] = true;
-    }
-    for (size_t i = 0; i < n; ++i)
-        if (params_[i].required && !given_[i])
-            in.fail(call.loc, fname_ + "() missing required argument '" + params_[i].name + "'");
-}
-
-void BoundArgs::typeError(size_t i, const std::string& expected) const {
-    in_.fail(loc(i), fname_ + "(): argument '" + params_[i].name + "' must be " + expected +
-                         ", not " + typeName(value(i)));
-}
-
-void BoundArgs::typeError(const CallArg& a, const std::string& what,
-                          const std::string& expected) const {
-    in_.fail(a.loc, fname_ + "(): " + what + " must be " + expected + ", not " + typeName(a.get()));
-}
-
-int64_t BoundArgs::integer(size_t i) const {
-    const Value& v = value(i);
-    if (v.isInt()) return v.asInt();
-    if (v.is(Value::Kind::Expr))
-        if (auto c = tir::asConstInt(v.asExpr()); c && !v.asExpr().type().isBool()) return *c;
-    typeError(i, "an int");
-}
-
-double BoundArgs::number(size_t i) const {
-    if (!value(i).isNumber()) typeError(i, "a number");
-    return value(i).asFloat();
-}
-
-std::string BoundArgs::string(size_t i) const {
-    if (!value(i).is(Value::Kind::String)) typeError(i, "a string");
-    return value(i).asString();
-}
-
-bool BoundArgs::boolean(size_t i) const {
-    if (!value(i).is(Value::Kind::Bool)) typeError(i, "True or False");
-    return value(i).asBool();
-}
-
-tir::Expr BoundArgs::expr(size_t i) const {
-    auto e = in_.exprOf(value(i));
-    if (!e) typeError(i, "an expression or a number");
-    return *e;
-}
-
-tir::IterVar BoundArgs::iterVar(size_t i) const {
-    if (!value(i).is(Value::Kind::IterVar))
-        typeError(i, "an IterVar (a loop such as C.op.axis[0])");
-    return value(i).asIterVar();
-}
-
-Tensor BoundArgs::tensor(size_t i) const {
-    if (!value(i).is(Value::Kind::Tensor)) typeError(i, "a Tensor");
-    return value(i).asTensor();
-}
-
-Operation BoundArgs::operation(size_t i) const {
-    if (value(i).is(Value::Kind::Operation)) return value(i).asOperation();
-    if (value(i).is(Value::Kind::Tensor)) return value(i).asTensor()->op;
-    typeError(i, "an operation (such as C.op)");
-}
-
-Stage BoundArgs::stage(size_t i) const {
-    if (!value(i).is(Value::Kind::Stage)) typeError(i, "a Stage (such as s[C])");
-    return value(i).asStage();
-}
-
-Schedule BoundArgs::schedule(size_t i) const {
-    if (!value(i).is(Value::Kind::Schedule)) typeError(i, "a Schedule");
-    return value(i).asSchedule();
-}
-
-DataType BoundArgs::dtype(size_t i) const {
-    return parseDType(string(i), loc(i));
 }
 
 DataType parseDType(const std::string& text, SourceLoc loc) {

@@ -1,12 +1,15 @@
 /// \file
 /// The tree-walking evaluator behind runScript() (internal to the script
-/// library: Interpreter.cpp evaluates syntax, Builtins.cpp provides the `te`
-/// API, the builtins and the attributes and methods of TE objects).
+/// library): Interpreter.cpp evaluates syntax; the builtin modules
+/// (te/script/builtins) provide the `te` API, Python's builtins and the
+/// attributes and methods of TE objects, and write what the script produces
+/// into the ScriptRecorder (Recorder.h).
 #pragma once
 
 #include "ir/Check.h"
 #include "te/script/Script.h"
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -14,6 +17,8 @@
 #include <vector>
 
 namespace tessel::te::script {
+
+class ScriptRecorder;
 
 /// The local names of a running lambda, chained to the scope it was written in.
 struct Scope {
@@ -86,43 +91,22 @@ public:
         }
     }
 
-    // ------------------------------------------------------------ records/state
+    // -------------------------------------------------------------- state
     const ScriptOptions& opts;
-    std::vector<Tensor> placeholders;
-    std::vector<Tensor> computes;
-    std::vector<Schedule> schedules;
-    std::vector<BuildRequest> builds;
-    std::vector<std::string> printed;
-    std::string pendingOutput;
-
-    /// The globals the script sees (user-visible names).
-    std::unordered_map<std::string, Value> globals;
-    std::vector<std::string> globalOrder;
-    /// Names that exist before anything else (modules, builtins).
-    std::unordered_map<std::string, Value> builtins;
-    /// The importable root modules: tvm, tessel.
-    std::unordered_map<std::string, Value> rootModules;
-    /// The knobs behind `cfg` (ConfigSpace.h).
-    std::shared_ptr<ConfigSpace> config;
 
     void setGlobal(const std::string& name, Value v);
     /// Every name visible from `scope` (for suggestions).
     std::vector<std::string> visibleNames(const Scope* scope) const;
-
-    /// Placeholders followed by the schedule's outputs.
-    std::vector<Tensor> inferArgs(const Schedule& s) const;
-    std::string defaultName() const { return defaultFunctionName(opts.fileName); }
 
     /// A bound method or native function value.
     static Value makeFunction(std::string name, NativeFunction fn,
                               std::shared_ptr<const Value> self = nullptr);
 
 private:
-    friend struct BuiltinsInstaller;
-    void installBuiltins();                        // Builtins.cpp
-    const TypeInfo* typeInfo(Value::Kind k) const; // Builtins.cpp
+    const TypeInfo* typeInfo(Value::Kind k) const;
 
     void exec(const AstStmt& s);
+    void execImport(const AstStmt& s);
     void assign(const AstExpr& target, const Value& v);
     Value lookup(const std::string& name, const Scope* scope, SourceLoc loc) const;
     Value evalCall(const AstExpr& e, const ScopePtr& scope);
@@ -131,64 +115,25 @@ private:
     Value callLambda(const FunctionObject& f, const CallArgs& args);
     void inferBuild();
 
+    /// What the script produces: the builtins write it (they hold it from
+    /// the BuiltinTable), run() reads the result out of it.
+    std::shared_ptr<ScriptRecorder> recorder_;
+    /// The globals the script sees (user-visible names).
+    std::unordered_map<std::string, Value> globals_;
+    std::vector<std::string> globalOrder_;
+    /// Names that exist before anything else (modules, builtins).
+    std::unordered_map<std::string, Value> builtins_;
+    /// The importable root modules: tvm, tessel.
+    std::unordered_map<std::string, Value> rootModules_;
     std::unordered_map<int, TypeInfo> types_;
     int64_t steps_ = 0;
     int evalDepth_ = 0;
     int callDepth_ = 0;
 };
 
-/// Binds a call's arguments to named parameters, Python-style, with messages
-/// that name the function and the parameter.
-struct ParamSpec {
-    std::string name;
-    bool required = false;
-    /// Another keyword accepted for the same parameter.
-    std::string alias = {};
-};
-
-class BoundArgs {
-public:
-    /// `varargs`: extra positional arguments go to rest() instead of failing.
-    BoundArgs(Interpreter& in, std::string fname, const CallArgs& call,
-              std::vector<ParamSpec> params, bool varargs = false);
-
-    /// True when parameter i was given (and is not None).
-    bool has(size_t i) const { return given_[i] && !values_[i]->isNone(); }
-    const Value& value(size_t i) const { return *values_[i]; }
-    SourceLoc loc(size_t i) const { return given_[i] ? locs_[i] : call_.loc; }
-    const std::vector<CallArg>& rest() const { return rest_; }
-    SourceLoc callLoc() const { return call_.loc; }
-    const std::string& fname() const { return fname_; }
-
-    int64_t integer(size_t i) const;
-    double number(size_t i) const;
-    std::string string(size_t i) const;
-    bool boolean(size_t i) const;
-    tir::Expr expr(size_t i) const;
-    tir::IterVar iterVar(size_t i) const;
-    Tensor tensor(size_t i) const;
-    /// An Operation, or a Tensor's operation.
-    Operation operation(size_t i) const;
-    Stage stage(size_t i) const;
-    Schedule schedule(size_t i) const;
-    DataType dtype(size_t i) const;
-
-    [[noreturn]] void typeError(size_t i, const std::string& expected) const;
-    [[noreturn]] void typeError(const CallArg& a, const std::string& what,
-                                const std::string& expected) const;
-
-private:
-    Interpreter& in_;
-    std::string fname_;
-    const CallArgs& call_;
-    std::vector<ParamSpec> params_;
-    std::vector<const Value*> values_;
-    std::vector<SourceLoc> locs_;
-    std::vector<bool> given_;
-    std::vector<CallArg> rest_;
-};
-
 /// Parses a dtype string ("float32"), with a suggestion when it is misspelt.
 DataType parseDType(const std::string& text, SourceLoc loc);
 
 } // namespace tessel::te::script
+
+#include "te/script/BoundArgs.h"

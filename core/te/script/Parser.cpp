@@ -194,16 +194,23 @@ private:
     // ------------------------------------------------------------- statements
 
     void parseStatementLine(std::vector<AstStmtPtr>& out) {
-        out.push_back(parseSimpleStatement());
+        out.push_back(withEnd(parseSimpleStatement()));
         while (acceptOp(";")) {
             if (at(TokenKind::Newline) || at(TokenKind::EndOfFile)) break;
-            out.push_back(parseSimpleStatement());
+            out.push_back(withEnd(parseSimpleStatement()));
         }
         if (at(TokenKind::Newline)) {
             take();
         } else if (!at(TokenKind::EndOfFile)) {
             fail(cur(), "expected end of statement but found " + describeToken(cur()));
         }
+    }
+
+    /// `s` with the line of its last token (the one just taken).
+    AstStmtPtr withEnd(AstStmtPtr s) {
+        auto m = std::const_pointer_cast<AstStmt>(s);
+        m->endLine = std::max(s->loc.line, toks_[i_ > 0 ? i_ - 1 : 0].loc.line);
+        return s;
     }
 
     AstStmtPtr parseSimpleStatement() {

@@ -17,7 +17,15 @@
 /// `tvm.lower`, `tvm.build`, `tvm.target.Target`), `tessel` (`tessel.te`,
 /// `tessel.lower`, `tessel.build`) and the builtins `len range min max int
 /// float str repr bool abs print tuple list`, `cfg` (the knobs of a tunable
-/// template, ConfigSpace.h), plus what ScriptOptions predefines.
+/// template, te/ConfigSpace.h), plus what ScriptOptions predefines. Each
+/// module is one file of te/script/builtins (Builtins.h lists them).
+///
+/// A template declares its workload (shapes, strides, pads) as parameters
+/// with defaults, which the caller may override (ScriptOptions::workload,
+/// `tesselc ... --workload C=128,H=28`):
+///
+///     wl = tessel.workload(N=1, C=64, H=56, W=56)
+///     data = te.placeholder((wl.N, wl.C, wl.H, wl.W), name="data")
 ///
 /// Calls to `tvm.lower` / `tvm.build` / `tessel.build` compile nothing: they
 /// record a BuildRequest for the driver. Every error, whether in the syntax,
@@ -26,7 +34,7 @@
 #pragma once
 
 #include "te/Schedule.h"
-#include "te/script/ConfigSpace.h"
+#include "te/ConfigSpace.h"
 #include "te/script/Parser.h"
 #include "te/script/Value.h"
 
@@ -54,6 +62,25 @@ struct BuildRequest {
     bool inferred = false;
 };
 
+/// One parameter of a template's workload (tessel.workload(C=64, ...)).
+struct WorkloadParam {
+    std::string name;
+    /// What the script declares.
+    int64_t defaultValue = 0;
+    /// What this run used: ScriptOptions::workload's value, else the default.
+    int64_t value = 0;
+    /// True when ScriptOptions::workload gave the value.
+    bool overridden = false;
+    /// Where the script declares it (the keyword).
+    SourceLoc loc;
+};
+
+/// Parses "C=128,H=28" (integers, may be negative) into workload values.
+/// Throws CompileError (no location) for anything else.
+std::map<std::string, int64_t> parseWorkload(std::string_view text);
+/// "C=128,H=28", the inverse of parseWorkload, in declaration order.
+std::string formatWorkload(const std::vector<WorkloadParam>& params);
+
 struct ScriptOptions {
     /// The script's file name: its stem names inferred builds (and
     /// formatDiagnostic prefixes messages with it). Empty: "main".
@@ -67,6 +94,10 @@ struct ScriptOptions {
     /// index into its choices. Knobs not named take their default; a name
     /// the script does not define is an error.
     std::map<std::string, int64_t> config;
+    /// The workload parameters of a template (tessel.workload): name ->
+    /// value. Parameters not named take their default; a name the script
+    /// does not declare is an error at the tessel.workload call.
+    std::map<std::string, int64_t> workload;
     /// Infer a BuildRequest when the script makes no build call.
     bool inferBuild = true;
     /// Bounds that keep a hostile script from running forever or deep.
@@ -87,9 +118,13 @@ struct ScriptResult {
     std::vector<Schedule> schedules;
     /// The script's config space: every knob it defined, in order, with all
     /// its choices and the one this run took.
-    std::vector<Knob> knobs;
+    std::vector<te::Knob> knobs;
     /// What the script counted with cfg.add_flop (0 when nothing).
     double flop = 0;
+    /// The workload parameters the script declares, in order, with the
+    /// values this run used (empty when it calls no tessel.workload). A
+    /// tuner keys its tasks by them.
+    std::vector<WorkloadParam> workload;
     /// The syntax tree that ran (closures in `globals` point into it).
     std::shared_ptr<const AstModule> module;
 

@@ -228,8 +228,30 @@ public:
         return out_;
     }
 
+    /// Writes where the printed script makes and changes each stage and loop
+    /// into the stages of `sch` (replacing what they had).
+    void recordSources(const Schedule& sch) const {
+        std::vector<Stage> stages = sch.stages();
+        for (auto& st : stages)
+            st.ptr()->sources = {};
+        for (auto& [op, loc] : opNotes_)
+            if (Stage st = sch.find(op); st.defined()) st.addSource(loc);
+        for (auto& [iv, loc] : loopNotes_)
+            for (auto& st : stages)
+                if (st.owns(iv)) st.addSource(iv, loc);
+    }
+
 private:
-    void line(const std::string& s) { out_ += s + "\n"; }
+    void line(const std::string& s) {
+        out_ += s + "\n";
+        ++lines_;
+    }
+    /// The last line printed makes or changes `op` (its stage) / loops `ivs`.
+    void noteOp(const Operation& op) { opNotes_.emplace_back(op, SourceLoc{lines_, 1}); }
+    void noteLoops(const std::vector<IterVar>& ivs) {
+        for (auto& iv : ivs)
+            loopNotes_.emplace_back(iv, SourceLoc{lines_, 1});
+    }
 
     Operation previousOf(const Operation& op) const {
         auto it = previous_.find(op.get());
@@ -355,7 +377,7 @@ private:
         }
         for (size_t r = 0; r < oldC->reduceAxis.size(); ++r)
             if (!cache->reduceAxis[r].sameAs(oldC->reduceAxis[r])) return std::nullopt;
-        if (!tir::deepEqual(tir::substitute(oldC->body[0], vmap), cache->body[0]))
+        if (!tir::structuralEqual(tir::substitute(oldC->body[0], vmap), cache->body[0]))
             return std::nullopt;
         CacheEvent e;
         e.write = true;
@@ -370,14 +392,21 @@ private:
         std::string var = fresh(e.cache->name);
         if (e.write) {
             line(var + " = s.cache_write(" + varOf(e.source) + ", " + quote(e.scope) + ")");
+            noteCache(e.cache);
         } else {
             std::string readers;
             for (size_t i = 0; i < e.readers.size(); ++i)
                 readers += (i ? ", " : "") + varOf(e.readers[i]);
             line(var + " = s.cache_read(" + varOf(e.source) + ", " + quote(e.scope) + ", [" +
                  readers + "])");
+            noteCache(e.cache);
         }
         opVar_[e.cache.get()] = var;
+    }
+
+    void noteCache(const Operation& cache) {
+        noteOp(cache);
+        if (auto* c = asCompute(cache)) noteLoops(c->axis);
     }
 
     // ------------------------------------------------- tensor expressions
@@ -395,6 +424,7 @@ private:
         if (dynamic_cast<const PlaceholderOpNode*>(op.get())) {
             line(var + " = te.placeholder(" + shape + ", dtype=" + quote(op->outputType(0).str()) +
                  ", name=" + quote(op->name) + ")");
+            noteOp(op);
             opVar_[op.get()] = var;
             return;
         }
@@ -408,6 +438,7 @@ private:
             std::string rv = fresh(iv->var.name());
             line(rv + " = te.reduce_axis((" + std::to_string(*mn) + ", " +
                  std::to_string(*mn + *ex) + "), name=" + quote(iv->var.name()) + ")");
+            noteLoops({iv});
             ivVar_[iv.get()] = rv;
             reduceVar_[iv->var.get()] = rv;
         }
@@ -429,6 +460,9 @@ private:
         std::string tag = c->tag.empty() ? "" : ", tag=" + quote(c->tag);
         line(var + " = te.compute(" + shape + ", lambda" + params + ": " + body +
              ", name=" + quote(op->name) + tag + ")");
+        noteOp(op);
+        noteLoops(c->axis);
+        noteLoops(c->reduceAxis);
         opVar_[op.get()] = var;
     }
 
@@ -449,7 +483,15 @@ private:
     }
 
     std::string binary(const char* op, const Expr& a, const Expr& b) {
-        return "(" + expr(a, false, isConstant(b)) + " " + op + " " + expr(b) + ")";
+        // Appended piece by piece: GCC 12 warns (-Wrestrict, falsely) on the chain of +.
+        std::string s = "(";
+        s += expr(a, false, isConstant(b));
+        s += ' ';
+        s += op;
+        s += ' ';
+        s += expr(b);
+        s += ')';
+        return s;
     }
     std::string call(const std::string& fn, const std::vector<Expr>& args) {
         bool allConst = std::all_of(args.begin(), args.end(), isConstant);
@@ -588,6 +630,7 @@ private:
             unsupported("loop '" + iv->var.name() + "' of stage '" + st.op->name + "'");
         std::string var = fresh(iv->var.name(), varOf(st.op));
         line(var + " = " + stageRef(st) + field);
+        noteLoops({iv});
         ivVar_[iv.get()] = var;
         return var;
     }
@@ -627,6 +670,7 @@ private:
             for (size_t i = 0; i < leaves.size(); ++i)
                 s += (i ? ", " : "") + loop(st, leaves[i]);
             line(ref + ".reorder(" + s + ")");
+            noteLoops(leaves);
         };
         auto indexOf = [](const std::vector<IterVar>& v, const IterVar& iv) {
             return size_t(std::find_if(v.begin(), v.end(), [&](auto& x) { return x.sameAs(iv); }) -
@@ -642,6 +686,7 @@ private:
                 std::string inner = fresh(r.inner->var.name(), varOf(st.op));
                 line(outer + ", " + inner + " = " + ref + ".split(" + parent +
                      (r.byNParts ? ", nparts=" : ", factor=") + bare(expr(r.factor)) + ")");
+                noteLoops({r.parent, r.outer, r.inner});
                 ivVar_[r.outer.get()] = outer;
                 ivVar_[r.inner.get()] = inner;
                 leaves[i] = r.outer;
@@ -661,6 +706,7 @@ private:
                 std::string outer = loop(st, r.outer), inner = loop(st, r.inner);
                 std::string fused = fresh(r.fused->var.name(), varOf(st.op));
                 line(fused + " = " + ref + ".fuse(" + outer + ", " + inner + ")");
+                noteLoops({r.outer, r.inner, r.fused});
                 ivVar_[r.fused.get()] = fused;
                 leaves[a] = r.fused;
                 leaves.erase(leaves.begin() + long(b));
@@ -685,11 +731,13 @@ private:
     void printAttach(const StageData& st) {
         if (st.attach == AttachKind::Inline) {
             line(stageRef(st) + ".compute_inline()");
+            noteOp(st.op);
         } else if (st.attach == AttachKind::Scope) {
             auto parent = st.attachStage.lock();
             if (!parent) unsupported("compute_at of '" + st.op->name + "' on a stage that is gone");
-            line(stageRef(st) + ".compute_at(" + stageRef(*parent) + ", " +
-                 loop(*parent, st.attachIter) + ")");
+            std::string scope = loop(*parent, st.attachIter);
+            line(stageRef(st) + ".compute_at(" + stageRef(*parent) + ", " + scope + ")");
+            noteLoops({st.attachIter});
         }
     }
 
@@ -698,12 +746,18 @@ private:
         const std::string ref = stageRef(st);
         for (auto& iv : st.leafIterVars) {
             if (auto it = st.annotations.find(iv.get());
-                it != st.annotations.end() && it->second != IterAnnotation::None)
-                line(ref + "." + iterAnnotationName(it->second) + "(" + loop(st, iv) + ")");
+                it != st.annotations.end() && it->second != IterAnnotation::None) {
+                std::string var = loop(st, iv);
+                line(ref + "." + iterAnnotationName(it->second) + "(" + var + ")");
+                noteLoops({iv});
+            }
             if (auto it = st.pragmas.find(iv.get()); it != st.pragmas.end())
-                for (auto& [key, value] : it->second)
-                    line(ref + ".pragma(" + loop(st, iv) + ", " + quote(key) + ", " +
-                         bare(expr(value)) + ")");
+                for (auto& [key, value] : it->second) {
+                    std::string var = loop(st, iv);
+                    line(ref + ".pragma(" + var + ", " + quote(key) + ", " + bare(expr(value)) +
+                         ")");
+                    noteLoops({iv});
+                }
         }
     }
 
@@ -711,6 +765,9 @@ private:
     const std::vector<Tensor>& args_;
     std::string name_;
     std::string out_;
+    int lines_ = 0;
+    std::vector<std::pair<Operation, SourceLoc>> opNotes_;
+    std::vector<std::pair<IterVar, SourceLoc>> loopNotes_;
     std::unordered_map<const OperationNode*, Operation> previous_;
     std::unordered_map<const OperationNode*, const StageData*> stageOf_;
     std::unordered_map<const OperationNode*, std::string> opVar_;
@@ -728,6 +785,15 @@ std::string printScript(const Schedule& sch, const std::vector<Tensor>& args,
                         const std::string& name) {
     if (!sch.defined()) throw CompileError("print script: no schedule");
     return Printer(sch, args, name).run();
+}
+
+std::string printScriptWithSources(const Schedule& sch, const std::vector<Tensor>& args,
+                                   const std::string& name) {
+    if (!sch.defined()) throw CompileError("print script: no schedule");
+    Printer p(sch, args, name);
+    std::string text = p.run();
+    p.recordSources(sch);
+    return text;
 }
 
 } // namespace tessel::te::script

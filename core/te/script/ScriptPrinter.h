@@ -28,4 +28,12 @@ namespace tessel::te::script {
 std::string printScript(const Schedule& sch, const std::vector<Tensor>& args,
                         const std::string& name);
 
+/// printScript, and records in the stages of `sch` (StageData::sources,
+/// replacing what they had) the printed lines that make, change or name each
+/// stage and loop, as running the printed script would. Lowering `sch` then
+/// links its TIR to the printed script's lines (driver::LoweredFunction::
+/// linkScript for a function lowered before).
+std::string printScriptWithSources(const Schedule& sch, const std::vector<Tensor>& args,
+                                   const std::string& name);
+
 } // namespace tessel::te::script

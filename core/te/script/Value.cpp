@@ -1,5 +1,6 @@
 #include "te/script/Value.h"
 
+#include "te/ConfigSpace.h"
 #include "tir/IROperators.h"
 #include "tir/IRPrinter.h"
 
@@ -15,54 +16,13 @@ const Value* ModuleObject::find(std::string_view member) const {
 }
 
 std::string formatFloat(double d) {
-    if (std::isnan(d)) return "nan";
-    if (std::isinf(d)) return d > 0 ? "inf" : "-inf";
-    char buf[64];
-    auto r = std::to_chars(buf, buf + sizeof buf, d);
-    std::string s(buf, r.ptr);
-    // Python prints exponents with at least two digits and keeps a ".0" on integers.
-    auto e = s.find('e');
-    if (e != std::string::npos) {
-        std::string mant = s.substr(0, e), exp = s.substr(e + 1);
-        char sign = '+';
-        if (!exp.empty() && (exp[0] == '-' || exp[0] == '+')) {
-            sign = exp[0];
-            exp = exp.substr(1);
-        }
-        if (exp.size() < 2) exp = "0" + exp;
-        return mant + "e" + sign + exp;
-    }
-    if (s.find('.') == std::string::npos) s += ".0";
-    return s;
+    return pythonFloatText(d);
 }
 
 namespace {
 
 std::string quote(const std::string& s) {
-    bool hasSingle = s.find('\'') != std::string::npos,
-         hasDouble = s.find('"') != std::string::npos;
-    char q = hasSingle && !hasDouble ? '"' : '\'';
-    std::string r(1, q);
-    for (char c : s) {
-        switch (c) {
-        case '\n':
-            r += "\\n";
-            break;
-        case '\t':
-            r += "\\t";
-            break;
-        case '\r':
-            r += "\\r";
-            break;
-        case '\\':
-            r += "\\\\";
-            break;
-        default:
-            if (c == q) r += '\\';
-            r += c;
-        }
-    }
-    return r + q;
+    return pythonStringText(s);
 }
 
 std::string exprText(const tir::Expr& e) {

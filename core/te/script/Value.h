@@ -75,7 +75,7 @@ struct OpaqueObject {
 };
 
 /// An object of a native class that is neither a TE object nor a module
-/// (`cfg` and its entities, ConfigSpace.h): attributes read when asked for,
+/// (`cfg` and its entities, builtins/Config.cpp): attributes read when asked for,
 /// methods, and optionally `obj[index]`. State it changes lives behind the
 /// closures, so the value itself stays immutable like every other.
 struct NativeObject {

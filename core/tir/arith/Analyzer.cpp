@@ -92,11 +92,11 @@ Expr Analyzer::simplify(const Expr& e) {
     Expr cur = e;
     for (int i = 0; i < kMaxPasses; ++i) {
         Expr next = rewriteOnce(cur, *this, steps);
-        if (next.sameAs(cur) || deepEqual(next, cur)) break;
+        if (next.sameAs(cur) || structuralEqual(next, cur)) break;
         cur = next;
         if (steps > kMaxRewriteSteps) break;
     }
-    return deepEqual(cur, e) ? e : cur;
+    return structuralEqual(cur, e) ? e : cur;
 }
 
 const Expr* Analyzer::knownValue(const VarNode* v) const {

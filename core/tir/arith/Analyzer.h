@@ -62,7 +62,8 @@ public:
     /// The interval of integer expression `e` under the current bindings.
     ConstIntBound constIntBound(const Expr& e) const;
     /// True when `cond` (a bool expression) is provably true for every value
-    /// of the bound variables; false when it is false or unknown.
+    /// of the bound variables; false when it is false or unknown. Simplifies
+    /// first; arith::decideCondition(cond, varBounds()) is the bounds-only test.
     bool canProve(const Expr& cond);
     /// True when `e >= lower` is provable from bounds alone.
     bool canProveGreaterEqual(const Expr& e, int64_t lower) const;

@@ -1,5 +1,9 @@
 #include "tir/arith/ConstIntBound.h"
 
+#include "tir/IROperators.h"
+#include "tir/arith/IntDiv.h"
+#include "tir/arith/LinearForm.h"
+
 #include <algorithm>
 #include <cstdlib>
 #include <initializer_list>
@@ -36,11 +40,6 @@ int64_t satMul(int64_t a, int64_t b) {
     return clampWide(static_cast<__int128>(a) * b);
 }
 
-int64_t floorDivFinite(int64_t a, int64_t b) {
-    int64_t q = a / b;
-    return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
-}
-
 /// One corner of a / b, b != 0 (b may be infinite: the quotient tends to 0).
 int64_t divCorner(int64_t a, int64_t b, bool floor) {
     if (isInf(b)) {
@@ -49,7 +48,7 @@ int64_t divCorner(int64_t a, int64_t b, bool floor) {
         return ((a < 0) != (b < 0)) ? -1 : 0;
     }
     if (isInf(a)) return (a > 0) == (b > 0) ? kPos : kNeg;
-    return floor ? floorDivFinite(a, b) : a / b;
+    return floor ? floorDivInt(a, b) : a / b;
 }
 
 /// max(|min|, |max|); kNegInf is -kPosInf, so negation never overflows.
@@ -85,6 +84,12 @@ ConstIntBound floorMod(const ConstIntBound& a, ConstIntBound b) {
     if (b.min > b.max) return ConstIntBound::everything();
     if (b.min > 0) {
         if (a.min >= 0 && a.max < b.min) return a;
+        // A dividend within one block of a constant divisor: the remainder is
+        // the dividend shifted by the block's start (exact, and not [0, b - 1]).
+        if (b.isPoint() && !isInf(a.min) && !isInf(a.max)) {
+            int64_t q = floorDivInt(a.min, b.min);
+            if (q == floorDivInt(a.max, b.min)) return {a.min - q * b.min, a.max - q * b.min};
+        }
         if (a.min >= 0) return {0, std::min(a.max, satAdd(b.max, -1))};
         return {0, satAdd(b.max, -1)};
     }
@@ -221,7 +226,7 @@ private:
             return {0, 1};
         case NodeKind::Call: {
             auto* op = e.as<CallNode>();
-            if (op->op == Intrinsic::Likely && op->args.size() == 1) return bound(op->args[0]);
+            if (isLikely(e)) return bound(op->args[0]);
             return ConstIntBound::ofType(t.element());
         }
         default:
@@ -258,6 +263,104 @@ ConstIntBound ConstIntBound::intersect(const ConstIntBound& o) const {
 
 ConstIntBound constIntBound(const Expr& e, const VarBoundMap& vars) {
     return BoundAnalyzer(vars).bound(e);
+}
+
+ConstIntBound differenceBound(const Expr& a, const Expr& b, const VarBoundMap& vars) {
+    if (a.type().isInt() && a.type().isScalar()) {
+        LinearForm f = LinearForm::of(a);
+        f.add(LinearForm::of(b), -1);
+        f.normalize();
+        if (f.isConstant()) return ConstIntBound::point(f.constant);
+        return constIntBound(f.toExpr(), vars);
+    }
+    // Unsigned values (or anything else): the two intervals, as integers; a
+    // difference in the type would wrap around.
+    ConstIntBound x = constIntBound(a, vars), y = constIntBound(b, vars);
+    return {satAdd(x.min, -y.max), satAdd(x.max, -y.min)};
+}
+
+std::optional<bool> decideComparison(NodeKind k, const ConstIntBound& d) {
+    switch (k) {
+    case NodeKind::LT:
+        if (d.max < 0) return true;
+        if (d.min >= 0) return false;
+        break;
+    case NodeKind::LE:
+        if (d.max <= 0) return true;
+        if (d.min > 0) return false;
+        break;
+    case NodeKind::GT:
+        if (d.min > 0) return true;
+        if (d.max <= 0) return false;
+        break;
+    case NodeKind::GE:
+        if (d.min >= 0) return true;
+        if (d.max < 0) return false;
+        break;
+    case NodeKind::EQ:
+        if (d.isPoint() && d.min == 0) return true;
+        if (!d.contains(0)) return false;
+        break;
+    case NodeKind::NE:
+        if (d.isPoint() && d.min == 0) return false;
+        if (!d.contains(0)) return true;
+        break;
+    default:
+        break;
+    }
+    return std::nullopt;
+}
+
+namespace {
+
+template <class T> std::optional<bool> decideCompare(const Expr& c, const VarBoundMap& vars) {
+    auto* op = c.as<T>();
+    if (!op->a.type().isIntOrUInt() || !op->a.type().isScalar()) return std::nullopt;
+    return decideComparison(c.kind(), differenceBound(op->a, op->b, vars));
+}
+
+} // namespace
+
+std::optional<bool> decideCondition(const Expr& cond, const VarBoundMap& vars) {
+    Expr c = stripLikely(cond);
+    if (!c.defined() || !c.type().isScalar()) return std::nullopt;
+    switch (c.kind()) {
+    case NodeKind::IntImm:
+        return c.as<IntImmNode>()->value != 0;
+    case NodeKind::Not: {
+        auto r = decideCondition(c.as<NotNode>()->a, vars);
+        if (!r) return std::nullopt;
+        return !*r;
+    }
+    case NodeKind::And: {
+        auto* op = c.as<AndNode>();
+        auto a = decideCondition(op->a, vars), b = decideCondition(op->b, vars);
+        if ((a && !*a) || (b && !*b)) return false;
+        if (a && b) return true;
+        return std::nullopt;
+    }
+    case NodeKind::Or: {
+        auto* op = c.as<OrNode>();
+        auto a = decideCondition(op->a, vars), b = decideCondition(op->b, vars);
+        if ((a && *a) || (b && *b)) return true;
+        if (a && b) return false;
+        return std::nullopt;
+    }
+    case NodeKind::LT:
+        return decideCompare<LTNode>(c, vars);
+    case NodeKind::LE:
+        return decideCompare<LENode>(c, vars);
+    case NodeKind::GT:
+        return decideCompare<GTNode>(c, vars);
+    case NodeKind::GE:
+        return decideCompare<GENode>(c, vars);
+    case NodeKind::EQ:
+        return decideCompare<EQNode>(c, vars);
+    case NodeKind::NE:
+        return decideCompare<NENode>(c, vars);
+    default:
+        return std::nullopt;
+    }
 }
 
 } // namespace tessel::tir::arith

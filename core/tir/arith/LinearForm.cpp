@@ -7,15 +7,6 @@
 
 namespace tessel::tir::arith {
 
-int64_t floorDivInt(int64_t a, int64_t b) {
-    int64_t q = a / b;
-    return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
-}
-
-int64_t floorModInt(int64_t a, int64_t b) {
-    return a - floorDivInt(a, b) * b;
-}
-
 int64_t wrapToType(DataType t, int64_t v) {
     int bits = t.bits();
     if (t.isBool()) return v != 0;
@@ -80,7 +71,7 @@ LinearForm LinearForm::of(const Expr& e) {
 
 void LinearForm::addTerm(const Expr& term, int64_t coeff) {
     for (auto& [t, c] : terms) {
-        if (deepEqual(t, term)) {
+        if (structuralEqual(t, term)) {
             c += coeff;
             return;
         }
@@ -117,7 +108,7 @@ void LinearForm::normalize() {
                 auto* div = terms[j].first.as<FloorDivNode>();
                 int64_t c2 = 0;
                 if (!div || !isPosConst(div->b, c2) || c2 != c || terms[j].second != k * c ||
-                    !deepEqual(div->a, mod->a))
+                    !structuralEqual(div->a, mod->a))
                     continue;
                 Expr e = mod->a;
                 terms[i].second = 0;

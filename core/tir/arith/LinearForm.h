@@ -5,7 +5,7 @@
 /// Add, Sub, multiplication by a constant and integer literals are taken
 /// apart, every other subexpression is an opaque term (a variable, a
 /// floordiv, a product of two non-constants, a load ...). Like terms
-/// (deepEqual) are collected. `toExpr` builds the canonical expression back:
+/// (structuralEqual) are collected. `toExpr` builds the canonical expression back:
 /// terms with a positive coefficient first, then the negative ones, each group
 /// in order of first appearance, then the constant, e.g. `x*4 + y - z*2 + 3`.
 /// The simplifier normalizes every integer Add, Sub and Mul through this form.
@@ -49,9 +49,6 @@ struct LinearForm {
     Expr toExpr() const;
 };
 
-/// floor(a / b) and a - b * floor(a / b), b != 0.
-int64_t floorDivInt(int64_t a, int64_t b);
-int64_t floorModInt(int64_t a, int64_t b);
 /// The integer constant of type `t` (vector types get a Broadcast), wrapped to
 /// the type's width as two's complement arithmetic would.
 Expr makeIntConst(DataType t, int64_t v);

@@ -13,6 +13,7 @@
 #include "tir/IROperators.h"
 #include "tir/Substitute.h"
 #include "tir/arith/Analyzer.h"
+#include "tir/arith/IntDiv.h"
 #include "tir/arith/LinearForm.h"
 
 #include <algorithm>
@@ -67,7 +68,7 @@ public:
 
     Expr mutate(const Expr& e) override {
         Expr r = IRMutator::mutate(e);
-        if (!r.sameAs(e) && deepEqual(r, e)) return e; // keep sharing
+        if (!r.sameAs(e) && structuralEqual(r, e)) return e; // keep sharing
         return r;
     }
     using IRMutator::mutate;
@@ -132,7 +133,7 @@ public:
         }
         if (t.isIntOrUInt()) {
             if (isZero(b)) return a;
-            if (t.isInt() && deepEqual(a, b)) return makeZero(t);
+            if (t.isInt() && structuralEqual(a, b)) return makeZero(t);
         }
         if (t.isFloat()) {
             if (auto c = asConstFloat(b); c && isPositiveZero(*c)) return a;
@@ -289,7 +290,7 @@ public:
         if (auto r = vectorBinary(
                 a, b, [&](const Expr& x, const Expr& y) { return minMax(isMin, x, y); }))
             return *r;
-        if (deepEqual(a, b)) return a;
+        if (structuralEqual(a, b)) return a;
         if (isSignedInt(a)) {
             // sign of a - b decides
             ConstIntBound d = differenceBound(a, b);
@@ -353,25 +354,8 @@ public:
             return *r;
         if (!isSignedInt(a)) return make(a, b);
 
-        ConstIntBound d = differenceBound(a, b);
-        switch (k) {
-        case NodeKind::LT:
-            if (d.max < 0) return makeBool(lanes, true);
-            if (d.min >= 0) return makeBool(lanes, false);
-            break;
-        case NodeKind::LE:
-            if (d.max <= 0) return makeBool(lanes, true);
-            if (d.min > 0) return makeBool(lanes, false);
-            break;
-        case NodeKind::EQ:
-            if (d.min == 0 && d.max == 0) return makeBool(lanes, true);
-            if (!d.contains(0)) return makeBool(lanes, false);
-            break;
-        default:
-            if (d.min == 0 && d.max == 0) return makeBool(lanes, false);
-            if (!d.contains(0)) return makeBool(lanes, true);
-            break;
-        }
+        if (auto decided = decideComparison(k, differenceBound(a, b)))
+            return makeBool(lanes, *decided);
         if (!a.type().isScalar()) return make(a, b);
 
         // Canonical form: (positive terms) op (negated negative terms) + constant,
@@ -424,7 +408,7 @@ public:
         if (auto r =
                 vectorBinary(a, b, [&](const Expr& x, const Expr& y) { return logicAnd(x, y); }))
             return *r;
-        if (deepEqual(a, b)) return a;
+        if (structuralEqual(a, b)) return a;
         if (isNegationOf(a, b)) return makeBool(a.type().lanes(), false);
         return AndNode::make(a, b);
     }
@@ -438,7 +422,7 @@ public:
         if (auto r =
                 vectorBinary(a, b, [&](const Expr& x, const Expr& y) { return logicOr(x, y); }))
             return *r;
-        if (deepEqual(a, b)) return a;
+        if (structuralEqual(a, b)) return a;
         if (isNegationOf(a, b)) return makeBool(a.type().lanes(), true);
         return OrNode::make(a, b);
     }
@@ -466,7 +450,7 @@ public:
     Expr select(const Expr& c, const Expr& t, const Expr& f) {
         if (!step()) return SelectNode::make(c, t, f);
         if (auto v = constInt(c)) return *v ? t : f;
-        if (deepEqual(t, f)) return t;
+        if (structuralEqual(t, f)) return t;
         return SelectNode::make(c, t, f);
     }
 
@@ -567,9 +551,7 @@ protected:
     Expr visit(const CallNode* op) override {
         Expr e = IRMutator::visit(op);
         // likely(c) is only a hint: a constant condition needs no hint.
-        if (auto* c = e.as<CallNode>(); c && c->op == Intrinsic::Likely && c->args.size() == 1 &&
-                                        c->args[0].as<IntImmNode>())
-            return c->args[0];
+        if (isLikely(e) && stripLikely(e).as<IntImmNode>()) return stripLikely(e);
         return e;
     }
     Expr visit(const ReduceNode* op) override {
@@ -592,26 +574,20 @@ private:
     /// The bound of a - b, using the linear form for scalars (so that common
     /// terms cancel) and the vector rules for vectors.
     ConstIntBound differenceBound(const Expr& a, const Expr& b) {
-        if (a.type().isScalar()) {
-            LinearForm f = LinearForm::of(a);
-            f.add(LinearForm::of(b), -1);
-            f.normalize();
-            if (f.isConstant()) return ConstIntBound::point(f.constant);
-            return bound(f.toExpr());
-        }
+        if (a.type().isScalar()) return arith::differenceBound(a, b, an_.varBounds());
         return bound(sub(a, b));
     }
 
     /// True when `a` is the negation of `b` (as logicNot would write it).
     bool isNegationOf(const Expr& a, const Expr& b) {
-        if (auto n = a.as<NotNode>(); n && deepEqual(n->a, b)) return true;
-        if (auto n = b.as<NotNode>(); n && deepEqual(n->a, a)) return true;
+        if (auto n = a.as<NotNode>(); n && structuralEqual(n->a, b)) return true;
+        if (auto n = b.as<NotNode>(); n && structuralEqual(n->a, a)) return true;
         switch (b.kind()) {
         case NodeKind::LT:
         case NodeKind::LE:
         case NodeKind::EQ:
         case NodeKind::NE:
-            return deepEqual(logicNot(b), a);
+            return structuralEqual(logicNot(b), a);
         default:
             return false;
         }

@@ -3,7 +3,10 @@
 #include "tir/IRMutator.h"
 #include "tir/IROperators.h"
 #include "tir/IRVisitor.h"
-#include "tir/passes/PassUtils.h"
+#include "tir/Substitute.h"
+#include "tir/arith/ConstIntBound.h"
+#include "tir/arith/ConstantFold.h"
+#include "tir/arith/IntDiv.h"
 
 #include <optional>
 
@@ -11,9 +14,23 @@ namespace tessel::tir {
 
 namespace {
 
-bool isLikely(const Expr& e) {
-    auto* c = e.as<CallNode>();
-    return c && c->op == Intrinsic::Likely;
+using arith::ConstIntBound;
+using arith::VarBoundMap;
+
+/// Binds a loop variable with constant bounds to [min, min + extent - 1];
+/// false (nothing bound) otherwise.
+bool bindLoopVar(VarBoundMap& env, const ForNode* op) {
+    auto mn = asConstInt(op->min), ex = asConstInt(op->extent);
+    if (!mn || !ex || *ex <= 0) return false;
+    env[op->loopVar.get()] = {*mn, *mn + *ex - 1};
+    return true;
+}
+
+/// Binds a let variable of integer type to the bound of its value.
+bool bindLetVar(VarBoundMap& env, const LetStmtNode* op) {
+    if (!op->value.type().isIntOrUInt() || !op->value.type().isScalar()) return false;
+    env[op->var.get()] = arith::constIntBound(op->value, env);
+    return true;
 }
 
 /// `e` as `coeff * x + rest` with `rest` free of `x`; nullopt when not linear.
@@ -52,7 +69,7 @@ std::optional<Linear> linearIn(const Expr& e, const VarNode* x) {
 /// in `x` changes from "always true" to "not always" (or similarly for false).
 class SplitFinder : public IRVisitor {
 public:
-    SplitFinder(const VarNode* x, int64_t lo, int64_t end, VarIntervals env, bool onlyLikely)
+    SplitFinder(const VarNode* x, int64_t lo, int64_t end, VarBoundMap env, bool onlyLikely)
         : x_(x), lo_(lo), end_(end), env_(std::move(env)), onlyLikely_(onlyLikely) {}
 
     std::optional<int64_t> point;
@@ -61,11 +78,9 @@ public:
 protected:
     void visit(const ForNode* op) override {
         if (point) return;
-        auto mn = asConstInt(op->min), ex = asConstInt(op->extent);
-        bool known = mn && ex && *ex > 0;
-        if (known) env_[op->loopVar.get()] = {*mn, *mn + *ex - 1};
+        bool bound = bindLoopVar(env_, op);
         IRVisitor::visit(op);
-        if (known) env_.erase(op->loopVar.get());
+        if (bound) env_.erase(op->loopVar.get());
     }
     void visit(const IfThenElseNode* op) override {
         if (point) return;
@@ -100,16 +115,17 @@ private:
         if (!a || !b) return;
         int64_t c = a->coeff - b->coeff;
         if (c == 0) return;
-        auto ra = constBound(a->rest, env_), rb = constBound(b->rest, env_);
-        if (!ra || !rb) return;
-        int64_t rmin = ra->lo - rb->hi + adjust, rmax = ra->hi - rb->lo + adjust;
+        // The condition is `c*x + r < 0` with r = rest_a - rest_b + adjust in [rmin, rmax].
+        ConstIntBound r = arith::differenceBound(a->rest, b->rest, env_);
+        if (r.min == ConstIntBound::kNegInf || r.max == ConstIntBound::kPosInf) return;
+        int64_t rmin = r.min + adjust, rmax = r.max + adjust;
         int64_t candidates[2];
         if (c > 0) {
-            candidates[0] = floorDivide(-rmax - 1, c) + 1; // first x not always true
-            candidates[1] = ceilDivide(-rmin, c);          // first x always false
+            candidates[0] = arith::floorDivInt(-rmax - 1, c) + 1; // first x not always true
+            candidates[1] = arith::ceilDivInt(-rmin, c);          // first x always false
         } else {
-            candidates[0] = floorDivide(rmax, -c) + 1; // first x always true
-            candidates[1] = floorDivide(rmin, -c) + 1; // first x not always false
+            candidates[0] = arith::floorDivInt(rmax, -c) + 1; // first x always true
+            candidates[1] = arith::floorDivInt(rmin, -c) + 1; // first x not always false
         }
         for (int64_t p : candidates)
             if (p > lo_ && p < end_) {
@@ -120,32 +136,29 @@ private:
 
     const VarNode* x_;
     int64_t lo_, end_;
-    VarIntervals env_;
+    VarBoundMap env_;
     bool onlyLikely_;
 };
 
 /// Removes conditions that are decided over the known variable ranges.
 class ConditionEliminator : public IRMutator {
 public:
-    explicit ConditionEliminator(VarIntervals env) : env_(std::move(env)) {}
+    explicit ConditionEliminator(VarBoundMap env) : env_(std::move(env)) {}
     using IRMutator::mutate;
     using IRMutator::visit;
 
 protected:
     Stmt visit(const ForNode* op) override {
-        auto mn = asConstInt(op->min), ex = asConstInt(op->extent);
-        bool known = mn && ex && *ex > 0;
-        if (known) env_[op->loopVar.get()] = {*mn, *mn + *ex - 1};
+        bool bound = bindLoopVar(env_, op);
         Stmt s = IRMutator::visit(op);
-        if (known) env_.erase(op->loopVar.get());
+        if (bound) env_.erase(op->loopVar.get());
         auto* loop = s.as<ForNode>();
         return loop && isNoOp(loop->body) ? loop->body : s;
     }
     Stmt visit(const LetStmtNode* op) override {
-        auto b = constBound(op->value, env_);
-        if (b) env_[op->var.get()] = *b;
+        bool bound = bindLetVar(env_, op);
         Stmt s = IRMutator::visit(op);
-        if (b) env_.erase(op->var.get());
+        if (bound) env_.erase(op->var.get());
         return s;
     }
     Stmt visit(const IfThenElseNode* op) override {
@@ -163,7 +176,8 @@ protected:
 private:
     /// The condition with its decided conjuncts replaced by constants.
     Expr resolve(const Expr& cond) {
-        if (auto d = decideCondition(cond, env_)) return IntImmNode::make(DataType::boolean(), *d);
+        if (auto d = arith::decideCondition(cond, env_))
+            return IntImmNode::make(DataType::boolean(), *d);
         if (auto* a = cond.as<AndNode>()) {
             Expr x = resolve(a->a), y = resolve(a->b);
             if (x.sameAs(a->a) && y.sameAs(a->b)) return cond;
@@ -183,7 +197,7 @@ private:
         return cond;
     }
 
-    VarIntervals env_;
+    VarBoundMap env_;
 };
 
 class LoopPartitioner : public IRMutator {
@@ -200,10 +214,9 @@ protected:
         return partition(op, op->body, *mn, *ex, budget, false);
     }
     Stmt visit(const LetStmtNode* op) override {
-        auto b = constBound(op->value, env_);
-        if (b) env_[op->var.get()] = *b;
+        bool bound = bindLetVar(env_, op);
         Stmt s = IRMutator::visit(op);
-        if (b) env_.erase(op->var.get());
+        if (bound) env_.erase(op->var.get());
         return s;
     }
 
@@ -230,7 +243,7 @@ private:
             return SeqStmtNode::make({first, second});
         }
         if (isPart && ext == 1) {
-            Stmt b = substituteAndFold(body, VarMap{{x, makeConst(op->loopVar.type(), lo)}});
+            Stmt b = arith::substituteAndFold(body, VarMap{{x, makeConst(op->loopVar.type(), lo)}});
             return mutate(b);
         }
         env_[x] = {lo, lo + ext - 1};
@@ -245,7 +258,7 @@ private:
     }
 
     const LoopPartitionOptions& options_;
-    VarIntervals env_;
+    VarBoundMap env_;
 };
 
 } // namespace

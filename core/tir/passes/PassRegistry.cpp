@@ -18,10 +18,11 @@ std::string boolText(bool b) {
     return b ? "true" : "false";
 }
 
-std::vector<PassInfo> makeTirPasses() {
-    std::vector<PassInfo> passes;
+} // namespace
 
-    passes.push_back(PassInfo{
+void registerTirPasses(PassRegistry& passes) {
+
+    passes.add(PassInfo{
         "storage-flatten",
         "Turn N-d buffers and realizations into flat 1-d buffers and Allocates.",
         "Lowering a schedule leaves multi-dimensional accesses such as C[i, j], and every "
@@ -35,7 +36,7 @@ std::vector<PassInfo> makeTirPasses() {
         [](const PrimFunc& f, const PassOptionValues&) { return storageFlatten(f); },
     });
 
-    passes.push_back(PassInfo{
+    passes.add(PassInfo{
         "simplify",
         "Simplify arithmetic and remove conditions that loop bounds decide.",
         "Index expressions produced by splitting, fusing and flattening are long and repetitive: "
@@ -48,7 +49,7 @@ std::vector<PassInfo> makeTirPasses() {
         [](const PrimFunc& f, const PassOptionValues&) { return simplifyPass(f); },
     });
 
-    passes.push_back(PassInfo{
+    passes.add(PassInfo{
         "loop-partition",
         "Split loops so that the guards of non-dividing splits become provably true.",
         "Splitting a loop of 10 iterations by 4 gives 3 x 4 = 12 iterations, so the body is "
@@ -72,7 +73,7 @@ std::vector<PassInfo> makeTirPasses() {
         },
     });
 
-    passes.push_back(PassInfo{
+    passes.add(PassInfo{
         "vectorize",
         "Turn vectorized loops into vector instructions (Ramp and Broadcast).",
         "A loop marked vectorized with a constant extent n disappears: its variable becomes the "
@@ -96,7 +97,7 @@ std::vector<PassInfo> makeTirPasses() {
         },
     });
 
-    passes.push_back(PassInfo{
+    passes.add(PassInfo{
         "unroll-loop",
         "Replace unrolled loops by one copy of their body per iteration.",
         "A loop marked unroll with a constant extent is replaced by its body written out once per "
@@ -121,7 +122,7 @@ std::vector<PassInfo> makeTirPasses() {
         },
     });
 
-    passes.push_back(PassInfo{
+    passes.add(PassInfo{
         "storage-rewrite",
         "Plan intermediate memory: hoist allocations out of loops and share memory.",
         "Each intermediate buffer starts as its own allocation, sometimes inside a loop (a tile "
@@ -145,7 +146,7 @@ std::vector<PassInfo> makeTirPasses() {
         },
     });
 
-    passes.push_back(PassInfo{
+    passes.add(PassInfo{
         "remove-no-op",
         "Delete statements that do nothing.",
         "Earlier passes can leave statements with no effect: a loop whose body was removed, an if "
@@ -156,30 +157,22 @@ std::vector<PassInfo> makeTirPasses() {
         [](const PrimFunc& f, const PassOptionValues&) { return removeNoOp(f); },
     });
 
-    return passes;
 }
 
-} // namespace
-
-const PassOption* PassInfo::findOption(const std::string& n) const { return findPassOption(options, n); }
-
-const std::vector<PassInfo>& tirPasses() {
-    static const std::vector<PassInfo> passes = makeTirPasses();
-    return passes;
+const PassRegistry& builtinTirPasses() {
+    static const PassRegistry registry = [] {
+        PassRegistry r("TIR pass");
+        registerTirPasses(r);
+        return r;
+    }();
+    return registry;
 }
 
-const PassInfo* findTirPass(const std::string& name) {
-    for (auto& p : tirPasses())
-        if (p.name == name) return &p;
-    return nullptr;
-}
+const std::deque<PassInfo>& tirPasses() { return builtinTirPasses().passes(); }
 
-std::string tirPassNames() {
-    std::string s;
-    for (auto& p : tirPasses())
-        s += (s.empty() ? "" : ", ") + p.name;
-    return s;
-}
+const PassInfo* findTirPass(const std::string& name) { return builtinTirPasses().find(name); }
+
+std::string tirPassNames() { return builtinTirPasses().names(); }
 
 void checkPassOptions(const PassInfo& pass, const PassOptionValues& values) {
     tessel::checkPassOptions("pass " + pass.name, pass.options, values);

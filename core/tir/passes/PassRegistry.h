@@ -1,23 +1,19 @@
 /// \file
-/// The registry of TIR passes: one record per pass.
+/// The TIR passes: one record per pass (ir/Pass.h), added to a registry by
+/// one explicit function.
 ///
-/// Each record gives the pass's kebab-case name (what the command line, the
-/// IDE's stage view, pipelines and the docs use), a one-line summary, a
-/// paragraph for students, its options with defaults and help, and the
-/// function that runs it on a PrimFunc. All records are listed in one explicit
-/// function, tirPasses() in PassRegistry.cpp: there is no self-registration.
-/// The free functions of the passes (StorageFlatten.h, Vectorize.h ...) can
-/// also be called directly with their typed options structs.
+/// registerTirPasses() adds every built-in TIR pass, in a fixed order, to a
+/// registry object (the driver's Context owns one; a plugin or a test adds
+/// more). builtinTirPasses() is a registry filled by it once, for code that
+/// has no context. The free functions of the passes (StorageFlatten.h,
+/// Vectorize.h ...) can also be called directly with their typed options.
 #pragma once
 
-#include "ir/PassOptions.h"
+#include "ir/Pass.h"
 #include "tir/IR.h"
 
-#include <cstdint>
-#include <functional>
-#include <map>
+#include <deque>
 #include <string>
-#include <vector>
 
 namespace tessel::tir {
 
@@ -28,24 +24,19 @@ using tessel::parsePassSpec;
 using tessel::passOptionBool;
 using tessel::passOptionInt;
 
-/// The record of one pass.
-struct PassInfo {
-    std::string name;        ///< kebab-case, e.g. "storage-flatten"
-    std::string summary;     ///< one line
-    std::string description; ///< a paragraph for students
-    std::vector<PassOption> options;
-    /// Runs the pass. Throws CompileError for bad option values.
-    std::function<PrimFunc(const PrimFunc&, const PassOptionValues&)> run;
+using PassInfo = pass::PassInfo<PrimFunc>;
+using PassRegistry = pass::PassRegistry<PrimFunc>;
 
-    /// The option called `name`, or null.
-    const PassOption* findOption(const std::string& name) const;
-};
+/// Adds every built-in TIR pass to `registry`, in a fixed order.
+void registerTirPasses(PassRegistry& registry);
+/// A registry holding the built-in passes (filled once, never changed).
+const PassRegistry& builtinTirPasses();
 
-/// Every TIR pass, in a fixed order.
-const std::vector<PassInfo>& tirPasses();
-/// The pass called `name`, or null.
+/// The built-in passes, in order.
+const std::deque<PassInfo>& tirPasses();
+/// The built-in pass called `name`, or null.
 const PassInfo* findTirPass(const std::string& name);
-/// The names of all passes, comma separated (for error messages).
+/// The names of the built-in passes, comma separated (for error messages).
 std::string tirPassNames();
 
 /// Throws CompileError when `values` names an option that `pass` does not have.

@@ -1,8 +1,8 @@
 #include "tir/passes/RemoveNoOp.h"
 
+#include "tir/ExprEquality.h"
 #include "tir/IRMutator.h"
 #include "tir/IROperators.h"
-#include "tir/passes/PassUtils.h"
 
 namespace tessel::tir {
 

@@ -1,9 +1,9 @@
 #include "tir/passes/StorageFlatten.h"
 
 #include "ir/Check.h"
+#include "tir/ExprEquality.h"
 #include "tir/IRMutator.h"
 #include "tir/IROperators.h"
-#include "tir/passes/PassUtils.h"
 
 #include <optional>
 #include <unordered_map>

@@ -2,7 +2,7 @@
 
 #include "tir/IRMutator.h"
 #include "tir/IROperators.h"
-#include "tir/passes/PassUtils.h"
+#include "tir/arith/ConstantFold.h"
 
 namespace tessel::tir {
 
@@ -38,8 +38,8 @@ protected:
         if (unroll) {
             std::vector<Stmt> copies;
             for (int64_t i = 0; i < ext->value; ++i) {
-                Expr value = foldConstants(op->min + makeConst(op->min.type(), i));
-                copies.push_back(substituteAndFold(body, VarMap{{op->loopVar.get(), value}}));
+                Expr value = arith::foldConstants(op->min + makeConst(op->min.type(), i));
+                copies.push_back(arith::substituteAndFold(body, VarMap{{op->loopVar.get(), value}}));
             }
             result = SeqStmtNode::make(copies);
             steps_ = std::max<int64_t>(total, 1);

@@ -1,9 +1,10 @@
 #include "tir/passes/Vectorize.h"
 
+#include "tir/ExprEquality.h"
 #include "tir/IRMutator.h"
 #include "tir/IROperators.h"
 #include "tir/IRVisitor.h"
-#include "tir/passes/PassUtils.h"
+#include "tir/arith/ConstantFold.h"
 
 #include <unordered_map>
 
@@ -13,11 +14,6 @@ namespace {
 
 /// Thrown inside a Vectorizer when the loop must stay scalar.
 struct CannotVectorize {};
-
-bool isLikelyCall(const Expr& e) {
-    auto* c = e.as<CallNode>();
-    return c && c->op == Intrinsic::Likely;
-}
 
 /// True when `e` reads `buffer`.
 bool readsBuffer(const Expr& e, const BufferNode* buffer) {
@@ -232,7 +228,7 @@ protected:
             elseValue = widen(mutate(se->value));
         } else {
             // Keeping the old value reads and writes every lane: not for bounds guards.
-            if (isLikelyCall(op->condition)) throw CannotVectorize{};
+            if (isLikely(op->condition)) throw CannotVectorize{};
             elseValue = BufferLoadNode::make(st->buffer, idx);
         }
         return BufferStoreNode::make(st->buffer, SelectNode::make(widen(c), thenValue, elseValue),
@@ -317,7 +313,7 @@ protected:
         if (!loop || loop->forKind != ForKind::Vectorized) return inner;
         auto* ext = loop->extent.as<IntImmNode>();
         if (ext && ext->value == 1)
-            return substituteAndFold(loop->body, VarMap{{loop->loopVar.get(), loop->min}});
+            return arith::substituteAndFold(loop->body, VarMap{{loop->loopVar.get(), loop->min}});
         if (ext && ext->value > 1 && ext->value <= options_.maxLanes && ext->value <= 65535) {
             try {
                 Vectorizer v(loop->loopVar, loop->min, static_cast<int>(ext->value), options_);

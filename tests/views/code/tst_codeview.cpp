@@ -118,12 +118,12 @@ private slots:
         QVERIFY(view_->pane(CodeView::C)->toPlainText().contains("int32_t gemm("));
         QCOMPARE(view_->pane(CodeView::Assembly)->language(), views::Language::Assembly);
         waitForLinks();
-        // The heuristic panes say how they are linked.
+        // The TE and C panes say how they are linked.
         QStringList notes;
         for (auto* l : view_->findChildren<QLabel*>())
             if (l->isVisible()) notes << l->text();
-        QVERIFY(notes.contains("linked by names"));
-        QVERIFY(notes.contains("linked by order"));
+        QVERIFY(notes.contains("linked by records"));
+        QVERIFY(notes.contains("linked by line table"));
     }
 
     void clickingATirLineLightsItsCode() {

@@ -6,7 +6,7 @@
 #include "common/Session.h"
 #include "driver/FunctionArtifacts.h"
 #include "driver/ModelCompiler.h"
-#include "schedule/CpuPeak.h"
+#include "runtime/DeviceInfo.h"
 #include "schedule/LoopOutline.h"
 #include "schedule/ScheduleEditor.h"
 #include "schedule/ScriptEdit.h"
@@ -293,7 +293,7 @@ private slots:
         QVERIFY(r.latencyMs > 0);
         QVERIFY(r.gflops > 0);
         QCOMPARE(r.function, QStringLiteral("gemm"));
-        if (cpuPeak().gflops() > 0) QVERIFY(r.peakShare > 0);
+        if (runtime::DeviceInfo::local().peakGflops() > 0) QVERIFY(r.peakShare > 0);
         RunHistory* history = editor_->document()->history();
         QCOMPARE(editor_->historyView()->model(), history);
         QCOMPARE(history->rowCount(), 1);
@@ -377,19 +377,6 @@ private slots:
         QVERIFY(settle());
         QVERIFY(session_.editedSchedules().isEmpty());
         QCOMPARE(session_.artifacts()->build.tir, driver::artifactsOf(fn.lowered, fn.script).build.tir);
-    }
-
-    void cpuPeakFormula() {
-        const QString info = QStringLiteral("vendor_id\t: GenuineIntel\nphysical id\t: 0\ncore id\t: 0\ncpu MHz\t: 2000.000\n\n"
-                                            "vendor_id\t: GenuineIntel\nphysical id\t: 0\ncore id\t: 1\ncpu MHz\t: 2000.000\n");
-        CpuPeak p = detectCpuPeak(info, 0, true, true, true, true);
-        QCOMPARE(p.cores, 2);
-        QCOMPARE(p.flopsPerCycle, 64);
-        QCOMPARE(p.gflops(), 256.0);
-        p = detectCpuPeak(info, 3.5e6, false, true, true, true);
-        QCOMPARE(p.gflops(), 2 * 3.5 * 32);
-        QVERIFY(p.explanation().contains(QLatin1String("AVX2")));
-        QVERIFY(cpuPeak().cores >= 1);
     }
 
     void insertionPoints() {

@@ -32,6 +32,7 @@ private slots:
     void inputShapesDialog();
     void unknownDimensionIsLeftToTheUser();
     void passReferenceListsEveryPass();
+    void passReferenceListsAPassAddedToAContext();
 };
 
 void TestProject::roundTrip() {
@@ -210,6 +211,17 @@ void TestProject::passReferenceListsEveryPass() {
         QVERIFY(!p.summary.empty());
     }
     for (const auto& p : tessel::tir::tirPasses()) QVERIFY2(html.contains(QString::fromStdString(p.name)), p.name.c_str());
+}
+
+void TestProject::passReferenceListsAPassAddedToAContext() {
+    tessel::driver::Context ctx = tessel::driver::Context::withBuiltins();
+    ctx.tirPasses.add({"plugin-pass", "A pass from a plugin.", "Added at run time.", {{"depth", "2", "how deep"}},
+                       [](const tessel::tir::PrimFunc& f, const tessel::PassOptionValues&) { return f; }});
+    const QString html = passReferenceHtml(ctx);
+    QVERIFY(html.contains(QStringLiteral("plugin-pass")));
+    QVERIFY(html.contains(QStringLiteral("A pass from a plugin.")));
+    QVERIFY(html.contains(QStringLiteral("depth")));
+    QVERIFY(!passReferenceHtml().contains(QStringLiteral("plugin-pass")));
 }
 
 QTEST_MAIN(TestProject)

@@ -4,7 +4,8 @@
 // after it side by side, changed rows coloured and filler rows keeping both
 // sides aligned; an unchanged pass shows no colour;
 // "hide passes that changed nothing" shortens the list; selecting a function
-// adds its TIR passes; a TE script session has TIR passes and LLVM's
+// adds its TIR passes; the lowering steps sit between the graph and TIR
+// passes, shown whole; a TE script session has TIR passes and LLVM's
 // optimisation (whose long sides scroll together) but no graph passes.
 #include "common/CodeEditor.h"
 #include "common/Jobs.h"
@@ -15,6 +16,7 @@
 #include "frontend/ModelZoo.h"
 #include "graph/Graph.h"
 #include "graph/passes/GraphPassRegistry.h"
+#include "lower/LoweringSteps.h"
 #include "stages/StageView.h"
 #include "tir/IRPrinter.h"
 #include "tir/passes/PassRegistry.h"
@@ -148,6 +150,34 @@ private slots:
         QVERIFY(view_->descriptionLabel()->text().contains("fused function"));
     }
 
+    // Between the graph passes and a function's TIR passes: the lowering
+    // steps, each with its record's documentation, its time, and its text
+    // shown whole (a new form, nothing to diff against).
+    void modelListsTheLoweringSteps() {
+        QTreeWidgetItem* g = view_->groupItem(StageView::LoweringSteps);
+        QVERIFY(g);
+        QCOMPARE(view_->passList()->indexOfTopLevelItem(g),
+                 view_->passList()->indexOfTopLevelItem(view_->groupItem(StageView::GraphPasses)) + 1);
+        QCOMPARE(g->childCount(), int(model_->lowerStages.size()));
+        QCOMPARE(g->childCount(), 2);
+        for (int i = 0; i < g->childCount(); ++i) {
+            const auto& st = model_->lowerStages[size_t(i)];
+            QCOMPARE(g->child(i)->text(0).toStdString(), st.pass);
+            QVERIFY(!g->child(i)->text(1).isEmpty()); // its time
+            auto* info = lower::findLoweringStep(st.pass);
+            QVERIFY(info);
+            QVERIFY(g->child(i)->toolTip(0).startsWith(QString::fromStdString(info->summary)));
+            QVERIFY(view_->selectPass(StageView::LoweringSteps, QString::fromStdString(st.pass)));
+            QVERIFY(waitForDiff());
+            QCOMPARE(view_->afterEditor()->toPlainText(), normalized(st.text.text));
+            QVERIFY(view_->beforeEditor()->toPlainText().isEmpty());
+            QVERIFY(view_->descriptionLabel()->text().contains(
+                QString::fromStdString(info->description).toHtmlEscaped()));
+        }
+        QVERIFY(view_->afterEditor()->toPlainText().contains(
+            QString::fromStdString(": " + model_->functions.front().name + "(")));
+    }
+
     void aChangedGraphPassShowsItsDiff() {
         size_t i = 1;
         while (i < model_->graphStages.size() && !model_->graphStages[i].changed)
@@ -160,8 +190,8 @@ private slots:
         QCOMPARE(view_->selectedPass().toStdString(), after.pass);
         auto* l = view_->beforeEditor();
         auto* r = view_->afterEditor();
-        QCOMPARE(withoutFillers(l), normalized(before.text));
-        QCOMPARE(withoutFillers(r), normalized(after.text));
+        QCOMPARE(withoutFillers(l), normalized(before.text.text));
+        QCOMPARE(withoutFillers(r), normalized(after.text.text));
         // Aligned: as many rows on both sides; uncoloured rows face equal text.
         QStringList lr = l->toPlainText().split('\n'), rr = r->toPlainText().split('\n');
         QCOMPARE(lr.size(), rr.size());
@@ -192,7 +222,7 @@ private slots:
         QVERIFY(waitForDiff());
         QCOMPARE(countColored(view_->beforeEditor()), 0);
         QCOMPARE(countColored(view_->afterEditor()), 0);
-        QCOMPARE(view_->afterEditor()->toPlainText(), normalized(model_->graphStages[i].text));
+        QCOMPARE(view_->afterEditor()->toPlainText(), normalized(model_->graphStages[i].text.text));
     }
 
     void selectingAFunctionAddsItsTirPasses() {
@@ -209,7 +239,7 @@ private slots:
         QVERIFY(waitForDiff());
         QCOMPARE(withoutFillers(view_->beforeEditor()),
                  normalized(tir::toString(f.lowered.scheduled)));
-        QCOMPARE(withoutFillers(view_->afterEditor()), normalized(f.lowered.snapshots[0].text));
+        QCOMPARE(withoutFillers(view_->afterEditor()), normalized(f.lowered.snapshots[0].text.text));
         QCOMPARE(view_->afterEditor()->language(), views::Language::Tir);
         auto* info = tir::findTirPass(f.lowered.snapshots[0].pass);
         QVERIFY(info);
@@ -222,6 +252,7 @@ private slots:
         int expected = 0;
         for (size_t i = 0; i < model_->graphStages.size(); ++i)
             expected += i == 0 || model_->graphStages[i].changed;
+        expected += int(model_->lowerStages.size()); // each a new form, never hidden
         const auto& f = model_->functions.front();
         expected += 1;
         for (auto& s : f.lowered.snapshots)
@@ -302,7 +333,7 @@ private slots:
         for (size_t i = 1; i < m->graphStages.size(); ++i) {
             if (!m->graphStages[i].changed) continue;
             size_t n = size_t(
-                std::count(m->graphStages[i].text.begin(), m->graphStages[i].text.end(), '\n'));
+                std::count(m->graphStages[i].text.text.begin(), m->graphStages[i].text.text.end(), '\n'));
             if (n > lines) biggest = i, lines = n;
         }
         QElapsedTimer t;

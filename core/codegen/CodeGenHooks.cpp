@@ -1,0 +1,19 @@
+// makeHooks(): the one place where the emitter's view of the target is read
+// (its triple, CPU, features and vector width); everything after it asks the
+// hooks.
+#include "codegen/CodeGenHooks.h"
+
+#include <llvm/TargetParser/Triple.h>
+
+namespace tessel::codegen::detail {
+
+std::unique_ptr<CodeGenHooks> makeHooks(const Target& target) {
+    CpuTargetInfo info;
+    info.cpu = target.cpu;
+    info.features = target.features;
+    info.vectorBits = target.vectorBits;
+    info.x86 = llvm::Triple(target.triple).isX86();
+    return makeCpuHooks(info);
+}
+
+} // namespace tessel::codegen::detail

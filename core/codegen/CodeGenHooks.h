@@ -1,0 +1,114 @@
+/// \file
+/// Internal to core/codegen: what the TIR -> LLVM emitter asks its target.
+///
+/// `CodeGenLLVM` (CodeGenLLVM_Internal.h) emits everything that means the same
+/// on every LLVM target: types, expressions, loads and stores, serial loops and
+/// their metadata, debug locations. Where a target decides, it calls the
+/// hooks here. `makeHooks()` is the one place that reads the target's
+/// properties (triple, CPU, features, vector width); the emitter itself never
+/// looks at the Target.
+///
+/// The CPU hooks (CodeGenHooks_CPU.cpp) are the only implementation today:
+/// - kernel ABI: an exported `int32_t name(void* const* args)` that unpacks the
+///   buffer pointers and calls the `noalias` compute function (runtime/Module.h);
+/// - parallel loops: outlined into a body and a task function, launched through
+///   the runtime's `TesselParallelLaunch` (runtime/ParallelABI.h), one task per
+///   iteration up to 256, each running its chunk of the range;
+/// - allocation: small constant "local" buffers on the stack, the rest from
+///   `TesselWorkspaceAlloc` (a null result returns -1 from the kernel);
+/// - function attributes: target-cpu/features, and on x86 with AVX-512
+///   `prefer-vector-width=512` (LLVM otherwise splits 16-lane floats in halves);
+/// - math functions without an LLVM intrinsic (tanh, erf) call libm.
+///
+/// What a GPU backend (NVPTX) will override, and what it still lacks:
+/// - `emitEntry`: mark the compute function a kernel (`ptx_kernel` calling
+///   convention or `nvvm.annotations`, external linkage) instead of emitting an
+///   `args` wrapper; the host side (grid/block sizes, the launch through the
+///   runtime's device API) is a separate host module built with CPU hooks.
+/// - `emitParallelFor`: a loop bound to blocks/threads (TIR's `bind`, which
+///   needs a ForKind of its own) becomes `blockIdx * blockDim + threadIdx`
+///   reads (`llvm.nvvm.read.ptx.sreg.*`) with a bounds check, not a launch;
+///   `CodeGenLLVM::outline()` is there for kernels outlined from host code.
+/// - `allocate`/`release`: "shared" scope in address space 3 (a module global),
+///   "local" in registers/local memory, no heap inside a kernel.
+/// - `addFunctionAttributes`: target-cpu = sm_XX, PTX features, no vector-width
+///   preference (`preferredVectorBits` 0: vector types map onto lanes of a warp).
+/// - `mathFunction`: libdevice names (`__nv_tanhf`), linked in after codegen.
+/// - The compute function returns an i32 status today (the CPU ABI's error
+///   code); a kernel returns void, so the return would become a hook too.
+#pragma once
+
+#include "codegen/Target.h"
+#include "tir/IR.h"
+
+#include <memory>
+#include <string>
+#include <string_view>
+
+namespace llvm {
+class Function;
+class Value;
+} // namespace llvm
+
+namespace tessel::codegen::detail {
+
+class CodeGenLLVM;
+
+/// Memory an Allocate statement got from `CodeGenHooks::allocate`.
+struct Allocation {
+    /// The buffer's data pointer, valid in the Allocate's body.
+    llvm::Value* ptr = nullptr;
+    /// Alignment of `ptr` in bytes (what loads and stores may assume).
+    unsigned align = 1;
+    /// Whether `CodeGenHooks::release` must run after the body (heap memory).
+    bool release = false;
+};
+
+/// Target-specific decisions of the LLVM emitter. One object per module; the
+/// emitter passes itself in, so a hook emits with the same builder, debug
+/// lines and variable bindings as the generic code around it.
+class CodeGenHooks {
+public:
+    virtual ~CodeGenHooks() = default;
+
+    /// The widest vector registers the emitter should use, in bits (0: none).
+    virtual int preferredVectorBits() const = 0;
+
+    /// Attributes every generated function gets beyond `nounwind` (target CPU,
+    /// features, vector width preferences).
+    virtual void addFunctionAttributes(llvm::Function& fn) const = 0;
+
+    /// Emits the entry point of `f`, whose body is already in `compute` (an
+    /// internal function taking one noalias pointer per buffer parameter and
+    /// returning an i32 status). `line` is the TIR line of the `def`.
+    virtual void emitEntry(CodeGenLLVM& cg, const tir::PrimFunc& f, llvm::Function& compute,
+                           int line) = 0;
+
+    /// Emits a `ForKind::Parallel` loop at the current insertion point.
+    virtual void emitParallelFor(CodeGenLLVM& cg, const tir::ForNode& op) = 0;
+
+    /// Memory for the buffer of `op`, allocated at the current insertion point.
+    virtual Allocation allocate(CodeGenLLVM& cg, const tir::AllocateNode& op) = 0;
+    /// Frees what `allocate` returned with `release` set, after the body.
+    virtual void release(CodeGenLLVM& cg, const Allocation& a) = 0;
+
+    /// The external function computing `base` ("tanh", "erf") on scalars of
+    /// `elem` (a float type of 32 or 64 bits).
+    virtual std::string mathFunction(std::string_view base, DataType elem) const = 0;
+};
+
+/// What the CPU hooks need to know about the target.
+struct CpuTargetInfo {
+    std::string cpu, features;
+    /// Width of the widest SIMD registers (Target::vectorBits).
+    int vectorBits = 0;
+    bool x86 = false;
+};
+
+/// The CPU hooks (CodeGenHooks_CPU.cpp).
+std::unique_ptr<CodeGenHooks> makeCpuHooks(const CpuTargetInfo& info);
+
+/// The hooks for `target`: reads its properties once (CodeGenHooks.cpp).
+std::unique_ptr<CodeGenHooks> makeHooks(const Target& target);
+
+} // namespace tessel::codegen::detail

@@ -1,0 +1,133 @@
+/// \file
+/// The reductions ReduceSum, ReduceMean, ReduceMax, ReduceMin and ReduceProd
+/// (axes an input from opset 13/18, an attribute before). All but ReduceMean
+/// evaluate on constants.
+#include "graph/ops/EvalHelpers.h"
+#include "graph/ops/OpHelpers.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace tessel::graph::ops {
+
+namespace {
+
+Types inferReduce(const InferContext& ctx) {
+    const TensorType& x = ctx.input(0);
+    const bool keepDims = ctx.attrs().getInt("keepdims", 1) != 0;
+    if (auto n = runtimeAxesCount(ctx)) {
+        const bool noop = ctx.attrs().getInt("noop_with_empty_axes", 0) != 0;
+        if (*n > x.rank())
+            ctx.fail("the axes input " + ctx.input(1).str() + " has too many axes for " + x.str());
+        if (*n == 0 && noop) return {x};
+        const int64_t rank = keepDims ? x.rank() : (*n == 0 ? 0 : x.rank() - *n);
+        return {TensorType(x.dtype, Shape(static_cast<size_t>(rank), -1))};
+    }
+    auto axes = axesOf(ctx);
+    std::vector<bool> reduced(static_cast<size_t>(x.rank()), false);
+    if (!axes || axes->empty()) {
+        if (ctx.attrs().getInt("noop_with_empty_axes", 0) != 0) return {x};
+        std::fill(reduced.begin(), reduced.end(), true);
+    } else {
+        for (int64_t a : *axes) {
+            auto n = normalizeAxis(a, x.rank());
+            if (!n) ctx.fail("axis " + std::to_string(a) + " is out of range for " + x.str());
+            reduced[static_cast<size_t>(*n)] = true;
+        }
+    }
+    Shape out;
+    for (size_t i = 0; i < reduced.size(); ++i) {
+        if (!reduced[i])
+            out.push_back(x.shape[i]);
+        else if (keepDims)
+            out.push_back(1);
+    }
+    return {TensorType(x.dtype, out)};
+}
+
+enum class Reduction { Sum, Prod, Min, Max };
+
+/// Reduces input 0 over the axes in its element type (integers wrap; a NaN wins Min and Max).
+EvalResult evalReduce(const EvalContext& e, Reduction op) {
+    const Constant& x = e.input(0);
+    const int64_t r = static_cast<int64_t>(x.shape.size());
+    std::optional<Shape> axes;
+    if (e.hasInput(1))
+        axes = e.input(1).toInts();
+    else if (e.attrs().has("axes"))
+        axes = e.attrs().getInts("axes", {});
+    std::vector<bool> reduced(static_cast<size_t>(r), false);
+    if (!axes || axes->empty()) {
+        if (e.attrs().getInt("noop_with_empty_axes", 0) != 0) return sameBytes(e);
+        std::fill(reduced.begin(), reduced.end(), true);
+    } else {
+        for (int64_t a : *axes)
+            reduced[static_cast<size_t>(*normalizeAxis(a, r))] = true;
+    }
+    // Each input element adds to the output element at its index with the
+    // reduced dims set to 0.
+    Shape kept = x.shape;
+    for (size_t d = 0; d < kept.size(); ++d)
+        if (reduced[d]) kept[d] = 1;
+    Shape step = stridesOf(kept);
+    for (size_t d = 0; d < kept.size(); ++d)
+        if (reduced[d]) step[d] = 0;
+    const std::vector<int64_t> target =
+        stridedIndex(x.shape, Shape(x.shape.size(), 0), Shape(x.shape.size(), 1), step);
+    const DataType t = e.output().dtype;
+    EvalResult result;
+    dispatch(t, false, [&](auto tag) {
+        using T = decltype(tag);
+        using L = std::numeric_limits<T>;
+        const auto v = load<T>(x);
+        T init = T(0);
+        if (op == Reduction::Prod) init = T(1);
+        if (op == Reduction::Min) init = L::has_infinity ? L::infinity() : L::max();
+        if (op == Reduction::Max) init = L::has_infinity ? -L::infinity() : L::lowest();
+        std::vector<T> acc(static_cast<size_t>(product(kept)), init);
+        for (size_t k = 0; k < v.size(); ++k) {
+            T& a = acc[static_cast<size_t>(target[k])];
+            const T b = v[k];
+            if (op == Reduction::Sum)
+                a = wrapAdd(a, b);
+            else if (op == Reduction::Prod)
+                a = wrapMul(a, b);
+            else if (isNan(a) || isNan(b))
+                a = isNan(a) ? a : b;
+            else
+                a = op == Reduction::Min ? std::min(a, b) : std::max(a, b);
+        }
+        result = one(store(t, e.output().shape, acc));
+    });
+    return result;
+}
+
+/// The evaluator of one reduction.
+EvalFn reduceEval(Reduction op) {
+    return [op](const EvalContext& e) { return evalReduce(e, op); };
+}
+
+} // namespace
+
+void registerReduceOps(OpRegistry& r) {
+    using P = OpPattern;
+    const std::vector<AttrSchema> reduceAttrs{
+        attrInts("axes", "axes to reduce (before the axes input of opset 13/18); all when empty"),
+        attrInt("keepdims", 1, "keep reduced axes as size 1"),
+        attrInt("noop_with_empty_axes", 0, "with no axes: 1 = identity, 0 = reduce all"),
+    };
+    r.add(op("ReduceMean", "mean over axes", P::CommReduce, 1, 2, inferReduce, reduceAttrs));
+    r.add(withEval(op("ReduceSum", "sum over axes", P::CommReduce, 1, 2, inferReduce, reduceAttrs),
+                   reduceEval(Reduction::Sum)));
+    r.add(withEval(
+        op("ReduceMax", "maximum over axes", P::CommReduce, 1, 2, inferReduce, reduceAttrs),
+        reduceEval(Reduction::Max)));
+    r.add(withEval(
+        op("ReduceMin", "minimum over axes", P::CommReduce, 1, 2, inferReduce, reduceAttrs),
+        reduceEval(Reduction::Min)));
+    r.add(withEval(
+        op("ReduceProd", "product over axes", P::CommReduce, 1, 2, inferReduce, reduceAttrs),
+        reduceEval(Reduction::Prod)));
+}
+
+} // namespace tessel::graph::ops

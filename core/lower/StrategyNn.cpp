@@ -1,0 +1,177 @@
+// Strategies of the convolutions, matrix products and pooling: ONNX's
+// attributes (pads, auto_pad, kernel_shape, output_shape ...) resolved into
+// the explicit parameters of the topi computes.
+#include "lower/Strategy.h"
+
+#include "topi/Conv2dNCHWc.h"
+#include "topi/DensePacked.h"
+#include "topi/Nn.h"
+
+#include <algorithm>
+
+namespace tessel::lower {
+
+namespace {
+
+using te::Tensor;
+using Tensors = std::vector<Tensor>;
+
+/// Strides, dilations and explicit pads (every begin, then every end) of a
+/// Conv or pooling node over its spatial axes, with auto_pad resolved
+/// against the inferred output size.
+struct WindowAttrs {
+    std::vector<int64_t> strides, dilations, pads;
+    std::string autoPad;
+};
+
+WindowAttrs windowAttrs(const OpContext& ctx, const std::vector<int64_t>& kernel) {
+    const auto& xs = ctx.inputType(0).shape;
+    const auto& ys = ctx.outputType().shape;
+    const size_t n = xs.size() - 2;
+    if (kernel.size() != n)
+        ctx.fail("kernel_shape has " + std::to_string(kernel.size()) + " values for " + std::to_string(n) +
+                 " spatial axes");
+    WindowAttrs w;
+    w.strides = ctx.intsAttr("strides", n, 1);
+    w.dilations = ctx.intsAttr("dilations", n, 1);
+    auto pads = ctx.intsAttr("pads", 2 * n, 0);
+    w.autoPad = ctx.attrs().getString("auto_pad", "NOTSET");
+    w.pads.assign(2 * n, 0);
+    for (size_t i = 0; i < n; ++i) {
+        int64_t begin = 0, end = 0;
+        if (w.autoPad == "NOTSET") {
+            begin = pads[i];
+            end = pads[i + n];
+        } else if (w.autoPad == "SAME_UPPER" || w.autoPad == "SAME_LOWER") {
+            // The padding that makes out = ceil(in / stride); an odd total puts
+            // the extra element at the end (UPPER) or at the beginning (LOWER).
+            const int64_t effKernel = (kernel[i] - 1) * w.dilations[i] + 1;
+            const int64_t total = std::max<int64_t>(0, (ys[i + 2] - 1) * w.strides[i] + effKernel - xs[i + 2]);
+            begin = w.autoPad == "SAME_UPPER" ? total / 2 : total - total / 2;
+            end = total - begin;
+        } else if (w.autoPad != "VALID") {
+            ctx.fail("unknown auto_pad \"" + w.autoPad + "\"");
+        }
+        w.pads[i] = begin;
+        w.pads[i + n] = end;
+    }
+    return w;
+}
+
+/// The blocked convolution, for 2-d float32 convolutions with constant
+/// weights, explicit or no padding, one group and output channels a multiple
+/// of 8; nothing (the general Conv runs) otherwise.
+Tensors convBlocked(const OpContext& ctx) {
+    const auto& x = ctx.inputType(0);
+    if (x.rank() != 4 || x.dtype != DataType::float32() || !ctx.constant(1)) return {};
+    const std::string autoPad = ctx.attrs().getString("auto_pad", "NOTSET");
+    if (autoPad != "NOTSET" && autoPad != "VALID") return {};
+    topi::nn::ConvParams p;
+    p.strides = ctx.attrs().getInts("strides", {1, 1});
+    p.dilation = ctx.attrs().getInts("dilations", {1, 1});
+    p.padding = autoPad == "VALID" ? std::vector<int64_t>{0, 0, 0, 0} : ctx.attrs().getInts("pads", {0, 0, 0, 0});
+    p.groups = ctx.attrs().getInt("group", 1);
+    if (p.strides.size() != 2 || p.dilation.size() != 2 || p.padding.size() != 4) return {};
+    if (!topi::nn::conv2dNCHWcLayout(ctx.input(0), ctx.input(1), p)) return {};
+    return {topi::nn::conv2dNCHWc(ctx.input(0), ctx.input(1), p, ctx.optionalInput(2), ctx.name(), ctx.packer())};
+}
+
+Tensors conv(const OpContext& ctx) {
+    const auto& ws = ctx.inputType(1).shape;
+    WindowAttrs w = windowAttrs(ctx, std::vector<int64_t>(ws.begin() + 2, ws.end()));
+    topi::nn::ConvParams p{w.strides, w.pads, w.dilations, ctx.attrs().getInt("group", 1)};
+    return {topi::nn::conv(ctx.input(0), ctx.input(1), p, ctx.optionalInput(2), ctx.name())};
+}
+
+/// The cropping of the full output (its begin and end per axis) that gives
+/// the inferred output: explicit pads, or with output_shape or auto_pad SAME
+/// the ONNX rule (the total split evenly, the odd element at the end for
+/// SAME_UPPER and at the beginning otherwise; a larger output extends the end).
+Tensors convTranspose(const OpContext& ctx) {
+    const auto& xs = ctx.inputType(0).shape;
+    const auto& ws = ctx.inputType(1).shape;
+    const auto& ys = ctx.outputType().shape;
+    const size_t n = xs.size() - 2;
+    topi::nn::ConvTransposeParams p;
+    p.strides = ctx.intsAttr("strides", n, 1);
+    p.dilation = ctx.intsAttr("dilations", n, 1);
+    p.outputPadding = ctx.intsAttr("output_padding", n, 0);
+    p.groups = ctx.attrs().getInt("group", 1);
+    auto pads = ctx.intsAttr("pads", 2 * n, 0);
+    const std::string autoPad = ctx.attrs().getString("auto_pad", "NOTSET");
+    if (autoPad != "NOTSET" && autoPad != "VALID" && autoPad != "SAME_UPPER" && autoPad != "SAME_LOWER")
+        ctx.fail("unknown auto_pad \"" + autoPad + "\"");
+    const bool derivedPads = ctx.attrs().has("output_shape") || autoPad.starts_with("SAME");
+    p.padding.assign(2 * n, 0);
+    for (size_t i = 0; i < n; ++i) {
+        const int64_t full =
+            p.strides[i] * (xs[i + 2] - 1) + p.outputPadding[i] + (ws[i + 2] - 1) * p.dilation[i] + 1;
+        int64_t padBegin = autoPad == "NOTSET" ? pads[i] : 0;
+        if (derivedPads) {
+            const int64_t total = std::max<int64_t>(0, full - ys[i + 2]);
+            padBegin = autoPad == "SAME_UPPER" ? total / 2 : total - total / 2;
+        }
+        p.padding[i] = padBegin;
+        p.padding[i + n] = full - ys[i + 2] - padBegin;
+    }
+    return {topi::nn::convTranspose(ctx.input(0), ctx.input(1), p, ctx.optionalInput(2), ctx.name())};
+}
+
+Tensors pool(const OpContext& ctx, topi::nn::PoolType type) {
+    if (type == topi::nn::PoolType::Max && ctx.numOutputs() > 1)
+        ctx.fail("the Indices output of MaxPool is not supported; only the pooled values are");
+    if (!ctx.attrs().has("kernel_shape")) ctx.fail("attribute 'kernel_shape' is required");
+    topi::nn::PoolParams p;
+    p.kernel = ctx.attrs().getInts("kernel_shape", {});
+    WindowAttrs w = windowAttrs(ctx, p.kernel);
+    p.strides = w.strides;
+    p.dilation = w.dilations;
+    p.padding = w.pads;
+    // With auto_pad SAME the output is ceil(in / stride) whatever ceil_mode says.
+    p.ceilMode = ctx.attrs().getInt("ceil_mode", 0) != 0 && !w.autoPad.starts_with("SAME");
+    p.countIncludePad = ctx.attrs().getInt("count_include_pad", 0) != 0;
+    return {topi::nn::pool(ctx.input(0), type, p, ctx.name())};
+}
+
+topi::nn::GemmParams gemmParams(const OpContext& ctx) {
+    topi::nn::GemmParams p;
+    p.transA = ctx.attrs().getInt("transA", 0) != 0;
+    p.transB = ctx.attrs().getInt("transB", 0) != 0;
+    p.alpha = ctx.attrs().getFloat("alpha", 1.0);
+    p.beta = ctx.attrs().getFloat("beta", 1.0);
+    return p;
+}
+
+/// The packed dense layer, for Gemm with a constant float32 B and A not transposed.
+Tensors densePacked(const OpContext& ctx) {
+    if (!ctx.constant(1)) return {};
+    const auto p = gemmParams(ctx);
+    if (!topi::nn::densePackedApplies(ctx.input(0), ctx.input(1), p)) return {};
+    return {topi::nn::densePacked(ctx.input(0), ctx.input(1), ctx.optionalInput(2), p, ctx.name(), ctx.packer())};
+}
+
+} // namespace
+
+void addNnStrategies(std::vector<OpStrategy>& s) {
+    using topi::nn::PoolType;
+    s.push_back({"Conv", "topi::nn::conv2dNCHWc", convBlocked});
+    s.push_back({"Gemm", "topi::nn::densePacked", densePacked});
+    s.push_back({"Conv", "topi::nn::conv", conv});
+    s.push_back({"ConvTranspose", "topi::nn::convTranspose", convTranspose});
+    s.push_back({"Gemm", "topi::nn::gemm", [](const OpContext& c) {
+                     return Tensors{topi::nn::gemm(c.input(0), c.input(1), c.optionalInput(2), gemmParams(c), c.name())};
+                 }});
+    s.push_back({"MatMul", "topi::nn::matmul", [](const OpContext& c) {
+                     return Tensors{topi::nn::matmul(c.input(0), c.input(1), c.name())};
+                 }});
+    s.push_back({"MaxPool", "topi::nn::pool", [](const OpContext& c) { return pool(c, PoolType::Max); }});
+    s.push_back({"AveragePool", "topi::nn::pool", [](const OpContext& c) { return pool(c, PoolType::Avg); }});
+    s.push_back({"GlobalMaxPool", "topi::nn::globalPool", [](const OpContext& c) {
+                     return Tensors{topi::nn::globalPool(c.input(0), PoolType::Max, c.name())};
+                 }});
+    s.push_back({"GlobalAveragePool", "topi::nn::globalPool", [](const OpContext& c) {
+                     return Tensors{topi::nn::globalPool(c.input(0), PoolType::Avg, c.name())};
+                 }});
+}
+
+} // namespace tessel::lower

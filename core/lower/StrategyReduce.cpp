@@ -1,0 +1,68 @@
+// Strategies of the reductions, softmax and the normalisations.
+#include "lower/Strategy.h"
+
+#include "topi/Elementwise.h"
+#include "topi/Reduce.h"
+
+namespace tessel::lower {
+
+namespace {
+
+using te::Tensor;
+using Tensors = std::vector<Tensor>;
+
+OpStrategy reduceOp(std::string op, topi::ReduceOp kind) {
+    return {std::move(op), "topi::reduce", [kind](const OpContext& ctx) {
+                topi::ReduceParams p;
+                // Axes are an input from opset 13 (ReduceSum) or 18 (the others), an attribute before.
+                p.axes = ctx.hasInput(1) ? ctx.constInts(1) : ctx.attrs().getInts("axes", {});
+                p.keepDims = ctx.attrs().getInt("keepdims", 1) != 0;
+                p.noopWithEmptyAxes = ctx.attrs().getInt("noop_with_empty_axes", 0) != 0;
+                return Tensors{topi::reduce(ctx.input(0), kind, p, ctx.name())};
+            }};
+}
+
+/// `t` as node output `k`: the same tensor when its type matches, else a cast.
+Tensor asOutput(const OpContext& ctx, const Tensor& t, int k, const std::string& suffix) {
+    DataType want = ctx.outputType(k).dtype;
+    if (t->dtype == want) return t;
+    return topi::cast(t, want, ctx.name() + suffix);
+}
+
+Tensors layerNorm(const OpContext& ctx) {
+    topi::nn::LayerNormParams p;
+    p.axis = ctx.attrs().getInt("axis", -1);
+    p.epsilon = ctx.attrs().getFloat("epsilon", 1e-5);
+    // stash_type: the precision of the statistics (float32 by default).
+    auto stash = graph::dataTypeFromOnnx(ctx.attrs().getInt("stash_type", 1));
+    if (!stash || !stash->isFloat()) ctx.fail("stash_type must be a floating-point type");
+    p.stashType = *stash;
+    auto r = topi::nn::layerNorm(ctx.input(0), ctx.input(1), ctx.optionalInput(2), p, ctx.name());
+    Tensors out{r.output};
+    if (ctx.numOutputs() > 1) out.push_back(asOutput(ctx, r.mean, 1, "_mean_out"));
+    if (ctx.numOutputs() > 2) out.push_back(asOutput(ctx, r.invStdDev, 2, "_inv_std_out"));
+    return out;
+}
+
+} // namespace
+
+void addReduceStrategies(std::vector<OpStrategy>& s) {
+    s.push_back(reduceOp("ReduceSum", topi::ReduceOp::Sum));
+    s.push_back(reduceOp("ReduceMean", topi::ReduceOp::Mean));
+    s.push_back(reduceOp("ReduceMax", topi::ReduceOp::Max));
+    s.push_back(reduceOp("ReduceMin", topi::ReduceOp::Min));
+    s.push_back(reduceOp("ReduceProd", topi::ReduceOp::Prod));
+    s.push_back({"Softmax", "topi::nn::softmax", [](const OpContext& c) {
+                     return Tensors{topi::nn::softmax(c.input(0), c.attrs().getInt("axis", -1), c.name())};
+                 }});
+    s.push_back({"LogSoftmax", "topi::nn::logSoftmax", [](const OpContext& c) {
+                     return Tensors{topi::nn::logSoftmax(c.input(0), c.attrs().getInt("axis", -1), c.name())};
+                 }});
+    s.push_back({"LayerNormalization", "topi::nn::layerNorm", layerNorm});
+    s.push_back({"InstanceNormalization", "topi::nn::instanceNorm", [](const OpContext& c) {
+                     return Tensors{topi::nn::instanceNorm(c.input(0), c.input(1), c.input(2),
+                                                           c.attrs().getFloat("epsilon", 1e-5), c.name())};
+                 }});
+}
+
+} // namespace tessel::lower

@@ -1,0 +1,160 @@
+#include "runtime/DeviceInfo.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <thread>
+
+namespace tessel::runtime {
+
+namespace {
+
+std::string readFile(const std::string& path) {
+    std::ifstream in(path);
+    if (!in) return {};
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+std::string trim(const std::string& s) {
+    size_t b = s.find_first_not_of(" \t\r\n");
+    if (b == std::string::npos) return {};
+    return s.substr(b, s.find_last_not_of(" \t\r\n") - b + 1);
+}
+
+double parseNumber(const std::string& s) {
+    try {
+        return std::stod(s);
+    } catch (...) {
+        return 0;
+    }
+}
+
+/// The highest cpuinfo_max_freq of any CPU, in kHz; 0 without cpufreq.
+double cpufreqMaxKHz() {
+    double best = 0;
+    std::error_code ec;
+    for (auto& e : std::filesystem::directory_iterator("/sys/devices/system/cpu", ec)) {
+        const std::string name = e.path().filename().string();
+        if (name.size() < 4 || name.compare(0, 3, "cpu") != 0 || !std::isdigit(static_cast<unsigned char>(name[3])))
+            continue;
+        best = std::max(best, parseNumber(trim(readFile((e.path() / "cpufreq/cpuinfo_max_freq").string()))));
+    }
+    return best;
+}
+
+/// The triple of the architecture this file was compiled for.
+std::string buildTriple() {
+#if defined(__x86_64__)
+    return "x86_64-unknown-linux-gnu";
+#elif defined(__aarch64__)
+    return "aarch64-unknown-linux-gnu";
+#elif defined(__arm__)
+    return "armv7-unknown-linux-gnueabihf";
+#elif defined(__riscv) && __riscv_xlen == 64
+    return "riscv64-unknown-linux-gnu";
+#else
+    return "unknown-unknown-linux-gnu";
+#endif
+}
+
+} // namespace
+
+bool DeviceInfo::hasFeature(const std::string& flag) const {
+    return std::find(features.begin(), features.end(), flag) != features.end();
+}
+
+std::string DeviceInfo::explanation() const {
+    char buf[512];
+    if (ghz <= 0) return "The peak is unknown: the clock of this CPU could not be read.";
+    std::snprintf(buf, sizeof buf,
+                  "Peak = %d cores x %.2f GHz x %d FLOP/cycle = %.0f GFLOP/s.\n"
+                  "FLOP/cycle: %s single-precision vectors, two fused multiply-add units per core.\n"
+                  "Clock: %s.",
+                  cores, ghz, flopsPerCycle, peakGflops(), isa.c_str(), clockSource.c_str());
+    return buf;
+}
+
+Target DeviceInfo::target() const {
+    Target t;
+    t.triple = triple;
+    t.vectorBits = flopsPerCycle >= 64 || hasFeature("avx512f") ? 512
+                   : hasFeature("avx")                          ? 256
+                   : hasFeature("asimd") || hasFeature("neon") || hasFeature("sse2") ? 128
+                                                                                     : 0;
+    t.maxThreads = threads;
+    return t;
+}
+
+DeviceInfo DeviceInfo::fromProc(const std::string& cpuinfo, const std::string& meminfo, double maxFreqKHz,
+                                int hardwareThreads, const std::string& triple) {
+    DeviceInfo d;
+    d.triple = triple;
+    // Cores: distinct (physical id, core id) pairs; hyper-threads share a core's units.
+    std::set<std::string> cores;
+    std::string physical = "0";
+    double mhz = 0;
+    std::istringstream in(cpuinfo);
+    for (std::string line; std::getline(in, line);) {
+        size_t colon = line.find(':');
+        if (colon == std::string::npos) continue;
+        const std::string key = trim(line.substr(0, colon)), value = trim(line.substr(colon + 1));
+        if (key == "physical id") physical = value;
+        else if (key == "core id") cores.insert(physical + "/" + value);
+        else if (key == "cpu MHz") mhz = std::max(mhz, parseNumber(value));
+        else if (key == "vendor_id" && d.vendor.empty()) d.vendor = value;
+        else if (key == "cpu family" && d.cpuFamily == 0) d.cpuFamily = static_cast<int>(parseNumber(value));
+        else if ((key == "model name" || key == "Model") && d.cpuName.empty()) d.cpuName = value;
+        else if ((key == "flags" || key == "Features") && d.features.empty()) {
+            std::istringstream flags(value);
+            for (std::string f; flags >> f;) d.features.push_back(f);
+        }
+    }
+    d.threads = std::max(1, hardwareThreads);
+    d.cores = cores.empty() ? d.threads : static_cast<int>(cores.size());
+    if (d.cpuName.empty()) d.cpuName = triple.substr(0, triple.find('-'));
+    if (maxFreqKHz > 0) {
+        d.ghz = maxFreqKHz / 1e6;
+        d.clockSource = "highest cpufreq maximum";
+    } else if (mhz > 0) {
+        d.ghz = mhz / 1e3;
+        d.clockSource = "\"cpu MHz\" in /proc/cpuinfo";
+    }
+    const bool amd = d.vendor.find("AMD") != std::string::npos;
+    if (d.hasFeature("avx512f")) {
+        d.flopsPerCycle = amd && d.cpuFamily < 26 ? 32 : 64;
+        d.isa = "AVX-512";
+    } else if (d.hasFeature("avx2") && d.hasFeature("fma")) {
+        d.flopsPerCycle = 32;
+        d.isa = "AVX2 + FMA";
+    } else if (d.hasFeature("avx")) {
+        d.flopsPerCycle = 16;
+        d.isa = "AVX";
+    } else if (d.hasFeature("asimd") || d.hasFeature("neon")) {
+        d.flopsPerCycle = 16;
+        d.isa = "NEON";
+    } else if (d.hasFeature("sse2")) {
+        d.flopsPerCycle = 8;
+        d.isa = "SSE";
+    } else {
+        d.flopsPerCycle = 2;
+        d.isa = "scalar";
+    }
+    std::istringstream mem(meminfo);
+    for (std::string line; std::getline(mem, line);)
+        if (line.rfind("MemTotal:", 0) == 0) d.memoryBytes = static_cast<int64_t>(parseNumber(trim(line.substr(9)))) * 1024;
+    return d;
+}
+
+const DeviceInfo& DeviceInfo::local() {
+    static const DeviceInfo info =
+        fromProc(readFile("/proc/cpuinfo"), readFile("/proc/meminfo"), cpufreqMaxKHz(),
+                 static_cast<int>(std::thread::hardware_concurrency()), buildTriple());
+    return info;
+}
+
+} // namespace tessel::runtime

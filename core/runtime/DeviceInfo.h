@@ -1,0 +1,70 @@
+/// \file
+/// What the runtime knows about the machine it runs on, without LLVM: cores,
+/// CPU name and features, clock, memory, and an estimate of the
+/// single-precision compute peak, so that a measured GFLOP/s figure can be
+/// shown as a share of what the machine could do at best, and a device (a
+/// board's RPC server) can describe itself to the host that compiles for it.
+///
+/// Peak = physical cores x clock x FLOPs per cycle per core. FLOPs per cycle
+/// follow from the widest vector unit the CPU reports, assuming two fused
+/// multiply-add units per core: 64 with AVX-512 (16 lanes x 2 FLOPs x 2
+/// units), but 32 on AMD before Zen 5 (CPU family 26), whose Zen 4 runs
+/// 512-bit operations on 256-bit units; 32 with AVX2 + FMA; 16 with AVX (a
+/// multiply and an add per cycle) and with NEON/ASIMD (4 lanes x 2 x 2); 8
+/// otherwise. The clock is the highest maximum frequency cpufreq reports, or
+/// the highest "cpu MHz" of /proc/cpuinfo without cpufreq (virtual machines).
+#pragma once
+
+#include "ir/Target.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace tessel::runtime {
+
+struct DeviceInfo {
+    /// The triple this runtime was built for ("x86_64-unknown-linux-gnu").
+    std::string triple;
+    /// "model name" of /proc/cpuinfo (or the architecture when absent).
+    std::string cpuName;
+    std::string vendor;
+    /// "cpu family" of /proc/cpuinfo (x86), 0 when absent.
+    int cpuFamily = 0;
+    /// CPU feature flags as /proc/cpuinfo names them ("avx512f", "asimd").
+    std::vector<std::string> features;
+    /// Physical cores (distinct physical id / core id pairs), at least 1.
+    int cores = 1;
+    /// Hardware threads, at least 1.
+    int threads = 1;
+    /// Clock in GHz; 0 when unknown.
+    double ghz = 0;
+    /// Where the clock came from: "cpufreq" or "cpuinfo".
+    std::string clockSource;
+    /// Single-precision FLOPs one core can issue per cycle.
+    int flopsPerCycle = 8;
+    /// What flopsPerCycle assumes: "AVX-512", "AVX2 + FMA", "AVX", "NEON", "SSE", "scalar".
+    std::string isa;
+    /// Main memory in bytes; 0 when unknown.
+    int64_t memoryBytes = 0;
+
+    /// GFLOP/s at peak; 0 when the clock is unknown.
+    double peakGflops() const { return cores * ghz * flopsPerCycle; }
+    bool hasFeature(const std::string& flag) const;
+    /// How the peak was computed, in one short paragraph (English).
+    std::string explanation() const;
+    /// A target for this device as the runtime sees it: kind llvm, the
+    /// triple, the vector width of the ISA, threads as max threads. (The
+    /// compiler's codegen::resolveTarget() fills the LLVM CPU name.)
+    Target target() const;
+
+    /// This machine, detected once.
+    static const DeviceInfo& local();
+    /// Detection from the texts of /proc/cpuinfo and /proc/meminfo, the
+    /// cpufreq maximum in kHz (0 when none) and the hardware thread count
+    /// (for tests: any machine's files give that machine's figures).
+    static DeviceInfo fromProc(const std::string& cpuinfo, const std::string& meminfo, double maxFreqKHz,
+                               int hardwareThreads, const std::string& triple);
+};
+
+} // namespace tessel::runtime

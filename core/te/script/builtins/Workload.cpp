@@ -1,0 +1,124 @@
+// tessel.workload: the workload parameters of a template (shapes, strides,
+// pads), declared with defaults that ScriptOptions::workload overrides.
+//
+//     wl = tessel.workload(N=1, C=64, H=56, W=56)
+//     data = te.placeholder((wl.N, wl.C, wl.H, wl.W), name="data")
+
+#include "te/script/builtins/Builtins.h"
+#include "te/script/builtins/Helpers.h"
+
+#include "te/Suggest.h"
+
+#include <algorithm>
+
+namespace tessel::te::script {
+
+namespace {
+
+std::string at(SourceLoc loc) {
+    return std::to_string(loc.line) + ":" + std::to_string(loc.column);
+}
+
+Value declare(ScriptRecorder& rec, Interpreter& in, const CallArgs& c) {
+    if (rec.workloadLoc.known())
+        in.fail(c.loc, "tessel.workload(): the workload is already declared (at " +
+                           at(rec.workloadLoc) + "); declare every parameter in one call");
+    if (!c.positional.empty())
+        in.fail(c.positional[0].loc, "tessel.workload() takes its parameters by name "
+                                     "(tessel.workload(N=1, C=64)), not by position");
+    std::vector<WorkloadParam> params;
+    std::vector<std::string> names;
+    for (auto& [name, arg] : c.keywords) {
+        for (auto& p : params)
+            if (p.name == name)
+                in.fail(arg.loc, "tessel.workload(): parameter '" + name + "' is given twice");
+        const Value& v = arg.get();
+        if (!v.is(Value::Kind::Int))
+            in.fail(arg.loc, "tessel.workload(): parameter '" + name +
+                                 "' must default to an int (a shape, a stride, a pad), not " +
+                                 typeName(v));
+        WorkloadParam p;
+        p.name = name;
+        p.defaultValue = p.value = v.asInt();
+        p.loc = arg.loc;
+        params.push_back(p);
+        names.push_back(name);
+    }
+    // The caller's values: every name must be one the template declares.
+    for (auto& [name, value] : rec.options().workload) {
+        auto it = std::find_if(params.begin(), params.end(),
+                               [&](const WorkloadParam& p) { return p.name == name; });
+        if (it == params.end()) {
+            std::string known;
+            for (auto& n : names)
+                known += (known.empty() ? "" : ", ") + n;
+            in.fail(c.loc, "the workload sets parameter '" + name +
+                               "', which the template does not declare (it declares " +
+                               (known.empty() ? std::string("none") : known) + ")" +
+                               didYouMean(name, names));
+        }
+        it->value = value;
+        it->overridden = true;
+    }
+    rec.workload = params;
+    rec.workloadLoc = c.loc;
+
+    auto o = std::make_shared<NativeObject>();
+    o->typeName = "Workload";
+    std::string text;
+    for (auto& p : params) {
+        Value v = Value::integer(p.value);
+        o->attrs.emplace_back(p.name, [v] { return v; });
+        text += (text.empty() ? "" : ", ") + p.name + "=" + std::to_string(p.value);
+    }
+    o->reprText = "Workload(" + text + ")";
+    return Value(std::shared_ptr<const NativeObject>(std::move(o)));
+}
+
+} // namespace
+
+void installWorkload(BuiltinTable& t) {
+    auto rec = t.recorder();
+    t.module("tessel").fn("workload", [rec](Interpreter& in, const Value&, const CallArgs& c) {
+        return declare(*rec, in, c);
+    });
+}
+
+} // namespace tessel::te::script
+
+namespace tessel::te::script {
+
+std::map<std::string, int64_t> parseWorkload(std::string_view text) {
+    std::map<std::string, int64_t> values;
+    size_t pos = 0;
+    while (pos <= text.size()) {
+        size_t comma = text.find(',', pos);
+        std::string item(text.substr(pos, comma == std::string_view::npos ? std::string_view::npos
+                                                                          : comma - pos));
+        pos = comma == std::string_view::npos ? text.size() + 1 : comma + 1;
+        if (item.empty()) continue;
+        size_t eq = item.find('=');
+        std::string name = item.substr(0, eq == std::string::npos ? 0 : eq);
+        std::string number = eq == std::string::npos ? "" : item.substr(eq + 1);
+        size_t digits = number.starts_with('-') ? 1 : 0;
+        bool ok = !name.empty() && number.size() > digits && number.size() <= digits + 18 &&
+                  std::all_of(number.begin() + long(digits), number.end(),
+                              [](char ch) { return ch >= '0' && ch <= '9'; });
+        if (!ok)
+            throw CompileError("workload item '" + item +
+                               "' is not NAME=VALUE (a parameter name and an integer)");
+        if (values.count(name))
+            throw CompileError("workload parameter '" + name + "' is given twice");
+        values[name] = std::stoll(number);
+    }
+    return values;
+}
+
+std::string formatWorkload(const std::vector<WorkloadParam>& params) {
+    std::string out;
+    for (auto& p : params)
+        out += (out.empty() ? "" : ",") + p.name + "=" + std::to_string(p.value);
+    return out;
+}
+
+} // namespace tessel::te::script

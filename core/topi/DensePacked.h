@@ -1,0 +1,37 @@
+/// \file
+/// The dense layer with constant weights (Gemm with a constant B, as every
+/// classifier head has): B is packed at compile time into [N/16, K, 16]
+/// panels so that one AVX-512 register holds 16 outputs of a row and the
+/// reduction streams the panel contiguously; the output stage applies alpha,
+/// beta * C and the fused element-wise operators.
+#pragma once
+
+#include "te/Schedule.h"
+#include "topi/ConstantPacker.h"
+#include "topi/Nn.h"
+#include "topi/Schedule.h"
+
+namespace tessel::topi {
+
+namespace nn {
+
+/// Whether gemm(a, b, c, params) can take the packed path: float32 2-d
+/// operands and A not transposed.
+bool densePackedApplies(const te::Tensor& a, const te::Tensor& b, const GemmParams& params);
+
+/// gemm() with B in 16-column panels (stages `name`_bpack, `name`_dense tagged
+/// dense_packed, and `name` with alpha, beta * C); CompileError when
+/// densePackedApplies() is false. The panels come from `packer` when it knows
+/// B's values, else from a stage (tag opaque).
+te::Tensor densePacked(const te::Tensor& a, const te::Tensor& b, const te::Tensor& c = {},
+                       const GemmParams& params = {}, const std::string& name = "dense_packed",
+                       ConstantPacker* packer = nullptr);
+
+} // namespace nn
+
+/// The packed dense layer: `acc` the product in 16-column panels, `out` its
+/// output stage with the fused element-wise operators.
+void scheduleDensePacked(te::Schedule& s, const te::Tensor& acc, const te::Tensor& out,
+                         const ScheduleOptions& options);
+
+} // namespace tessel::topi

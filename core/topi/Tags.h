@@ -1,0 +1,30 @@
+/// \file
+/// Operation tags: every stage a topi compute makes carries one, and the
+/// default schedules (Schedule.h) read them to decide how a stage of a fused
+/// function is scheduled: inlined into its consumer, materialised with its
+/// operator's schedule, or left at root with default loops.
+#pragma once
+
+#include <string_view>
+
+namespace tessel::topi::tag {
+
+inline constexpr const char* kElemWise = "elemwise";   ///< inlined into its consumer
+inline constexpr const char* kBroadcast = "broadcast"; ///< inlined into its consumer
+inline constexpr const char* kInjective = "injective"; ///< inlined into its consumer
+inline constexpr const char* kPad = "pad";             ///< materialised (a conv reads it many times)
+inline constexpr const char* kReduce = "reduce";
+inline constexpr const char* kConv2d = "conv2d"; ///< NCHW direct convolution
+inline constexpr const char* kConv2dNCHWc = "conv2d_nchwc";
+inline constexpr const char* kDepthwise = "depthwise_conv2d";
+inline constexpr const char* kDense = "dense";              ///< (batched) matrix product
+inline constexpr const char* kDensePacked = "dense_packed"; ///< constant weights in 16-column panels
+inline constexpr const char* kPool = "pool";
+inline constexpr const char* kOpaque = "opaque"; ///< materialised at root, default loops
+
+/// True for the tags whose stages are inlined into their consumers.
+inline bool isInjectiveTag(std::string_view t) {
+    return t == kElemWise || t == kBroadcast || t == kInjective;
+}
+
+} // namespace tessel::topi::tag

@@ -1,0 +1,61 @@
+// Operator coverage across layers: every operator the graph registry knows
+// has shape inference and either a strategy that computes it with the
+// operator library (core/lower) or is marked fold-only (constant folding
+// removes it before code generation).
+// Failures are listed by operator name.
+#include "graph/OpRegistry.h"
+#include "lower/Strategy.h"
+
+#include <QtTest>
+
+#include <string>
+#include <vector>
+
+namespace {
+
+/// Whether lowering can compute `op`: a strategy reads its node and calls a topi compute.
+bool hasCompute(const std::string& op) {
+    return tessel::lower::findStrategy(op) != nullptr;
+}
+
+std::string join(const std::vector<std::string>& names) {
+    std::string s;
+    for (const auto& n : names)
+        s += (s.empty() ? "" : ", ") + n;
+    return s;
+}
+
+} // namespace
+
+class TestOpCoverage : public QObject {
+    Q_OBJECT
+private slots:
+    void everyOperatorHasInferenceAndACompute() {
+        std::vector<std::string> noInfer, noCompute;
+        for (const auto& op : tessel::graph::graphOps()) {
+            if (!op.infer) noInfer.push_back(op.name);
+            if (!op.foldOnly && !hasCompute(op.name)) noCompute.push_back(op.name);
+        }
+        QVERIFY2(noInfer.empty(), ("no shape inference: " + join(noInfer)).c_str());
+        QVERIFY2(
+            noCompute.empty(),
+            ("no compute in the operator library and not fold-only: " + join(noCompute)).c_str());
+    }
+
+    void foldOnlyOperatorsHaveNoCompute() {
+        // A fold-only operator with a compute is marked wrongly: fold-constant
+        // would fold it whatever its size instead of leaving it to its kernel.
+        std::vector<std::string> wrong;
+        int foldOnly = 0;
+        for (const auto& op : tessel::graph::graphOps()) {
+            if (!op.foldOnly) continue;
+            ++foldOnly;
+            if (hasCompute(op.name)) wrong.push_back(op.name);
+        }
+        QVERIFY(foldOnly > 0);
+        QVERIFY2(wrong.empty(), ("fold-only but computed: " + join(wrong)).c_str());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestOpCoverage)
+#include "tst_op_coverage.moc"

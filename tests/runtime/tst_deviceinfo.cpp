@@ -1,0 +1,88 @@
+// The runtime's description of its device: cores, features, clock, memory and
+// the peak estimate, from /proc texts of known machines and from this one.
+
+#include "runtime/DeviceInfo.h"
+
+#include <QtTest>
+
+using namespace tessel;
+using tessel::runtime::DeviceInfo;
+
+namespace {
+
+std::string twoCores(const std::string& vendor, const std::string& family, const std::string& flags) {
+    std::string cpu;
+    for (int core = 0; core < 2; ++core)
+        cpu += "processor\t: " + std::to_string(core) + "\nvendor_id\t: " + vendor + "\ncpu family\t: " + family +
+               "\nmodel name\t: Test CPU\nphysical id\t: 0\ncore id\t: " + std::to_string(core) +
+               "\ncpu MHz\t\t: 2000.000\nflags\t\t: " + flags + "\n\n";
+    return cpu;
+}
+
+const std::string kTriple = "x86_64-unknown-linux-gnu";
+
+} // namespace
+
+class TestDeviceInfo : public QObject {
+    Q_OBJECT
+private slots:
+    void peakFormula() {
+        // The formula the schedule editor's "% of peak" used before it moved to the runtime.
+        DeviceInfo d = DeviceInfo::fromProc(twoCores("GenuineIntel", "6", "sse2 avx avx2 fma avx512f"), "", 0, 4, kTriple);
+        QCOMPARE(d.cores, 2);
+        QCOMPARE(d.threads, 4);
+        QCOMPARE(d.flopsPerCycle, 64);
+        QCOMPARE(d.peakGflops(), 256.0);
+        QCOMPARE(QString::fromStdString(d.clockSource), QStringLiteral("\"cpu MHz\" in /proc/cpuinfo"));
+        d = DeviceInfo::fromProc(twoCores("GenuineIntel", "6", "sse2 avx avx2 fma"), "", 3.5e6, 2, kTriple);
+        QCOMPARE(d.peakGflops(), 2 * 3.5 * 32);
+        QVERIFY(QString::fromStdString(d.explanation()).contains(QLatin1String("AVX2")));
+        QCOMPARE(QString::fromStdString(d.cpuName), QStringLiteral("Test CPU"));
+    }
+
+    void amdZen4HalvesAvx512ButZen5DoesNot() {
+        DeviceInfo zen4 = DeviceInfo::fromProc(twoCores("AuthenticAMD", "25", "avx avx2 fma avx512f"), "", 0, 2, kTriple);
+        QCOMPARE(zen4.flopsPerCycle, 32);
+        DeviceInfo zen5 = DeviceInfo::fromProc(twoCores("AuthenticAMD", "26", "avx avx2 fma avx512f"), "", 0, 2, kTriple);
+        QCOMPARE(zen5.flopsPerCycle, 64);
+        QCOMPARE(zen5.cpuFamily, 26);
+    }
+
+    void armFeaturesAndMemory() {
+        const std::string cpu = "processor\t: 0\nFeatures\t: fp asimd evtstrm crc32\n\nprocessor\t: 1\n"
+                                "Features\t: fp asimd evtstrm crc32\n";
+        DeviceInfo d = DeviceInfo::fromProc(cpu, "MemTotal:        2048 kB\nMemFree: 12 kB\n", 1.5e6, 2,
+                                            "aarch64-unknown-linux-gnu");
+        QCOMPARE(d.isa, std::string("NEON"));
+        QCOMPARE(d.cores, 2); // no core ids: one core per thread
+        QCOMPARE(d.memoryBytes, int64_t(2048) * 1024);
+        QCOMPARE(d.cpuName, std::string("aarch64"));
+        Target t = d.target();
+        QCOMPARE(t.triple, std::string("aarch64-unknown-linux-gnu"));
+        QCOMPARE(t.vectorBits, 128);
+        QCOMPARE(t.maxThreads, 2);
+        QVERIFY(d.peakGflops() > 0);
+    }
+
+    void unknownClockHasNoPeak() {
+        DeviceInfo d = DeviceInfo::fromProc("processor\t: 0\n", "", 0, 1, kTriple);
+        QCOMPARE(d.ghz, 0.0);
+        QCOMPARE(d.peakGflops(), 0.0);
+        QVERIFY(d.explanation().find("unknown") != std::string::npos);
+    }
+
+    void thisMachine() {
+        const DeviceInfo& d = DeviceInfo::local();
+        QVERIFY(d.cores >= 1);
+        QVERIFY(d.threads >= d.cores);
+        QVERIFY(!d.triple.empty());
+        QVERIFY(d.memoryBytes > 0);
+#if defined(__x86_64__)
+        QCOMPARE(d.target().arch(), std::string("x86_64"));
+        QVERIFY(d.target().vectorBits >= 128);
+#endif
+    }
+};
+
+QTEST_APPLESS_MAIN(TestDeviceInfo)
+#include "tst_deviceinfo.moc"
