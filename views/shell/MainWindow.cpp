@@ -24,6 +24,7 @@
 #include <QElapsedTimer>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QInputDialog>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -122,6 +123,7 @@ MainWindow::MainWindow(QWidget* parent, ViewRegistry views)
     connect(session_, &Session::message, this, &MainWindow::onMessage);
     connect(session_, &Session::modelChanged, this, &MainWindow::updateTitle);
     connect(session_, &Session::scriptChanged, this, &MainWindow::updateTitle);
+    connect(session_, &Session::targetChanged, this, &MainWindow::onTargetChanged);
     auto* jobs = session_->jobs();
     connect(jobs, &Jobs::started, this, &MainWindow::updateJobStatus);
     connect(jobs, &Jobs::finished, this, &MainWindow::updateJobStatus);
@@ -149,6 +151,8 @@ MainWindow::~MainWindow() {
 // ---------------------------------------------------------------- actions / menus
 
 void MainWindow::createActions() {
+    targetAct_ = new QAction(this);
+    connect(targetAct_, &QAction::triggered, this, &MainWindow::chooseTarget);
     openAct_ = new QAction(this);
     openAct_->setShortcut(QKeySequence::Open);
     connect(openAct_, &QAction::triggered, this, &MainWindow::openDialog);
@@ -235,6 +239,7 @@ void MainWindow::createMenus() {
 
     settingsMenu_ = menuBar()->addMenu(QString());
     settingsMenu_->setObjectName(QStringLiteral("SettingsMenu"));
+    settingsMenu_->addAction(targetAct_);
     languageMenu_ = settingsMenu_->addMenu(QString());
     for (auto* a : languageGroup_->actions()) languageMenu_->addAction(a);
 
@@ -263,6 +268,8 @@ void MainWindow::retranslate() {
     cancelAct_->setText(tr("&Cancel Running Work"));
     settingsMenu_->setTitle(tr("&Settings"));
     languageMenu_->setTitle(tr("&Language"));
+    targetAct_->setText(tr("&Target…"));
+    targetAct_->setToolTip(tr("The machine every compile generates code for"));
     for (auto it = languageActions_.begin(); it != languageActions_.end(); ++it)
         it.value()->setText(it.key().isEmpty() ? tr("System Language") : languageName(it.key()));
     if (auto* a = languageActions_.value(language_)) a->setChecked(true);
@@ -442,7 +449,35 @@ void MainWindow::updateTitle() {
     QString what;
     if (!session_->sourcePath().isEmpty()) what = QFileInfo(session_->sourcePath()).fileName();
     else if (session_->kind() == Session::Kind::Script) what = tr("untitled.te");
+    // Code for another machine is worth saying in the title: its assembly is not this one's.
+    if (!what.isEmpty() && session_->target() != QLatin1String("host"))
+        what = tr("%1 for %2").arg(what, QString::fromStdString(session_->request().target.arch()));
     setWindowTitle(what.isEmpty() ? tr("Tessel") : tr("%1 — Tessel").arg(what));
+}
+
+void MainWindow::chooseTarget() {
+    // Presets a user of this machine is likely to want; any target text works.
+    const QStringList presets{QStringLiteral("host"), QStringLiteral("x86_64 -mcpu=skylake-avx512"),
+                              QStringLiteral("x86_64 -mcpu=haswell"), QStringLiteral("aarch64 -mcpu=cortex-a72"),
+                              QStringLiteral("armv7"), QStringLiteral("riscv64")};
+    QStringList items = presets;
+    if (!items.contains(session_->target())) items.prepend(session_->target());
+    bool ok = false;
+    const QString text = QInputDialog::getItem(
+        this, tr("Target"),
+        tr("Generate code for (host, an architecture, a triple with -mcpu/-mattr, or llvm -mtriple=…):"), items,
+        int(items.indexOf(session_->target())), true, &ok);
+    if (ok) session_->setTarget(text);
+}
+
+void MainWindow::onTargetChanged() {
+    updateTitle();
+    showMessage(tr("Target: %1").arg(QString::fromStdString(session_->request().target.str())), false);
+    // The open model's kernels were made for the old target: compile it again.
+    auto m = session_->model();
+    if (session_->kind() == Session::Kind::Model && m)
+        compileModel(session_->sourcePath(), session_->inputShapes(), session_->currentFunction(),
+                     session_->editedSchedules());
 }
 
 // ---------------------------------------------------------------- opening
@@ -703,6 +738,13 @@ void MainWindow::compileAndRunModel() {
     auto m = session_->model();
     if (!m) {
         showMessage(tr("Open a model first (File > Open, or File > Examples)."), true);
+        return;
+    }
+    if (!codegen::isHostTarget(session_->request().target)) {
+        showMessage(tr("Compile and Run Model runs on this machine, but the target is %1: choose Settings > "
+                       "Target > host to run it here.")
+                        .arg(QString::fromStdString(session_->request().target.str())),
+                    true);
         return;
     }
     QString path = session_->sourcePath();

@@ -116,6 +116,8 @@ private:
     void onMessage(const QString& text, bool error);
     void updateJobStatus();
     void updateTitle();
+    void chooseTarget();
+    void onTargetChanged();
     void showPassReference();
     void showAbout();
     void openDialog();
@@ -136,7 +138,7 @@ private:
     QMenu *fileMenu_ = nullptr, *recentMenu_ = nullptr, *examplesMenu_ = nullptr, *viewMenu_ = nullptr,
           *runMenu_ = nullptr, *settingsMenu_ = nullptr, *languageMenu_ = nullptr, *helpMenu_ = nullptr;
     QAction *openAct_, *openProjectAct_, *saveProjectAct_, *saveProjectAsAct_, *quitAct_, *compileRunAct_,
-        *cancelAct_, *passRefAct_, *lessonAct_, *aboutAct_, *aboutQtAct_, *resetLayoutAct_;
+        *cancelAct_, *passRefAct_, *lessonAct_, *aboutAct_, *aboutQtAct_, *resetLayoutAct_, *targetAct_;
     QActionGroup* languageGroup_ = nullptr;
     QMap<QString, QAction*> languageActions_;
 

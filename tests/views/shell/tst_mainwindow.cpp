@@ -47,6 +47,7 @@ private slots:
     void firstWindowFitsTheScreen();
     void viewRegistryDrivesTheWindow();
     void dynamicWidthModelThroughTheDialog();
+    void theTargetReachesEveryCompile();
 
 private:
     void clickLine(CodeEditor* e, int line);
@@ -449,6 +450,47 @@ void TestMainWindow::dynamicWidthModelThroughTheDialog() {
     asked->reject();
     QVERIFY(!third.session()->model());
     QVERIFY(third.session()->jobs()->waitForIdle(60000));
+}
+
+void TestMainWindow::theTargetReachesEveryCompile() {
+    const QString path = QStringLiteral("/usr/share/libonnx-testdata/data/node/test_conv_with_strides_padding/model.onnx");
+    if (!QFile::exists(path)) QSKIP("libonnx-testdata is not installed");
+    MainWindow w;
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QSignalSpy ready(&w, &MainWindow::modelReady);
+    w.openModel(path);
+    QVERIFY2(ready.wait(120000), qPrintable(w.session()->messages()->lastText()));
+    Session* s = w.session();
+    QVERIFY(s->jobs()->waitForIdle(60000));
+    QCOMPARE(s->model()->target.arch(), std::string("x86_64"));
+
+    // A board: the model is compiled again for it, and the editor's texts are its code.
+    QVERIFY(s->setTarget(QStringLiteral("aarch64 -mcpu=cortex-a72")));
+    QVERIFY2(ready.wait(120000), qPrintable(s->messages()->lastText()));
+    QVERIFY(s->jobs()->waitForIdle(60000));
+    QCOMPARE(s->model()->target.arch(), std::string("aarch64"));
+    QCOMPARE(s->model()->target.cpu, std::string("cortex-a72"));
+    QVERIFY(s->artifacts());
+    const QString assembly = QString::fromStdString(s->artifacts()->build.assembly);
+    QVERIFY2(assembly.contains(QLatin1String("ret")) && !assembly.contains(QLatin1String("%rsp")) &&
+                 !assembly.contains(QLatin1String("vmov")),
+             qPrintable(assembly.left(400)));
+    QVERIFY2(w.windowTitle().contains(QLatin1String("aarch64")), qPrintable(w.windowTitle()));
+    // Running it here is refused with what to do, not attempted.
+    w.compileAndRunModel();
+    QVERIFY2(s->messages()->lastText().contains(QLatin1String("Target > host")), qPrintable(s->messages()->lastText()));
+
+    // A target Tessel does not know is a message, and the old one stays.
+    QVERIFY(!s->setTarget(QStringLiteral("vax-dec-ultrix")));
+    QVERIFY(s->messages()->lastText().contains(QLatin1String("vax")));
+    QCOMPARE(s->request().target.arch(), std::string("aarch64"));
+
+    // Back home; a project keeps the target.
+    QVERIFY(s->setTarget(QStringLiteral("host")));
+    QVERIFY2(ready.wait(120000), qPrintable(s->messages()->lastText()));
+    QVERIFY(s->jobs()->waitForIdle(60000));
+    QCOMPARE(s->model()->target, tessel::codegen::hostTarget());
 }
 
 QTEST_MAIN(TestMainWindow)
