@@ -865,6 +865,34 @@ FLOP/cycle: %5 단정밀도 벡터, 코어당 FMA(융합 곱셈-덧셈) 장치 2
         <source>Bad input shape: %1</source>
         <translation>잘못된 입력 형상: %1</translation>
     </message>
+    <message>
+        <source>&amp;Target…</source>
+        <translation>대상(&amp;T)…</translation>
+    </message>
+    <message>
+        <source>The machine every compile generates code for</source>
+        <translation>모든 컴파일이 코드를 생성하는 대상 기계</translation>
+    </message>
+    <message>
+        <source>%1 for %2</source>
+        <translation>%1 (%2용)</translation>
+    </message>
+    <message>
+        <source>Target</source>
+        <translation>대상</translation>
+    </message>
+    <message>
+        <source>Generate code for (host, an architecture, a triple with -mcpu/-mattr, or llvm -mtriple=…):</source>
+        <translation>코드를 생성할 대상 (host, 아키텍처, -mcpu/-mattr가 붙은 트리플, 또는 llvm -mtriple=…):</translation>
+    </message>
+    <message>
+        <source>Target: %1</source>
+        <translation>대상: %1</translation>
+    </message>
+    <message>
+        <source>Compile and Run Model runs on this machine, but the target is %1: choose Settings &gt; Target &gt; host to run it here.</source>
+        <translation>모델 컴파일 및 실행은 이 기계에서 실행되지만 대상이 %1입니다: 여기서 실행하려면 설정 &gt; 대상 &gt; host를 고르십시오.</translation>
+    </message>
 </context>
 <context>
     <name>tessel::views::NodeProperties</name>

@@ -865,6 +865,34 @@ FLOP/cycle：%5 单精度向量，每核两个融合乘加（FMA）单元。
         <source>Bad input shape: %1</source>
         <translation>输入形状无效：%1</translation>
     </message>
+    <message>
+        <source>&amp;Target…</source>
+        <translation>目标(&amp;T)…</translation>
+    </message>
+    <message>
+        <source>The machine every compile generates code for</source>
+        <translation>每次编译生成代码所针对的机器</translation>
+    </message>
+    <message>
+        <source>%1 for %2</source>
+        <translation>%1（面向 %2）</translation>
+    </message>
+    <message>
+        <source>Target</source>
+        <translation>目标</translation>
+    </message>
+    <message>
+        <source>Generate code for (host, an architecture, a triple with -mcpu/-mattr, or llvm -mtriple=…):</source>
+        <translation>为以下目标生成代码（host、一种架构、带 -mcpu/-mattr 的三元组，或 llvm -mtriple=…）：</translation>
+    </message>
+    <message>
+        <source>Target: %1</source>
+        <translation>目标：%1</translation>
+    </message>
+    <message>
+        <source>Compile and Run Model runs on this machine, but the target is %1: choose Settings &gt; Target &gt; host to run it here.</source>
+        <translation>“编译并运行模型”在本机上运行，但目标是 %1：请选择 设置 &gt; 目标 &gt; host 以在此运行。</translation>
+    </message>
 </context>
 <context>
     <name>tessel::views::NodeProperties</name>
