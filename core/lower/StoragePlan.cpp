@@ -129,16 +129,6 @@ void assignStorages(runtime::ExecutorPlan& plan, const std::vector<std::vector<i
 
 namespace {
 
-const char* kindName(PlanTensor::Kind k) {
-    switch (k) {
-    case PlanTensor::Kind::Input: return "input";
-    case PlanTensor::Kind::Constant: return "constant";
-    case PlanTensor::Kind::Intermediate: return "intermediate";
-    case PlanTensor::Kind::Output: return "output";
-    }
-    return "?";
-}
-
 std::string typeText(const PlanTensor& t) {
     std::string s = t.dtype.str() + "[";
     for (size_t i = 0; i < t.shape.size(); ++i)
@@ -181,7 +171,7 @@ std::string printStoragePlan(const runtime::ExecutorPlan& plan) {
     out += "\ntensors:\n";
     for (size_t i = 0; i < plan.tensors.size(); ++i) {
         const auto& t = plan.tensors[i];
-        out += "  t" + std::to_string(i) + " " + kindName(t.kind) + " " + t.name + ": " + typeText(t) + ", " +
+        out += "  t" + std::to_string(i) + " " + runtime::planTensorKindName(t.kind) + " " + t.name + ": " + typeText(t) + ", " +
                bytesText(t.numBytes());
         if (t.kind == PlanTensor::Kind::Constant)
             out += ", weights + " + std::to_string(t.offset);

@@ -6,8 +6,7 @@
 
 namespace tessel::runtime {
 
-namespace {
-const char* kindName(PlanTensor::Kind k) {
+const char* planTensorKindName(PlanTensor::Kind k) {
     switch (k) {
     case PlanTensor::Kind::Input: return "input";
     case PlanTensor::Kind::Constant: return "constant";
@@ -16,6 +15,8 @@ const char* kindName(PlanTensor::Kind k) {
     }
     return "?";
 }
+
+namespace {
 PlanTensor::Kind kindFromName(const std::string& s) {
     if (s == "input") return PlanTensor::Kind::Input;
     if (s == "constant") return PlanTensor::Kind::Constant;
@@ -45,7 +46,7 @@ std::string ExecutorPlan::toJson() const {
     j["version"] = 1;
     auto& ts = j["tensors"] = nlohmann::json::array();
     for (auto& t : tensors) {
-        nlohmann::json o = {{"name", t.name}, {"dtype", t.dtype.str()}, {"shape", t.shape}, {"kind", kindName(t.kind)}};
+        nlohmann::json o = {{"name", t.name}, {"dtype", t.dtype.str()}, {"shape", t.shape}, {"kind", planTensorKindName(t.kind)}};
         if (t.kind == PlanTensor::Kind::Constant)
             o["offset"] = t.offset;
         else

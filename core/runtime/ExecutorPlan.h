@@ -35,6 +35,9 @@ struct PlanTensor {
     int64_t numBytes() const;
 };
 
+/// "input", "constant", "intermediate", "output" (the plan's JSON names).
+const char* planTensorKindName(PlanTensor::Kind kind);
+
 struct PlanStep {
     /// The kernel's name in the module.
     std::string function;
