@@ -96,12 +96,12 @@ Result measureEdits(const QString& name, Session& session, ScheduleEditor& edito
     qint64 started = -1, done = -1;
     bool failed = false;
     QString failure;
-    auto c1 = QObject::connect(&editor, &ScheduleEditor::relowerStarted, [&] { started = clock.nsecsElapsed(); });
+    auto c1 = QObject::connect(editor.document(), &ScheduleDocument::relowerStarted, [&] { started = clock.nsecsElapsed(); });
     auto c2 = QObject::connect(&session, &Session::artifactsChanged, [&] { done = clock.nsecsElapsed(); });
-    auto c3 = QObject::connect(&editor, &ScheduleEditor::relowered, [&](bool ok) {
+    auto c3 = QObject::connect(editor.document(), &ScheduleDocument::relowered, [&](bool ok) {
         if (!ok) {
             failed = true;
-            failure = editor.statusText();
+            failure = editor.document()->statusText();
         }
     });
     std::vector<double> totals, afters, compiles, lowers, codegens;
@@ -137,7 +137,7 @@ Result measureEdits(const QString& name, Session& session, ScheduleEditor& edito
         lowers.push_back(art ? art->lowerMs : 0);
         codegens.push_back(art ? art->codegenMs : 0);
         // Let the GUI settle (outline, status) before the next edit, as a user would.
-        waitFor([&] { return !editor.isRelowering(); }, 10000);
+        waitFor([&] { return !editor.document()->isRelowering(); }, 10000);
     }
     QObject::disconnect(c1);
     QObject::disconnect(c2);
@@ -243,7 +243,7 @@ int main(int argc, char** argv) {
     Session session;
     ScheduleEditor editor(&session);
     // Cold edits: the toggled factors would otherwise come from the artifact cache.
-    editor.setArtifactCache(nullptr);
+    editor.document()->setArtifactCache(nullptr);
     editor.resize(1400, 900);
     editor.show();
     std::vector<Result> results;
@@ -255,8 +255,8 @@ int main(int argc, char** argv) {
         return 1;
     }
     session.setScript(gemmPath, gemm);
-    if (!waitFor([&] { return !editor.isRelowering() && session.artifacts(); }, 120000)) {
-        std::fprintf(stderr, "bench_ide_edit: %s did not lower: %s\n", qPrintable(gemmPath), qPrintable(editor.statusText()));
+    if (!waitFor([&] { return !editor.document()->isRelowering() && session.artifacts(); }, 120000)) {
+        std::fprintf(stderr, "bench_ide_edit: %s did not lower: %s\n", qPrintable(gemmPath), qPrintable(editor.document()->statusText()));
         return 1;
     }
     results.push_back(measureEdits(QStringLiteral("GEMM 1024^3, %1").arg(QFileInfo(gemmPath).fileName()), session, editor,
@@ -286,13 +286,13 @@ int main(int argc, char** argv) {
             } else {
                 session.setModel(model, compiled);
                 session.selectFunction(QString::fromStdString(conv->name));
-                if (!waitFor([&] { return !editor.isRelowering() && session.artifacts(); }, 120000)) {
+                if (!waitFor([&] { return !editor.document()->isRelowering() && session.artifacts(); }, 120000)) {
                     std::fprintf(stderr, "bench_ide_edit: %s did not lower\n", conv->name.c_str());
                     return 1;
                 }
                 const QRegularExpression split(QStringLiteral("\\.split\\(.*factor=(\\d+)\\)"));
                 int f = 0;
-                for (const auto& line : editor.script().split(QLatin1Char('\n')))
+                for (const auto& line : editor.document()->text().split(QLatin1Char('\n')))
                     if (auto m = split.match(line); m.hasMatch()) {
                         f = m.captured(1).toInt();
                         break;
@@ -311,7 +311,7 @@ int main(int argc, char** argv) {
     std::printf("\nschedule edit -> TIR + LLVM IR + assembly in the session (offscreen, event loop running)\n");
     std::printf("each edit after a pause: lowering starts at once (the %d ms debounce groups only keys typed "
                 "closer together)\n",
-                editor.debounceMs());
+                editor.document()->debounceMs());
     std::printf("machine: %u hardware threads, load average %s (other processes share the cores)\n\n",
                 std::thread::hardware_concurrency(), qPrintable(readText(QStringLiteral("/proc/loadavg")).section(QLatin1Char(' '), 0, 2)));
     std::printf("%-34s %5s  %21s  %21s  %21s\n", "", "", "edit->texts (ms)", "from lowering start", "lower+codegen (ms)");

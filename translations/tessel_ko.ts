@@ -410,10 +410,6 @@ FLOP/cycle: %5 단정밀도 벡터, 코어당 FMA(융합 곱셈-덧셈) 장치 2
 <context>
     <name>tessel::views::InputShapesDialog</name>
     <message>
-        <source>%1: give a shape such as 1x3x224x224</source>
-        <translation>%1: 1x3x224x224와 같은 형상을 입력하세요</translation>
-    </message>
-    <message>
         <source>%1 has %2 dimensions, %3 given</source>
         <translation>%1은(는) %2차원인데 %3개 차원이 입력되었습니다</translation>
     </message>
@@ -430,16 +426,51 @@ FLOP/cycle: %5 단정밀도 벡터, 코어당 FMA(융합 곱셈-덧셈) 장치 2
         <translation>입력 형상</translation>
     </message>
     <message>
-        <source>%1 has inputs with dynamic dimensions (shown as ?). Tessel compiles for fixed shapes: give each input&apos;s shape.</source>
-        <translation>%1에 동적 차원(?로 표시)을 가진 입력이 있습니다. Tessel은 고정된 형상으로 컴파일하므로 각 입력의 형상을 입력하세요.</translation>
+        <source>%1: give a shape such as %2</source>
+        <translation>%1: %2 같은 형상을 입력하세요</translation>
     </message>
     <message>
-        <source>%1 %2[%3]</source>
-        <translation>%1 %2[%3]</translation>
+        <source>%1: dimension %2 is unknown (?): give its size</source>
+        <translation>%1: 차원 %2의 크기를 알 수 없습니다(?): 크기를 입력하세요</translation>
+    </message>
+    <message>
+        <source>%1: dimension %2 (%3) is unknown (?): give its size</source>
+        <translation>%1: 차원 %2(%3)의 크기를 알 수 없습니다(?): 크기를 입력하세요</translation>
+    </message>
+    <message>
+        <source>%1 has inputs with dynamic dimensions (shown by name or as ?). Tessel compiles for fixed shapes: give each input&apos;s dimensions, separated by commas.</source>
+        <translation>%1에 동적 차원(이름 또는 ?로 표시)을 가진 입력이 있습니다. Tessel은 고정된 형상으로 컴파일하므로 각 입력의 차원을 쉼표로 구분하여 입력하세요.</translation>
+    </message>
+    <message>
+        <source>The dimensions of %1, e.g. %2 (as tesselc --input-shape %1:%2 takes them)</source>
+        <translation>%1의 차원, 예: %2 (tesselc --input-shape %1:%2 와 같은 형식)</translation>
     </message>
 </context>
 <context>
-    <name>tessel::views::LessonView</name>
+    <name>tessel::views::LessonChart</name>
+    <message>
+        <source>Each step&apos;s time: this machine&apos;s measurement next to the tutorial&apos;s figure (log scale). Click a bar to open its step.</source>
+        <translation>단계별 시간: 이 컴퓨터의 측정값과 튜토리얼의 수치를 나란히 표시합니다(로그 눈금). 막대를 클릭하면 해당 단계가 열립니다.</translation>
+    </message>
+    <message>
+        <source>Tutorial</source>
+        <translation>튜토리얼</translation>
+    </message>
+    <message>
+        <source>This machine</source>
+        <translation>이 컴퓨터</translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation>단계</translation>
+    </message>
+    <message>
+        <source>Time (ms)</source>
+        <translation>시간 (ms)</translation>
+    </message>
+</context>
+<context>
+    <name>tessel::views::LessonTimes</name>
     <message>
         <source>%1 s</source>
         <translation>%1 s</translation>
@@ -449,16 +480,12 @@ FLOP/cycle: %5 단정밀도 벡터, 코어당 FMA(융합 곱셈-덧셈) 장치 2
         <translation>%1 ms</translation>
     </message>
     <message>
-        <source>Measure</source>
-        <translation>측정</translation>
+        <source>wrong</source>
+        <translation>틀림</translation>
     </message>
     <message>
-        <source>Cancel</source>
-        <translation>취소</translation>
-    </message>
-    <message>
-        <source>Open in editor</source>
-        <translation>편집기에서 열기</translation>
+        <source>…</source>
+        <translation>…</translation>
     </message>
     <message>
         <source>Step</source>
@@ -471,6 +498,21 @@ FLOP/cycle: %5 단정밀도 벡터, 코어당 FMA(융합 곱셈-덧셈) 장치 2
     <message>
         <source>Tutorial</source>
         <translation>튜토리얼</translation>
+    </message>
+</context>
+<context>
+    <name>tessel::views::LessonView</name>
+    <message>
+        <source>Measure</source>
+        <translation>측정</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>취소</translation>
+    </message>
+    <message>
+        <source>Open in editor</source>
+        <translation>편집기에서 열기</translation>
     </message>
     <message>
         <source>Run this step on this machine and check it against the default schedule</source>
@@ -547,14 +589,6 @@ FLOP/cycle: %5 단정밀도 벡터, 코어당 FMA(융합 곱셈-덧셈) 장치 2
     <message>
         <source>This machine: not measured yet</source>
         <translation>이 컴퓨터: 아직 측정하지 않음</translation>
-    </message>
-    <message>
-        <source>wrong</source>
-        <translation>틀림</translation>
-    </message>
-    <message>
-        <source>…</source>
-        <translation>…</translation>
     </message>
     <message>
         <source>Measuring %1</source>
@@ -732,10 +766,6 @@ FLOP/cycle: %5 단정밀도 벡터, 코어당 FMA(융합 곱셈-덧셈) 장치 2
         <translation>%1을(를) 열 수 없습니다: %2</translation>
     </message>
     <message>
-        <source>Bad input shape %1: %2</source>
-        <translation>잘못된 입력 형상 %1: %2</translation>
-    </message>
-    <message>
         <source>Compiling %1…</source>
         <translation>%1 컴파일 중…</translation>
     </message>
@@ -826,6 +856,42 @@ FLOP/cycle: %5 단정밀도 벡터, 코어당 FMA(융합 곱셈-덧셈) 장치 2
     <message>
         <source>&lt;h3&gt;Tessel %1&lt;/h3&gt;&lt;p&gt;An IDE for seeing and tuning deep-learning compilation: ONNX models become fused operators, tensor expressions with schedules, loop programs (TIR), LLVM IR and assembly, all shown side by side.&lt;/p&gt;&lt;p&gt;Built with Qt %2, LLVM 16 and Graphviz.&lt;/p&gt;</source>
         <translation>&lt;h3&gt;Tessel %1&lt;/h3&gt;&lt;p&gt;딥러닝 컴파일 과정을 살펴보고 튜닝하는 IDE입니다: ONNX 모델이 융합 연산자, 스케줄이 적용된 텐서 표현식, 루프 프로그램(TIR), LLVM IR, 어셈블리로 바뀌는 과정을 모두 나란히 보여 줍니다.&lt;/p&gt;&lt;p&gt;Qt %2, LLVM 16, Graphviz로 빌드되었습니다.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Code</source>
+        <translation>코드</translation>
+    </message>
+    <message>
+        <source>Bad input shape: %1</source>
+        <translation>잘못된 입력 형상: %1</translation>
+    </message>
+    <message>
+        <source>&amp;Target…</source>
+        <translation>대상(&amp;T)…</translation>
+    </message>
+    <message>
+        <source>The machine every compile generates code for</source>
+        <translation>모든 컴파일이 코드를 생성하는 대상 기계</translation>
+    </message>
+    <message>
+        <source>%1 for %2</source>
+        <translation>%1 (%2용)</translation>
+    </message>
+    <message>
+        <source>Target</source>
+        <translation>대상</translation>
+    </message>
+    <message>
+        <source>Generate code for (host, an architecture, a triple with -mcpu/-mattr, or llvm -mtriple=…):</source>
+        <translation>코드를 생성할 대상 (host, 아키텍처, -mcpu/-mattr가 붙은 트리플, 또는 llvm -mtriple=…):</translation>
+    </message>
+    <message>
+        <source>Target: %1</source>
+        <translation>대상: %1</translation>
+    </message>
+    <message>
+        <source>Compile and Run Model runs on this machine, but the target is %1: choose Settings &gt; Target &gt; host to run it here.</source>
+        <translation>모델 컴파일 및 실행은 이 기계에서 실행되지만 대상이 %1입니다: 여기서 실행하려면 설정 &gt; 대상 &gt; host를 고르십시오.</translation>
     </message>
 </context>
 <context>
@@ -1036,11 +1102,131 @@ FLOP/cycle: %5 단정밀도 벡터, 코어당 FMA(융합 곱셈-덧셈) 장치 2
     </message>
 </context>
 <context>
-    <name>tessel::views::ScheduleEditor</name>
+    <name>tessel::views::RunHistory</name>
     <message>
         <source>run %1</source>
         <translation>실행 %1</translation>
     </message>
+    <message>
+        <source>ok</source>
+        <translation>정상</translation>
+    </message>
+    <message>
+        <source>FAIL</source>
+        <translation>실패</translation>
+    </message>
+    <message>
+        <source>%1 threads</source>
+        <translation>스레드 %1개</translation>
+    </message>
+    <message>
+        <source>max abs error %1, max rel error %2</source>
+        <translation>최대 절대 오차 %1, 최대 상대 오차 %2</translation>
+    </message>
+    <message>
+        <source>#</source>
+        <translation>#</translation>
+    </message>
+    <message>
+        <source>Time</source>
+        <translation>시각</translation>
+    </message>
+    <message>
+        <source>Change</source>
+        <translation>변경</translation>
+    </message>
+    <message>
+        <source>Latency (ms)</source>
+        <translation>지연 시간 (ms)</translation>
+    </message>
+    <message>
+        <source>GFLOP/s</source>
+        <translation>GFLOP/s</translation>
+    </message>
+    <message>
+        <source>% of peak</source>
+        <translation>피크 대비 %</translation>
+    </message>
+    <message>
+        <source>Correct</source>
+        <translation>정확성</translation>
+    </message>
+</context>
+<context>
+    <name>tessel::views::ScheduleDocument</name>
+    <message>
+        <source>Nothing is open.</source>
+        <translation>열린 항목이 없습니다.</translation>
+    </message>
+    <message>
+        <source>Open a TE script or select a fused function to edit its schedule.</source>
+        <translation>TE 스크립트를 열거나 융합 함수를 선택하여 스케줄을 편집하세요.</translation>
+    </message>
+    <message>
+        <source>Select a fused function to edit its schedule.</source>
+        <translation>스케줄을 편집할 융합 함수를 선택하세요.</translation>
+    </message>
+    <message>
+        <source>The model has no function &apos;%1&apos;.</source>
+        <translation>모델에 &apos;%1&apos; 함수가 없습니다.</translation>
+    </message>
+    <message>
+        <source># The schedule of this function was not printed: the model was compiled without its trace.
+</source>
+        <translation># 이 함수의 스케줄이 출력되지 않았습니다: 모델이 트레이스 없이 컴파일되었습니다.
+</translation>
+    </message>
+    <message>
+        <source>Lowering…</source>
+        <translation>로워링 중…</translation>
+    </message>
+    <message>
+        <source>Lowering %1</source>
+        <translation>%1 로워링 중</translation>
+    </message>
+    <message>
+        <source>Read-only: this schedule cannot be written as a TE script (see the comment).</source>
+        <translation>읽기 전용: 이 스케줄은 TE 스크립트로 작성할 수 없습니다 (주석 참조).</translation>
+    </message>
+    <message>
+        <source>Lowered in %1 ms (TIR %2 ms, code %3 ms)</source>
+        <translation>로워링 %1 ms (TIR %2 ms, 코드 %3 ms)</translation>
+    </message>
+    <message>
+        <source>Nothing to run: open a TE script or select a fused function.</source>
+        <translation>실행할 대상이 없습니다: TE 스크립트를 열거나 융합 함수를 선택하세요.</translation>
+    </message>
+    <message>
+        <source>Fix the script before running it.</source>
+        <translation>실행하기 전에 스크립트를 수정하세요.</translation>
+    </message>
+    <message>
+        <source>Measuring %1…</source>
+        <translation>%1 측정 중…</translation>
+    </message>
+    <message>
+        <source>Measuring %1</source>
+        <translation>%1 측정 중</translation>
+    </message>
+    <message>
+        <source>Run failed: %1</source>
+        <translation>실행 실패: %1</translation>
+    </message>
+    <message>
+        <source>Run cancelled.</source>
+        <translation>실행이 취소되었습니다.</translation>
+    </message>
+    <message>
+        <source>Measured: %1 ms, %2 GFLOP/s</source>
+        <translation>측정값: %1 ms, %2 GFLOP/s</translation>
+    </message>
+    <message>
+        <source>%1 computes something else than its default schedule: %2</source>
+        <translation>%1의 계산 결과가 기본 스케줄과 다릅니다: %2</translation>
+    </message>
+</context>
+<context>
+    <name>tessel::views::ScheduleEditor</name>
     <message>
         <source>Undo</source>
         <translation>실행 취소</translation>
@@ -1086,74 +1272,8 @@ FLOP/cycle: %5 단정밀도 벡터, 코어당 FMA(융합 곱셈-덧셈) 장치 2
         <translation>스케줄의 루프 중첩입니다. 루프를 마우스 오른쪽 버튼으로 클릭하면 스케줄 줄을 작성할 수 있습니다</translation>
     </message>
     <message>
-        <source>#</source>
-        <translation>#</translation>
-    </message>
-    <message>
-        <source>Time</source>
-        <translation>시각</translation>
-    </message>
-    <message>
-        <source>Change</source>
-        <translation>변경</translation>
-    </message>
-    <message>
-        <source>Latency (ms)</source>
-        <translation>지연 시간 (ms)</translation>
-    </message>
-    <message>
-        <source>GFLOP/s</source>
-        <translation>GFLOP/s</translation>
-    </message>
-    <message>
-        <source>% of peak</source>
-        <translation>피크 대비 %</translation>
-    </message>
-    <message>
-        <source>Correct</source>
-        <translation>정확성</translation>
-    </message>
-    <message>
         <source>Double-click a run to put its script back</source>
         <translation>실행 항목을 더블클릭하면 해당 스크립트를 되돌려 놓습니다</translation>
-    </message>
-    <message>
-        <source>Nothing is open.</source>
-        <translation>열린 항목이 없습니다.</translation>
-    </message>
-    <message>
-        <source>Open a TE script or select a fused function to edit its schedule.</source>
-        <translation>TE 스크립트를 열거나 융합 함수를 선택하여 스케줄을 편집하세요.</translation>
-    </message>
-    <message>
-        <source>Select a fused function to edit its schedule.</source>
-        <translation>스케줄을 편집할 융합 함수를 선택하세요.</translation>
-    </message>
-    <message>
-        <source>The model has no function &apos;%1&apos;.</source>
-        <translation>모델에 &apos;%1&apos; 함수가 없습니다.</translation>
-    </message>
-    <message>
-        <source># The schedule of this function was not printed: the model was compiled without its trace.
-</source>
-        <translation># 이 함수의 스케줄이 출력되지 않았습니다: 모델이 트레이스 없이 컴파일되었습니다.
-</translation>
-    </message>
-    <message>
-        <source>Lowering…</source>
-        <translation>로워링 중…</translation>
-    </message>
-    <message>
-        <source>Lowering %1</source>
-        <translation>%1 로워링 중</translation>
-    </message>
-    <message>
-        <source>Read-only: this schedule cannot be written as a TE script (see the comment).</source>
-        <translation>읽기 전용: 이 스케줄은 TE 스크립트로 작성할 수 없습니다 (주석 참조).</translation>
-    </message>
-    <message>
-        <source>Lowered in %1 ms (TIR %2 ms, code %3 ms)</source>
-        <translation>로워링 %1 ms (TIR %2 ms, 코드 %3 ms)</translation>
     </message>
     <message>
         <source>inline</source>
@@ -1266,30 +1386,6 @@ Script: %2</source>
         <translation>해당 줄을 작성할 수 없습니다: %1</translation>
     </message>
     <message>
-        <source>Nothing to run: open a TE script or select a fused function.</source>
-        <translation>실행할 대상이 없습니다: TE 스크립트를 열거나 융합 함수를 선택하세요.</translation>
-    </message>
-    <message>
-        <source>Fix the script before running it.</source>
-        <translation>실행하기 전에 스크립트를 수정하세요.</translation>
-    </message>
-    <message>
-        <source>Measuring %1…</source>
-        <translation>%1 측정 중…</translation>
-    </message>
-    <message>
-        <source>Measuring %1</source>
-        <translation>%1 측정 중</translation>
-    </message>
-    <message>
-        <source>Run failed: %1</source>
-        <translation>실행 실패: %1</translation>
-    </message>
-    <message>
-        <source>Run cancelled.</source>
-        <translation>실행이 취소되었습니다.</translation>
-    </message>
-    <message>
         <source>, %1% of peak</source>
         <translation>, 피크의 %1%</translation>
     </message>
@@ -1305,29 +1401,12 @@ Script: %2</source>
         <source>%1: %2 ms, %3 GFLOP/s%4, %5 threads; %6</source>
         <translation>%1: %2 ms, %3 GFLOP/s%4, 스레드 %5개; %6</translation>
     </message>
+</context>
+<context>
+    <name>tessel::views::Session</name>
     <message>
-        <source>Measured: %1 ms, %2 GFLOP/s</source>
-        <translation>측정값: %1 ms, %2 GFLOP/s</translation>
-    </message>
-    <message>
-        <source>%1 computes something else than its default schedule: %2</source>
-        <translation>%1의 계산 결과가 기본 스케줄과 다릅니다: %2</translation>
-    </message>
-    <message>
-        <source>%1 threads</source>
-        <translation>스레드 %1개</translation>
-    </message>
-    <message>
-        <source>ok</source>
-        <translation>정상</translation>
-    </message>
-    <message>
-        <source>FAIL</source>
-        <translation>실패</translation>
-    </message>
-    <message>
-        <source>max abs error %1, max rel error %2</source>
-        <translation>최대 절대 오차 %1, 최대 상대 오차 %2</translation>
+        <source>Unknown target &apos;%1&apos;: %2</source>
+        <translation>알 수 없는 타깃 &apos;%1&apos;: %2</translation>
     </message>
 </context>
 <context>

@@ -410,10 +410,6 @@ FLOP/cycle：%5 单精度向量，每核两个融合乘加（FMA）单元。
 <context>
     <name>tessel::views::InputShapesDialog</name>
     <message>
-        <source>%1: give a shape such as 1x3x224x224</source>
-        <translation>%1：请输入形状，例如 1x3x224x224</translation>
-    </message>
-    <message>
         <source>%1 has %2 dimensions, %3 given</source>
         <translation>%1 有 %2 个维度，但给出了 %3 个</translation>
     </message>
@@ -430,16 +426,51 @@ FLOP/cycle：%5 单精度向量，每核两个融合乘加（FMA）单元。
         <translation>输入形状</translation>
     </message>
     <message>
-        <source>%1 has inputs with dynamic dimensions (shown as ?). Tessel compiles for fixed shapes: give each input&apos;s shape.</source>
-        <translation>%1 包含具有动态维度（显示为 ?）的输入。Tessel 按固定形状编译：请给出每个输入的形状。</translation>
+        <source>%1: give a shape such as %2</source>
+        <translation>%1：请给出形状，例如 %2</translation>
     </message>
     <message>
-        <source>%1 %2[%3]</source>
-        <translation>%1 %2[%3]</translation>
+        <source>%1: dimension %2 is unknown (?): give its size</source>
+        <translation>%1：第 %2 维大小未知（?）：请给出其大小</translation>
+    </message>
+    <message>
+        <source>%1: dimension %2 (%3) is unknown (?): give its size</source>
+        <translation>%1：第 %2 维（%3）大小未知（?）：请给出其大小</translation>
+    </message>
+    <message>
+        <source>%1 has inputs with dynamic dimensions (shown by name or as ?). Tessel compiles for fixed shapes: give each input&apos;s dimensions, separated by commas.</source>
+        <translation>%1 包含具有动态维度（以名称或 ? 显示）的输入。Tessel 按固定形状编译：请给出每个输入的各维大小，用逗号分隔。</translation>
+    </message>
+    <message>
+        <source>The dimensions of %1, e.g. %2 (as tesselc --input-shape %1:%2 takes them)</source>
+        <translation>%1 的各维大小，例如 %2（与 tesselc --input-shape %1:%2 的写法相同）</translation>
     </message>
 </context>
 <context>
-    <name>tessel::views::LessonView</name>
+    <name>tessel::views::LessonChart</name>
+    <message>
+        <source>Each step&apos;s time: this machine&apos;s measurement next to the tutorial&apos;s figure (log scale). Click a bar to open its step.</source>
+        <translation>每个步骤的耗时：本机的测量值与教程的数据并列显示（对数刻度）。点击柱形可打开该步骤。</translation>
+    </message>
+    <message>
+        <source>Tutorial</source>
+        <translation>教程</translation>
+    </message>
+    <message>
+        <source>This machine</source>
+        <translation>本机</translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation>步骤</translation>
+    </message>
+    <message>
+        <source>Time (ms)</source>
+        <translation>耗时 (ms)</translation>
+    </message>
+</context>
+<context>
+    <name>tessel::views::LessonTimes</name>
     <message>
         <source>%1 s</source>
         <translation>%1 s</translation>
@@ -449,16 +480,12 @@ FLOP/cycle：%5 单精度向量，每核两个融合乘加（FMA）单元。
         <translation>%1 ms</translation>
     </message>
     <message>
-        <source>Measure</source>
-        <translation>测量</translation>
+        <source>wrong</source>
+        <translation>错误</translation>
     </message>
     <message>
-        <source>Cancel</source>
-        <translation>取消</translation>
-    </message>
-    <message>
-        <source>Open in editor</source>
-        <translation>在编辑器中打开</translation>
+        <source>…</source>
+        <translation>…</translation>
     </message>
     <message>
         <source>Step</source>
@@ -471,6 +498,21 @@ FLOP/cycle：%5 单精度向量，每核两个融合乘加（FMA）单元。
     <message>
         <source>Tutorial</source>
         <translation>教程</translation>
+    </message>
+</context>
+<context>
+    <name>tessel::views::LessonView</name>
+    <message>
+        <source>Measure</source>
+        <translation>测量</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Open in editor</source>
+        <translation>在编辑器中打开</translation>
     </message>
     <message>
         <source>Run this step on this machine and check it against the default schedule</source>
@@ -547,14 +589,6 @@ FLOP/cycle：%5 单精度向量，每核两个融合乘加（FMA）单元。
     <message>
         <source>This machine: not measured yet</source>
         <translation>本机：尚未测量</translation>
-    </message>
-    <message>
-        <source>wrong</source>
-        <translation>错误</translation>
-    </message>
-    <message>
-        <source>…</source>
-        <translation>…</translation>
     </message>
     <message>
         <source>Measuring %1</source>
@@ -732,10 +766,6 @@ FLOP/cycle：%5 单精度向量，每核两个融合乘加（FMA）单元。
         <translation>无法打开 %1：%2</translation>
     </message>
     <message>
-        <source>Bad input shape %1: %2</source>
-        <translation>输入形状 %1 无效：%2</translation>
-    </message>
-    <message>
         <source>Compiling %1…</source>
         <translation>正在编译 %1…</translation>
     </message>
@@ -826,6 +856,42 @@ FLOP/cycle：%5 单精度向量，每核两个融合乘加（FMA）单元。
     <message>
         <source>&lt;h3&gt;Tessel %1&lt;/h3&gt;&lt;p&gt;An IDE for seeing and tuning deep-learning compilation: ONNX models become fused operators, tensor expressions with schedules, loop programs (TIR), LLVM IR and assembly, all shown side by side.&lt;/p&gt;&lt;p&gt;Built with Qt %2, LLVM 16 and Graphviz.&lt;/p&gt;</source>
         <translation>&lt;h3&gt;Tessel %1&lt;/h3&gt;&lt;p&gt;一个用于观察和调优深度学习编译的 IDE：ONNX 模型依次变为融合算子、带调度的张量表达式、循环程序（TIR）、LLVM IR 和汇编，并全部并排显示。&lt;/p&gt;&lt;p&gt;基于 Qt %2、LLVM 16 和 Graphviz 构建。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Code</source>
+        <translation>代码</translation>
+    </message>
+    <message>
+        <source>Bad input shape: %1</source>
+        <translation>输入形状无效：%1</translation>
+    </message>
+    <message>
+        <source>&amp;Target…</source>
+        <translation>目标(&amp;T)…</translation>
+    </message>
+    <message>
+        <source>The machine every compile generates code for</source>
+        <translation>每次编译生成代码所针对的机器</translation>
+    </message>
+    <message>
+        <source>%1 for %2</source>
+        <translation>%1（面向 %2）</translation>
+    </message>
+    <message>
+        <source>Target</source>
+        <translation>目标</translation>
+    </message>
+    <message>
+        <source>Generate code for (host, an architecture, a triple with -mcpu/-mattr, or llvm -mtriple=…):</source>
+        <translation>为以下目标生成代码（host、一种架构、带 -mcpu/-mattr 的三元组，或 llvm -mtriple=…）：</translation>
+    </message>
+    <message>
+        <source>Target: %1</source>
+        <translation>目标：%1</translation>
+    </message>
+    <message>
+        <source>Compile and Run Model runs on this machine, but the target is %1: choose Settings &gt; Target &gt; host to run it here.</source>
+        <translation>“编译并运行模型”在本机上运行，但目标是 %1：请选择 设置 &gt; 目标 &gt; host 以在此运行。</translation>
     </message>
 </context>
 <context>
@@ -1036,11 +1102,131 @@ FLOP/cycle：%5 单精度向量，每核两个融合乘加（FMA）单元。
     </message>
 </context>
 <context>
-    <name>tessel::views::ScheduleEditor</name>
+    <name>tessel::views::RunHistory</name>
     <message>
         <source>run %1</source>
         <translation>运行 %1</translation>
     </message>
+    <message>
+        <source>ok</source>
+        <translation>正常</translation>
+    </message>
+    <message>
+        <source>FAIL</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>%1 threads</source>
+        <translation>%1 个线程</translation>
+    </message>
+    <message>
+        <source>max abs error %1, max rel error %2</source>
+        <translation>最大绝对误差 %1，最大相对误差 %2</translation>
+    </message>
+    <message>
+        <source>#</source>
+        <translation>#</translation>
+    </message>
+    <message>
+        <source>Time</source>
+        <translation>时间</translation>
+    </message>
+    <message>
+        <source>Change</source>
+        <translation>更改</translation>
+    </message>
+    <message>
+        <source>Latency (ms)</source>
+        <translation>延迟 (ms)</translation>
+    </message>
+    <message>
+        <source>GFLOP/s</source>
+        <translation>GFLOP/s</translation>
+    </message>
+    <message>
+        <source>% of peak</source>
+        <translation>占峰值 %</translation>
+    </message>
+    <message>
+        <source>Correct</source>
+        <translation>正确性</translation>
+    </message>
+</context>
+<context>
+    <name>tessel::views::ScheduleDocument</name>
+    <message>
+        <source>Nothing is open.</source>
+        <translation>没有打开任何内容。</translation>
+    </message>
+    <message>
+        <source>Open a TE script or select a fused function to edit its schedule.</source>
+        <translation>打开 TE 脚本或选择一个融合函数以编辑其调度。</translation>
+    </message>
+    <message>
+        <source>Select a fused function to edit its schedule.</source>
+        <translation>选择一个融合函数以编辑其调度。</translation>
+    </message>
+    <message>
+        <source>The model has no function &apos;%1&apos;.</source>
+        <translation>模型中没有函数“%1”。</translation>
+    </message>
+    <message>
+        <source># The schedule of this function was not printed: the model was compiled without its trace.
+</source>
+        <translation># 未打印此函数的调度：模型编译时未记录其跟踪信息。
+</translation>
+    </message>
+    <message>
+        <source>Lowering…</source>
+        <translation>正在降级…</translation>
+    </message>
+    <message>
+        <source>Lowering %1</source>
+        <translation>正在降级 %1</translation>
+    </message>
+    <message>
+        <source>Read-only: this schedule cannot be written as a TE script (see the comment).</source>
+        <translation>只读：此调度无法写成 TE 脚本（参见注释）。</translation>
+    </message>
+    <message>
+        <source>Lowered in %1 ms (TIR %2 ms, code %3 ms)</source>
+        <translation>降级耗时 %1 ms（TIR %2 ms，代码 %3 ms）</translation>
+    </message>
+    <message>
+        <source>Nothing to run: open a TE script or select a fused function.</source>
+        <translation>没有可运行的内容：请打开 TE 脚本或选择一个融合函数。</translation>
+    </message>
+    <message>
+        <source>Fix the script before running it.</source>
+        <translation>请先修正脚本再运行。</translation>
+    </message>
+    <message>
+        <source>Measuring %1…</source>
+        <translation>正在测量 %1…</translation>
+    </message>
+    <message>
+        <source>Measuring %1</source>
+        <translation>正在测量 %1</translation>
+    </message>
+    <message>
+        <source>Run failed: %1</source>
+        <translation>运行失败：%1</translation>
+    </message>
+    <message>
+        <source>Run cancelled.</source>
+        <translation>运行已取消。</translation>
+    </message>
+    <message>
+        <source>Measured: %1 ms, %2 GFLOP/s</source>
+        <translation>测量结果：%1 ms，%2 GFLOP/s</translation>
+    </message>
+    <message>
+        <source>%1 computes something else than its default schedule: %2</source>
+        <translation>%1 的计算结果与其默认调度不同：%2</translation>
+    </message>
+</context>
+<context>
+    <name>tessel::views::ScheduleEditor</name>
     <message>
         <source>Undo</source>
         <translation>撤销</translation>
@@ -1086,74 +1272,8 @@ FLOP/cycle：%5 单精度向量，每核两个融合乘加（FMA）单元。
         <translation>调度的循环嵌套；右键单击循环可写入一行调度</translation>
     </message>
     <message>
-        <source>#</source>
-        <translation>#</translation>
-    </message>
-    <message>
-        <source>Time</source>
-        <translation>时间</translation>
-    </message>
-    <message>
-        <source>Change</source>
-        <translation>更改</translation>
-    </message>
-    <message>
-        <source>Latency (ms)</source>
-        <translation>延迟 (ms)</translation>
-    </message>
-    <message>
-        <source>GFLOP/s</source>
-        <translation>GFLOP/s</translation>
-    </message>
-    <message>
-        <source>% of peak</source>
-        <translation>占峰值 %</translation>
-    </message>
-    <message>
-        <source>Correct</source>
-        <translation>正确性</translation>
-    </message>
-    <message>
         <source>Double-click a run to put its script back</source>
         <translation>双击某次运行可恢复其脚本</translation>
-    </message>
-    <message>
-        <source>Nothing is open.</source>
-        <translation>没有打开任何内容。</translation>
-    </message>
-    <message>
-        <source>Open a TE script or select a fused function to edit its schedule.</source>
-        <translation>打开 TE 脚本或选择一个融合函数以编辑其调度。</translation>
-    </message>
-    <message>
-        <source>Select a fused function to edit its schedule.</source>
-        <translation>选择一个融合函数以编辑其调度。</translation>
-    </message>
-    <message>
-        <source>The model has no function &apos;%1&apos;.</source>
-        <translation>模型中没有函数“%1”。</translation>
-    </message>
-    <message>
-        <source># The schedule of this function was not printed: the model was compiled without its trace.
-</source>
-        <translation># 未打印此函数的调度：模型编译时未记录其跟踪信息。
-</translation>
-    </message>
-    <message>
-        <source>Lowering…</source>
-        <translation>正在降级…</translation>
-    </message>
-    <message>
-        <source>Lowering %1</source>
-        <translation>正在降级 %1</translation>
-    </message>
-    <message>
-        <source>Read-only: this schedule cannot be written as a TE script (see the comment).</source>
-        <translation>只读：此调度无法写成 TE 脚本（参见注释）。</translation>
-    </message>
-    <message>
-        <source>Lowered in %1 ms (TIR %2 ms, code %3 ms)</source>
-        <translation>降级耗时 %1 ms（TIR %2 ms，代码 %3 ms）</translation>
     </message>
     <message>
         <source>inline</source>
@@ -1266,30 +1386,6 @@ Script: %2</source>
         <translation>无法写入该行：%1</translation>
     </message>
     <message>
-        <source>Nothing to run: open a TE script or select a fused function.</source>
-        <translation>没有可运行的内容：请打开 TE 脚本或选择一个融合函数。</translation>
-    </message>
-    <message>
-        <source>Fix the script before running it.</source>
-        <translation>请先修正脚本再运行。</translation>
-    </message>
-    <message>
-        <source>Measuring %1…</source>
-        <translation>正在测量 %1…</translation>
-    </message>
-    <message>
-        <source>Measuring %1</source>
-        <translation>正在测量 %1</translation>
-    </message>
-    <message>
-        <source>Run failed: %1</source>
-        <translation>运行失败：%1</translation>
-    </message>
-    <message>
-        <source>Run cancelled.</source>
-        <translation>运行已取消。</translation>
-    </message>
-    <message>
         <source>, %1% of peak</source>
         <translation>，峰值的 %1%</translation>
     </message>
@@ -1305,29 +1401,12 @@ Script: %2</source>
         <source>%1: %2 ms, %3 GFLOP/s%4, %5 threads; %6</source>
         <translation>%1：%2 ms，%3 GFLOP/s%4，%5 个线程；%6</translation>
     </message>
+</context>
+<context>
+    <name>tessel::views::Session</name>
     <message>
-        <source>Measured: %1 ms, %2 GFLOP/s</source>
-        <translation>测量结果：%1 ms，%2 GFLOP/s</translation>
-    </message>
-    <message>
-        <source>%1 computes something else than its default schedule: %2</source>
-        <translation>%1 的计算结果与其默认调度不同：%2</translation>
-    </message>
-    <message>
-        <source>%1 threads</source>
-        <translation>%1 个线程</translation>
-    </message>
-    <message>
-        <source>ok</source>
-        <translation>正常</translation>
-    </message>
-    <message>
-        <source>FAIL</source>
-        <translation>失败</translation>
-    </message>
-    <message>
-        <source>max abs error %1, max rel error %2</source>
-        <translation>最大绝对误差 %1，最大相对误差 %2</translation>
+        <source>Unknown target &apos;%1&apos;: %2</source>
+        <translation>未知的目标 &apos;%1&apos;：%2</translation>
     </message>
 </context>
 <context>

@@ -144,14 +144,14 @@ int main(int argc, char** argv) {
                 int best = 0;
                 for (int l = 1; l < int(map.fromTir.size()); ++l)
                     if (map.linesOf(l).size() > map.linesOf(best).size()) best = l;
-                if (best > 0 && window.codeView()) {
-                    window.codeView()->activateLine(CodeView::Tir, best);
-                    window.codeView()->pane(CodeView::Tir)->revealLine(best);
+                if (auto* code = window.view<CodeView>(); best > 0 && code) {
+                    code->activateLine(CodeView::Tir, best);
+                    code->pane(CodeView::Tir)->revealLine(best);
                 }
             }
             // And a graph pass that changed something, as a diff.
-            if (window.stageView())
-                window.stageView()->selectPass(StageView::GraphPasses, QStringLiteral("fold-scale-shift"));
+            if (auto* stages = window.view<StageView>())
+                stages->selectPass(StageView::GraphPasses, QStringLiteral("fold-scale-shift"));
             QElapsedTimer settle;
             settle.start();
             while (settle.elapsed() < 500) QCoreApplication::processEvents(QEventLoop::AllEvents, 50);

@@ -28,16 +28,6 @@ using Clock = std::chrono::steady_clock;
 
 double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
 
-/// "float32[1, 64, 56, 56]": a TE tensor's type as messages show it.
-std::string typeText(const te::Tensor& t) {
-    std::string s = t->dtype.str() + "[";
-    for (size_t i = 0; i < t->shape.size(); ++i) {
-        auto c = tir::asConstInt(t->shape[i]);
-        s += (i ? ", " : "") + (c ? std::to_string(*c) : tir::toString(t->shape[i]));
-    }
-    return s + "]";
-}
-
 std::string argumentNames(const std::vector<te::Tensor>& args) {
     std::string s;
     for (auto& a : args) s += (s.empty() ? "" : ", ") + a.name();
@@ -84,9 +74,9 @@ LoweredFunction lowerEdited(const std::string& name, const std::string& script,
                    b->loc);
     for (size_t i = 0; i < got.size(); ++i) {
         std::string which = "argument " + std::to_string(i + 1) + " ('" + got[i].name() + "')";
-        if (typeText(got[i]) != typeText(expected[i]))
-            throw fail(which + " is " + typeText(got[i]) + " where the fused function's '" + expected[i].name() +
-                           "' is " + typeText(expected[i]),
+        if (te::typeText(got[i]) != te::typeText(expected[i]))
+            throw fail(which + " is " + te::typeText(got[i]) + " where the fused function's '" + expected[i].name() +
+                           "' is " + te::typeText(expected[i]),
                        b->loc);
         bool wantOutput = expected[i]->op->opKind() != te::OpKind::Placeholder;
         bool isOutput = got[i]->op->opKind() != te::OpKind::Placeholder;

@@ -19,6 +19,7 @@
 #pragma once
 
 #include "graph/Graph.h"
+#include "ir/AxisMath.h"
 
 #include <deque>
 #include <functional>
@@ -237,20 +238,9 @@ inline const OpRegistry& opsOrDefault(const OpRegistry* registry) {
 /// unknown unless the other side fixes them. Nullopt when they do not broadcast.
 std::optional<std::vector<int64_t>> broadcastShapes(const std::vector<int64_t>& a,
                                                     const std::vector<int64_t>& b);
-/// An axis in [-rank, rank) made non-negative; nullopt when out of range.
-std::optional<int64_t> normalizeAxis(int64_t axis, int64_t rank);
-
-/// The elements one axis of ONNX's Slice takes: `count` elements from
-/// `start`, `step` apart.
-struct SliceRange {
-    int64_t start = 0;
-    int64_t step = 1;
-    int64_t count = 0;
-};
-/// Slice's clamping on an axis of size `dim` (ONNX, opset 10+): negative
-/// starts and ends count from the end; then for a positive step both are
-/// clamped to [0, dim], for a negative one start to [0, dim - 1] and end to
-/// [-1, dim - 1]. `step` must not be 0.
-SliceRange sliceRange(int64_t dim, int64_t start, int64_t end, int64_t step);
+// normalizeAxis, SliceRange and sliceRange: ir/AxisMath.h (topi reads ONNX's rules the same way).
+using tessel::normalizeAxis;
+using tessel::SliceRange;
+using tessel::sliceRange;
 
 } // namespace tessel::graph

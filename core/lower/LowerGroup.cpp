@@ -64,15 +64,6 @@ private:
     std::unordered_map<const te::OperationNode*, Ref<graph::Constant>> sources_;
 };
 
-std::string typeText(const te::Tensor& t) {
-    std::string s = t->dtype.str() + "[";
-    for (size_t i = 0; i < t->shape.size(); ++i) {
-        auto c = tir::asConstInt(t->shape[i]);
-        s += (i ? ", " : "") + (c ? std::to_string(*c) : tir::toString(t->shape[i]));
-    }
-    return s + "]";
-}
-
 } // namespace
 
 GroupFunction lowerGroup(const graph::Graph& g, const graph::FusionGroup& group, StoragePlanner& planner,
@@ -177,7 +168,7 @@ std::string describeFunction(const GroupFunction& f) {
     out += "  arguments:\n";
     for (size_t i = 0; i < f.args.size(); ++i) {
         const bool isOutput = i + f.outputs.size() >= f.args.size();
-        out += "    " + f.args[i].name() + ": " + typeText(f.args[i]) + (isOutput ? " (output)" : "") +
+        out += "    " + f.args[i].name() + ": " + te::typeText(f.args[i]) + (isOutput ? " (output)" : "") +
                ", plan t" + std::to_string(f.planArgs[i]) + "\n";
     }
     out += "  stages:\n";
@@ -187,7 +178,7 @@ std::string describeFunction(const GroupFunction& f) {
     for (auto& op : te::postOrderOps(outOps)) {
         if (op->opKind() == te::OpKind::Placeholder) continue;
         auto* c = dynamic_cast<const te::ComputeOpNode*>(op.get());
-        out += "    " + op->name + ": " + typeText(op.output(0)) + ", " + (op->tag.empty() ? "untagged" : op->tag);
+        out += "    " + op->name + ": " + te::typeText(op.output(0)) + ", " + (op->tag.empty() ? "untagged" : op->tag);
         if (c && !c->reduceAxis.empty())
             out += ", reduces " + std::to_string(c->reduceAxis.size()) + (c->reduceAxis.size() == 1 ? " axis" : " axes");
         out += "\n";

@@ -1,5 +1,7 @@
 #include "te/ConfigSpace.h"
 
+#include "ir/NamedInts.h"
+
 #include "te/Suggest.h"
 #include "tir/IROperators.h"
 
@@ -161,26 +163,7 @@ int64_t spaceSize(const std::vector<Knob>& knobs) {
 }
 
 std::map<std::string, int64_t> parseConfig(std::string_view text) {
-    std::map<std::string, int64_t> config;
-    size_t pos = 0;
-    while (pos <= text.size()) {
-        size_t comma = text.find(',', pos);
-        std::string item(text.substr(pos, comma == std::string_view::npos ? std::string_view::npos
-                                                                          : comma - pos));
-        pos = comma == std::string_view::npos ? text.size() + 1 : comma + 1;
-        if (item.empty()) continue;
-        size_t eq = item.find('=');
-        std::string name = item.substr(0, eq == std::string::npos ? 0 : eq);
-        std::string index = eq == std::string::npos ? "" : item.substr(eq + 1);
-        bool digits =
-            !index.empty() && index.size() <= 18 &&
-            std::all_of(index.begin(), index.end(), [](char ch) { return ch >= '0' && ch <= '9'; });
-        if (name.empty() || !digits)
-            throw CompileError("config item '" + item +
-                               "' is not NAME=INDEX (a knob name and a choice index from 0)");
-        config[name] = std::stoll(index);
-    }
-    return config;
+    return parseNamedInts(text, {"config", "NAME=INDEX (a knob name and a choice index from 0)", false, false});
 }
 
 std::string formatConfig(const std::map<std::string, int64_t>& config) {

@@ -222,4 +222,13 @@ std::vector<Operation> postOrderOps(const std::vector<Operation>& outputs) {
     return order;
 }
 
+std::string typeText(const Tensor& t) {
+    std::string s = t->dtype.str() + "[";
+    for (size_t i = 0; i < t->shape.size(); ++i) {
+        auto c = tir::asConstInt(t->shape[i]);
+        s += (i ? ", " : "") + (c ? std::to_string(*c) : tir::toString(t->shape[i]));
+    }
+    return s + "]";
+}
+
 } // namespace tessel::te

@@ -120,4 +120,8 @@ Expr prod(Expr source, std::vector<IterVar> axis, Expr where = {});
 /// Every operation that `outputs` depend on, inputs first (post-order).
 std::vector<Operation> postOrderOps(const std::vector<Operation>& outputs);
 
+/// "float32[1, 64, 56, 56]": a tensor's type as messages show it (a symbolic
+/// extent printed as TIR).
+std::string typeText(const Tensor& t);
+
 } // namespace tessel::te

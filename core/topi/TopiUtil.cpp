@@ -1,5 +1,7 @@
 #include "topi/TopiUtil.h"
 
+#include "ir/AxisMath.h"
+
 #include "ir/Check.h"
 #include "ir/Diagnostic.h"
 
@@ -105,10 +107,8 @@ Expr paddedRead(const Tensor& t, const std::vector<Expr>& idx, Expr padValue) {
 }
 
 int64_t normalizeAxis(int64_t axis, int64_t rank) {
-    if (axis < -rank || axis >= rank)
-        throw CompileError("axis " + std::to_string(axis) + " is out of range for rank " +
-                           std::to_string(rank));
-    return axis < 0 ? axis + rank : axis;
+    if (auto a = tessel::normalizeAxis(axis, rank)) return *a;
+    throw CompileError("axis " + std::to_string(axis) + " is out of range for rank " + std::to_string(rank));
 }
 
 Tensor literalTensor(const std::vector<int64_t>& shape, Expr value, const std::string& name) {

@@ -2,6 +2,7 @@
 // padding, resizing, gathers and shape producers.
 #include "topi/Transform.h"
 
+#include "ir/AxisMath.h"
 #include "ir/Diagnostic.h"
 #include "topi/TopiUtil.h"
 
@@ -24,34 +25,6 @@ std::string shapeStr(const std::vector<int64_t>& s) {
 /// A stage of `shape` tagged injective.
 Tensor injective(const std::vector<int64_t>& shape, const te::ComputeFunction& f, const std::string& name) {
     return te::compute(toExprs(shape), f, name, tag::kInjective);
-}
-
-/// The elements one sliced axis takes: `count` from `start`, `step` apart.
-/// Negative starts and ends count from the end; then for a positive step both
-/// are clamped to [0, dim], for a negative one start to [0, dim - 1] and end
-/// to [-1, dim - 1] (ONNX's Slice, as shape inference computes it).
-struct SliceRange {
-    int64_t start = 0, step = 1, count = 0;
-};
-SliceRange sliceRange(int64_t dim, int64_t start, int64_t end, int64_t step) {
-    SliceRange r;
-    r.step = step;
-    if (dim <= 0) return r;
-    if (start < 0) start += dim;
-    if (end < 0) end += dim;
-    // A step longer than the axis takes at most one element: clamping it keeps
-    // the count and keeps -step from overflowing.
-    const int64_t s = std::clamp(step, -dim - 1, dim + 1);
-    if (step > 0) {
-        r.start = std::clamp(start, int64_t(0), dim);
-        end = std::clamp(end, int64_t(0), dim);
-        r.count = end > r.start ? (end - r.start + s - 1) / s : 0;
-    } else {
-        r.start = std::clamp(start, int64_t(0), dim - 1);
-        end = std::clamp(end, int64_t(-1), dim - 1);
-        r.count = r.start > end ? (r.start - end - s - 1) / -s : 0;
-    }
-    return r;
 }
 
 } // namespace

@@ -82,6 +82,30 @@ inline Msg valueInfo(const std::string& name, int dtype, const std::vector<int64
     return vi;
 }
 
+/// ValueInfoProto of a tensor whose dimension i is symbolic, named
+/// `dimNames[i]`, where `dims[i]` < 0 (and `dimNames[i]` is not empty).
+inline Msg valueInfoNamed(const std::string& name, int dtype, const std::vector<int64_t>& dims,
+                          const std::vector<std::string>& dimNames) {
+    Msg shape;
+    for (size_t i = 0; i < dims.size(); ++i) {
+        Msg dim;
+        if (dims[i] >= 0)
+            dim.varint(1, static_cast<uint64_t>(dims[i]));
+        else if (i < dimNames.size() && !dimNames[i].empty())
+            dim.bytes(2, dimNames[i]);
+        shape.msg(1, dim);
+    }
+    Msg tensorType;
+    tensorType.varint(1, static_cast<uint64_t>(dtype));
+    tensorType.msg(2, shape);
+    Msg type;
+    type.msg(1, tensorType);
+    Msg vi;
+    vi.bytes(1, name);
+    vi.msg(2, type);
+    return vi;
+}
+
 inline Msg node(const std::string& op, const std::vector<std::string>& inputs,
                 const std::vector<std::string>& outputs, const std::string& name,
                 const std::vector<Msg>& attributes = {}, const std::string& domain = {}) {

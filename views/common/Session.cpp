@@ -3,10 +3,11 @@
 #include "ir/Diagnostic.h"
 
 #include "common/Jobs.h"
+#include "common/MessageLog.h"
 
 namespace tessel::views {
 
-Session::Session(QObject* parent) : QObject(parent), jobs_(new Jobs(this)) {}
+Session::Session(QObject* parent) : QObject(parent), jobs_(new Jobs(this)), messages_(new MessageLog(this)) {}
 
 Session::~Session() = default;
 
@@ -70,6 +71,11 @@ void Session::setEditedSchedule(const QString& function, const QString& script) 
         editedSchedules_[function] = script;
     }
     emit editedSchedulesChanged();
+}
+
+void Session::report(const QString& text, bool error) {
+    messages_->append(text, error);
+    emit message(text, error);
 }
 
 bool Session::setTarget(const QString& target) {

@@ -25,6 +25,7 @@ struct FunctionArtifacts;
 namespace tessel::views {
 
 class Jobs;
+class MessageLog;
 
 class Session : public QObject {
     Q_OBJECT
@@ -36,6 +37,8 @@ public:
 
     Kind kind() const { return kind_; }
     Jobs* jobs() const { return jobs_; }
+    /// Every message reported so far (report() appends to it); the Messages view shows it.
+    MessageLog* messages() const { return messages_; }
 
     /// The model file (for Kind::Model) or script file (Kind::Script); may be
     /// empty for an unsaved script.
@@ -43,7 +46,8 @@ public:
 
     /// The compiled model with its trace (null unless Kind::Model).
     std::shared_ptr<const driver::CompiledModel> model() const { return model_; }
-    /// Input shape bindings used to compile it ("input" -> "1x3x224x224").
+    /// Input shape bindings used to compile it: input name -> its dimensions in
+    /// the compiler's format ("1,3,224,224"; shell/InputShapes).
     QMap<QString, QString> inputShapes() const { return inputShapes_; }
     void setModel(const QString& path, std::shared_ptr<const driver::CompiledModel> model,
                   const QMap<QString, QString>& inputShapes = {});
@@ -51,9 +55,9 @@ public:
     /// The text of the open TE script (Kind::Script).
     QString scriptText() const { return scriptText_; }
     void setScript(const QString& path, const QString& text);
-    /// Keeps the script's text as edited, without reloading anyone (the
-    /// editor calls nothing here itself; the window does before it rebuilds
-    /// the views, so no edit is lost).
+    /// Keeps the script's text as edited, without reloading anyone (no
+    /// signal): the schedule editor calls it as the user types, so a rebuild
+    /// of the views or a saved project starts from the edited text.
     void updateScriptText(const QString& text) { scriptText_ = text; }
 
     /// Closes whatever is open.
@@ -95,11 +99,13 @@ signals:
     void message(const QString& text, bool error);
 
 public:
-    void report(const QString& text, bool error = false) { emit message(text, error); }
+    /// Logs a message for the user and emits message().
+    void report(const QString& text, bool error = false);
 
 private:
     Kind kind_ = Kind::Empty;
     Jobs* jobs_;
+    MessageLog* messages_;
     QString sourcePath_;
     std::shared_ptr<const driver::CompiledModel> model_;
     QMap<QString, QString> inputShapes_;

@@ -6,6 +6,7 @@
 #include "driver/FunctionArtifacts.h"
 #include "common/Resources.h"
 #include "driver/Measure.h"
+#include "lesson/LessonChart.h"
 #include "runtime/ReferenceStore.h"
 #include "te/script/Script.h"
 
@@ -16,7 +17,7 @@
 #include <QScrollArea>
 #include <QSplitter>
 #include <QTabWidget>
-#include <QTreeWidget>
+#include <QTreeView>
 #include <QVBoxLayout>
 
 namespace tessel::views {
@@ -28,34 +29,37 @@ const std::string kLadderKey = "gemm-ladder";
 
 QString q(const std::string& s) { return QString::fromStdString(s); }
 
-/// "3.37 s", "295.8 ms", "4.21 ms".
-QString formatMs(double ms) {
-    if (ms >= 1000) return LessonView::tr("%1 s").arg(ms / 1000, 0, 'f', 2);
-    if (ms >= 10) return LessonView::tr("%1 ms").arg(ms, 0, 'f', 1);
-    return LessonView::tr("%1 ms").arg(ms, 0, 'f', 2);
-}
-
 } // namespace
 
 LessonView::LessonView(Session* session, QWidget* parent)
-    : QWidget(parent), session_(session), steps_(new QTreeWidget), source_(new QLabel), explanation_(new QLabel),
+    : QWidget(parent), session_(session), times_(new LessonTimes(this)), steps_(new QTreeView),
+      chart_(new LessonChart(times_)), source_(new QLabel), explanation_(new QLabel),
       published_(new QLabel), measuredLabel_(new QLabel), measure_(new QPushButton(tr("Measure"))),
       cancel_(new QPushButton(tr("Cancel"))), open_(new QPushButton(tr("Open in editor"))),
       progress_(new QProgressBar), tabs_(new QTabWidget), script_(new CodeEditor), diff_(new CodeEditor),
       tir_(new CodeEditor), assembly_(new CodeEditor), references_(std::make_shared<runtime::ReferenceStore>()) {
     setObjectName(QStringLiteral("LessonView"));
-    steps_->setColumnCount(3);
-    steps_->setHeaderLabels({tr("Step"), tr("This machine"), tr("Tutorial")});
+    steps_->setModel(times_);
     steps_->setRootIsDecorated(false);
-    steps_->header()->setSectionResizeMode(0, QHeaderView::Stretch);
+    steps_->setUniformRowHeights(true);
+    steps_->setAllColumnsShowFocus(true);
+    steps_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    steps_->header()->setSectionResizeMode(LessonTimes::Step, QHeaderView::Stretch);
     steps_->header()->setStretchLastSection(false);
     source_->setWordWrap(true);
     source_->setOpenExternalLinks(true);
     source_->setTextFormat(Qt::RichText);
+    // The steps and their times as a list and as bars, side by side.
+    auto* stepsAndChart = new QSplitter(Qt::Horizontal);
+    stepsAndChart->addWidget(steps_);
+    stepsAndChart->addWidget(chart_);
+    stepsAndChart->setStretchFactor(0, 3);
+    stepsAndChart->setStretchFactor(1, 2);
+    stepsAndChart->setSizes({600, 400});
     auto* left = new QWidget;
     auto* leftLayout = new QVBoxLayout(left);
     leftLayout->setContentsMargins(0, 0, 0, 0);
-    leftLayout->addWidget(steps_, 1);
+    leftLayout->addWidget(stepsAndChart, 1);
     leftLayout->addWidget(source_);
 
     explanation_->setWordWrap(true);
@@ -106,15 +110,17 @@ LessonView::LessonView(Session* session, QWidget* parent)
     auto* split = new QSplitter(Qt::Vertical);
     split->addWidget(left);
     split->addWidget(right);
-    split->setStretchFactor(0, 2);
-    split->setStretchFactor(1, 5);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 4);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(split);
 
-    connect(steps_, &QTreeWidget::currentItemChanged, this, [this](QTreeWidgetItem* item) {
-        if (item) showStep(steps_->indexOfTopLevelItem(item));
-    });
+    connect(steps_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex& current) {
+                if (current.isValid()) showStep(current.row());
+            });
+    connect(chart_, &LessonChart::stepClicked, this, &LessonView::selectStep);
     connect(measure_, &QPushButton::clicked, this, &LessonView::measure);
     connect(cancel_, &QPushButton::clicked, this, &LessonView::cancelMeasure);
     connect(open_, &QPushButton::clicked, this, &LessonView::openInEditor);
@@ -129,38 +135,31 @@ LessonView::~LessonView() = default;
 
 bool LessonView::loadLesson(const QString& dir) {
     QString error;
-    lesson_ = views::loadLesson(dir, &error);
+    const Lesson loaded = views::loadLesson(dir, &error);
     artifacts_.clear();
     errors_.clear();
-    measured_.clear();
     references_->clear();
     current_ = -1;
-    steps_->clear();
-    for (int i = 0; i < lesson_.steps.size(); ++i) {
-        auto* item = new QTreeWidgetItem(steps_);
-        item->setText(0, lesson_.steps[i].title);
-        item->setToolTip(0, lesson_.steps[i].fileName);
-        updateRow(i);
-    }
-    if (!lesson_.sourceUrl.isEmpty())
+    times_->setLesson(loaded);
+    if (!loaded.sourceUrl.isEmpty())
         source_->setText(tr("Tutorial figures: <a href=\"%1\">%2</a> by %3 (docs %4).")
-                             .arg(lesson_.sourceUrl.toHtmlEscaped(), lesson_.sourceTitle.toHtmlEscaped(),
-                                  lesson_.sourceAuthors.toHtmlEscaped(), lesson_.docsVersion.toHtmlEscaped()));
+                             .arg(loaded.sourceUrl.toHtmlEscaped(), loaded.sourceTitle.toHtmlEscaped(),
+                                  loaded.sourceAuthors.toHtmlEscaped(), loaded.docsVersion.toHtmlEscaped()));
     else
         source_->clear();
-    source_->setToolTip(QStringList{lesson_.machine, lesson_.figures, lesson_.retrieved}.join(QStringLiteral("\n\n")));
-    if (lesson_.steps.isEmpty()) {
+    source_->setToolTip(QStringList{loaded.machine, loaded.figures, loaded.retrieved}.join(QStringLiteral("\n\n")));
+    if (loaded.steps.isEmpty()) {
         explanation_->setText(error);
         session_->report(error, true);
         return false;
     }
-    steps_->setCurrentItem(steps_->topLevelItem(0));
+    steps_->setCurrentIndex(times_->index(0, LessonTimes::Step));
     return true;
 }
 
 void LessonView::selectStep(int index) {
     if (index < 0 || index >= stepCount()) return;
-    steps_->setCurrentItem(steps_->topLevelItem(index));
+    steps_->setCurrentIndex(times_->index(index, LessonTimes::Step));
 }
 
 QString LessonView::explanationText() const { return explanation_->text(); }
@@ -171,10 +170,10 @@ bool LessonView::isMeasuring() const { return session_->jobs()->isRunning(QStrin
 void LessonView::showStep(int index) {
     if (index < 0 || index >= stepCount() || index == current_) return;
     current_ = index;
-    const LessonStep& step = lesson_.steps[index];
+    const LessonStep& step = lesson().steps[index];
     explanation_->setText(step.explanation);
     script_->setCode(step.script);
-    diffResult_ = lineDiff(index > 0 ? lesson_.steps[index - 1].code : QString(), step.code);
+    diffResult_ = lineDiff(index > 0 ? lesson().steps[index - 1].code : QString(), step.code);
     diff_->setCode(diffResult_.text());
     tabs_->setTabText(1, index > 0 ? tr("Changes (+%1 −%2)").arg(diffResult_.added).arg(diffResult_.removed)
                                    : tr("Changes"));
@@ -197,7 +196,7 @@ void LessonView::showEvent(QShowEvent* event) {
 void LessonView::requestArtifacts(int index) {
     if (lowering_ == index && session_->jobs()->isRunning(QStringLiteral("lesson-artifacts"))) return;
     lowering_ = index;
-    const LessonStep& step = lesson_.steps[index];
+    const LessonStep& step = lesson().steps[index];
     const std::string script = step.script.toStdString(), file = step.fileName.toStdString();
     session_->jobs()->run<std::shared_ptr<const driver::FunctionArtifacts>>(
         QStringLiteral("lesson-artifacts"), tr("Lowering %1").arg(step.fileName),
@@ -239,59 +238,40 @@ void LessonView::showArtifacts(int index) {
 
 void LessonView::updateFigures() {
     if (current_ < 0) return;
-    const LessonStep& step = lesson_.steps[current_];
+    const LessonStep& step = lesson().steps[current_];
     if (step.publishedSeconds) {
         QString text = tr("Tutorial (%1): %2").arg(step.tutorialStep, formatMs(*step.publishedSeconds * 1e3));
-        const auto& base = lesson_.steps.front().publishedSeconds;
+        const auto& base = lesson().steps.front().publishedSeconds;
         if (current_ > 0 && base) text += tr(", %1× the baseline").arg(*base / *step.publishedSeconds, 0, 'f', 1);
         published_->setText(text);
     } else {
         published_->setText(tr("Tutorial: no figure (%1)").arg(step.note.isEmpty() ? tr("not in the tutorial") : step.note));
     }
-    published_->setToolTip(lesson_.machine);
-    if (measured_.contains(current_)) {
-        const Measurement& m = measured_[current_];
+    published_->setToolTip(lesson().machine);
+    if (const auto m = times_->measurement(current_)) {
         QString text = tr("This machine: %1, %2 GFLOP/s, %3")
-                           .arg(formatMs(m.latencyMs))
-                           .arg(m.gflops, 0, 'f', 1)
-                           .arg(m.correct ? tr("correct") : tr("WRONG: %1").arg(m.error));
-        if (current_ > 0 && measured_.contains(0) && m.latencyMs > 0)
-            text += tr(", %1× the baseline").arg(measured_[0].latencyMs / m.latencyMs, 0, 'f', 1);
+                           .arg(formatMs(m->latencyMs))
+                           .arg(m->gflops, 0, 'f', 1)
+                           .arg(m->correct ? tr("correct") : tr("WRONG: %1").arg(m->error));
+        if (const auto base = times_->measurement(0); current_ > 0 && base && m->latencyMs > 0)
+            text += tr(", %1× the baseline").arg(base->latencyMs / m->latencyMs, 0, 'f', 1);
         measuredLabel_->setText(text);
-    } else if (measuring_ == current_) {
+    } else if (times_->measuring() == current_) {
         measuredLabel_->setText(tr("This machine: measuring…"));
     } else {
         measuredLabel_->setText(tr("This machine: not measured yet"));
     }
 }
 
-void LessonView::updateRow(int index) {
-    QTreeWidgetItem* item = steps_->topLevelItem(index);
-    if (!item) return;
-    const LessonStep& step = lesson_.steps[index];
-    item->setText(2, step.publishedSeconds ? formatMs(*step.publishedSeconds * 1e3) : QStringLiteral("—"));
-    item->setTextAlignment(2, Qt::AlignRight | Qt::AlignVCenter);
-    if (measured_.contains(index)) {
-        const Measurement& m = measured_[index];
-        item->setText(1, m.correct ? formatMs(m.latencyMs) : tr("wrong"));
-    } else {
-        item->setText(1, index == measuring_ ? tr("…") : QString());
-    }
-    item->setTextAlignment(1, Qt::AlignRight | Qt::AlignVCenter);
-}
-
 void LessonView::measure() {
     if (current_ < 0) return;
     const int index = current_;
-    const LessonStep& step = lesson_.steps[index];
+    const LessonStep& step = lesson().steps[index];
     const std::string script = step.script.toStdString(), file = step.fileName.toStdString();
     auto cached = artifacts_.value(index);
     auto references = references_;
-    const int previous = measuring_;
-    measuring_ = index;
-    if (previous >= 0) updateRow(previous);
+    times_->setMeasuring(index);
     setMeasuring(true);
-    updateRow(index);
     updateFigures();
     session_->jobs()->run<std::shared_ptr<driver::RunReport>>(
         QStringLiteral("lesson-measure"), tr("Measuring %1").arg(step.fileName),
@@ -320,20 +300,17 @@ void LessonView::measure() {
         },
         this,
         [this, index](std::shared_ptr<driver::RunReport> rep) {
-            Measurement m;
+            LessonTimes::Measurement m;
             m.latencyMs = rep->latencyMs;
             m.gflops = rep->gflops;
             m.correct = rep->ok;
             m.error = q(rep->error);
-            measured_.insert(index, m);
-            if (measuring_ == index) measuring_ = -1;
-            for (int i = 0; i < stepCount(); ++i) updateRow(i);
+            times_->setMeasurement(index, m);
             updateFigures();
             emit measured(index, m.latencyMs, m.gflops, m.correct);
         },
         [this, index](const QString& message) {
-            if (measuring_ == index) measuring_ = -1;
-            updateRow(index);
+            if (times_->measuring() == index) times_->setMeasuring(-1);
             updateFigures();
             measuredLabel_->setText(tr("This machine: failed: %1").arg(message));
             session_->report(message, true);
@@ -342,15 +319,13 @@ void LessonView::measure() {
 
 void LessonView::cancelMeasure() {
     session_->jobs()->cancel(QStringLiteral("lesson-measure"));
-    const int was = measuring_;
-    measuring_ = -1;
-    if (was >= 0) updateRow(was);
+    times_->setMeasuring(-1);
     setMeasuring(false);
     updateFigures();
 }
 
 void LessonView::setMeasuring(bool on) {
-    on = on && (measuring_ >= 0 || isMeasuring());
+    on = on && (times_->measuring() >= 0 || isMeasuring());
     progress_->setVisible(on);
     cancel_->setEnabled(on);
     measure_->setEnabled(!on);
@@ -358,7 +333,7 @@ void LessonView::setMeasuring(bool on) {
 
 void LessonView::openInEditor() {
     if (current_ < 0) return;
-    const LessonStep& step = lesson_.steps[current_];
+    const LessonStep& step = lesson().steps[current_];
     session_->setScript(step.path, step.script);
 }
 

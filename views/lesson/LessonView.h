@@ -13,6 +13,7 @@
 #pragma once
 
 #include "lesson/LessonSteps.h"
+#include "lesson/LessonTimes.h"
 #include "lesson/UnifiedDiff.h"
 
 #include <QHash>
@@ -25,7 +26,7 @@ class QLabel;
 class QProgressBar;
 class QPushButton;
 class QTabWidget;
-class QTreeWidget;
+class QTreeView;
 
 namespace tessel::driver {
 struct FunctionArtifacts;
@@ -38,6 +39,7 @@ class ReferenceStore;
 namespace tessel::views {
 
 class CodeEditor;
+class LessonChart;
 class Session;
 
 class LessonView : public QWidget {
@@ -48,11 +50,15 @@ public:
 
     /// Loads the lesson in `dir` (the constructor loads resourcesDir()/examples/gemm).
     bool loadLesson(const QString& dir);
-    const Lesson& lesson() const { return lesson_; }
+    const Lesson& lesson() const { return times_->lesson(); }
 
-    /// The steps: one row each (step, time here, tutorial's time).
-    QTreeWidget* stepList() const { return steps_; }
-    int stepCount() const { return int(lesson_.steps.size()); }
+    /// The steps with their times (step, time here, tutorial's time), as the
+    /// step list and the chart show them.
+    LessonTimes* times() const { return times_; }
+    QTreeView* stepList() const { return steps_; }
+    /// The times as bars: this machine's next to the tutorial's.
+    LessonChart* chart() const { return chart_; }
+    int stepCount() const { return times_->stepCount(); }
     int currentStep() const { return current_; }
     void selectStep(int index);
 
@@ -89,22 +95,16 @@ protected:
     void showEvent(QShowEvent* event) override;
 
 private:
-    struct Measurement {
-        double latencyMs = 0, gflops = 0;
-        bool correct = false;
-        QString error;
-    };
-
     void showStep(int index);
     void requestArtifacts(int index);
     void showArtifacts(int index);
     void updateFigures();
-    void updateRow(int index);
     void setMeasuring(bool on);
 
     Session* session_;
-    Lesson lesson_;
-    QTreeWidget* steps_;
+    LessonTimes* times_;
+    QTreeView* steps_;
+    LessonChart* chart_;
     QLabel* source_;
     QLabel* explanation_;
     QLabel* published_;
@@ -119,12 +119,10 @@ private:
     CodeEditor* tir_;
     CodeEditor* assembly_;
     int current_ = -1;
-    int measuring_ = -1;
     int lowering_ = -1;
     LineDiffResult diffResult_;
     QHash<int, std::shared_ptr<const driver::FunctionArtifacts>> artifacts_;
     QHash<int, QString> errors_;
-    QHash<int, Measurement> measured_;
     std::shared_ptr<runtime::ReferenceStore> references_;
 };
 

@@ -9,48 +9,36 @@
 
 namespace tessel::views {
 
-QString checkShapeText(const ModelInput& input, const QString& text) {
-    const QStringList parts = text.trimmed().split(QLatin1Char('x'), Qt::KeepEmptyParts);
-    if (text.trimmed().isEmpty()) return InputShapesDialog::tr("%1: give a shape such as 1x3x224x224").arg(input.name);
-    if (parts.size() != input.dims.size())
-        return InputShapesDialog::tr("%1 has %2 dimensions, %3 given").arg(input.name).arg(input.dims.size()).arg(parts.size());
-    for (int i = 0; i < parts.size(); ++i) {
-        bool ok = false;
-        qint64 d = parts[i].trimmed().toLongLong(&ok);
-        if (!ok || d <= 0)
-            return InputShapesDialog::tr("%1: dimension %2 is not a positive number").arg(input.name).arg(i);
-        if (input.dims[i] >= 0 && input.dims[i] != d)
-            return InputShapesDialog::tr("%1: dimension %2 is fixed to %3 by the model").arg(input.name).arg(i).arg(input.dims[i]);
-    }
-    return {};
-}
-
-InputShapesDialog::InputShapesDialog(const QString& modelName, const QVector<ModelInput>& inputs, QWidget* parent)
+InputShapesDialog::InputShapesDialog(const QString& modelName, const QVector<ModelInput>& inputs,
+                                     const QMap<QString, QString>& given, QWidget* parent)
     : QDialog(parent), inputs_(inputs) {
     setWindowTitle(tr("Input shapes"));
     auto* layout = new QVBoxLayout(this);
-    layout->addWidget(new QLabel(
-        tr("%1 has inputs with dynamic dimensions (shown as ?). Tessel compiles for fixed shapes: "
-           "give each input's shape.")
-            .arg(modelName),
-        this));
+    auto* intro = new QLabel(tr("%1 has inputs with dynamic dimensions (shown by name or as ?). Tessel compiles "
+                                "for fixed shapes: give each input's dimensions, separated by commas.")
+                                 .arg(modelName),
+                             this);
+    intro->setWordWrap(true);
+    layout->addWidget(intro);
     auto* form = new QFormLayout;
-    for (const auto& in : inputs_) {
+    const QVector<QVector<qint64>> suggested = suggestShapes(inputs_);
+    QLineEdit* first = nullptr;
+    for (int k = 0; k < inputs_.size(); ++k) {
+        const ModelInput& in = inputs_[k];
         if (!in.dynamic()) continue;
-        QStringList shown, guess;
-        for (qint64 d : in.dims) {
-            shown << (d < 0 ? QStringLiteral("?") : QString::number(d));
-            guess << QString::number(d < 0 ? 1 : d);
-        }
-        auto* edit = new QLineEdit(guess.join(QLatin1Char('x')), this);
+        auto* edit = new QLineEdit(given.contains(in.name) ? given.value(in.name) : shapeText(suggested[k]), this);
         edit->setObjectName(in.name);
-        edit->setToolTip(tr("%1 %2[%3]").arg(in.name, in.dtype, shown.join(QStringLiteral(", "))));
+        edit->setPlaceholderText(shapeText(in.dims));
+        edit->setToolTip(tr("The dimensions of %1, e.g. %2 (as tesselc --input-shape %1:%2 takes them)")
+                             .arg(in.name, shapeText(suggested[k])));
         fields_.insert(in.name, edit);
-        form->addRow(QStringLiteral("%1  %2[%3]").arg(in.name, in.dtype, shown.join(QStringLiteral(", "))), edit);
+        form->addRow(in.describe(), edit);
         connect(edit, &QLineEdit::textChanged, this, &InputShapesDialog::validate);
+        if (!first) first = edit;
     }
     layout->addLayout(form);
     error_ = new QLabel(this);
+    error_->setWordWrap(true);
     error_->setStyleSheet(QStringLiteral("color: #c0392b"));
     layout->addWidget(error_);
     buttons_ = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
@@ -58,6 +46,17 @@ InputShapesDialog::InputShapesDialog(const QString& modelName, const QVector<Mod
     connect(buttons_, &QDialogButtonBox::rejected, this, &QDialog::reject);
     layout->addWidget(buttons_);
     validate();
+    // Typing replaces the first unknown dimension, or the first field's text.
+    for (QLineEdit* f : fields_)
+        if (const auto at = f->text().indexOf(QLatin1Char('?')); at >= 0) {
+            first = f;
+            f->setSelection(int(at), 1);
+            break;
+        }
+    if (first) {
+        first->setFocus();
+        if (!first->hasSelectedText()) first->selectAll();
+    }
 }
 
 void InputShapesDialog::validate() {
@@ -68,9 +67,18 @@ void InputShapesDialog::validate() {
     buttons_->button(QDialogButtonBox::Ok)->setEnabled(err.isEmpty());
 }
 
+QString InputShapesDialog::errorText() const { return error_->text(); }
+
 QMap<QString, QString> InputShapesDialog::shapes() const {
     QMap<QString, QString> out;
-    for (auto it = fields_.begin(); it != fields_.end(); ++it) out.insert(it.key(), it.value()->text().trimmed());
+    for (auto it = fields_.begin(); it != fields_.end(); ++it) {
+        QString text = it.value()->text().trimmed();
+        try {
+            text = shapeText(parseShapeText(it.key(), text)); // "1, 3,48 ,320" -> "1,3,48,320"
+        } catch (const std::exception&) {
+        }
+        out.insert(it.key(), text);
+    }
     return out;
 }
 

@@ -1,9 +1,14 @@
 /// \file
 /// Asks for the shapes of a model's dynamic inputs ("?" dimensions) before it
-/// is compiled: Tessel compiles static shapes, as TVM does. Each field is
-/// checked as it is typed ("1x3x224x224", every dimension a positive number
-/// where the model has "?", equal to the model's where it is fixed).
+/// is compiled: Tessel compiles static shapes, as TVM does. Each field takes
+/// an input's dimensions in the compiler's format ("1,3,224,224", as after the
+/// ':' of `tesselc --input-shape`), starts from what the model suggests
+/// (suggestShapes) and is checked as it is typed (checkShapeText); a dimension
+/// the model says nothing about stays "?" and OK stays disabled until every
+/// field is a shape that compiles.
 #pragma once
+
+#include "shell/InputShapes.h"
 
 #include <QDialog>
 #include <QMap>
@@ -16,24 +21,18 @@ class QLineEdit;
 
 namespace tessel::views {
 
-/// One model input as the dialog shows it: dimensions with -1 for dynamic.
-struct ModelInput {
-    QString name;
-    QString dtype;
-    QVector<qint64> dims;
-    bool dynamic() const { return dims.contains(-1); }
-};
-
-/// Checks `text` against `input`; returns an error message or "".
-QString checkShapeText(const ModelInput& input, const QString& text);
-
 class InputShapesDialog : public QDialog {
     Q_OBJECT
 public:
-    InputShapesDialog(const QString& modelName, const QVector<ModelInput>& inputs, QWidget* parent = nullptr);
-    /// Input name -> "1x3x224x224" for every dynamic input.
+    /// `given` (input name -> shape text) fills the fields it names, e.g. the
+    /// shapes a project stored; the others start from the model's suggestions.
+    InputShapesDialog(const QString& modelName, const QVector<ModelInput>& inputs,
+                      const QMap<QString, QString>& given = {}, QWidget* parent = nullptr);
+    /// Input name -> "1,3,224,224" for every dynamic input.
     QMap<QString, QString> shapes() const;
     QLineEdit* field(const QString& input) const { return fields_.value(input); }
+    /// The first problem with the fields, as shown under them ("" when none).
+    QString errorText() const;
 
 private:
     void validate();

@@ -1,22 +1,18 @@
 #include "shell/MainWindow.h"
 
 #include "common/Jobs.h"
+#include "common/MessageLog.h"
 #include "common/Resources.h"
 #include "common/Session.h"
 #include "driver/ModelCompiler.h"
 #include "driver/ModelRunner.h"
 #include "frontend/ModelZoo.h"
 #include "frontend/OnnxImporter.h"
+#include "frontend/OnnxInputs.h"
+#include "shell/InputShapes.h"
 #include "shell/InputShapesDialog.h"
 #include "shell/Language.h"
 #include "shell/PassReference.h"
-
-#include "code/CodeView.h"
-#include "graph/GraphPanel.h"
-#include "graph/NodeProperties.h"
-#include "lesson/LessonView.h"
-#include "schedule/ScheduleEditor.h"
-#include "stages/StageView.h"
 
 #include <QAction>
 #include <QActionGroup>
@@ -25,10 +21,11 @@
 #include <QDateTime>
 #include <QDir>
 #include <QDockWidget>
+#include <QElapsedTimer>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QInputDialog>
 #include <QLabel>
-#include <QListWidget>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QProgressBar>
@@ -45,6 +42,8 @@ namespace tessel::views {
 namespace {
 
 constexpr int kMaxRecent = 8;
+/// The window's size on a screen where it fits.
+constexpr QSize kPreferredSize(1440, 900);
 
 /// What the inspect job finds out about a model before compiling it.
 struct ModelInfo {
@@ -56,14 +55,23 @@ ModelInfo inspectModel(const QString& path) {
     io.inferShapes = false;
     graph::Graph g = frontend::importOnnx(path.toStdString(), io);
     ModelInfo info;
+    bool dynamic = false;
     for (const auto& in : g.inputs()) {
         ModelInput mi;
         const auto& t = in->output(0).type();
         mi.name = QString::fromStdString(in->output(0).name());
         mi.dtype = QString::fromStdString(t.dtype.str());
         for (int64_t d : t.shape) mi.dims << d;
+        dynamic = dynamic || mi.dynamic();
         info.inputs << mi;
     }
+    // The names of symbolic dimensions (the import forgets them) are the
+    // model's hints for the shape dialog.
+    if (dynamic)
+        for (const auto& in : frontend::onnxInputs(path.toStdString()))
+            for (auto& mi : info.inputs)
+                if (mi.name == QString::fromStdString(in.name))
+                    for (const auto& n : in.dimNames) mi.dimNames << QString::fromStdString(n);
     return info;
 }
 
@@ -76,11 +84,25 @@ QString firstInterestingFunction(const driver::CompiledModel& m) {
 
 } // namespace
 
-MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), session_(new Session(this)) {
+QRect fitWindowToScreen(const QSize& preferred, const QRect& available) {
+    // Room for the frame a window manager adds around the client area: the
+    // title bar above, thin borders elsewhere (unknown before the window is shown).
+    const QRect room = available.adjusted(8, 40, -8, -8);
+    const QSize size = preferred.boundedTo(room.size()).expandedTo(QSize(1, 1));
+    QRect r(QPoint(), size);
+    r.moveCenter(room.center());
+    return r;
+}
+
+MainWindow::MainWindow(QWidget* parent, ViewRegistry views)
+    : QMainWindow(parent), session_(new Session(this)), registry_(std::move(views)) {
     setObjectName(QStringLiteral("TesselMainWindow"));
     setWindowIcon(QIcon(QStringLiteral(":/icons/tessel.svg")));
     setDockNestingEnabled(true);
-    resize(1440, 900);
+    // A saved geometry (restoreLayout) replaces this; a first window fits the
+    // screen, so the messages and the status bar are never off it.
+    if (QScreen* s = screen()) setGeometry(fitWindowToScreen(kPreferredSize, s->availableGeometry()));
+    else resize(kPreferredSize);
 
     statusLabel_ = new QLabel(this);
     progress_ = new QProgressBar(this);
@@ -98,9 +120,10 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), session_(new Sess
     defaultState_ = saveState();
     restoreLayout();
 
-    connect(session_, &Session::message, this, &MainWindow::showMessage);
+    connect(session_, &Session::message, this, &MainWindow::onMessage);
     connect(session_, &Session::modelChanged, this, &MainWindow::updateTitle);
     connect(session_, &Session::scriptChanged, this, &MainWindow::updateTitle);
+    connect(session_, &Session::targetChanged, this, &MainWindow::onTargetChanged);
     auto* jobs = session_->jobs();
     connect(jobs, &Jobs::started, this, &MainWindow::updateJobStatus);
     connect(jobs, &Jobs::finished, this, &MainWindow::updateJobStatus);
@@ -128,6 +151,8 @@ MainWindow::~MainWindow() {
 // ---------------------------------------------------------------- actions / menus
 
 void MainWindow::createActions() {
+    targetAct_ = new QAction(this);
+    connect(targetAct_, &QAction::triggered, this, &MainWindow::chooseTarget);
     openAct_ = new QAction(this);
     openAct_->setShortcut(QKeySequence::Open);
     connect(openAct_, &QAction::triggered, this, &MainWindow::openDialog);
@@ -165,12 +190,7 @@ void MainWindow::createActions() {
     passRefAct_ = new QAction(this);
     connect(passRefAct_, &QAction::triggered, this, &MainWindow::showPassReference);
     lessonAct_ = new QAction(this);
-    connect(lessonAct_, &QAction::triggered, this, [this] {
-        if (auto* d = dock(QStringLiteral("LessonDock"))) {
-            d->show();
-            d->raise();
-        }
-    });
+    connect(lessonAct_, &QAction::triggered, this, [this] { showView(QStringLiteral("LessonDock")); });
     aboutAct_ = new QAction(this);
     connect(aboutAct_, &QAction::triggered, this, &MainWindow::showAbout);
     aboutQtAct_ = new QAction(this);
@@ -219,6 +239,7 @@ void MainWindow::createMenus() {
 
     settingsMenu_ = menuBar()->addMenu(QString());
     settingsMenu_->setObjectName(QStringLiteral("SettingsMenu"));
+    settingsMenu_->addAction(targetAct_);
     languageMenu_ = settingsMenu_->addMenu(QString());
     for (auto* a : languageGroup_->actions()) languageMenu_->addAction(a);
 
@@ -247,6 +268,8 @@ void MainWindow::retranslate() {
     cancelAct_->setText(tr("&Cancel Running Work"));
     settingsMenu_->setTitle(tr("&Settings"));
     languageMenu_->setTitle(tr("&Language"));
+    targetAct_->setText(tr("&Target…"));
+    targetAct_->setToolTip(tr("The machine every compile generates code for"));
     for (auto it = languageActions_.begin(); it != languageActions_.end(); ++it)
         it.value()->setText(it.key().isEmpty() ? tr("System Language") : languageName(it.key()));
     if (auto* a = languageActions_.value(language_)) a->setChecked(true);
@@ -258,15 +281,8 @@ void MainWindow::retranslate() {
     cancelButton_->setText(tr("Cancel"));
     cancelButton_->setToolTip(tr("Cancel the running work"));
 
-    static const QMap<QString, const char*> titles = {
-        {QStringLiteral("GraphDock"), QT_TR_NOOP("Graph")},
-        {QStringLiteral("PropertiesDock"), QT_TR_NOOP("Properties")},
-        {QStringLiteral("StagesDock"), QT_TR_NOOP("Stages")},
-        {QStringLiteral("ScheduleDock"), QT_TR_NOOP("Schedule")},
-        {QStringLiteral("LessonDock"), QT_TR_NOOP("GEMM Lesson")},
-        {QStringLiteral("MessagesDock"), QT_TR_NOOP("Messages")},
-    };
-    for (auto it = docks_.begin(); it != docks_.end(); ++it) it.value()->setWindowTitle(tr(titles.value(it.key())));
+    for (const ViewRecord& r : registry_.records())
+        if (auto* d = docks_.value(r.id)) d->setWindowTitle(ViewRegistry::title(r));
     updateJobStatus();
     updateTitle();
 }
@@ -279,76 +295,64 @@ void MainWindow::changeEvent(QEvent* event) {
 // ---------------------------------------------------------------- views
 
 void MainWindow::createViews() {
-    auto addDock = [this](const QString& name, QWidget* w, Qt::DockWidgetArea area) {
-        auto* d = docks_.value(name);
+    const bool first = views_.isEmpty() && docks_.isEmpty();
+    for (const ViewRecord& r : registry_.records()) {
+        QWidget* w = r.create(session_, this);
+        views_.insert(r.id, w);
+        if (r.placement.central) {
+            setCentralWidget(w); // the previous one is gone with the old views
+            continue;
+        }
+        auto* d = docks_.value(r.id);
         if (!d) {
             d = new QDockWidget(this);
-            d->setObjectName(name);
-            addDockWidget(area, d);
-            docks_.insert(name, d);
+            d->setObjectName(r.id);
+            addDockWidget(r.placement.area, d);
+            docks_.insert(r.id, d);
         }
         // Views' own size hints would pin the dock areas (a tabbed stage view
         // would keep the messages panel tall); the user sizes the docks.
         w->setMinimumSize(160, 80);
         d->setWidget(w);
-        return d;
-    };
-    graph_ = new GraphPanel(session_, this);
-    properties_ = new NodeProperties(session_, this);
-    code_ = new CodeView(session_, this);
-    stages_ = new StageView(session_, this);
-    schedule_ = new ScheduleEditor(session_, this);
-    lesson_ = new LessonView(session_, this);
-    properties_->follow(graph_);
-    if (!messages_) {
-        messages_ = new QListWidget(this);
-        messages_->setObjectName(QStringLiteral("Messages"));
-        messages_->setWordWrap(true);
     }
-    bool first = docks_.isEmpty();
-    // The code view is the centre of the window; everything else docks
-    // around it: the graph (tabbed with the GEMM lesson) over the schedule
-    // editor (tabbed with the node properties) on the left, the messages
-    // (tabbed with the stage view, whose diff wants the full width) below.
-    if (auto* old = centralWidget(); old && old != code_) old->deleteLater();
-    setCentralWidget(code_);
-    addDock(QStringLiteral("GraphDock"), graph_, Qt::LeftDockWidgetArea);
-    addDock(QStringLiteral("ScheduleDock"), schedule_, Qt::LeftDockWidgetArea);
-    addDock(QStringLiteral("PropertiesDock"), properties_, Qt::LeftDockWidgetArea);
-    addDock(QStringLiteral("LessonDock"), lesson_, Qt::LeftDockWidgetArea);
-    addDock(QStringLiteral("MessagesDock"), messages_, Qt::BottomDockWidgetArea);
-    addDock(QStringLiteral("StagesDock"), stages_, Qt::BottomDockWidgetArea);
-    if (first) {
-        splitDockWidget(docks_[QStringLiteral("GraphDock")], docks_[QStringLiteral("ScheduleDock")], Qt::Vertical);
-        tabifyDockWidget(docks_[QStringLiteral("GraphDock")], docks_[QStringLiteral("LessonDock")]);
-        tabifyDockWidget(docks_[QStringLiteral("ScheduleDock")], docks_[QStringLiteral("PropertiesDock")]);
-        tabifyDockWidget(docks_[QStringLiteral("MessagesDock")], docks_[QStringLiteral("StagesDock")]);
-        docks_[QStringLiteral("GraphDock")]->raise();
-        docks_[QStringLiteral("ScheduleDock")]->raise();
-        docks_[QStringLiteral("MessagesDock")]->raise();
-        // The C pane is one click away (the code view's toolbar): four panes
-        // side by side are what fits next to the graph.
-        code_->setPaneVisible(CodeView::C, false);
-        viewMenu_->clear();
-        for (const char* n : {"GraphDock", "PropertiesDock", "StagesDock", "ScheduleDock", "LessonDock", "MessagesDock"})
-            viewMenu_->addAction(docks_[QString::fromLatin1(n)]->toggleViewAction());
-        viewMenu_->addSeparator();
-        viewMenu_->addAction(resetLayoutAct_);
-    }
+    const ViewLookup find = [this](const QString& id) { return views_.value(id); };
+    for (const ViewRecord& r : registry_.records())
+        if (r.link) r.link(views_.value(r.id), find);
+    if (!first) return;
+    applyDefaultLayout();
+    viewMenu_->clear();
+    for (const ViewRecord& r : registry_.records())
+        if (auto* d = docks_.value(r.id)) viewMenu_->addAction(d->toggleViewAction());
+    viewMenu_->addSeparator();
+    viewMenu_->addAction(resetLayoutAct_);
+}
+
+void MainWindow::applyDefaultLayout() {
+    // Every dock exists by now, so a record may name one that comes after it.
+    // Splits first, then tabs: a tab group is placed where its first dock is.
+    for (const ViewRecord& r : registry_.records())
+        if (auto *d = docks_.value(r.id), *at = docks_.value(r.placement.below); d && at)
+            splitDockWidget(at, d, Qt::Vertical);
+    for (const ViewRecord& r : registry_.records())
+        if (auto *d = docks_.value(r.id), *with = docks_.value(r.placement.tabWith); d && with)
+            tabifyDockWidget(with, d);
+    for (const ViewRecord& r : registry_.records())
+        if (auto* d = docks_.value(r.id); d && r.placement.raised) d->raise();
 }
 
 void MainWindow::destroyViews() {
-    for (QWidget* w : std::initializer_list<QWidget*>{graph_, properties_, code_, stages_, schedule_, lesson_})
-        delete w;
-    graph_ = nullptr;
-    properties_ = nullptr;
-    code_ = nullptr;
-    stages_ = nullptr;
-    schedule_ = nullptr;
-    lesson_ = nullptr;
+    for (QWidget* w : std::as_const(views_)) delete w;
+    views_.clear();
 }
 
-QDockWidget* MainWindow::dock(const QString& objectName) const { return docks_.value(objectName); }
+QDockWidget* MainWindow::dock(const QString& id) const { return docks_.value(id); }
+
+void MainWindow::showView(const QString& id) {
+    if (auto* d = dock(id)) {
+        d->show();
+        d->raise();
+    }
+}
 
 void MainWindow::restoreLayout() {
     QSettings s;
@@ -359,10 +363,22 @@ void MainWindow::restoreLayout() {
 }
 
 void MainWindow::applyDefaultSizes() {
-    resizeDocks({docks_[QStringLiteral("GraphDock")]}, {width() * 2 / 5}, Qt::Horizontal);
-    resizeDocks({docks_[QStringLiteral("GraphDock")], docks_[QStringLiteral("ScheduleDock")]},
-                {height() * 9 / 20, height() * 9 / 20}, Qt::Vertical);
-    resizeDocks({docks_[QStringLiteral("MessagesDock")]}, {height() / 9}, Qt::Vertical);
+    QList<QDockWidget*> wide, tall;
+    QList<int> widths, heights;
+    for (const ViewRecord& r : registry_.records()) {
+        auto* d = docks_.value(r.id);
+        if (!d) continue;
+        if (r.placement.widthShare > 0) {
+            wide << d;
+            widths << int(width() * r.placement.widthShare);
+        }
+        if (r.placement.heightShare > 0) {
+            tall << d;
+            heights << int(height() * r.placement.heightShare);
+        }
+    }
+    if (!wide.isEmpty()) resizeDocks(wide, widths, Qt::Horizontal);
+    if (!tall.isEmpty()) resizeDocks(tall, heights, Qt::Vertical);
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
@@ -391,9 +407,8 @@ void MainWindow::setLanguage(const QString& code) {
     installLanguage(resolveLanguage(code));
     // Views set their strings when built: rebuild them over the same session
     // so every panel speaks the new language; the docks and layout stay.
-    // The views build themselves from the session; the script's unsaved
-    // edits are handed to it first so the new editor starts from them.
-    if (session_->kind() == Session::Kind::Script && schedule_) session_->updateScriptText(schedule_->script());
+    // The views build themselves from the session, which has the script's
+    // unsaved edits (the schedule editor keeps them there as they are typed).
     destroyViews();
     createViews();
     retranslate();
@@ -401,15 +416,11 @@ void MainWindow::setLanguage(const QString& code) {
 
 // ---------------------------------------------------------------- status
 
-void MainWindow::showMessage(const QString& text, bool error) {
-    auto* item = new QListWidgetItem(QStringLiteral("[%1] %2").arg(QTime::currentTime().toString(QStringLiteral("HH:mm:ss")), text));
-    if (error) {
-        item->setForeground(QColor(192, 57, 43));
-        item->setIcon(style()->standardIcon(QStyle::SP_MessageBoxWarning));
-        if (auto* d = dock(QStringLiteral("MessagesDock"))) { d->show(); d->raise(); }
-    }
-    messages_->addItem(item);
-    messages_->scrollToBottom();
+void MainWindow::showMessage(const QString& text, bool error) { session_->report(text, error); }
+
+void MainWindow::onMessage(const QString& text, bool error) {
+    // An error is never missed: the messages come to the front.
+    if (error) showView(QStringLiteral("MessagesDock"));
     lastMessage_ = text;
     statusLabel_->setText(text);
 }
@@ -438,7 +449,35 @@ void MainWindow::updateTitle() {
     QString what;
     if (!session_->sourcePath().isEmpty()) what = QFileInfo(session_->sourcePath()).fileName();
     else if (session_->kind() == Session::Kind::Script) what = tr("untitled.te");
+    // Code for another machine is worth saying in the title: its assembly is not this one's.
+    if (!what.isEmpty() && session_->target() != QLatin1String("host"))
+        what = tr("%1 for %2").arg(what, QString::fromStdString(session_->request().target.arch()));
     setWindowTitle(what.isEmpty() ? tr("Tessel") : tr("%1 — Tessel").arg(what));
+}
+
+void MainWindow::chooseTarget() {
+    // Presets a user of this machine is likely to want; any target text works.
+    const QStringList presets{QStringLiteral("host"), QStringLiteral("x86_64 -mcpu=skylake-avx512"),
+                              QStringLiteral("x86_64 -mcpu=haswell"), QStringLiteral("aarch64 -mcpu=cortex-a72"),
+                              QStringLiteral("armv7"), QStringLiteral("riscv64")};
+    QStringList items = presets;
+    if (!items.contains(session_->target())) items.prepend(session_->target());
+    bool ok = false;
+    const QString text = QInputDialog::getItem(
+        this, tr("Target"),
+        tr("Generate code for (host, an architecture, a triple with -mcpu/-mattr, or llvm -mtriple=…):"), items,
+        int(items.indexOf(session_->target())), true, &ok);
+    if (ok) session_->setTarget(text);
+}
+
+void MainWindow::onTargetChanged() {
+    updateTitle();
+    showMessage(tr("Target: %1").arg(QString::fromStdString(session_->request().target.str())), false);
+    // The open model's kernels were made for the old target: compile it again.
+    auto m = session_->model();
+    if (session_->kind() == Session::Kind::Model && m)
+        compileModel(session_->sourcePath(), session_->inputShapes(), session_->currentFunction(),
+                     session_->editedSchedules());
 }
 
 // ---------------------------------------------------------------- opening
@@ -471,23 +510,30 @@ void MainWindow::openModel(const QString& path, const QMap<QString, QString>& sh
         QStringLiteral("inspect-model"), tr("Reading %1").arg(QFileInfo(abs).fileName()),
         [abs](const CancelToken&) { return inspectModel(abs); }, this,
         [this, abs, shapes](ModelInfo info) {
-            QMap<QString, QString> bound = shapes;
-            bool missing = false;
-            for (const auto& in : info.inputs)
-                if (in.dynamic() && !bound.contains(in.name)) missing = true;
-            if (missing) {
-                InputShapesDialog dlg(QFileInfo(abs).fileName(), info.inputs, this);
-                if (dlg.exec() != QDialog::Accepted) {
-                    showMessage(tr("Opening %1 cancelled: its input shapes are needed.").arg(abs), false);
-                    return;
-                }
-                auto given = dlg.shapes();
-                for (auto it = given.begin(); it != given.end(); ++it) bound.insert(it.key(), it.value());
-            }
             QString select = pendingProject_.modelPath == abs ? pendingProject_.currentFunction : QString();
             QMap<QString, QString> schedules =
                 pendingProject_.modelPath == abs ? pendingProject_.schedules : QMap<QString, QString>();
-            compileModel(abs, bound, select, schedules);
+            // Shapes given (by a project) that fit the model are used as they
+            // are; otherwise the dialog asks, starting from them.
+            bool ask = false;
+            for (const auto& in : info.inputs)
+                if (in.dynamic() && !checkShapeText(in, shapes.value(in.name)).isEmpty()) ask = true;
+            if (!ask) {
+                compileModel(abs, shapes, select, schedules);
+                return;
+            }
+            auto* dlg = new InputShapesDialog(QFileInfo(abs).fileName(), info.inputs, shapes, this);
+            dlg->setAttribute(Qt::WA_DeleteOnClose);
+            connect(dlg, &QDialog::accepted, this, [this, dlg, abs, shapes, select, schedules] {
+                QMap<QString, QString> bound = shapes;
+                const auto given = dlg->shapes();
+                for (auto it = given.begin(); it != given.end(); ++it) bound.insert(it.key(), it.value());
+                compileModel(abs, bound, select, schedules);
+            });
+            connect(dlg, &QDialog::rejected, this, [this, abs] {
+                showMessage(tr("Opening %1 cancelled: its input shapes are needed.").arg(abs), false);
+            });
+            dlg->open();
         },
         [this, abs](const QString& err) {
             showMessage(tr("Cannot open %1: %2").arg(abs, err), true);
@@ -498,14 +544,12 @@ void MainWindow::openModel(const QString& path, const QMap<QString, QString>& sh
 void MainWindow::compileModel(const QString& path, const QMap<QString, QString>& shapes, const QString& selectFunction,
                               const QMap<QString, QString>& schedules) {
     std::map<std::string, std::vector<int64_t>> io;
-    for (auto it = shapes.begin(); it != shapes.end(); ++it) {
-        try {
-            auto [name, dims] = frontend::parseInputShapeBinding((it.key() + QLatin1Char('=') + it.value()).toStdString());
-            io[name] = dims;
-        } catch (const std::exception& e) {
-            showMessage(tr("Bad input shape %1: %2").arg(it.value(), QString::fromStdString(e.what())), true);
-            return;
-        }
+    try {
+        io = importShapes(shapes);
+    } catch (const std::exception& e) {
+        showMessage(tr("Bad input shape: %1").arg(QString::fromStdString(e.what())), true);
+        emit openFailed(QString::fromStdString(e.what()));
+        return;
     }
     std::map<std::string, std::string> sched;
     for (auto it = schedules.begin(); it != schedules.end(); ++it) sched[it.key().toStdString()] = it.value().toStdString();
@@ -558,10 +602,7 @@ bool MainWindow::openScript(const QString& path) {
     QString abs = QFileInfo(path).absoluteFilePath();
     addRecent(abs);
     session_->setScript(abs, QString::fromUtf8(f.readAll()));
-    if (auto* d = dock(QStringLiteral("ScheduleDock"))) {
-        d->show();
-        d->raise();
-    }
+    showView(QStringLiteral("ScheduleDock"));
     return true;
 }
 
@@ -596,8 +637,8 @@ bool MainWindow::saveProject(const QString& path) {
         p.schedules = session_->editedSchedules();
     } else if (session_->kind() == Session::Kind::Script) {
         p.scriptPath = session_->sourcePath();
-        // The text as edited (the editor's), not as opened.
-        p.scriptText = schedule_ ? schedule_->script() : session_->scriptText();
+        // The text as edited (the editor keeps the session's current), not as opened.
+        p.scriptText = session_->scriptText();
     }
     p.target = session_->target();
     p.currentFunction = session_->currentFunction();
@@ -699,13 +740,17 @@ void MainWindow::compileAndRunModel() {
         showMessage(tr("Open a model first (File > Open, or File > Examples)."), true);
         return;
     }
+    if (!codegen::isHostTarget(session_->request().target)) {
+        showMessage(tr("Compile and Run Model runs on this machine, but the target is %1: choose Settings > "
+                       "Target > host to run it here.")
+                        .arg(QString::fromStdString(session_->request().target.str())),
+                    true);
+        return;
+    }
     QString path = session_->sourcePath();
     auto shapes = session_->inputShapes();
-    std::map<std::string, std::vector<int64_t>> io;
-    for (auto it = shapes.begin(); it != shapes.end(); ++it) {
-        auto [n, dims] = frontend::parseInputShapeBinding((it.key() + QLatin1Char('=') + it.value()).toStdString());
-        io[n] = dims;
-    }
+    // The shapes the open model was compiled with: they parsed then.
+    const std::map<std::string, std::vector<int64_t>> io = importShapes(shapes);
     std::map<std::string, std::string> sched;
     const auto edited = session_->editedSchedules();
     for (auto it = edited.begin(); it != edited.end(); ++it) sched[it.key().toStdString()] = it.value().toStdString();
@@ -775,9 +820,25 @@ void MainWindow::showAbout() {
 QStringList MainWindow::saveScreenshots(const QString& dir) {
     QDir().mkpath(dir);
     QStringList files;
-    auto save = [&](QWidget* w, const QString& name) {
+    // A view behind another tab, or squeezed into a small dock, is shown
+    // floating at a readable size for its picture; the layout is restored after.
+    const QByteArray state = saveState();
+    const QSize readable(1000, 600);
+    auto save = [&](const ViewRecord& r) {
+        QWidget* w = views_.value(r.id);
         if (!w) return;
-        QString f = dir + QLatin1Char('/') + name + QStringLiteral(".png");
+        QDockWidget* d = dock(r.id);
+        if (d && (w->visibleRegion().isEmpty() || w->width() < readable.width() / 2 ||
+                  w->height() < readable.height() / 3)) {
+            d->setFloating(true);
+            d->resize(readable);
+            d->show();
+            d->raise();
+            QElapsedTimer laidOut; // layout requests and the window system's answers arrive as events
+            laidOut.start();
+            while (laidOut.elapsed() < 300) QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
+        }
+        QString f = dir + QLatin1Char('/') + r.screenshot + QStringLiteral(".png");
         if (w->grab().save(f)) files << f;
     };
     // The whole window as the X server shows it (under Xvfb), else as Qt paints it.
@@ -787,11 +848,9 @@ QStringList MainWindow::saveScreenshots(const QString& dir) {
     if (window.isNull()) window = grab();
     QString wf = dir + QStringLiteral("/window.png");
     if (window.save(wf)) files << wf;
-    save(graph_, QStringLiteral("graph"));
-    save(code_, QStringLiteral("code"));
-    save(schedule_, QStringLiteral("schedule"));
-    save(stages_, QStringLiteral("stages"));
-    save(lesson_, QStringLiteral("lesson"));
+    for (const ViewRecord& r : registry_.records())
+        if (!r.screenshot.isEmpty()) save(r);
+    restoreState(state);
     return files;
 }
 

@@ -11,6 +11,7 @@
 #pragma once
 
 #include "shell/Project.h"
+#include "shell/ViewRegistry.h"
 
 #include <QMainWindow>
 #include <QMap>
@@ -19,7 +20,6 @@ class QAction;
 class QActionGroup;
 class QDockWidget;
 class QLabel;
-class QListWidget;
 class QMenu;
 class QProgressBar;
 class QToolButton;
@@ -27,23 +27,24 @@ class QToolButton;
 namespace tessel::views {
 
 class Session;
-class GraphPanel;
-class NodeProperties;
-class CodeView;
-class StageView;
-class ScheduleEditor;
-class LessonView;
+
+/// The first window's geometry on a screen whose free area (without panels)
+/// is `available`: `preferred` when it fits with room for the window
+/// manager's frame, else the largest size that fits, centred.
+QRect fitWindowToScreen(const QSize& preferred, const QRect& available);
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
-    explicit MainWindow(QWidget* parent = nullptr);
+    /// A window with the views of `views` (the IDE's own by default).
+    explicit MainWindow(QWidget* parent = nullptr, ViewRegistry views = builtinViews());
     ~MainWindow() override;
 
     Session* session() const { return session_; }
 
     /// Opens an ONNX model: asks for the shapes of dynamic inputs (unless
-    /// `shapes` binds them) and compiles it on a worker.
+    /// `shapes`, input name -> "1,3,224,224", binds them all to shapes that
+    /// fit) and compiles it on a worker.
     void openModel(const QString& path, const QMap<QString, QString>& shapes = {});
     /// Opens a TE script; false (with a message) when it cannot be read.
     bool openScript(const QString& path);
@@ -68,15 +69,21 @@ public:
     /// Saves PNGs of the window and of each view into `dir`; returns the files.
     QStringList saveScreenshots(const QString& dir);
 
-    // The views (for tests and the smoke run).
-    GraphPanel* graphPanel() const { return graph_; }
-    NodeProperties* nodeProperties() const { return properties_; }
-    CodeView* codeView() const { return code_; }
-    StageView* stageView() const { return stages_; }
-    ScheduleEditor* scheduleEditor() const { return schedule_; }
-    LessonView* lessonView() const { return lesson_; }
-    QListWidget* messages() const { return messages_; }
-    QDockWidget* dock(const QString& objectName) const;
+    /// The views the window was built with.
+    const ViewRegistry& views() const { return registry_; }
+    /// The view registered as `id` (ViewRecord::id), or null.
+    QWidget* view(const QString& id) const { return views_.value(id); }
+    /// The first view of type T, or null (for tests and the smoke run).
+    template <class T>
+    T* view() const {
+        for (QWidget* w : views_)
+            if (auto* t = qobject_cast<T*>(w)) return t;
+        return nullptr;
+    }
+    /// The dock of view `id` (its object name), or null for the central view.
+    QDockWidget* dock(const QString& id) const;
+    /// Shows view `id`'s dock and brings its tab to the front.
+    void showView(const QString& id);
 
 signals:
     /// The first time the window painted (startup measurement).
@@ -97,6 +104,7 @@ private:
     void createViews();
     void destroyViews();
     void retranslate();
+    void applyDefaultLayout();
     void restoreLayout();
     void applyDefaultSizes();
     void addRecent(const QString& path);
@@ -105,8 +113,11 @@ private:
     void compileModel(const QString& path, const QMap<QString, QString>& shapes, const QString& selectFunction,
                       const QMap<QString, QString>& schedules);
     void showMessage(const QString& text, bool error);
+    void onMessage(const QString& text, bool error);
     void updateJobStatus();
     void updateTitle();
+    void chooseTarget();
+    void onTargetChanged();
     void showPassReference();
     void showAbout();
     void openDialog();
@@ -120,20 +131,14 @@ private:
     bool sizesPending_ = false;
     Project pendingProject_;     ///< layout/schedules applied once its model compiled
 
-    // Views (recreated on a language change).
-    GraphPanel* graph_ = nullptr;
-    NodeProperties* properties_ = nullptr;
-    CodeView* code_ = nullptr;
-    StageView* stages_ = nullptr;
-    ScheduleEditor* schedule_ = nullptr;
-    LessonView* lesson_ = nullptr;
-    QListWidget* messages_ = nullptr;
-    QMap<QString, QDockWidget*> docks_;
+    ViewRegistry registry_;
+    QMap<QString, QWidget*> views_;       ///< by record id; recreated on a language change
+    QMap<QString, QDockWidget*> docks_;   ///< by record id; kept across language changes
 
     QMenu *fileMenu_ = nullptr, *recentMenu_ = nullptr, *examplesMenu_ = nullptr, *viewMenu_ = nullptr,
           *runMenu_ = nullptr, *settingsMenu_ = nullptr, *languageMenu_ = nullptr, *helpMenu_ = nullptr;
     QAction *openAct_, *openProjectAct_, *saveProjectAct_, *saveProjectAsAct_, *quitAct_, *compileRunAct_,
-        *cancelAct_, *passRefAct_, *lessonAct_, *aboutAct_, *aboutQtAct_, *resetLayoutAct_;
+        *cancelAct_, *passRefAct_, *lessonAct_, *aboutAct_, *aboutQtAct_, *resetLayoutAct_, *targetAct_;
     QActionGroup* languageGroup_ = nullptr;
     QMap<QString, QAction*> languageActions_;
 

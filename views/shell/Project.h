@@ -18,7 +18,7 @@ struct Project {
     static constexpr int kVersion = 1;
 
     QString modelPath;                  ///< absolute; empty when a script is open
-    QMap<QString, QString> inputShapes; ///< input name -> "1x3x224x224"
+    QMap<QString, QString> inputShapes; ///< input name -> "1,3,224,224" (shell/InputShapes)
     QString scriptPath;                 ///< absolute; empty when a model is open
     QString scriptText;                 ///< the script's text as edited (kept even if unsaved)
     QString target = QStringLiteral("host");

@@ -5,6 +5,8 @@
 #include "common/CodeEditor.h"
 #include "common/Jobs.h"
 #include "common/Session.h"
+#include "lesson/LessonChart.h"
+#include "lesson/LessonTimes.h"
 #include "lesson/LessonView.h"
 #include "lesson/UnifiedDiff.h"
 #include "common/Resources.h"
@@ -16,15 +18,30 @@
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
-#include <QTreeWidget>
+#include <QTreeView>
 
 using namespace tessel::views;
+
+namespace {
+
+/// Pixels of the chart, as drawn, in the colour of this machine's bars.
+int measuredPixels(LessonChart* chart) {
+    const QImage img = chart->grab().toImage();
+    const QRgb blue = chart->measuredBars()->brush().color().rgb();
+    int n = 0;
+    for (int y = 0; y < img.height(); ++y)
+        for (int x = 0; x < img.width(); ++x) n += img.pixel(x, y) == blue ? 1 : 0;
+    return n;
+}
+
+} // namespace
 
 class TestLessonView : public QObject {
     Q_OBJECT
 
     Session session_;
     LessonView* view_ = nullptr;
+    int legendPixels_ = 0; ///< the measured colour before any bar: the legend's icon
 
 private slots:
     void initTestCase() {
@@ -43,11 +60,15 @@ private slots:
         QVERIFY(resourcesDir() != QDir(dir.path()).absolutePath());
     }
 
+    /// The step list's text at `row`, `column` (LessonTimes::Column).
+    QString cell(int row, int column) const { return view_->times()->index(row, column).data().toString(); }
+
     void eightStepsListed() {
         QCOMPARE(view_->stepCount(), 8);
-        QCOMPARE(view_->stepList()->topLevelItemCount(), 8);
-        QCOMPARE(view_->stepList()->topLevelItem(0)->text(0), QStringLiteral("GEMM ladder, step 1: the baseline."));
-        QVERIFY(view_->stepList()->topLevelItem(7)->text(0).contains(QLatin1String("register blocking")));
+        QCOMPARE(view_->stepList()->model(), view_->times());
+        QCOMPARE(view_->times()->rowCount(), 8);
+        QCOMPARE(cell(0, LessonTimes::Step), QStringLiteral("GEMM ladder, step 1: the baseline."));
+        QVERIFY(cell(7, LessonTimes::Step).contains(QLatin1String("register blocking")));
         QCOMPARE(view_->currentStep(), 0);
         QVERIFY(view_->explanationText().contains(QLatin1String("three plain nested loops")));
         QVERIFY(!view_->explanationText().contains(QLatin1Char('#')));
@@ -90,13 +111,43 @@ private slots:
         view_->selectStep(1);
         QVERIFY2(view_->publishedText().contains(QLatin1String("295.8 ms")), qPrintable(view_->publishedText()));
         QVERIFY(view_->publishedText().contains(QLatin1String("Opt1: blocking")));
-        QCOMPARE(view_->stepList()->topLevelItem(1)->text(2), QStringLiteral("295.8 ms"));
-        QCOMPARE(view_->stepList()->topLevelItem(0)->text(2), QStringLiteral("3.37 s"));
+        QCOMPARE(cell(1, LessonTimes::Tutorial), QStringLiteral("295.8 ms"));
+        QCOMPARE(cell(0, LessonTimes::Tutorial), QStringLiteral("3.37 s"));
         QCOMPARE(view_->lesson().docsVersion, QStringLiteral("0.9.dev0"));
         QVERIFY(view_->lesson().sourceUrl.startsWith(QLatin1String("https://tvm.apache.org/docs/")));
         view_->selectStep(7);
         QVERIFY(view_->publishedText().contains(QLatin1String("beyond the tutorial")));
-        QCOMPARE(view_->stepList()->topLevelItem(7)->text(2), QStringLiteral("—"));
+        QCOMPARE(cell(7, LessonTimes::Tutorial), QStringLiteral("—"));
+    }
+
+    void chartHasABarPerStep() {
+        // The tutorial's figure of each step that has one (step 8 goes beyond
+        // it), none measured yet, one tick per step on a log time axis.
+        LessonChart* chart = view_->chart();
+        QVERIFY(chart);
+        QCOMPARE(chart->publishedBars()->data()->size(), 7);
+        for (int i = 0; i < 7; ++i) {
+            const auto bar = chart->publishedBars()->data()->at(i);
+            QCOMPARE(bar->key, double(i + 1));
+            QCOMPARE(bar->value, *view_->lesson().steps[i].publishedSeconds * 1e3);
+        }
+        QCOMPARE(chart->measuredBars()->data()->size(), 0);
+        legendPixels_ = measuredPixels(chart);
+        QVERIFY(legendPixels_ > 0);
+        auto ticker = qSharedPointerDynamicCast<QCPAxisTickerText>(chart->xAxis->ticker());
+        QVERIFY(ticker);
+        QCOMPARE(ticker->ticks().size(), 8);
+        QCOMPARE(chart->yAxis->scaleType(), QCPAxis::stLogarithmic);
+        // Every bar is inside the plotted range: nothing is clipped.
+        const QCPRange y = chart->yAxis->range();
+        for (auto it = chart->publishedBars()->data()->constBegin(); it != chart->publishedBars()->data()->constEnd(); ++it)
+            QVERIFY(y.contains(it->value));
+        QVERIFY(chart->xAxis->range().contains(0.6) && chart->xAxis->range().contains(8.4));
+        // A click on a bar opens its step.
+        chart->replot();
+        const QPointF at(chart->xAxis->coordToPixel(3), chart->yAxis->coordToPixel(view_->times()->publishedMs(2).value() / 2));
+        QTest::mouseClick(chart, Qt::LeftButton, {}, at.toPoint() + QPoint(int(chart->xAxis->coordToPixel(3.2) - chart->xAxis->coordToPixel(3)), 0));
+        QCOMPARE(view_->currentStep(), 2);
     }
 
     void measureStep7() {
@@ -114,9 +165,18 @@ private slots:
         QVERIFY(args.at(2).toDouble() > 0);
         QVERIFY(args.at(3).toBool());
         QVERIFY2(view_->measuredText().contains(QLatin1String("GFLOP/s, correct")), qPrintable(view_->measuredText()));
-        QVERIFY(!view_->stepList()->topLevelItem(6)->text(1).isEmpty());
+        QVERIFY(!cell(6, LessonTimes::Measured).isEmpty());
+        QCOMPARE(cell(6, LessonTimes::Measured), formatMs(args.at(1).toDouble()));
         QTRY_VERIFY(view_->measureButton()->isEnabled());
         QVERIFY(!view_->cancelButton()->isEnabled());
+        // The chart follows: step 7's bar, this machine's time.
+        QCPBars* bars = view_->chart()->measuredBars();
+        QCOMPARE(bars->data()->size(), 1);
+        QCOMPARE(bars->data()->at(0)->key, 7.0);
+        QCOMPARE(bars->data()->at(0)->value, args.at(1).toDouble());
+        QVERIFY(view_->chart()->yAxis->range().contains(args.at(1).toDouble()));
+        QVERIFY2(measuredPixels(view_->chart()) > legendPixels_ + 20, "the measured bar is not drawn");
+        QCOMPARE(view_->chart()->publishedBars()->data()->size(), 7);
     }
 
     void cancelledMeasurementShowsNothing() {

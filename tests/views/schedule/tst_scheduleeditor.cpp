@@ -17,7 +17,7 @@
 #include <QElapsedTimer>
 #include <QFile>
 #include <QSignalSpy>
-#include <QTableWidget>
+#include <QTableView>
 #include <QTest>
 #include <QTextBlock>
 #include <QTreeWidget>
@@ -70,9 +70,9 @@ class TestScheduleEditor : public QObject {
     bool settle(int timeoutMs = 60000) {
         QElapsedTimer t;
         t.start();
-        while ((editor_->isRelowering() || session_.jobs()->runningCount() > 0) && t.elapsed() < timeoutMs)
+        while ((editor_->document()->isRelowering() || session_.jobs()->runningCount() > 0) && t.elapsed() < timeoutMs)
             QTest::qWait(10);
-        return !editor_->isRelowering();
+        return !editor_->document()->isRelowering();
     }
 
     /// Opens the GEMM again (a fresh document) and waits for its texts.
@@ -100,7 +100,7 @@ private slots:
         tir0_ = tirOf(session_);
         QVERIFY(tir0_.find("x_outer") != std::string::npos);
         QCOMPARE(editor_->editor()->toPlainText(), gemm_);
-        QVERIFY2(editor_->statusText().startsWith(QLatin1String("Lowered in")), qPrintable(editor_->statusText()));
+        QVERIFY2(editor_->document()->statusText().startsWith(QLatin1String("Lowered in")), qPrintable(editor_->document()->statusText()));
         QVERIFY(!editor_->editor()->isReadOnly());
     }
 
@@ -145,8 +145,8 @@ private slots:
         QCOMPARE(m.column, 6);    // the method name
         QVERIFY2(m.message.contains(QLatin1String("paralel")) && m.message.contains(QLatin1String("did you mean 'parallel'")),
                  qPrintable(m.message));
-        QVERIFY2(editor_->statusText().contains(QStringLiteral("gemm256.te:%1:6: error:").arg(at + 2)),
-                 qPrintable(editor_->statusText()));
+        QVERIFY2(editor_->document()->statusText().contains(QStringLiteral("gemm256.te:%1:6: error:").arg(at + 2)),
+                 qPrintable(editor_->document()->statusText()));
         // The previous texts stay. (The Return alone was lowered at once: a new
         // result with the same TIR, so the texts are compared, not the pointer.)
         QVERIFY(session_.artifacts());
@@ -163,7 +163,7 @@ private slots:
         QTest::keyClicks(e, QStringLiteral("xio, xii = s[C].split(xi, factor=8)"));
         QVERIFY(settle());
         QCOMPARE(e->toPlainText().split(QLatin1Char('\n'))[at], QStringLiteral("xio, xii = s[C].split(xi, factor=8)"));
-        QVERIFY2(e->marks().isEmpty(), qPrintable(editor_->statusText()));
+        QVERIFY2(e->marks().isEmpty(), qPrintable(editor_->document()->statusText()));
         const std::string tir = tirOf(session_);
         QVERIFY(tir != tir0_);
         QVERIFY(tir0_.find("x_inner_outer") == std::string::npos);
@@ -201,7 +201,7 @@ private slots:
         QCOMPARE(lines[at + 1], QString());
         QVERIFY(lines[at + 2].startsWith(QLatin1String("func = tvm.build")));
         QVERIFY(settle());
-        QVERIFY2(e->marks().isEmpty(), qPrintable(editor_->statusText()));
+        QVERIFY2(e->marks().isEmpty(), qPrintable(editor_->document()->statusText()));
         QVERIFY(tirOf(session_).find("y_inner_outer") != std::string::npos);
         // One undoable edit: one Ctrl+Z takes it back out, and the TIR with it.
         e->setFocus();
@@ -239,15 +239,15 @@ private slots:
         args.order = QStringList{QStringLiteral("ki"), QStringLiteral("xc")};
         QCOMPARE(editor_->applyOutlineAction(item, LoopAction(action), args), expected);
         QVERIFY(settle());
-        QVERIFY2(editor_->editor()->marks().isEmpty(), qPrintable(editor_->statusText()));
+        QVERIFY2(editor_->editor()->marks().isEmpty(), qPrintable(editor_->document()->statusText()));
         QVERIFY(tirOf(session_) != tir0_);
         if (LoopAction(action) == LoopAction::CacheWrite) // right after create_schedule
-            QCOMPARE(lineIndex(editor_->script(), expected), lineIndex(editor_->script(), QStringLiteral("s = te.create_schedule(C.op)")) + 1);
+            QCOMPARE(lineIndex(editor_->document()->text(), expected), lineIndex(editor_->document()->text(), QStringLiteral("s = te.create_schedule(C.op)")) + 1);
     }
 
     void computeAtNamesTheTarget() {
         QVERIFY(reload());
-        const ScheduleOutline& o = editor_->scheduleOutline();
+        const ScheduleOutline& o = editor_->document()->outline();
         const int packed = o.findStage(QStringLiteral("packedB")), c = o.findStage(QStringLiteral("C"));
         QVERIFY(packed >= 0 && c >= 0);
         LoopActionArgs args;
@@ -256,7 +256,7 @@ private slots:
         QCOMPARE(editor_->applyOutlineAction(editor_->findItem(QStringLiteral("packedB")), LoopAction::ComputeAt, args),
                  QStringLiteral("s[packedB].compute_at(s[C], xo)"));
         QVERIFY(settle());
-        QVERIFY2(editor_->editor()->marks().isEmpty(), qPrintable(editor_->statusText()));
+        QVERIFY2(editor_->editor()->marks().isEmpty(), qPrintable(editor_->document()->statusText()));
         QTreeWidgetItem* p = editor_->findItem(QStringLiteral("packedB"));
         QVERIFY(p && p->parent() == editor_->findItem(QStringLiteral("C"), QStringLiteral("xo")));
     }
@@ -279,14 +279,14 @@ private slots:
         QCOMPARE(e->textCursor().block().text(), QStringLiteral("s[C].vectorize"));
         QTest::keyClicks(e, QStringLiteral("(yi)"));
         QVERIFY(settle());
-        QVERIFY2(e->marks().isEmpty(), qPrintable(editor_->statusText()));
+        QVERIFY2(e->marks().isEmpty(), qPrintable(editor_->document()->statusText()));
     }
 
     void runMeasuresAndKeepsHistory() {
         QVERIFY(reload());
-        QSignalSpy finished(editor_, &ScheduleEditor::runFinished);
-        editor_->run();
-        QVERIFY(editor_->isRunning());
+        QSignalSpy finished(editor_->document(), &ScheduleDocument::runFinished);
+        editor_->document()->run();
+        QVERIFY(editor_->document()->isRunning());
         QVERIFY(finished.wait(120000));
         RunRecord r = finished.takeFirst().at(0).value<RunRecord>();
         QVERIFY2(r.correct, qPrintable(r.error));
@@ -294,9 +294,11 @@ private slots:
         QVERIFY(r.gflops > 0);
         QCOMPARE(r.function, QStringLiteral("gemm"));
         if (runtime::DeviceInfo::local().peakGflops() > 0) QVERIFY(r.peakShare > 0);
-        QCOMPARE(editor_->historyTable()->rowCount(), 1);
-        QCOMPARE(editor_->historyTable()->item(0, 6)->text(), QStringLiteral("ok"));
-        QCOMPARE(editor_->historyTable()->item(0, 2)->text(), QStringLiteral("run 1"));
+        RunHistory* history = editor_->document()->history();
+        QCOMPARE(editor_->historyView()->model(), history);
+        QCOMPARE(history->rowCount(), 1);
+        QCOMPARE(history->index(0, RunHistory::Correct).data().toString(), QStringLiteral("ok"));
+        QCOMPARE(history->index(0, RunHistory::Change).data().toString(), QStringLiteral("run 1"));
         QCOMPARE(r.label, QStringLiteral("run 1"));
 
         // An edit, then Run before it is lowered: the edit is lowered first and measured.
@@ -308,21 +310,21 @@ private slots:
         QTest::keyClick(e, Qt::Key_Backspace);
         QTest::keyClicks(e, QStringLiteral("8"));
         QTest::keyClick(e, Qt::Key_R, Qt::ControlModifier); // Run's shortcut
-        QVERIFY(editor_->isRelowering() || editor_->isRunning());
+        QVERIFY(editor_->document()->isRelowering() || editor_->document()->isRunning());
         QVERIFY(finished.wait(120000));
         r = finished.takeFirst().at(0).value<RunRecord>();
         QVERIFY2(r.correct, qPrintable(r.error));
         QVERIFY(r.script.contains(QLatin1String("kfactor = 8")));
         QVERIFY2(r.label.contains(QLatin1String("kfactor = 8")), qPrintable(r.label));
-        QCOMPARE(editor_->historyTable()->rowCount(), 2);
-        QCOMPARE(editor_->runs().size(), 2);
+        QCOMPARE(history->rowCount(), 2);
+        QCOMPARE(editor_->document()->runs().size(), 2);
 
         // Double-clicking the first run puts its script back.
-        QTableWidget* t = editor_->historyTable();
-        const QPoint cell = t->visualItemRect(t->item(0, 2)).center();
+        QTableView* t = editor_->historyView();
+        const QPoint cell = t->visualRect(history->index(0, RunHistory::Change)).center();
         QTest::mouseClick(t->viewport(), Qt::LeftButton, {}, cell); // item views want the press first
         QTest::mouseDClick(t->viewport(), Qt::LeftButton, {}, cell);
-        QCOMPARE(editor_->script(), gemm_);
+        QCOMPARE(editor_->document()->text(), gemm_);
         QVERIFY(settle());
         QCOMPARE(tirOf(session_), tir0_);
     }
@@ -337,10 +339,10 @@ private slots:
         const driver::FusedFunction& fn = model->functions.front();
         const QString name = QString::fromStdString(fn.name);
         session_.setModel(QString::fromStdString(path), model);
-        QVERIFY(editor_->script().isEmpty());
+        QVERIFY(editor_->document()->text().isEmpty());
         session_.selectFunction(name);
         QVERIFY(settle());
-        QCOMPARE(editor_->script(), QString::fromStdString(fn.script));
+        QCOMPARE(editor_->document()->text(), QString::fromStdString(fn.script));
         QVERIFY(session_.artifacts());
         QCOMPARE(session_.artifacts()->name, fn.name);
         QCOMPARE(session_.artifacts()->build.tir, driver::artifactsOf(fn.lowered, fn.script).build.tir);
@@ -356,17 +358,17 @@ private slots:
         args.factor = 2;
         QVERIFY(!editor_->applyOutlineAction(out->child(0), LoopAction::Split, args).isEmpty());
         QVERIFY(settle());
-        QVERIFY2(e->marks().isEmpty(), qPrintable(editor_->statusText()));
+        QVERIFY2(e->marks().isEmpty(), qPrintable(editor_->document()->statusText()));
         QCOMPARE(session_.editedSchedules().size(), 1);
-        QCOMPARE(session_.editedSchedule(name), editor_->script());
+        QCOMPARE(session_.editedSchedule(name), editor_->document()->text());
 
         // Selecting it again shows the edit; undoing it goes back to the default schedule.
         session_.selectFunction(QString());
-        QVERIFY(editor_->script().isEmpty());
+        QVERIFY(editor_->document()->text().isEmpty());
         QVERIFY(!session_.artifacts()); // no function, no texts
         session_.selectFunction(name);
         QVERIFY(settle());
-        QCOMPARE(editor_->script(), session_.editedSchedule(name));
+        QCOMPARE(editor_->document()->text(), session_.editedSchedule(name));
         QVERIFY(!editor_->editor()->document()->isUndoAvailable()); // a freshly loaded document
         // Back to the default text: the edit is dropped.
         QTextCursor all(e->document());

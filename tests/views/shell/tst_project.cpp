@@ -1,6 +1,7 @@
 // Project files: JSON round trip, paths relative to the project, atomic save
 // (a failed save leaves the old file), and clear errors for bad files.
 
+#include "ir/Diagnostic.h"
 #include "shell/InputShapesDialog.h"
 #include "shell/PassReference.h"
 #include "shell/Project.h"
@@ -27,7 +28,9 @@ private slots:
     void badFiles();
     void saveIsAtomic();
     void inputShapeChecks();
+    void inputShapeSuggestions();
     void inputShapesDialog();
+    void unknownDimensionIsLeftToTheUser();
     void passReferenceListsEveryPass();
     void passReferenceListsAPassAddedToAContext();
 };
@@ -36,7 +39,7 @@ void TestProject::roundTrip() {
     QTemporaryDir dir;
     Project p;
     p.modelPath = dir.filePath(QStringLiteral("models/resnet18.onnx"));
-    p.inputShapes = {{QStringLiteral("input"), QStringLiteral("1x3x224x224")}};
+    p.inputShapes = {{QStringLiteral("input"), QStringLiteral("1,3,224,224")}};
     p.target = QStringLiteral("host");
     p.schedules = {{QStringLiteral("fused_conv2d_relu_1"), QStringLiteral("s = te.create_schedule(C.op)\n")}};
     p.currentFunction = QStringLiteral("fused_conv2d_relu_1");
@@ -116,32 +119,89 @@ void TestProject::saveIsAtomic() {
 }
 
 void TestProject::inputShapeChecks() {
-    ModelInput in{QStringLiteral("input"), QStringLiteral("float32"), {-1, 3, 224, 224}};
+    // The compiler's format (tesselc --input-shape x:1,3,224,224), read by its parser.
+    ModelInput in{QStringLiteral("input"), QStringLiteral("float32"), {-1, 3, 224, 224}, {}};
     QVERIFY(in.dynamic());
-    QCOMPARE(checkShapeText(in, QStringLiteral("1x3x224x224")), QString());
-    QVERIFY(checkShapeText(in, QStringLiteral("1x3x224")).contains(QStringLiteral("4 dimensions")));
-    QVERIFY(checkShapeText(in, QStringLiteral("0x3x224x224")).contains(QStringLiteral("positive")));
-    QVERIFY(checkShapeText(in, QStringLiteral("1x4x224x224")).contains(QStringLiteral("fixed to 3")));
-    QVERIFY(checkShapeText(in, QStringLiteral("ax3x224x224")).contains(QStringLiteral("positive")));
+    QCOMPARE(checkShapeText(in, QStringLiteral("1,3,224,224")), QString());
+    QCOMPARE(checkShapeText(in, QStringLiteral(" 2, 3, 224 ,224 ")), QString());
+    QVERIFY(checkShapeText(in, QStringLiteral("1,3,224")).contains(QStringLiteral("4 dimensions")));
+    QVERIFY(checkShapeText(in, QStringLiteral("0,3,224,224")).contains(QStringLiteral("positive")));
+    QVERIFY(checkShapeText(in, QStringLiteral("1,4,224,224")).contains(QStringLiteral("fixed to 3")));
+    QVERIFY(checkShapeText(in, QStringLiteral("a,3,224,224")).contains(QStringLiteral("'a' is not a dimension")));
+    QVERIFY(checkShapeText(in, QStringLiteral("?,3,224,224")).contains(QStringLiteral("unknown")));
+    // The format the dialog offered once, and the compiler rejects: not accepted here either.
+    QVERIFY(!checkShapeText(in, QStringLiteral("1x3x224x224")).isEmpty());
+    QVERIFY(checkShapeText(in, QString()).contains(QStringLiteral("give a shape")));
+    QCOMPARE(shapeText({1, -1, 48}), QStringLiteral("1,?,48"));
+    QCOMPARE(parseShapeText(QStringLiteral("x"), QStringLiteral("1,?,48")), (QVector<qint64>{1, -1, 48}));
+    const auto io = importShapes({{QStringLiteral("x"), QStringLiteral("1,3,48,320")}});
+    QCOMPARE(io.at("x"), (std::vector<int64_t>{1, 3, 48, 320}));
+    QVERIFY_THROWS_EXCEPTION(tessel::CompileError, importShapes({{QStringLiteral("x"), QStringLiteral("1x3x48x320")}}));
+}
+
+void TestProject::inputShapeSuggestions() {
+    auto suggest = [](const QVector<ModelInput>& inputs) { return suggestShapes(inputs); };
+    const QString f32 = QStringLiteral("float32");
+    // A dynamic batch is 1; an image whose height is known is square (an OCR
+    // line image 48 high gets 48, which the user widens).
+    QCOMPARE(suggest({{QStringLiteral("x"), f32, {-1, 3, 48, -1}, {QStringLiteral("N"), {}, {}, QStringLiteral("W")}}}),
+             (QVector<QVector<qint64>>{{1, 3, 48, 48}}));
+    // Nothing known of the image: the common 224 x 224; NHWC too.
+    QCOMPARE(suggest({{QStringLiteral("x"), f32, {-1, 3, -1, -1}, {}}}), (QVector<QVector<qint64>>{{1, 3, 224, 224}}));
+    QCOMPARE(suggest({{QStringLiteral("x"), f32, {1, -1, 32, 3}, {}}}), (QVector<QVector<qint64>>{{1, 32, 32, 3}}));
+    // A dim_param shared with a dimension that has a value takes it: the
+    // image's size comes from the other image, not from the common size.
+    const QVector<ModelInput> two{
+        {QStringLiteral("a"), f32, {1, 3, -1, -1}, {{}, {}, QStringLiteral("H"), QStringLiteral("W")}},
+        {QStringLiteral("b"), f32, {1, 3, 64, -1}, {{}, {}, {}, QStringLiteral("W")}}};
+    QCOMPARE(suggest(two), (QVector<QVector<qint64>>{{1, 3, 64, 64}, {1, 3, 64, 64}}));
+    // A sequence length is not guessed: it stays unknown for the user.
+    QCOMPARE(suggest({{QStringLiteral("ids"), QStringLiteral("int64"), {-1, -1},
+                       {QStringLiteral("batch_size"), QStringLiteral("sequence")}}}),
+             (QVector<QVector<qint64>>{{1, -1}}));
 }
 
 void TestProject::inputShapesDialog() {
-    QVector<ModelInput> inputs{{QStringLiteral("input"), QStringLiteral("float32"), {-1, 3, 32, 32}},
-                               {QStringLiteral("fixed"), QStringLiteral("float32"), {1, 10}}};
+    QVector<ModelInput> inputs{{QStringLiteral("input"), QStringLiteral("float32"), {-1, 3, 32, 32}, {}},
+                               {QStringLiteral("fixed"), QStringLiteral("float32"), {1, 10}, {}}};
     InputShapesDialog dlg(QStringLiteral("m.onnx"), inputs);
     QLineEdit* f = dlg.field(QStringLiteral("input"));
     QVERIFY(f);
     QVERIFY(!dlg.field(QStringLiteral("fixed")));  // only dynamic inputs are asked for
-    QCOMPARE(f->text(), QStringLiteral("1x3x32x32"));
+    QCOMPARE(f->text(), QStringLiteral("1,3,32,32"));
     auto* ok = dlg.findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Ok);
     QVERIFY(ok->isEnabled());
     f->clear();
-    QTest::keyClicks(f, QStringLiteral("8x3x31x32"));
+    QTest::keyClicks(f, QStringLiteral("8,3,31,32"));
     QVERIFY(!ok->isEnabled());
     f->clear();
     QTest::keyClicks(f, QStringLiteral("8x3x32x32"));
+    QVERIFY(!ok->isEnabled());
+    f->clear();
+    QTest::keyClicks(f, QStringLiteral("8, 3, 32, 32"));
     QVERIFY(ok->isEnabled());
-    QCOMPARE(dlg.shapes().value(QStringLiteral("input")), QStringLiteral("8x3x32x32"));
+    QCOMPARE(dlg.shapes().value(QStringLiteral("input")), QStringLiteral("8,3,32,32"));
+}
+
+void TestProject::unknownDimensionIsLeftToTheUser() {
+    // A token sequence: the batch is suggested, its length is not. The field
+    // shows "?" selected, so typing replaces it; OK waits for it.
+    QVector<ModelInput> inputs{{QStringLiteral("ids"), QStringLiteral("int64"), {-1, -1},
+                                {QStringLiteral("batch"), QStringLiteral("sequence")}}};
+    InputShapesDialog dlg(QStringLiteral("m.onnx"), inputs);
+    QLineEdit* f = dlg.field(QStringLiteral("ids"));
+    QVERIFY(f);
+    QCOMPARE(f->text(), QStringLiteral("1,?"));
+    QCOMPARE(f->selectedText(), QStringLiteral("?"));
+    auto* ok = dlg.findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Ok);
+    QVERIFY(!ok->isEnabled());
+    QVERIFY2(dlg.errorText().contains(QStringLiteral("sequence")), qPrintable(dlg.errorText()));
+    QTest::keyClicks(f, QStringLiteral("128"));
+    QCOMPARE(f->text(), QStringLiteral("1,128"));
+    QVERIFY(ok->isEnabled());
+    // Shapes a project stored fill the fields instead of the suggestions.
+    InputShapesDialog stored(QStringLiteral("m.onnx"), inputs, {{QStringLiteral("ids"), QStringLiteral("4,77")}});
+    QCOMPARE(stored.field(QStringLiteral("ids"))->text(), QStringLiteral("4,77"));
 }
 
 void TestProject::passReferenceListsEveryPass() {

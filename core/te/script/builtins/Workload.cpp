@@ -7,6 +7,7 @@
 #include "te/script/builtins/Builtins.h"
 #include "te/script/builtins/Helpers.h"
 
+#include "ir/NamedInts.h"
 #include "te/Suggest.h"
 
 #include <algorithm>
@@ -89,29 +90,7 @@ void installWorkload(BuiltinTable& t) {
 namespace tessel::te::script {
 
 std::map<std::string, int64_t> parseWorkload(std::string_view text) {
-    std::map<std::string, int64_t> values;
-    size_t pos = 0;
-    while (pos <= text.size()) {
-        size_t comma = text.find(',', pos);
-        std::string item(text.substr(pos, comma == std::string_view::npos ? std::string_view::npos
-                                                                          : comma - pos));
-        pos = comma == std::string_view::npos ? text.size() + 1 : comma + 1;
-        if (item.empty()) continue;
-        size_t eq = item.find('=');
-        std::string name = item.substr(0, eq == std::string::npos ? 0 : eq);
-        std::string number = eq == std::string::npos ? "" : item.substr(eq + 1);
-        size_t digits = number.starts_with('-') ? 1 : 0;
-        bool ok = !name.empty() && number.size() > digits && number.size() <= digits + 18 &&
-                  std::all_of(number.begin() + long(digits), number.end(),
-                              [](char ch) { return ch >= '0' && ch <= '9'; });
-        if (!ok)
-            throw CompileError("workload item '" + item +
-                               "' is not NAME=VALUE (a parameter name and an integer)");
-        if (values.count(name))
-            throw CompileError("workload parameter '" + name + "' is given twice");
-        values[name] = std::stoll(number);
-    }
-    return values;
+    return parseNamedInts(text, {"workload", "NAME=VALUE (a parameter name and an integer)", true, true});
 }
 
 std::string formatWorkload(const std::vector<WorkloadParam>& params) {

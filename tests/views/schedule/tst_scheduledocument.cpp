@@ -1,0 +1,236 @@
+// The schedule editor's document without any widget: the re-lowering policy
+// (an edit after a pause is lowered at once, a burst once, one lowering at a
+// time with the newest text following, results for another document
+// dropped), the error of the newest text, measuring, and the run history as a
+// table model.
+#include "common/Jobs.h"
+#include "common/Session.h"
+#include "driver/FunctionArtifacts.h"
+#include "schedule/RunHistory.h"
+#include "schedule/ScheduleDocument.h"
+
+#include <QCoreApplication>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QSignalSpy>
+#include <QTest>
+
+using namespace tessel;
+using namespace tessel::views;
+
+namespace {
+
+QString readText(const QString& path) {
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) return {};
+    return QString::fromUtf8(f.readAll());
+}
+
+/// A GEMM ladder step at 256^3 (quick to lower and to run).
+QString gemmStep(const char* file) {
+    QString s = readText(QStringLiteral(TESSEL_SOURCE_DIR "/resources/examples/gemm/") +
+                         QLatin1String(file));
+    s.replace(QStringLiteral("= 1024"), QStringLiteral("= 256"));
+    return s;
+}
+
+} // namespace
+
+class TestScheduleDocument : public QObject {
+    Q_OBJECT
+
+    Session session_;
+    ScheduleDocument* doc_ = nullptr;
+    QString gemm_;
+
+    bool settle(int timeoutMs = 60000) {
+        QElapsedTimer t;
+        t.start();
+        while ((doc_->isRelowering() || session_.jobs()->runningCount() > 0) &&
+               t.elapsed() < timeoutMs)
+            QTest::qWait(5);
+        return !doc_->isRelowering();
+    }
+
+    QString scriptShown() const {
+        return session_.artifacts() ? QString::fromStdString(session_.artifacts()->script)
+                                    : QString();
+    }
+
+private slots:
+    void initTestCase() {
+        gemm_ = gemmStep("07_parallel.te");
+        QVERIFY(gemm_.contains(QLatin1String("M = 256")));
+        doc_ = new ScheduleDocument(&session_);
+        doc_->openCurrent();
+        QCOMPARE(doc_->source(), ScheduleDocument::Source::None);
+        QSignalSpy loaded(doc_, &ScheduleDocument::loaded);
+        session_.setScript(QStringLiteral("gemm256.te"), gemm_);
+        QCOMPARE(loaded.count(), 1);
+        QCOMPARE(doc_->text(), gemm_);
+        QVERIFY(doc_->isEditable());
+        QVERIFY(settle());
+        QVERIFY(doc_->artifacts());
+        QCOMPARE(session_.artifacts(), doc_->artifacts());
+        QVERIFY(doc_->outline().findStage(QStringLiteral("CC")) >= 0);
+        QVERIFY2(doc_->statusText().startsWith(QLatin1String("Lowered in")),
+                 qPrintable(doc_->statusText()));
+    }
+
+    void anEditAfterAPauseIsLoweredAtOnce() {
+        QVERIFY(settle());
+        QTest::qWait(doc_->debounceMs() + 10);
+        QSignalSpy started(doc_, &ScheduleDocument::relowerStarted);
+        doc_->edit(gemm_ + QStringLiteral("\n# one edit"));
+        QCOMPARE(started.count(), 1); // no waiting for a pause
+        QCOMPARE(started.at(0).at(0).toULongLong(), doc_->generation());
+        QCOMPARE(session_.scriptText(), doc_->text()); // the session keeps the edited script
+        QVERIFY(settle());
+        QCOMPARE(scriptShown(), doc_->text());
+    }
+
+    void aBurstIsLoweredOnceWithTheNewestText() {
+        QVERIFY(settle());
+        QTest::qWait(doc_->debounceMs() + 10);
+        QSignalSpy started(doc_, &ScheduleDocument::relowerStarted);
+        QSignalSpy relowered(doc_, &ScheduleDocument::relowered);
+        const quint64 first = doc_->generation() + 1;
+        doc_->edit(gemm_ + QStringLiteral("\n# a"));
+        doc_->edit(gemm_ + QStringLiteral("\n# ab"));
+        doc_->edit(gemm_ + QStringLiteral("\n# abc"));
+        QCOMPARE(started.count(), 1); // the first key; the others wait for the pause
+        QVERIFY(doc_->isRelowering());
+        QVERIFY(settle());
+        // Two lowerings: the first key's and the newest text's, never the middle one.
+        QCOMPARE(started.count(), 2);
+        QCOMPARE(started.at(0).at(0).toULongLong(), first);
+        QCOMPARE(started.at(1).at(0).toULongLong(), doc_->generation());
+        QVERIFY(relowered.count() <= 2);
+        QCOMPARE(scriptShown(), gemm_ + QStringLiteral("\n# abc"));
+    }
+
+    void oneLoweringAtATime() {
+        QVERIFY(settle());
+        doc_->relowerNow();
+        QVERIFY(session_.jobs()->isRunning(QStringLiteral("relower")));
+        QSignalSpy started(doc_, &ScheduleDocument::relowerStarted);
+        doc_->relowerNow(); // while one runs: the newest follows it, no second job now
+        QCOMPARE(started.count(), 0);
+        QVERIFY(doc_->isRelowering());
+        QVERIFY(settle());
+        QCOMPARE(started.count(), 1);
+    }
+
+    void theNewestTextsErrorKeepsTheArtifacts() {
+        QVERIFY(settle());
+        auto before = doc_->artifacts();
+        QSignalSpy diagnostic(doc_, &ScheduleDocument::diagnosticChanged);
+        doc_->edit(gemm_ + QStringLiteral("\ns[C].paralel(xo)"));
+        QVERIFY(settle());
+        QVERIFY(doc_->diagnostic().has_value());
+        QCOMPARE(doc_->diagnostic()->line, int(gemm_.count(QLatin1Char('\n'))) + 2);
+        QVERIFY(doc_->diagnostic()->message.contains(QLatin1String("paralel")));
+        QVERIFY(doc_->statusIsError());
+        QCOMPARE(doc_->artifacts(), before);
+        QVERIFY(diagnostic.count() >= 1);
+        // Running asks for a fix first.
+        doc_->run();
+        QVERIFY(!doc_->isRunning());
+        QCOMPARE(doc_->statusText(), QStringLiteral("Fix the script before running it."));
+        doc_->edit(gemm_);
+        QVERIFY(settle());
+        QVERIFY(!doc_->diagnostic());
+    }
+
+    void aResultForAnotherDocumentIsDropped() {
+        QVERIFY(settle());
+        const QString other = gemmStep("02_blocking.te");
+        QSignalSpy relowered(doc_, &ScheduleDocument::relowered);
+        doc_->relowerNow(); // the GEMM lowers...
+        session_.setScript(QStringLiteral("blocking256.te"),
+                           other); // ...while another document opens
+        QVERIFY(settle());
+        QCOMPARE(relowered.count(), 1); // the GEMM's result was dropped
+        QCOMPARE(scriptShown(), other);
+        QCOMPARE(doc_->text(), other);
+        session_.setScript(QStringLiteral("gemm256.te"), gemm_);
+        QVERIFY(settle());
+    }
+
+    void runFillsTheHistory() {
+        QVERIFY(settle());
+        RunHistory* history = doc_->history();
+        const int rows = history->rowCount();
+        QSignalSpy finished(doc_, &ScheduleDocument::runFinished);
+        QSignalSpy inserted(history, &QAbstractItemModel::rowsInserted);
+        QSignalSpy busy(doc_, &ScheduleDocument::busyChanged);
+        doc_->run();
+        QVERIFY(doc_->isBusy() && doc_->isRunning());
+        QVERIFY(finished.wait(120000));
+        const RunRecord r = finished.takeFirst().at(0).value<RunRecord>();
+        QVERIFY2(r.correct, qPrintable(r.error));
+        QCOMPARE(inserted.count(), 1);
+        QCOMPARE(history->rowCount(), rows + 1);
+        QCOMPARE(history->at(rows).latencyMs, r.latencyMs);
+        QCOMPARE(history->index(rows, RunHistory::Latency).data().toString(),
+                 QString::number(r.latencyMs, 'f', 3));
+        QCOMPARE(doc_->lastRun()->number, r.number);
+        QTRY_VERIFY(!doc_->isBusy());
+        QVERIFY(busy.count() >= 2);
+        // Another document has its own history; coming back finds this one.
+        session_.setScript(QStringLiteral("other.te"), gemm_);
+        QCOMPARE(history->rowCount(), 0);
+        QVERIFY(settle());
+        session_.setScript(QStringLiteral("gemm256.te"), gemm_);
+        QCOMPARE(history->rowCount(), rows + 1);
+        QVERIFY(settle());
+    }
+
+    void historyModel() {
+        RunHistory h;
+        h.showDocument(QStringLiteral("a"));
+        QString script = QStringLiteral("x = 1\ny = 2\n");
+        for (int i = 0; i < RunHistory::kLimit + 2; ++i) {
+            RunRecord r;
+            r.script = script;
+            r.latencyMs = i + 1;
+            r.correct = i % 2 == 0;
+            r.error = QStringLiteral("differs");
+            h.add(QStringLiteral("a"), r);
+            if (i == 0) script.replace(QStringLiteral("y = 2"), QStringLiteral("y = 3"));
+        }
+        QCOMPARE(h.rowCount(), RunHistory::kLimit); // the oldest went
+        QCOMPARE(h.columnCount(), int(RunHistory::ColumnCount));
+        QCOMPARE(h.at(0).number, 3);
+        QCOMPARE(h.index(0, RunHistory::Number).data().toString(), QStringLiteral("3"));
+        QCOMPARE(h.index(0, RunHistory::Correct).data().toString(), QStringLiteral("ok"));
+        QCOMPARE(h.index(1, RunHistory::Correct).data().toString(), QStringLiteral("FAIL"));
+        QCOMPARE(h.index(1, RunHistory::Correct).data(Qt::ToolTipRole).toString(),
+                 QStringLiteral("differs"));
+        QCOMPARE(h.index(0, RunHistory::PeakShare).data().toString(), QStringLiteral("—"));
+        QCOMPARE(h.headerData(RunHistory::Latency, Qt::Horizontal).toString(),
+                 QStringLiteral("Latency (ms)"));
+        RunRecord another;
+        h.add(QStringLiteral("b"), another); // not shown
+        QCOMPARE(h.rowCount(), RunHistory::kLimit);
+        h.showDocument(QStringLiteral("b"));
+        QCOMPARE(h.rowCount(), 1);
+        QCOMPARE(h.at(0).number, 1);
+        // What changed between runs.
+        QCOMPARE(changeLabel(QString(), QStringLiteral("a"), 1), QStringLiteral("run 1"));
+        QCOMPARE(changeLabel(QStringLiteral("a\nb"), QStringLiteral("a\nb"), 4),
+                 QStringLiteral("run 4"));
+        QCOMPARE(changeLabel(QStringLiteral("a\nb\nc"), QStringLiteral("a\nx\nc"), 2),
+                 QStringLiteral("L2: x"));
+        QCOMPARE(changeLabel(QStringLiteral("a\nb\nc"), QStringLiteral("a\nc"), 2),
+                 QStringLiteral("L2: − b"));
+    }
+
+    void cleanupTestCase() {
+        delete doc_;
+        session_.jobs()->waitForIdle();
+    }
+};
+
+QTEST_MAIN(TestScheduleDocument)
+#include "tst_scheduledocument.moc"

@@ -1,0 +1,102 @@
+/// \file
+/// The IDE's views, one record each (ViewRegistry.h). The default layout they
+/// describe: the code view is the centre of the window; the graph (tabbed with
+/// the GEMM lesson) over the schedule editor (tabbed with the node properties)
+/// on the left; the messages (tabbed with the stage view, whose diff wants the
+/// full width) below.
+#include "shell/ViewRegistry.h"
+
+#include "code/CodeView.h"
+#include "graph/GraphPanel.h"
+#include "graph/NodeProperties.h"
+#include "lesson/LessonView.h"
+#include "schedule/ScheduleEditor.h"
+#include "shell/MessagesView.h"
+#include "stages/StageView.h"
+
+#include <QCoreApplication>
+
+namespace tessel::views {
+
+namespace {
+
+template <class View> std::function<QWidget*(Session*, QWidget*)> make() {
+    return [](Session* session, QWidget* parent) -> QWidget* { return new View(session, parent); };
+}
+
+ViewRecord record(const QString& id, const char* title, const QString& screenshot,
+                  std::function<QWidget*(Session*, QWidget*)> create) {
+    ViewRecord r;
+    r.id = id;
+    r.title = title;
+    r.screenshot = screenshot;
+    r.create = std::move(create);
+    return r;
+}
+
+} // namespace
+
+ViewRegistry builtinViews() {
+    ViewRegistry r;
+    ViewRecord code =
+        record(QStringLiteral("CodeView"), QT_TRANSLATE_NOOP("tessel::views::MainWindow", "Code"),
+               QStringLiteral("code"), [](Session* session, QWidget* parent) -> QWidget* {
+                   auto* view = new CodeView(session, parent);
+                   // The C pane is one click away (the view's toolbar): four
+                   // panes side by side are what fits next to the graph.
+                   view->setPaneVisible(CodeView::C, false);
+                   return view;
+               });
+    code.placement.central = true;
+    r.add(code);
+
+    ViewRecord graph =
+        record(QStringLiteral("GraphDock"), QT_TRANSLATE_NOOP("tessel::views::MainWindow", "Graph"),
+               QStringLiteral("graph"), make<GraphPanel>());
+    graph.placement.raised = true;
+    graph.placement.widthShare = 0.4;
+    graph.placement.heightShare = 0.45;
+    r.add(graph);
+
+    ViewRecord properties = record(QStringLiteral("PropertiesDock"),
+                                   QT_TRANSLATE_NOOP("tessel::views::MainWindow", "Properties"),
+                                   QString(), make<NodeProperties>());
+    properties.placement.tabWith = QStringLiteral("ScheduleDock");
+    properties.link = [](QWidget* self, const ViewLookup& find) {
+        static_cast<NodeProperties*>(self)->follow(
+            qobject_cast<GraphPanel*>(find(QStringLiteral("GraphDock"))));
+    };
+    r.add(properties);
+
+    ViewRecord stages = record(QStringLiteral("StagesDock"),
+                               QT_TRANSLATE_NOOP("tessel::views::MainWindow", "Stages"),
+                               QStringLiteral("stages"), make<StageView>());
+    stages.placement.area = Qt::BottomDockWidgetArea;
+    stages.placement.tabWith = QStringLiteral("MessagesDock");
+    r.add(stages);
+
+    ViewRecord schedule = record(QStringLiteral("ScheduleDock"),
+                                 QT_TRANSLATE_NOOP("tessel::views::MainWindow", "Schedule"),
+                                 QStringLiteral("schedule"), make<ScheduleEditor>());
+    schedule.placement.below = QStringLiteral("GraphDock");
+    schedule.placement.raised = true;
+    schedule.placement.heightShare = 0.45;
+    r.add(schedule);
+
+    ViewRecord lesson = record(QStringLiteral("LessonDock"),
+                               QT_TRANSLATE_NOOP("tessel::views::MainWindow", "GEMM Lesson"),
+                               QStringLiteral("lesson"), make<LessonView>());
+    lesson.placement.tabWith = QStringLiteral("GraphDock");
+    r.add(lesson);
+
+    ViewRecord messages = record(QStringLiteral("MessagesDock"),
+                                 QT_TRANSLATE_NOOP("tessel::views::MainWindow", "Messages"),
+                                 QString(), make<MessagesView>());
+    messages.placement.area = Qt::BottomDockWidgetArea;
+    messages.placement.raised = true;
+    messages.placement.heightShare = 1.0 / 9;
+    r.add(messages);
+    return r;
+}
+
+} // namespace tessel::views

@@ -1,0 +1,81 @@
+/// \file
+/// The IDE's views as records: one ViewRecord per view says what the main
+/// window needs to know about it — the id its dock is saved under, its
+/// translatable title, where it sits in the default layout and how large, the
+/// screenshot it gives, and a factory that builds it over the Session. The main
+/// window, its View menu, the default layout, retranslation and the
+/// screenshots iterate the records; none of them names a view.
+///
+/// Adding a view is one record in builtinViews() (BuiltinViews.cpp) plus the
+/// view's own files. Records are filled by that explicit function, not by
+/// static constructors (a static library would drop them).
+#pragma once
+
+#include <QString>
+#include <Qt>
+
+#include <functional>
+#include <vector>
+
+class QWidget;
+
+namespace tessel::views {
+
+class Session;
+
+/// Where a view goes in the default layout (a saved layout overrides it).
+struct ViewPlacement {
+    /// The window's central widget (one view), or a dock.
+    bool central = false;
+    Qt::DockWidgetArea area = Qt::LeftDockWidgetArea;
+    /// Split below the dock of this view id (same area), or tabbed with it.
+    QString below;
+    QString tabWith;
+    /// The visible tab of its tab group.
+    bool raised = false;
+    /// Default size as a share of the window's width / height (0: left to the layout).
+    double widthShare = 0;
+    double heightShare = 0;
+};
+
+/// Finds another view by id once all are built (for views that follow another).
+using ViewLookup = std::function<QWidget*(const QString& id)>;
+
+struct ViewRecord {
+    /// The dock's object name, under which saved layouts remember it ("GraphDock").
+    QString id;
+    /// Untranslated title, marked with QT_TRANSLATE_NOOP in the context
+    /// kViewTitleContext; translated whenever the window's language changes.
+    const char* title = nullptr;
+    ViewPlacement placement;
+    /// The file name (without .png) --screenshots saves the view as; empty: none.
+    QString screenshot;
+    /// Builds the view over the session (the window reparents it into its dock).
+    std::function<QWidget*(Session*, QWidget* parent)> create;
+    /// Called after every view was built (optional): e.g. the properties follow the graph.
+    std::function<void(QWidget* self, const ViewLookup& find)> link;
+};
+
+/// The translation context of the view titles.
+inline constexpr const char* kViewTitleContext = "tessel::views::MainWindow";
+
+/// An ordered set of view records: the order is the View menu's.
+class ViewRegistry {
+public:
+    /// Adds `record`; an id that is already registered replaces the earlier record.
+    void add(ViewRecord record);
+    const std::vector<ViewRecord>& records() const { return records_; }
+    /// The record with `id`, or null.
+    const ViewRecord* find(const QString& id) const;
+    /// The record's title in the current language.
+    static QString title(const ViewRecord& record);
+
+private:
+    std::vector<ViewRecord> records_;
+};
+
+/// The IDE's views: graph, node properties, stages, schedule editor, GEMM
+/// lesson, messages (docks) and the code view (central).
+ViewRegistry builtinViews();
+
+} // namespace tessel::views
