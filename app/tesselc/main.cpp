@@ -191,10 +191,13 @@ Args parseArgs(int argc, char** argv) {
     return a;
 }
 
+driver::CompileRequest requestFor(const Args& a);
+
 std::vector<driver::LoweredFunction> lowerFile(const std::string& path, bool snapshots, const Args& a) {
     if (path.empty()) throw UsageError("no .te file given");
     driver::ScriptOptions so;
     so.fileName = path;
+    so.target = requestFor(a).target; // topi.schedule_default's vector width
     so.lower.snapshots = snapshots;
     so.config = a.config;
     so.workload = a.workload;
@@ -474,7 +477,7 @@ int cmdSpace(const Args& a) {
     so.fileName = a.file;
     so.config = a.config;
     so.workload = a.workload;
-    auto r = te::script::runScript(readFile(a.file), so);
+    auto r = driver::runScript(readFile(a.file), so, requestFor(a).target);
     if (a.json) {
         nlohmann::json workload = nlohmann::json::array();
         for (auto& p : r.workload)

@@ -126,7 +126,7 @@ FunctionArtifacts compileScriptArtifacts(std::string_view script, const std::str
     auto t0 = Clock::now();
     te::script::ScriptOptions so;
     so.fileName = fileName;
-    te::script::ScriptResult r = te::script::runScript(script, so);
+    te::script::ScriptResult r = runScript(script, so, options.request.target);
     if (r.builds.empty())
         throw CompileError(
             "the script builds no function: it creates no schedule and calls no tvm.build");

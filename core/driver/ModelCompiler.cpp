@@ -40,7 +40,8 @@ std::string argumentNames(const std::vector<te::Tensor>& args) {
 /// same type, a placeholder for an input and a compute for an output (a
 /// compute in an input's place would write into the caller's input).
 LoweredFunction lowerEdited(const std::string& name, const std::string& script,
-                            const std::vector<te::Tensor>& expected, const LowerOptions& lo) {
+                            const std::vector<te::Tensor>& expected, const LowerOptions& lo,
+                            const topi::ScheduleOptions& schedule) {
     auto fail = [&](const std::string& why, SourceLoc loc) {
         return CompileError("schedule for " + name + ": " + why, loc);
     };
@@ -48,6 +49,8 @@ LoweredFunction lowerEdited(const std::string& name, const std::string& script,
     so.fileName = name + ".te"; // an inferred build is called `name`
     std::optional<te::script::ScriptResult> r;
     try {
+        // topi.schedule_default gives what the default schedule would.
+        so.modules = scriptModules(schedule);
         r = te::script::runScript(script, so);
     } catch (const CompileError& e) {
         throw fail(e.diagnostic().message, e.diagnostic().loc);
@@ -99,9 +102,7 @@ FusedFunction lowerFunction(const graph::Graph& g, const graph::FusionGroup& gro
     auto edited = options.schedules.find(group.name);
     lower::LowerGroupOptions go;
     go.schedule = edited == options.schedules.end();
-    go.scheduleOptions = options.schedule;
-    if (options.request.target.vectorBits > 0)
-        go.scheduleOptions.vectorLanes = options.request.target.vectorLanes(DataType::float32());
+    go.scheduleOptions = scheduleOptionsFor(options.request.target, options.schedule);
     auto t0 = Clock::now();
     lower::GroupFunction fn = lower::lowerGroup(g, group, planner, go);
     teSeconds += since(t0);
@@ -115,7 +116,7 @@ FusedFunction lowerFunction(const graph::Graph& g, const graph::FusionGroup& gro
     lo.snapshots = options.trace;
     lo.passes = &options.request.registries().tirPasses;
     if (!go.schedule) {
-        f.lowered = lowerEdited(f.name, edited->second, fn.args, lo);
+        f.lowered = lowerEdited(f.name, edited->second, fn.args, lo, go.scheduleOptions);
         f.script = edited->second;
     } else {
         f.lowered = lowerSchedule(fn.schedule, fn.args, f.name, lo);

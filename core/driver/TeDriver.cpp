@@ -10,6 +10,7 @@
 #include "tir/IRVisitor.h"
 #include "tir/passes/PassManager.h"
 #include "tir/passes/Pipeline.h"
+#include "topi/script/ScriptModule.h"
 
 #include <chrono>
 #include <cmath>
@@ -43,12 +44,28 @@ LoweredFunction lowerSchedule(const te::Schedule& sch, const std::vector<te::Ten
     return f;
 }
 
+topi::ScheduleOptions scheduleOptionsFor(const Target& target, topi::ScheduleOptions base) {
+    if (target.vectorBits > 0) base.vectorLanes = target.vectorLanes(DataType::float32());
+    return base;
+}
+
+std::vector<te::script::ModuleInstaller> scriptModules(const topi::ScheduleOptions& schedule) {
+    return {topi::script::scriptModule(schedule)};
+}
+
+te::script::ScriptResult runScript(std::string_view source, te::script::ScriptOptions options,
+                                   const Target& target) {
+    for (auto& m : scriptModules(scheduleOptionsFor(target)))
+        options.modules.push_back(std::move(m));
+    return te::script::runScript(source, options);
+}
+
 std::vector<LoweredFunction> lowerScript(std::string_view source, const ScriptOptions& options) {
     te::script::ScriptOptions so;
     so.fileName = options.fileName;
     so.config = options.config;
     so.workload = options.workload;
-    te::script::ScriptResult r = te::script::runScript(source, so);
+    te::script::ScriptResult r = runScript(source, so, options.target);
     std::vector<LoweredFunction> out;
     for (auto& b : r.builds) {
         try {

@@ -13,8 +13,10 @@
 #include "te/Lower.h"
 #include "te/Schedule.h"
 #include "te/ScriptLines.h"
+#include "te/script/Script.h"
 #include "tir/IR.h"
 #include "tir/passes/PassRegistry.h"
+#include "topi/Schedule.h"
 
 #include <functional>
 #include <map>
@@ -64,7 +66,26 @@ struct ScriptOptions {
     std::map<std::string, int64_t> config;
     /// The workload of a template (te::script::ScriptOptions::workload).
     std::map<std::string, int64_t> workload;
+    /// The target the script's default schedules are for: topi.schedule_default
+    /// vectorizes with its float32 lanes, as the model compiler does.
+    Target target = codegen::hostTarget();
 };
+
+/// The default-schedule options for `target`: `base` with the target's
+/// float32 vector lanes when the target says its vector width (what
+/// driver::compileGraph's default schedules and topi.schedule_default use).
+topi::ScheduleOptions scheduleOptionsFor(const Target& target, topi::ScheduleOptions base = {});
+
+/// The modules of the layers above te that the driver adds to every TE script
+/// it runs: `topi` (topi/script/ScriptModule.h), whose schedule_default
+/// schedules with `schedule`.
+std::vector<te::script::ModuleInstaller> scriptModules(const topi::ScheduleOptions& schedule);
+
+/// te::script::runScript with scriptModules(scheduleOptionsFor(target)) added
+/// to `options`: how every front end runs a script (`tesselc space`, the
+/// editor's outline).
+te::script::ScriptResult runScript(std::string_view source, te::script::ScriptOptions options,
+                                   const Target& target = codegen::hostTarget());
 
 /// Evaluates a TE script and lowers every function it builds (an explicit
 /// tvm.build / tvm.lower call, or the schedule `s` over all placeholders and

@@ -3,6 +3,7 @@
 // and explicit builds, and errors from the TE API located at the script call.
 
 #include "te/script/Script.h"
+#include "te/script/builtins/Builtins.h"
 #include "tir/IROperators.h"
 
 #include <QtTest>
@@ -101,6 +102,7 @@ private slots:
     void lambdasAndImports();
     void limitsStopHostileScripts();
     void exampleScriptsRun();
+    void modulesFromTheCaller();
 };
 
 void TestScriptEval::gemmSnippetRunsAsWritten() {
@@ -664,6 +666,42 @@ void TestScriptEval::exampleScriptsRun() {
     QCOMPARE(r.builds[0].args.size(), size_t(3));
     QCOMPARE(r.builds[0].args[1].name(), std::string("bias"));
     QCOMPARE(r.builds[0].args[2].name(), std::string("R"));
+}
+
+// A layer above te (topi) adds its module through ScriptOptions::modules; a
+// script run without it does not know the name.
+void TestScriptEval::modulesFromTheCaller() {
+    const std::string src = "A = te.placeholder((4,), name=\"A\")\nB = topi.nn.relu(A)\n";
+    Diagnostic d = failure(src);
+    QCOMPARE(d.message, std::string("name 'topi' is not defined"));
+    QCOMPARE(d.loc.line, 2);
+    QCOMPARE(d.loc.column, 5);
+    d = failure("from tvm import topi\n");
+    QVERIFY2(d.message.find("cannot import name 'topi' from 'tvm'") != std::string::npos, d.message.c_str());
+
+    // An installer given by the caller runs after the builtin modules: its
+    // module is a global name (and `from tvm import ext` when it says so),
+    // and its functions write into the run's recorder.
+    ScriptOptions o;
+    o.modules.push_back([](BuiltinTable& t) {
+        t.module("ext.nn").fn("twice", [](Interpreter& in, const Value&, const CallArgs& c) -> Value {
+            BoundArgs a(in, "ext.nn.twice", c, {{"x", true}});
+            return Value::integer(2 * a.integer(0));
+        });
+        t.alias("tvm.ext", "ext");
+        auto rec = t.recorder();
+        t.module("ext").fn("placeholders", [rec](Interpreter&, const Value&, const CallArgs&) -> Value {
+            return Value::integer(int64_t(rec->placeholders.size()));
+        });
+    });
+    ScriptResult r = run("from tvm import ext as e\nA = te.placeholder((4,), name=\"A\")\n"
+                         "y = e.nn.twice(21)\nn = ext.placeholders()\n",
+                         o);
+    QCOMPARE(global(r, "y").asInt(), int64_t(42));
+    QCOMPARE(global(r, "n").asInt(), int64_t(1));
+    d = failure("y = ext.nn.twice(x=1, z=2)\n", o);
+    QCOMPARE(d.message, std::string("ext.nn.twice() got an unexpected keyword argument 'z'"));
+    QCOMPARE(d.loc.line, 1);
 }
 
 QTEST_APPLESS_MAIN(TestScriptEval)

@@ -282,6 +282,7 @@ void LessonView::measure() {
             } else {
                 driver::ScriptOptions so;
                 so.fileName = file;
+                so.target = request.target;
                 try {
                     f = driver::lowerScript(script, so).at(0);
                 } catch (const CompileError& e) {

@@ -306,7 +306,7 @@ std::shared_ptr<ScheduleDocument::Lowered> ScheduleDocument::lower(const Lowerin
             try {
                 te::script::ScriptOptions so;
                 so.fileName = job.file;
-                names = te::script::runScript(job.text, so);
+                names = driver::runScript(job.text, so, job.request.target); // with topi
             } catch (const std::exception&) {
             }
         }

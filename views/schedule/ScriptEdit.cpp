@@ -1,5 +1,7 @@
 #include "schedule/ScriptEdit.h"
 
+#include "topi/script/ScriptModule.h"
+
 #include <QAbstractItemView>
 #include <QCompleter>
 #include <QKeyEvent>
@@ -16,7 +18,7 @@ bool isWordChar(QChar c) { return c.isLetterOrNumber() || c == QLatin1Char('_');
 } // namespace
 
 QStringList ScriptEdit::primitives() {
-    return {QStringLiteral("split"),          QStringLiteral("tile"),         QStringLiteral("reorder"),
+    QStringList words = {QStringLiteral("split"),          QStringLiteral("tile"),         QStringLiteral("reorder"),
             QStringLiteral("fuse"),           QStringLiteral("vectorize"),    QStringLiteral("unroll"),
             QStringLiteral("parallel"),       QStringLiteral("compute_at"),   QStringLiteral("compute_inline"),
             QStringLiteral("compute_root"),   QStringLiteral("cache_write"),  QStringLiteral("cache_read"),
@@ -25,6 +27,13 @@ QStringList ScriptEdit::primitives() {
             QStringLiteral("nparts"),         QStringLiteral("placeholder"),  QStringLiteral("compute"),
             QStringLiteral("create_schedule"), QStringLiteral("sum"),         QStringLiteral("max"),
             QStringLiteral("min"),            QStringLiteral("build"),        QStringLiteral("lower")};
+    // topi.nn.conv2d and the rest: the words after each dot.
+    words << QStringLiteral("topi") << QStringLiteral("nn");
+    for (const auto& f : topi::script::scriptFunctions()) {
+        const QString leaf = QString::fromStdString(f.name.substr(f.name.rfind('.') + 1));
+        if (!words.contains(leaf)) words << leaf;
+    }
+    return words;
 }
 
 ScriptEdit::ScriptEdit(QWidget* parent)

@@ -1,7 +1,7 @@
 /// \file
 /// The editable TE script pane of the schedule editor: a CodeEditor with TE
-/// colouring and completion of schedule primitives and of the names the
-/// script defines.
+/// colouring and completion of schedule primitives, topi's functions and of
+/// the names the script defines.
 ///
 /// Completion pops up after a '.' and on Ctrl+Space, narrows as the word is
 /// typed, and inserts the chosen word with Return or Tab (Escape closes it),
@@ -23,7 +23,8 @@ class ScriptEdit : public CodeEditor {
 public:
     explicit ScriptEdit(QWidget* parent = nullptr);
 
-    /// The schedule primitives and TE API words that are always offered.
+    /// The schedule primitives and TE API words that are always offered,
+    /// with the functions of the `topi` module (topi::script::scriptFunctions()).
     static QStringList primitives();
 
     /// Names to offer besides the primitives (tensors, loops, the schedule).

@@ -72,6 +72,8 @@ Interpreter::Interpreter(const ScriptOptions& o)
     BuiltinTable table(recorder_);
     for (BuiltinInstaller install : builtinInstallers())
         install(table);
+    for (const ModuleInstaller& install : opts.modules)
+        if (install) install(table);
     builtins_ = table.globals();
     rootModules_ = table.importable();
     types_ = table.takeTypes();

@@ -19,6 +19,9 @@
 /// float str repr bool abs print tuple list`, `cfg` (the knobs of a tunable
 /// template, te/ConfigSpace.h), plus what ScriptOptions predefines. Each
 /// module is one file of te/script/builtins (Builtins.h lists them).
+/// Modules of the layers above te come from the caller
+/// (ScriptOptions::modules): the driver adds `topi` (topi/script/ScriptModule.h)
+/// to every script it runs; without it `topi` is an unknown name.
 ///
 /// A template declares its workload (shapes, strides, pads) as parameters
 /// with defaults, which the caller may override (ScriptOptions::workload,
@@ -38,6 +41,7 @@
 #include "te/script/Parser.h"
 #include "te/script/Value.h"
 
+#include <functional>
 #include <map>
 #include <string>
 #include <string_view>
@@ -81,6 +85,12 @@ std::map<std::string, int64_t> parseWorkload(std::string_view text);
 /// "C=128,H=28", the inverse of parseWorkload, in declaration order.
 std::string formatWorkload(const std::vector<WorkloadParam>& params);
 
+class BuiltinTable;
+
+/// Adds a module to a script's names (builtins/Builtins.h): how a layer above
+/// te (topi) makes its functions callable from scripts without te knowing it.
+using ModuleInstaller = std::function<void(BuiltinTable&)>;
+
 struct ScriptOptions {
     /// The script's file name: its stem names inferred builds (and
     /// formatDiagnostic prefixes messages with it). Empty: "main".
@@ -98,6 +108,9 @@ struct ScriptOptions {
     /// value. Parameters not named take their default; a name the script
     /// does not declare is an error at the tessel.workload call.
     std::map<std::string, int64_t> workload;
+    /// Extra modules, installed after the builtin ones in this order (the
+    /// driver passes topi's; te's own tests pass none).
+    std::vector<ModuleInstaller> modules;
     /// Infer a BuildRequest when the script makes no build call.
     bool inferBuild = true;
     /// Bounds that keep a hostile script from running forever or deep.

@@ -226,6 +226,24 @@ private slots:
                  QStringLiteral("L2: − b"));
     }
 
+    // A script that calls topi lowers, and its outline knows the script's
+    // names (the outline runs the script with the driver's modules).
+    void topiScriptsHaveTheirNames() {
+        const QString script = QStringLiteral(
+            "x = te.placeholder((1, 8, 16, 16), name=\"x\")\n"
+            "w = te.placeholder((16, 8, 3, 3), name=\"w\")\n"
+            "conv = topi.nn.conv2d(x, w, padding=1)\n"
+            "out = topi.nn.relu(conv)\n"
+            "s = topi.schedule_default(out)\n");
+        session_.setScript(QStringLiteral("topi_conv.te"), script);
+        QVERIFY(settle());
+        QVERIFY2(doc_->artifacts(), qPrintable(doc_->statusText()));
+        const int stage = doc_->outline().findStage(QStringLiteral("conv2d"));
+        QVERIFY(stage >= 0);
+        QCOMPARE(doc_->outline().stages[stage].tensorRef, QStringLiteral("conv"));
+        QVERIFY(doc_->outline().names.contains(QStringLiteral("out")));
+    }
+
     void cleanupTestCase() {
         delete doc_;
         session_.jobs()->waitForIdle();

@@ -7,7 +7,8 @@
 /// schedules, build requests, printed lines, knobs, workload parameters,
 /// source locations) goes into the ScriptRecorder the table hands out, never
 /// into the interpreter. builtinInstallers() lists the files in install
-/// order: adding a module (say `topi.nn`) is one new file and one line there.
+/// order: adding a module of te is one new file and one line there. A layer
+/// above te (topi) installs its module through ScriptOptions::modules instead.
 #pragma once
 
 #include "te/script/Interpreter.h"
