@@ -6,6 +6,7 @@
 #include <poll.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 
 namespace tessel::rpc {
@@ -126,6 +127,13 @@ void Connection::close() {
     s_->socket.close(ec);
 }
 
+void Connection::abandon() {
+    if (!isOpen()) return;
+    asio::error_code ec;
+    const int fd = s_->socket.release(ec);
+    if (!ec && fd >= 0) ::close(fd);
+}
+
 bool Connection::waitReadable(int ms) const {
     if (!isOpen()) return true;
     pollfd p{fd(), POLLIN, 0};
@@ -185,8 +193,16 @@ Frame Connection::receive(uint64_t maxPayload, Deadline deadline, const std::str
     }
     Frame f;
     f.code = h.code;
-    f.payload.resize(static_cast<size_t>(h.length));
-    readAll(f.payload.data(), f.payload.size(), deadline, step);
+    // Grow with the bytes that actually arrive, so a peer that announces a
+    // large frame and sends little costs little.
+    const size_t total = static_cast<size_t>(h.length);
+    size_t have = 0;
+    while (have < total) {
+        const size_t next = std::min(total, std::max<size_t>(have * 2, 1 << 16));
+        f.payload.resize(next);
+        readAll(f.payload.data() + have, next - have, deadline, step);
+        have = next;
+    }
     return f;
 }
 

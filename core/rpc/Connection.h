@@ -68,7 +68,11 @@ public:
     int fd() const;
     /// "127.0.0.1:53422".
     std::string peer() const;
+    /// Shuts the connection down (the peer sees it closed) and closes it.
     void close();
+    /// Closes this process's descriptor only, without shutting the socket
+    /// down: after fork(), the parent lets go of a socket its child serves.
+    void abandon();
 
     /// Sends one frame: header, `payload`, then `tail` (so an upload's bytes
     /// are not copied into the payload). `step` names the step in errors.
