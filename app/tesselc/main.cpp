@@ -10,6 +10,9 @@
 #include "frontend/ModelZoo.h"
 #include "ir/Check.h"
 #include "ir/Diagnostic.h"
+#include "rpc/Auth.h"
+#include "rpc/RpcRunner.h"
+#include "runtime/InProcessRunner.h"
 #include "runtime/ThreadPool.h"
 #include "te/script/Script.h"
 #include "tir/IRPrinter.h"
@@ -37,10 +40,16 @@ commands:
                                     (--pass schedule: the TIR straight from the schedule)
   build FILE.te --emit tir|llvm|llvm-unopt|asm|c [--target TARGET]
                                     print one stage of the compiled script
-  run FILE.te [--threads N] [--repeat R] [--json]
+  run FILE.te [--threads N] [--repeat R] [--json] [--in-process]
+        [--rpc HOST:PORT [--rpc-token-file F]]
                                     build, run on seeded random inputs, check against the
-                                    default schedule, print latency and GFLOP/s
-  ladder [DIR] [--threads N]        run every .te step of a GEMM ladder and print a table
+                                    default schedule, print latency and GFLOP/s. Measures in
+                                    a tessel-rpc server child (a crashing or hanging kernel
+                                    is an error, not a crash), or in this process
+                                    (--in-process), or on a device (--rpc: built for the
+                                    device's triple, checked against this machine's reference)
+  ladder [DIR] [--threads N] [--in-process] [--rpc HOST:PORT [--rpc-token-file F]]
+                                    run every .te step of a GEMM ladder and print a table
   space FILE.te [--config ...] [--json]
                                     list the knobs of a tunable template: name, kind, choices
                                     (lower, build and run take --config NAME=INDEX,NAME=INDEX
@@ -97,6 +106,10 @@ struct Args {
     /// --workload: a template's workload parameters.
     std::map<std::string, int64_t> workload;
     int threads = 0, repeat = 0;
+    /// run/ladder: measure in this process instead of a local tessel-rpc server.
+    bool inProcess = false;
+    /// run: measure on a device (HOST:PORT), with this token file.
+    std::string rpc, rpcTokenFile;
     double rtol = 1e-3, atol = 1e-7;
     bool json = false, profile = false;
     /// zoo: the weights' seed, and --list.
@@ -157,6 +170,9 @@ Args parseArgs(int argc, char** argv) {
         else if (s == "--threads") a.threads = number();
         else if (s == "--repeat") a.repeat = number();
         else if (s == "--json") a.json = true;
+        else if (s == "--in-process") a.inProcess = true;
+        else if (s == "--rpc") a.rpc = value();
+        else if (s == "--rpc-token-file") a.rpcTokenFile = value();
         else if (s == "--config") {
             try {
                 for (auto& [name, index] : te::parseConfig(value())) a.config[name] = index;
@@ -438,7 +454,48 @@ runtime::TimeEvaluator evaluatorFor(int repeat) {
     return ev;
 }
 
-int cmdRun(const Args& a) {
+/// Where run and ladder measure: a local tessel-rpc server child (the
+/// default), this process (--in-process), or a device (--rpc HOST:PORT).
+struct Measurer {
+    std::unique_ptr<runtime::Runner> runner;
+    /// --rpc: the device's target; references are built and run here.
+    std::unique_ptr<codegen::LocalBuilder> builder, referenceBuilder;
+    runtime::InProcessRunner hostRunner;
+    std::string deviceTarget;
+
+    explicit Measurer(const Args& a) {
+        if (!a.rpc.empty()) {
+            const auto colon = a.rpc.rfind(':');
+            if (colon == std::string::npos) throw UsageError("--rpc wants HOST:PORT, not '" + a.rpc + "'");
+            rpc::ClientOptions co;
+            co.name = "tesselc";
+            if (!a.rpcTokenFile.empty()) co.token = rpc::readTokenFile(a.rpcTokenFile);
+            auto r = std::make_unique<rpc::RpcRunner>(a.rpc.substr(0, colon),
+                                                      static_cast<uint16_t>(std::atoi(a.rpc.c_str() + colon + 1)), co);
+            const runtime::DeviceInfo device = r->device(); // throws RpcError naming the step
+            const Target target = codegen::resolveTarget(device.target());
+            deviceTarget = target.str();
+            builder = std::make_unique<codegen::LocalBuilder>(target, codegen::BuildOptions{});
+            referenceBuilder = std::make_unique<codegen::LocalBuilder>(codegen::hostTarget(), codegen::BuildOptions{});
+            runner = std::move(r);
+        } else if (!a.inProcess) {
+            runner = std::make_unique<rpc::LocalRunner>();
+        }
+    }
+    void apply(driver::RunOptions& ro) {
+        ro.runner = runner.get();
+        if (builder) {
+            ro.builder = builder.get();
+            ro.referenceBuilder = referenceBuilder.get();
+            ro.referenceRunner = &hostRunner;
+        }
+    }
+};
+
+int cmdRun(const Args& given) {
+    Args a = given;
+    Measurer measurer(a);
+    if (!measurer.deviceTarget.empty()) a.target = measurer.deviceTarget;
     auto fns = lowerFile(a.file, false, a);
     bool allOk = true;
     nlohmann::json arr = nlohmann::json::array();
@@ -446,6 +503,7 @@ int cmdRun(const Args& a) {
         driver::RunOptions ro;
         ro.threads = a.threads;
         ro.evaluator = evaluatorFor(a.repeat);
+        measurer.apply(ro);
         auto rep = driver::runAndCheck(f, ro);
         allOk &= rep.ok;
         nlohmann::json j = {{"ok", rep.ok},           {"latency_ms", rep.latencyMs}, {"gflops", rep.gflops},
@@ -537,6 +595,9 @@ int cmdLadder(const Args& a) {
         if (e.path().extension() == ".te") steps.push_back(e.path());
     std::sort(steps.begin(), steps.end());
     if (steps.empty()) throw CompileError("no .te steps in '" + dir + "'");
+    Measurer measurer(a);
+    Args stepArgs;
+    stepArgs.target = measurer.deviceTarget;
     if (a.threads > 0) runtime::ThreadPool::global().setNumThreads(a.threads);
     std::printf("GEMM ladder (%s), %d thread%s\n\n", dir.c_str(), runtime::ThreadPool::global().numThreads(),
                 runtime::ThreadPool::global().numThreads() == 1 ? "" : "s");
@@ -547,10 +608,12 @@ int cmdLadder(const Args& a) {
     for (auto& step : steps) {
         std::string name = step.stem().string();
         try {
-            auto fns = lowerFile(step.string(), false, Args{});
+            auto fns = lowerFile(step.string(), false, stepArgs);
             driver::RunOptions ro;
             ro.referenceOutputs = reference;
             ro.evaluator = evaluatorFor(a.repeat);
+            ro.threads = a.threads;
+            measurer.apply(ro);
             auto rep = driver::runAndCheck(fns[0], ro);
             if (reference.empty()) reference = rep.outputs;
             std::printf("%-24s %12.2f %10.2f %8.2fx %12.2e  %s\n", name.c_str(), rep.latencyMs, rep.gflops,

@@ -83,15 +83,12 @@ void Client::uploadFile(const std::string& name, const std::string& path) {
     upload(name, bytes.data(), bytes.size());
 }
 
-std::vector<std::string> Client::loadModule(const std::string& name) {
+void Client::loadModule(const std::string& name, const std::vector<std::string>& functions) {
     const std::string step = "load module " + name;
-    const auto p = call(Code::LoadModule, Writer().str(name).take(), step);
-    return parse(p, step, [](Reader& r) {
-        std::vector<std::string> names;
-        const uint32_t n = r.count(kMaxArgs * 16, 8);
-        for (uint32_t i = 0; i < n; ++i) names.push_back(r.str(1024));
-        return names;
-    });
+    Writer w;
+    w.str(name).u32(static_cast<uint32_t>(functions.size()));
+    for (const auto& f : functions) w.str(f);
+    call(Code::LoadModule, w.take(), step);
 }
 
 uint64_t Client::alloc(DataType dtype, const std::vector<int64_t>& shape) {
@@ -123,10 +120,11 @@ runtime::NDArray Client::copyFrom(uint64_t tensor, const std::vector<int64_t>& s
     return out;
 }
 
-Timing Client::run(const std::string& function, const std::vector<uint64_t>& tensors, const RunSpec& spec) {
+Timing Client::run(const std::string& function, const std::vector<uint64_t>& tensors, const RunSpec& spec,
+                   const std::vector<bool>& written) {
     Writer w;
     w.str(function).u32(static_cast<uint32_t>(tensors.size()));
-    for (uint64_t t : tensors) w.u64(t);
+    for (size_t i = 0; i < tensors.size(); ++i) w.u64(tensors[i]).u8(written.empty() || written[i] ? 1 : 0);
     spec.write(w);
     const std::string step = "run " + function;
     return readTiming(call(Code::Run, w.take(), step, spec.timeoutMs), step);

@@ -51,15 +51,19 @@ public:
     /// Writes `size` bytes as file `name` of the session's folder.
     void upload(const std::string& name, const void* data, size_t size);
     void uploadFile(const std::string& name, const std::string& path);
-    /// Loads an uploaded shared object; its function names.
-    std::vector<std::string> loadModule(const std::string& name);
+    /// Loads an uploaded shared object (replacing the session's module) and
+    /// checks that it has `functions` (RpcError NotFound names the missing).
+    void loadModule(const std::string& name, const std::vector<std::string>& functions);
     uint64_t alloc(DataType dtype, const std::vector<int64_t>& shape);
     void free(uint64_t tensor);
     void copyTo(uint64_t tensor, const runtime::NDArray& value);
     /// The tensor's bytes as an array of `shape` and `dtype`.
     runtime::NDArray copyFrom(uint64_t tensor, const std::vector<int64_t>& shape, DataType dtype);
-    /// Runs `function` of the loaded module on `tensors`.
-    Timing run(const std::string& function, const std::vector<uint64_t>& tensors, const RunSpec& spec);
+    /// Runs `function` of the loaded module on `tensors`; `written` marks
+    /// those it writes (their contents come back into the session; the
+    /// others keep theirs whatever the kernel did). Empty: all are written.
+    Timing run(const std::string& function, const std::vector<uint64_t>& tensors, const RunSpec& spec,
+               const std::vector<bool>& written = {});
     /// Loads the exported model uploaded into the session folder
     /// (model.so, plan.json, weights.bin); its inputs and outputs as JSON.
     std::string loadModel();

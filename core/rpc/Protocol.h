@@ -50,14 +50,14 @@ enum class Code : uint16_t {
     // Session requests (a client to a server).
     GetDevice = 16,  ///< -> Ok{json}: the device's facts
     Upload = 17,     ///< file name, bytes -> Ok{}
-    LoadModule = 18, ///< file name -> Ok{count, names...}
+    LoadModule = 18, ///< file name, count, function names -> Ok{count, names...}
     Alloc = 19,      ///< dtype, ndim, dims -> Ok{tensor id}
     Free = 20,       ///< tensor id -> Ok{}
     CopyTo = 21,     ///< tensor id, bytes -> Ok{}
     CopyFrom = 22,   ///< tensor id -> Ok{bytes}
-    Run = 23,        ///< function, tensor ids, RunSpec -> Ok{repeats}
+    Run = 23,        ///< function, count, (tensor id, written) pairs, RunSpec -> Ok{repeats, threads}
     LoadModel = 24,  ///< -> Ok{json}: the exported model in the session folder
-    RunModel = 25,   ///< input ids, output ids, RunSpec -> Ok{repeats}
+    RunModel = 25,   ///< input ids, output ids, RunSpec -> Ok{repeats, threads}
     Bye = 26,        ///< -> Ok{}, then the server closes the session
     // Tracker messages.
     Register = 40,  ///< server -> tracker: key, host, port, device json, free

@@ -37,8 +37,10 @@ struct Refusal {
     std::string message;
 };
 
-/// A tensor in a shared anonymous mapping: what a kernel run in a forked
-/// child writes lands here.
+/// A tensor in a private anonymous mapping (huge pages for large ones, as
+/// the runtime's own arrays: shared memory would get none, and GEMM-sized
+/// kernels run twice as slow on 4 KiB pages). A kernel run in a forked
+/// child writes its copy; the child sends the written tensors back.
 struct Tensor {
     DataType dtype;
     std::vector<int64_t> shape;
@@ -84,7 +86,7 @@ private:
     Tensor& tensor(uint64_t id);
     const std::string& folder();
     std::vector<char> runSandboxed(const std::function<std::vector<double>()>& work, const RunSpec& spec,
-                                   const std::string& what);
+                                   const std::string& what, const std::vector<Tensor*>& written);
 
     Connection c_;
     const ServerOptions& o_;
@@ -126,8 +128,11 @@ std::vector<char> Session::upload(Reader& r) {
     r.finish();
     if (!isSessionFileName(name))
         throw Refusal{ErrorCode::Protocol, "'" + name + "' is not a plain file name (1-64 of A-Z a-z 0-9 . _ -)"};
+    // Written beside and renamed over: a loaded module maps the old file,
+    // and truncating a mapped file would crash this session (SIGBUS).
     const std::string path = folder() + "/" + name;
-    const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
+    const std::string part = folder() + "/.upload.part";
+    const int fd = ::open(part.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
     if (fd < 0) throw Refusal{ErrorCode::Internal, "cannot write '" + name + "': " + std::strerror(errno)};
     size_t done = 0;
     while (done < data.size()) {
@@ -135,17 +140,23 @@ std::vector<char> Session::upload(Reader& r) {
         if (n < 0 && errno == EINTR) continue;
         if (n <= 0) {
             ::close(fd);
+            ::unlink(part.c_str());
             throw Refusal{ErrorCode::Internal, "cannot write '" + name + "': " + std::strerror(errno)};
         }
         done += static_cast<size_t>(n);
     }
     ::close(fd);
+    if (::rename(part.c_str(), path.c_str()) != 0)
+        throw Refusal{ErrorCode::Internal, "cannot write '" + name + "': " + std::strerror(errno)};
     log("uploaded " + name + " (" + std::to_string(data.size()) + " bytes)");
     return {};
 }
 
 std::vector<char> Session::loadModule(Reader& r) {
     const std::string name = r.str(256);
+    const uint32_t n = r.count(kMaxArgs, 8);
+    std::vector<std::string> wanted;
+    for (uint32_t i = 0; i < n; ++i) wanted.push_back(r.str(1024));
     r.finish();
     if (!isSessionFileName(name)) throw Refusal{ErrorCode::Protocol, "'" + name + "' is not a plain file name"};
     const std::string path = folder() + "/" + name;
@@ -156,10 +167,15 @@ std::vector<char> Session::loadModule(Reader& r) {
     } catch (const std::exception& e) {
         throw Refusal{ErrorCode::Load, e.what()};
     }
-    const auto names = module_->functionNames();
+    // A loaded library cannot list its symbols portably: the client names the
+    // functions it will call and each is looked up now.
+    std::string missing;
+    for (const auto& f : wanted)
+        if (!module_->function(f)) missing += (missing.empty() ? "'" : ", '") + f + "'";
+    if (!missing.empty()) throw Refusal{ErrorCode::NotFound, "the library '" + name + "' has no function " + missing};
     Writer w;
-    w.u32(static_cast<uint32_t>(names.size()));
-    for (const auto& n : names) w.str(n);
+    w.u32(static_cast<uint32_t>(wanted.size()));
+    for (const auto& f : wanted) w.str(f);
     return w.take();
 }
 
@@ -186,8 +202,11 @@ std::vector<char> Session::alloc(Reader& r) {
     t->shape = std::move(shape);
     t->bytes = static_cast<size_t>(bytes);
     t->mapped = std::max<size_t>(t->bytes, 1);
-    void* p = ::mmap(nullptr, t->mapped, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    void* p = ::mmap(nullptr, t->mapped, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (p == MAP_FAILED) throw Refusal{ErrorCode::Limit, std::string("cannot allocate: ") + std::strerror(errno)};
+#ifdef MADV_HUGEPAGE
+    if (t->mapped >= (size_t(2) << 20)) ::madvise(p, t->mapped, MADV_HUGEPAGE); // a hint
+#endif
     t->data = p; // zero-filled by the kernel
     heldBytes_ += bytes;
     const uint64_t id = nextTensor_++;
@@ -212,7 +231,7 @@ std::vector<char> Session::copyTo(Reader& r) {
 /// Runs `work` (which returns the repeats' mean ms per call) isolated, and
 /// turns its ending into the reply or a Refusal.
 std::vector<char> Session::runSandboxed(const std::function<std::vector<double>()>& work, const RunSpec& spec,
-                                        const std::string& what) {
+                                        const std::string& what, const std::vector<Tensor*>& written) {
     if (spec.timeoutMs == 0 || spec.timeoutMs > o_.maxRunMs)
         throw Refusal{ErrorCode::Limit, "a run's time limit must be 1.." + std::to_string(o_.maxRunMs) + " ms"};
     IsolatedResult res = runIsolated(
@@ -223,11 +242,12 @@ std::vector<char> Session::runSandboxed(const std::function<std::vector<double>(
             w.u32(static_cast<uint32_t>(ms.size()));
             for (double m : ms) w.f64(m);
             w.u32(static_cast<uint32_t>(runtime::ThreadPool::global().numThreads()));
+            for (const Tensor* t : written) w.raw(t->data, t->bytes); // this child's copies
             return w.take();
         },
         spec.timeoutMs);
     switch (res.status) {
-    case IsolatedResult::Status::Ok: return std::move(res.bytes);
+    case IsolatedResult::Status::Ok: break;
     case IsolatedResult::Status::Failed: throw Refusal{ErrorCode::Runtime, what + ": " + res.message};
     case IsolatedResult::Status::Crashed:
         log(what + " " + res.message);
@@ -236,7 +256,16 @@ std::vector<char> Session::runSandboxed(const std::function<std::vector<double>(
         log(what + " " + res.message);
         throw Refusal{ErrorCode::Timeout, what + " " + res.message};
     }
-    return {};
+    // The timing goes to the client; the written tensors into this session's.
+    size_t timingBytes = 4 + 8 * static_cast<size_t>(Reader(res.bytes).u32()) + 4;
+    size_t at = timingBytes;
+    for (Tensor* t : written) {
+        if (at + t->bytes > res.bytes.size()) throw Refusal{ErrorCode::Internal, "the run's results were cut short"};
+        std::memcpy(t->data, res.bytes.data() + at, t->bytes);
+        at += t->bytes;
+    }
+    res.bytes.resize(timingBytes);
+    return std::move(res.bytes);
 }
 
 /// The time evaluator over `call`, or one timed call when repeat == 0.
@@ -255,16 +284,24 @@ std::vector<double> timeCalls(const RunSpec& spec, const std::function<void()>& 
 
 std::vector<char> Session::run(Reader& r) {
     const std::string name = r.str(1024);
-    const uint32_t n = r.count(kMaxArgs, 8);
+    const uint32_t n = r.count(kMaxArgs, 9);
     std::vector<uint64_t> ids(n);
-    for (auto& id : ids) id = r.u64();
+    std::vector<bool> writes(n);
+    for (uint32_t i = 0; i < n; ++i) {
+        ids[i] = r.u64();
+        writes[i] = r.u8() != 0;
+    }
     const RunSpec spec = RunSpec::read(r);
     r.finish();
     if (!module_) throw Refusal{ErrorCode::NotFound, "no module is loaded in this session"};
     runtime::KernelFunction fn = module_->function(name);
     if (!fn) throw Refusal{ErrorCode::NotFound, "the module has no function '" + name + "'"};
     std::vector<void*> args;
-    for (uint64_t id : ids) args.push_back(tensor(id).data);
+    std::vector<Tensor*> written;
+    for (uint32_t i = 0; i < n; ++i) {
+        args.push_back(tensor(ids[i]).data);
+        if (writes[i]) written.push_back(&tensor(ids[i]));
+    }
     return runSandboxed(
         [&] {
             return timeCalls(spec, [&] {
@@ -272,7 +309,7 @@ std::vector<char> Session::run(Reader& r) {
                 if (rc != 0) throw std::runtime_error("the kernel returned error code " + std::to_string(rc));
             });
         },
-        spec, "the kernel '" + name + "'");
+        spec, "the kernel '" + name + "'", written);
 }
 
 std::vector<char> Session::loadModel(Reader& r) {
@@ -330,7 +367,7 @@ std::vector<char> Session::runModel(Reader& r) {
             }
             return ms;
         },
-        spec, "the model");
+        spec, "the model", outputs);
 }
 
 bool Session::handle(const Frame& f) {

@@ -104,7 +104,7 @@ Loaded openWithKernels(uint16_t port, const std::string& token = {}) {
     l.client = Client::connect("127.0.0.1", port, co);
     const auto lib = readFile(TEST_KERNELS);
     l.client.upload("kernels.so", lib.data(), lib.size());
-    l.client.loadModule("kernels.so");
+    l.client.loadModule("kernels.so", {"add_one", "crash", "spin", "fail"});
     l.input = runtime::NDArray({1024}, DataType::float32());
     l.input.fillRandom(7, 0.0, 1.0);
     l.in = l.client.alloc(DataType::float32(), {1024});
@@ -174,8 +174,12 @@ private slots:
         l.client.free(l.in);
         expectRemote([&] { l.client.free(l.in); }, ErrorCode::NotFound, "no tensor");
         expectRemote([&] { l.client.run("nope", {l.out}, once); }, ErrorCode::NotFound, "no function 'nope'");
+        expectRemote([&] { l.client.upload("garbage.so", "not an ELF", 10); l.client.loadModule("garbage.so", {}); },
+                     ErrorCode::Load, "garbage.so");
         expectRemote([&] { l.client.upload("../evil.so", "x", 1); }, ErrorCode::Protocol, "not a plain file name");
-        expectRemote([&] { l.client.loadModule("missing.so"); }, ErrorCode::NotFound, "no file");
+        expectRemote([&] { l.client.loadModule("missing.so", {}); }, ErrorCode::NotFound, "no file");
+        expectRemote([&] { l.client.loadModule("kernels.so", {"add_one", "nope"}); }, ErrorCode::NotFound,
+                     "has no function 'nope'");
         expectRemote([&] { l.client.alloc(DataType::float32(), {1 << 30, 1 << 30}); }, ErrorCode::Limit, "limit");
         l.client.bye();
         QVERIFY(s.logSays("ended (bye)"));
@@ -238,7 +242,7 @@ private slots:
         {   // A count larger than the frame: a run with 1000 arguments and 8 bytes of them.
             Connection c = rawSession(s.port);
             Writer w;
-            w.str("add_one").u32(1000).u64(1);
+            w.str("add_one").u32(1000).u64(1).u8(1);
             c.send(Code::Run, w.take(), deadlineIn(1000), "run");
             QVERIFY(closedByServer(c));
         }
