@@ -46,8 +46,13 @@ std::string LocalServer::findBinary() {
 
 LocalServer::LocalServer(std::string binary) : binary_(std::move(binary)) {}
 
+std::shared_ptr<LocalServer> LocalServer::shared() {
+    static std::shared_ptr<LocalServer> server = std::make_shared<LocalServer>();
+    return server;
+}
+
 LocalServer::~LocalServer() {
-    stop();
+    stopLocked();
     if (!dir_.empty()) {
         std::error_code ec;
         fs::remove_all(dir_, ec);
@@ -55,12 +60,18 @@ LocalServer::~LocalServer() {
 }
 
 bool LocalServer::running() const {
+    std::lock_guard lock(m_);
     if (pid_ <= 0) return false;
     int status = 0;
     return ::waitpid(pid_, &status, WNOHANG) == 0;
 }
 
 void LocalServer::stop() {
+    std::lock_guard lock(m_);
+    stopLocked();
+}
+
+void LocalServer::stopLocked() {
     if (pid_ <= 0) return;
     ::kill(pid_, SIGTERM);
     for (int i = 0; i < 100; ++i) {
@@ -90,9 +101,11 @@ std::string LocalServer::lastLog(int lines) const {
 }
 
 void LocalServer::ensureRunning() {
-    if (running()) return;
-    if (pid_ > 0) { // it died: reap it (running() did) and start again
-        pid_ = -1;
+    std::lock_guard lock(m_);
+    if (pid_ > 0) {
+        int status = 0;
+        if (::waitpid(pid_, &status, WNOHANG) == 0) return; // running
+        pid_ = -1; // it died (and is reaped now): start again
     }
     if (binary_.empty()) binary_ = findBinary();
     if (binary_.empty())
@@ -152,7 +165,7 @@ void LocalServer::ensureRunning() {
     ::close(out[0]);
     const auto colon = text.rfind(':', text.find('\n'));
     if (text.rfind("listening on ", 0) != 0 || colon == std::string::npos) {
-        stop();
+        stopLocked();
         throw std::runtime_error("the local tessel-rpc server did not start: " + lastLog(5));
     }
     port_ = static_cast<uint16_t>(std::atoi(text.c_str() + colon + 1));

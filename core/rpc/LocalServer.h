@@ -2,11 +2,14 @@
 /// A `tessel-rpc server` child process on loopback, with a fresh random
 /// token in a private folder, started on demand and restarted when it died.
 /// Its log goes to a file in that folder (lastLog() shows its end).
+/// Thread-safe.
 #pragma once
 
 #include <sys/types.h>
 
 #include <cstdint>
+#include <memory>
+#include <mutex>
 #include <string>
 
 namespace tessel::rpc {
@@ -32,11 +35,17 @@ public:
     /// The last lines of its log.
     std::string lastLog(int lines = 10) const;
 
+    /// The process's one local server (the IDE keeps it warm; every
+    /// measurement opens its own session on it, so threads may share it).
+    static std::shared_ptr<LocalServer> shared();
+
     /// TESSEL_RPC_SERVER, else `tessel-rpc` next to this executable, else
     /// `tessel-rpc` on PATH; empty when none exists.
     static std::string findBinary();
 
 private:
+    void stopLocked();
+    mutable std::mutex m_;
     std::string binary_;
     std::string dir_;
     std::string token_;

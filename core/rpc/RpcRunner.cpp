@@ -152,7 +152,9 @@ runtime::RunResult RpcRunner::runOnce(const runtime::BuildArtifact& artifact, co
 }
 
 LocalRunner::LocalRunner(std::string serverBinary)
-    : RpcRunner("127.0.0.1", 0), server_(std::make_unique<LocalServer>(std::move(serverBinary))) {}
+    : RpcRunner("127.0.0.1", 0), server_(std::make_shared<LocalServer>(std::move(serverBinary))) {}
+
+LocalRunner::LocalRunner(std::shared_ptr<LocalServer> server) : RpcRunner("127.0.0.1", 0), server_(std::move(server)) {}
 
 LocalRunner::~LocalRunner() = default;
 
@@ -169,7 +171,7 @@ void LocalRunner::endpoint(std::string& host, uint16_t& port) const {
 }
 
 void LocalRunner::connectionFailed() const {
-    if (!server_->running()) server_->stop();
+    // ensureRunning() starts it again on the next try when it died.
 }
 
 } // namespace tessel::rpc

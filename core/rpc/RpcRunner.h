@@ -55,6 +55,8 @@ class LocalRunner : public RpcRunner {
 public:
     /// `serverBinary` empty: LocalServer::findBinary().
     explicit LocalRunner(std::string serverBinary = {});
+    /// On a server shared with other runners (LocalServer::shared()).
+    explicit LocalRunner(std::shared_ptr<LocalServer> server);
     ~LocalRunner() override;
     std::string name() const override { return "local server"; }
     LocalServer& server() const { return *server_; }
@@ -64,7 +66,7 @@ protected:
     void connectionFailed() const override;
 
 private:
-    std::unique_ptr<LocalServer> server_;
+    std::shared_ptr<LocalServer> server_;
 };
 
 /// runtime::MeasureError for an RPC step's failure.
