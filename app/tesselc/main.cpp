@@ -22,6 +22,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -60,11 +61,16 @@ commands:
                                     parameters its tessel.workload(...) declares)
   passes                            list every TIR and graph pass with its summary
   run MODEL.onnx [--input-shape NAME:D1,D2,...]... [--inputs a.pb,b.pb] [--expect c.pb,...]
-        [--threads N] [--repeat R] [--rtol X] [--atol Y] [--json] [--profile]
+        [--threads N] [--repeat R] [--rtol X] [--atol Y] [--json] [--profile] [--in-process]
+        [--rpc HOST:PORT [--rpc-token-file F]]
                                     compile a model, run it on TensorProto inputs (seeded
                                     random ones when not given), compare with expected
                                     outputs (ONNX's rtol 1e-3, atol 1e-7), print the latency
-                                    (--profile: and every kernel's time and GFLOP/s)
+                                    (--profile: and every kernel's time and GFLOP/s, in this
+                                    process). Runs in a local tessel-rpc server as an export,
+                                    in this process (--in-process), or on a device (--rpc:
+                                    compiled for its triple, checked against this machine's
+                                    outputs to 1e-4 of the largest |value| unless --expect)
   compile MODEL.onnx [--input-shape ...] [--target TARGET] -o DIR
                                     export: DIR/model.so (kernels), DIR/plan.json (executor
                                     plan), DIR/weights.bin; the runtime alone runs them
@@ -286,8 +292,49 @@ std::vector<runtime::NDArray> readTensors(const std::vector<std::string>& files)
     return out;
 }
 
+/// Where run and ladder measure: a local tessel-rpc server child (the
+/// default), this process (--in-process), or a device (--rpc HOST:PORT).
+struct Measurer {
+    std::unique_ptr<rpc::RpcRunner> runner; // null: in this process
+    /// --rpc: the device's target; references are built and run here.
+    std::unique_ptr<codegen::LocalBuilder> builder, referenceBuilder;
+    runtime::InProcessRunner hostRunner;
+    std::string deviceTarget;
+
+    explicit Measurer(const Args& a) {
+        if (!a.rpc.empty()) {
+            const auto colon = a.rpc.rfind(':');
+            if (colon == std::string::npos) throw UsageError("--rpc wants HOST:PORT, not '" + a.rpc + "'");
+            rpc::ClientOptions co;
+            co.name = "tesselc";
+            if (!a.rpcTokenFile.empty()) co.token = rpc::readTokenFile(a.rpcTokenFile);
+            auto r = std::make_unique<rpc::RpcRunner>(a.rpc.substr(0, colon),
+                                                      static_cast<uint16_t>(std::atoi(a.rpc.c_str() + colon + 1)), co);
+            const runtime::DeviceInfo device = r->device(); // throws RpcError naming the step
+            const Target target = codegen::resolveTarget(device.target());
+            deviceTarget = target.str();
+            builder = std::make_unique<codegen::LocalBuilder>(target, codegen::BuildOptions{});
+            referenceBuilder = std::make_unique<codegen::LocalBuilder>(codegen::hostTarget(), codegen::BuildOptions{});
+            runner = std::move(r);
+        } else if (!a.inProcess) {
+            runner = std::make_unique<rpc::LocalRunner>();
+        }
+    }
+    void apply(driver::RunOptions& ro) {
+        ro.runner = runner.get();
+        if (builder) {
+            ro.builder = builder.get();
+            ro.referenceBuilder = referenceBuilder.get();
+            ro.referenceRunner = &hostRunner;
+        }
+    }
+};
+
 int cmdRunModel(const Args& a) {
-    auto m = driver::compileModel(a.file, importOptions(a));
+    Measurer measurer(a);
+    driver::CompileOptions co;
+    if (!measurer.deviceTarget.empty()) co.request = driver::CompileRequest::forTarget(measurer.deviceTarget);
+    auto m = driver::compileModel(a.file, importOptions(a), co);
     auto inputs = readTensors(a.inputs);
     auto expected = readTensors(a.expect);
     if (inputs.size() > m.plan.inputs.size())
@@ -296,12 +343,33 @@ int cmdRunModel(const Args& a) {
     if (expected.size() > m.plan.outputs.size())
         throw CompileError(std::to_string(expected.size()) + " expected outputs given, the model has " +
                            std::to_string(m.plan.outputs.size()));
+    double rtol = a.rtol, atol = a.atol;
+    if (!measurer.deviceTarget.empty() && expected.empty()) {
+        // A device's outputs are checked against this machine's run of the
+        // same model: to 1e-4 of the largest |value| (another ISA rounds
+        // and contracts differently).
+        driver::ModelRunOptions hostRun;
+        hostRun.seed = a.seed;
+        auto host = driver::runModel(driver::compileModel(a.file, importOptions(a)), inputs, {}, hostRun);
+        if (!host.ok) throw CompileError("the model failed on this machine: " + host.error);
+        expected = host.values;
+        double maxAbs = 0;
+        for (auto& v : expected)
+            for (int64_t i = 0; i < v.numElements(); ++i) maxAbs = std::max(maxAbs, std::fabs(v.at(i)));
+        rtol = 0;
+        atol = 1e-4 * std::max(maxAbs, 1e-30);
+    }
     driver::ModelRunOptions ro;
     ro.threads = a.threads;
     ro.repeat = a.repeat > 0 ? a.repeat : 20;
-    ro.rtol = a.rtol;
-    ro.atol = a.atol;
+    ro.rtol = rtol;
+    ro.atol = atol;
     ro.profile = a.profile;
+    ro.seed = a.seed;
+    if (!a.inProcess && !a.profile) { // a profile times kernels one by one, in this process
+        ro.device = &measurer.runner->session();
+        ro.deviceTarget = measurer.deviceTarget.empty() ? codegen::hostTarget() : Target::parse(measurer.deviceTarget);
+    }
     auto rep = driver::runModel(m, inputs, expected, ro);
     if (a.json) {
         nlohmann::json outs = nlohmann::json::array();
@@ -453,44 +521,6 @@ runtime::TimeEvaluator evaluatorFor(int repeat) {
     ev.warmup = 1;
     return ev;
 }
-
-/// Where run and ladder measure: a local tessel-rpc server child (the
-/// default), this process (--in-process), or a device (--rpc HOST:PORT).
-struct Measurer {
-    std::unique_ptr<runtime::Runner> runner;
-    /// --rpc: the device's target; references are built and run here.
-    std::unique_ptr<codegen::LocalBuilder> builder, referenceBuilder;
-    runtime::InProcessRunner hostRunner;
-    std::string deviceTarget;
-
-    explicit Measurer(const Args& a) {
-        if (!a.rpc.empty()) {
-            const auto colon = a.rpc.rfind(':');
-            if (colon == std::string::npos) throw UsageError("--rpc wants HOST:PORT, not '" + a.rpc + "'");
-            rpc::ClientOptions co;
-            co.name = "tesselc";
-            if (!a.rpcTokenFile.empty()) co.token = rpc::readTokenFile(a.rpcTokenFile);
-            auto r = std::make_unique<rpc::RpcRunner>(a.rpc.substr(0, colon),
-                                                      static_cast<uint16_t>(std::atoi(a.rpc.c_str() + colon + 1)), co);
-            const runtime::DeviceInfo device = r->device(); // throws RpcError naming the step
-            const Target target = codegen::resolveTarget(device.target());
-            deviceTarget = target.str();
-            builder = std::make_unique<codegen::LocalBuilder>(target, codegen::BuildOptions{});
-            referenceBuilder = std::make_unique<codegen::LocalBuilder>(codegen::hostTarget(), codegen::BuildOptions{});
-            runner = std::move(r);
-        } else if (!a.inProcess) {
-            runner = std::make_unique<rpc::LocalRunner>();
-        }
-    }
-    void apply(driver::RunOptions& ro) {
-        ro.runner = runner.get();
-        if (builder) {
-            ro.builder = builder.get();
-            ro.referenceBuilder = referenceBuilder.get();
-            ro.referenceRunner = &hostRunner;
-        }
-    }
-};
 
 int cmdRun(const Args& given) {
     Args a = given;
