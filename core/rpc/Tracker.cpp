@@ -104,7 +104,8 @@ void TrackerLoop::forget(PeerId id, Peer& p, const std::string& why, Time now) {
 
 void TrackerLoop::closeWith(PeerId id, Peer& p, ErrorCode code, const std::string& why, Time now, bool quiet) {
     if (p.stage == Stage::Closing || p.dead) return;
-    if (!quiet) log("close " + describe(p) + ": " + why);
+    const bool refusal = code == ErrorCode::Auth || code == ErrorCode::Version;
+    if (!quiet) log((refusal ? "refuse " : "close ") + describe(p) + ": " + why);
     enqueue(p, static_cast<uint16_t>(Code::Error), errorPayload(code, why));
     p.stage = Stage::Closing;
     p.closeBy = now + std::chrono::milliseconds(kCloseGraceMs);
@@ -113,6 +114,10 @@ void TrackerLoop::closeWith(PeerId id, Peer& p, ErrorCode code, const std::strin
 
 void TrackerLoop::kill(PeerId id, Peer& p, const std::string& why) {
     if (p.dead) return;
+    // Who gave up on the handshake (a client refusing to prove a token it
+    // lacks, a port scanner) is worth a line; the others are logged by
+    // TrackerState.
+    if (p.stage == Stage::Hello || p.stage == Stage::Auth) log(describe(p) + " left during the handshake (" + why + ")");
     p.dead = true;
     p.conn.close();
     forget(id, p, why, Clock::now());

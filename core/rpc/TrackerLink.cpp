@@ -8,6 +8,17 @@
 
 namespace tessel::rpc {
 
+namespace {
+
+/// This machine's name, how the tracker's log names the server.
+std::string hostName() {
+    char host[256] = {};
+    if (::gethostname(host, sizeof host - 1) != 0) return "server";
+    return host;
+}
+
+} // namespace
+
 TrackerLink::TrackerLink(std::string host, uint16_t port, std::string token, Registration registration,
                          TrackerLinkTiming timing)
     : host_(std::move(host)), port_(port), token_(std::move(token)), reg_(std::move(registration)), timing_(timing),
@@ -37,8 +48,7 @@ void TrackerLink::connectAndRegister() {
     const std::string where = host_ + ":" + std::to_string(port_);
     try {
         Connection c = Connection::connect(host_, port_, deadline);
-        clientHandshake(c, Role::Server, "server '" + reg_.key + "' port " + std::to_string(reg_.port), token_,
-                        deadline);
+        clientHandshake(c, Role::Server, hostName() + ":" + std::to_string(reg_.port), token_, deadline);
         const RegisterMessage m{reg_.key, reg_.host, reg_.port, reg_.deviceJson, free_};
         const std::vector<char> reply =
             c.call(Code::Register, payloadOf(m), kMaxTrackerFrame, deadline, "register at the tracker " + where);
