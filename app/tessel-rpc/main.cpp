@@ -27,7 +27,8 @@ namespace {
 const char* kUsage =
     "usage: tessel-rpc COMMAND [OPTIONS]\n"
     "\n"
-    "  server [--host H] [--port 9090] [--tracker HOST:PORT --key KEY] [--token-file F] [--max-upload MB]\n"
+    "  server [--host H] [--port 9090] [--tracker HOST:PORT --key KEY] [--token-file F] "
+    "[--max-upload MB]\n"
     "        serve this machine's CPU to RPC clients\n"
     "  tracker [--host 127.0.0.1] [--port 9190] [--token-file F] [--heartbeat-timeout MS]\n"
     "        pool servers by key and queue clients' requests; prints 'listening on HOST:PORT'\n"
@@ -38,7 +39,9 @@ const char* kUsage =
 
 std::atomic<bool> gStop{false};
 
-extern "C" void onStopSignal(int) { gStop.store(true); }
+extern "C" void onStopSignal(int) {
+    gStop.store(true);
+}
 
 /// SIGINT and SIGTERM set gStop; without SA_RESTART, so a waiting poll()
 /// returns at once.
@@ -56,12 +59,13 @@ std::string timestamp() {
     const auto now = std::chrono::system_clock::now();
     const std::time_t t = std::chrono::system_clock::to_time_t(now);
     const int ms = static_cast<int>(
-        std::chrono::duration_cast<std::chrono::milliseconds>(now.time_since_epoch()).count() % 1000);
+        std::chrono::duration_cast<std::chrono::milliseconds>(now.time_since_epoch()).count() %
+        1000);
     std::tm tm{};
     localtime_r(&t, &tm);
     char buf[48];
-    std::snprintf(buf, sizeof buf, "%04d-%02d-%02d %02d:%02d:%02d.%03d", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
-                  tm.tm_hour, tm.tm_min, tm.tm_sec, ms);
+    std::snprintf(buf, sizeof buf, "%04d-%02d-%02d %02d:%02d:%02d.%03d", tm.tm_year + 1900,
+                  tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, ms);
     return buf;
 }
 
@@ -82,7 +86,8 @@ int positiveMs(const std::string& text, const char* option) {
         if (used == text.size() && v > 0 && v <= 24L * 3600 * 1000) return static_cast<int>(v);
     } catch (const std::exception&) {
     }
-    throw UsageError(std::string(option) + " takes milliseconds (a positive number), not '" + text + "'");
+    throw UsageError(std::string(option) + " takes milliseconds (a positive number), not '" + text +
+                     "'");
 }
 
 int trackerMain(int argc, char** argv) {
@@ -90,12 +95,16 @@ int trackerMain(int argc, char** argv) {
     std::string tokenFile;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
-        if (a == "--host") options.host = valueOf(argc, argv, i);
-        else if (a == "--port") options.port = rpc::parsePort(valueOf(argc, argv, i));
-        else if (a == "--token-file") tokenFile = valueOf(argc, argv, i);
+        if (a == "--host")
+            options.host = valueOf(argc, argv, i);
+        else if (a == "--port")
+            options.port = rpc::parsePort(valueOf(argc, argv, i));
+        else if (a == "--token-file")
+            tokenFile = valueOf(argc, argv, i);
         else if (a == "--heartbeat-timeout")
             options.heartbeatTimeoutMs = positiveMs(valueOf(argc, argv, i), "--heartbeat-timeout");
-        else throw UsageError("tracker: unknown option '" + a + "'");
+        else
+            throw UsageError("tracker: unknown option '" + a + "'");
     }
     if (!tokenFile.empty()) options.token = rpc::readTokenFile(tokenFile);
     std::mutex logMutex;
@@ -119,18 +128,25 @@ int queryMain(int argc, char** argv) {
     int timeoutMs = 5000;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
-        if (a == "--json") json = true;
-        else if (a == "--token-file") tokenFile = valueOf(argc, argv, i);
-        else if (a == "--timeout") timeoutMs = positiveMs(valueOf(argc, argv, i), "--timeout");
-        else if (!a.starts_with("--") && address.empty()) address = a;
-        else throw UsageError("query: unknown option '" + a + "'");
+        if (a == "--json")
+            json = true;
+        else if (a == "--token-file")
+            tokenFile = valueOf(argc, argv, i);
+        else if (a == "--timeout")
+            timeoutMs = positiveMs(valueOf(argc, argv, i), "--timeout");
+        else if (!a.starts_with("--") && address.empty())
+            address = a;
+        else
+            throw UsageError("query: unknown option '" + a + "'");
     }
     if (address.empty()) throw UsageError("query: which tracker? (HOST:PORT)");
     const rpc::HostPort hp = rpc::parseHostPort(address, 9190);
     const std::string token = tokenFile.empty() ? std::string() : rpc::readTokenFile(tokenFile);
     const rpc::TrackerStatus status = rpc::queryTracker(hp.host, hp.port, token, timeoutMs);
-    if (json) std::printf("%s\n", status.json.c_str());
-    else std::printf("%s", status.text().c_str());
+    if (json)
+        std::printf("%s\n", status.json.c_str());
+    else
+        std::printf("%s", status.text().c_str());
     return 0;
 }
 

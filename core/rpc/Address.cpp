@@ -5,7 +5,8 @@
 namespace tessel::rpc {
 
 uint16_t parsePort(const std::string& text, const std::string& what) {
-    if (text.empty() || text.size() > 5 || text.find_first_not_of("0123456789") != std::string::npos)
+    if (text.empty() || text.size() > 5 ||
+        text.find_first_not_of("0123456789") != std::string::npos)
         throw std::invalid_argument("'" + text + "' is not a " + what + " (0 to 65535)");
     const unsigned long v = std::stoul(text);
     if (v > 65535) throw std::invalid_argument("'" + text + "' is not a " + what + " (0 to 65535)");
@@ -18,7 +19,8 @@ HostPort parseHostPort(const std::string& text, uint16_t defaultPort) {
     std::string port;
     if (text.starts_with("[")) {
         const auto close = text.find(']');
-        if (close == std::string::npos) throw std::invalid_argument(form + " (no ']' after an IPv6 address)");
+        if (close == std::string::npos)
+            throw std::invalid_argument(form + " (no ']' after an IPv6 address)");
         hp.host = text.substr(1, close - 1);
         if (close + 1 < text.size()) {
             if (text[close + 1] != ':') throw std::invalid_argument(form);

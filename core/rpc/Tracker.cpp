@@ -74,7 +74,8 @@ private:
     void writeTo(Peer& p, Time now);
     void enqueue(Peer& p, uint16_t code, const std::vector<char>& payload);
     /// Sends an Error frame, then closes once it is out (or the grace ends).
-    void closeWith(PeerId id, Peer& p, ErrorCode code, const std::string& why, Time now, bool quiet = false);
+    void closeWith(PeerId id, Peer& p, ErrorCode code, const std::string& why, Time now,
+                   bool quiet = false);
     /// Closes at once.
     void kill(PeerId id, Peer& p, const std::string& why);
     void forget(PeerId id, Peer& p, const std::string& why, Time now);
@@ -86,7 +87,8 @@ private:
     TrackerState state_;
     std::map<PeerId, std::unique_ptr<Peer>> peers_;
     PeerId nextId_ = 1;
-    const std::string welcome_ = "tessel-rpc tracker (protocol " + std::to_string(kProtocolVersion) + ")";
+    const std::string welcome_ =
+        "tessel-rpc tracker (protocol " + std::to_string(kProtocolVersion) + ")";
 };
 
 void TrackerLoop::enqueue(Peer& p, uint16_t code, const std::vector<char>& payload) {
@@ -102,7 +104,8 @@ void TrackerLoop::forget(PeerId id, Peer& p, const std::string& why, Time now) {
     state_.disconnected(id, why, now);
 }
 
-void TrackerLoop::closeWith(PeerId id, Peer& p, ErrorCode code, const std::string& why, Time now, bool quiet) {
+void TrackerLoop::closeWith(PeerId id, Peer& p, ErrorCode code, const std::string& why, Time now,
+                            bool quiet) {
     if (p.stage == Stage::Closing || p.dead) return;
     const bool refusal = code == ErrorCode::Auth || code == ErrorCode::Version;
     if (!quiet) log((refusal ? "refuse " : "close ") + describe(p) + ": " + why);
@@ -117,7 +120,8 @@ void TrackerLoop::kill(PeerId id, Peer& p, const std::string& why) {
     // Who gave up on the handshake (a client refusing to prove a token it
     // lacks, a port scanner) is worth a line; the others are logged by
     // TrackerState.
-    if (p.stage == Stage::Hello || p.stage == Stage::Auth) log(describe(p) + " left during the handshake (" + why + ")");
+    if (p.stage == Stage::Hello || p.stage == Stage::Auth)
+        log(describe(p) + " left during the handshake (" + why + ")");
     p.dead = true;
     p.conn.close();
     forget(id, p, why, Clock::now());
@@ -172,8 +176,10 @@ void TrackerLoop::readFrom(PeerId id, Peer& p, Time now) {
         closeWith(id, p, ErrorCode::Protocol, std::string("malformed frame: ") + e.what(), now);
         return;
     }
-    if (p.decoder.pending() == 0) p.partialSince = {};
-    else if (p.partialSince == Time{}) p.partialSince = now;
+    if (p.decoder.pending() == 0)
+        p.partialSince = {};
+    else if (p.partialSince == Time{})
+        p.partialSince = now;
 }
 
 void TrackerLoop::onFrame(PeerId id, Peer& p, const Frame& f, Time now) {
@@ -194,7 +200,8 @@ void TrackerLoop::onFrame(PeerId id, Peer& p, const Frame& f, Time now) {
             return;
         }
         p.nonce = randomNonce();
-        enqueue(p, static_cast<uint16_t>(Code::Challenge), challengePayload(!o_.token.empty(), p.nonce, welcome_));
+        enqueue(p, static_cast<uint16_t>(Code::Challenge),
+                challengePayload(!o_.token.empty(), p.nonce, welcome_));
         return;
     }
     case Stage::Auth: {
@@ -221,19 +228,22 @@ void TrackerLoop::onFrame(PeerId id, Peer& p, const Frame& f, Time now) {
         try {
             m = parseTrackerMessage(f);
         } catch (const ProtocolError& e) {
-            closeWith(id, p, ErrorCode::Protocol, "malformed " + codeName(f.code) + " frame: " + e.what(), now);
+            closeWith(id, p, ErrorCode::Protocol,
+                      "malformed " + codeName(f.code) + " frame: " + e.what(), now);
             return;
         }
         state_.handle(id, m, now);
         return;
     }
-    case Stage::Closing: return;
+    case Stage::Closing:
+        return;
     }
 }
 
 void TrackerLoop::writeTo(Peer& p, Time now) {
     while (p.outPos < p.out.size()) {
-        const ssize_t n = ::send(p.conn.fd(), p.out.data() + p.outPos, p.out.size() - p.outPos, MSG_NOSIGNAL);
+        const ssize_t n =
+            ::send(p.conn.fd(), p.out.data() + p.outPos, p.out.size() - p.outPos, MSG_NOSIGNAL);
         if (n < 0) {
             if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) return;
             p.dead = true; // reaped below with the reason
@@ -252,7 +262,8 @@ void TrackerLoop::applyOutputs(Time now) {
         if (outs.empty()) return;
         for (auto& o : outs) {
             auto it = peers_.find(o.peer);
-            if (it == peers_.end() || it->second->dead || it->second->stage == Stage::Closing) continue;
+            if (it == peers_.end() || it->second->dead || it->second->stage == Stage::Closing)
+                continue;
             Peer& p = *it->second;
             if (o.code) enqueue(p, o.code, o.payload);
             if (o.close) {
@@ -275,23 +286,27 @@ void TrackerLoop::checkTimeouts(Time now) {
             continue;
         }
         if (queued > kMaxQueuedOutput) {
-            log("close " + describe(p) + ": it does not read its replies (" + std::to_string(queued) + " bytes queued)");
+            log("close " + describe(p) + ": it does not read its replies (" +
+                std::to_string(queued) + " bytes queued)");
             kill(id, p, "does not read");
             continue;
         }
         if (queued > 0 && msSince(p.lastOutput, now) > o_.frameTimeoutMs) {
-            log("close " + describe(p) + ": it took no data for " + std::to_string(msSince(p.lastOutput, now)) + " ms");
+            log("close " + describe(p) + ": it took no data for " +
+                std::to_string(msSince(p.lastOutput, now)) + " ms");
             kill(id, p, "does not read");
             continue;
         }
-        if ((p.stage == Stage::Hello || p.stage == Stage::Auth) && msSince(p.accepted, now) > o_.handshakeTimeoutMs) {
+        if ((p.stage == Stage::Hello || p.stage == Stage::Auth) &&
+            msSince(p.accepted, now) > o_.handshakeTimeoutMs) {
             closeWith(id, p, ErrorCode::Timeout,
                       "no handshake within " + std::to_string(o_.handshakeTimeoutMs) + " ms", now);
             continue;
         }
         if (p.partialSince != Time{} && msSince(p.partialSince, now) > o_.frameTimeoutMs) {
             closeWith(id, p, ErrorCode::Timeout,
-                      "a frame stayed incomplete for " + std::to_string(msSince(p.partialSince, now)) + " ms (" +
+                      "a frame stayed incomplete for " +
+                          std::to_string(msSince(p.partialSince, now)) + " ms (" +
                           std::to_string(p.decoder.pending()) + " bytes of it came)",
                       now);
             continue;
@@ -325,9 +340,11 @@ void TrackerLoop::run(const std::atomic<bool>& stop) {
                 auto it = peers_.find(ids[i - 1]);
                 if (it == peers_.end()) continue;
                 Peer& p = *it->second;
-                if (!p.dead && (fds[i].revents & (POLLIN | POLLHUP | POLLERR)) && p.stage != Stage::Closing)
+                if (!p.dead && (fds[i].revents & (POLLIN | POLLHUP | POLLERR)) &&
+                    p.stage != Stage::Closing)
                     readFrom(it->first, p, now);
-                else if (!p.dead && p.stage == Stage::Closing && (fds[i].revents & (POLLHUP | POLLERR)))
+                else if (!p.dead && p.stage == Stage::Closing &&
+                         (fds[i].revents & (POLLHUP | POLLERR)))
                     kill(it->first, p, "closed by the peer");
             }
             if (fds[0].revents & POLLIN) acceptAll(now);
@@ -347,8 +364,8 @@ void TrackerLoop::run(const std::atomic<bool>& stop) {
         }
         applyOutputs(now);
     }
-    log("stopped (" + std::to_string(state_.serverCount()) + " servers, " + std::to_string(state_.pendingCount()) +
-        " requests waiting)");
+    log("stopped (" + std::to_string(state_.serverCount()) + " servers, " +
+        std::to_string(state_.pendingCount()) + " requests waiting)");
 }
 
 } // namespace
@@ -358,13 +375,14 @@ void runTracker(const TrackerOptions& options, const std::atomic<bool>& stop) {
     if (options.token.empty() && !isLoopback(options.host))
         throw RpcError("listen " + where, Failure::Connect,
                        "refusing to listen on the non-loopback address '" + options.host +
-                           "' without a token (--token-file): anyone who reaches it could take and disrupt the "
+                           "' without a token (--token-file): anyone who reaches it could take and "
+                           "disrupt the "
                            "servers");
     Listener listener(options.host, options.port);
     if (options.log)
         options.log("listening on " + options.host + ":" + std::to_string(listener.port()) +
-                    (options.token.empty() ? " (no token)" : " (token required)") + ", heartbeat timeout " +
-                    std::to_string(options.heartbeatTimeoutMs) + " ms");
+                    (options.token.empty() ? " (no token)" : " (token required)") +
+                    ", heartbeat timeout " + std::to_string(options.heartbeatTimeoutMs) + " ms");
     if (options.onListening) options.onListening(listener.port());
     TrackerLoop loop(options, listener);
     loop.run(stop);

@@ -19,19 +19,23 @@ std::string defaultName() {
 }
 
 int msUntil(Deadline d) {
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(d - Clock::now()).count();
+    const auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(d - Clock::now()).count();
     return left <= 0 ? 0 : static_cast<int>(std::min<int64_t>(left, 1 << 30));
 }
 
-std::string where(const std::string& host, uint16_t port) { return host + ":" + std::to_string(port); }
+std::string where(const std::string& host, uint16_t port) {
+    return host + ":" + std::to_string(port);
+}
 
 /// clientHandshake, its errors naming the tracker.
-void shakeHands(Connection& c, Role role, const std::string& name, const std::string& token, const std::string& host,
-                uint16_t port, Deadline deadline) {
+void shakeHands(Connection& c, Role role, const std::string& name, const std::string& token,
+                const std::string& host, uint16_t port, Deadline deadline) {
     try {
         clientHandshake(c, role, name, token, deadline);
     } catch (const RpcError& e) {
-        throw RpcError("handshake with the tracker at " + where(host, port), e.failure(), e.why(), e.remote());
+        throw RpcError("handshake with the tracker at " + where(host, port), e.failure(), e.why(),
+                       e.remote());
     }
 }
 
@@ -55,8 +59,8 @@ Assignment readAssign(const Frame& f, const std::string& step) {
 
 } // namespace
 
-TrackerClient::TrackerClient(const std::string& host, uint16_t port, const std::string& token, int timeoutMs,
-                             std::string name)
+TrackerClient::TrackerClient(const std::string& host, uint16_t port, const std::string& token,
+                             int timeoutMs, std::string name)
     : host_(host), port_(port), token_(token), timeoutMs_(timeoutMs), name_(std::move(name)) {
     if (name_.empty()) name_ = defaultName();
     connect();
@@ -74,8 +78,8 @@ void TrackerClient::connect() {
 }
 
 void TrackerClient::sendRequest(Deadline) {
-    c_.send(Code::Request, payloadOf(RequestMessage{key_, priority_, name_}), deadlineIn(timeoutMs_),
-            "request a server of key '" + key_ + "'");
+    c_.send(Code::Request, payloadOf(RequestMessage{key_, priority_, name_}),
+            deadlineIn(timeoutMs_), "request a server of key '" + key_ + "'");
     state_ = State::Waiting;
 }
 
@@ -83,8 +87,10 @@ Frame TrackerClient::next(Deadline deadline, const std::string& step) {
     while (!c_.waitReadable(std::min(msUntil(deadline), 1000)))
         if (Clock::now() >= deadline)
             throw RpcError(step, Failure::Timeout,
-                           "no server of key '" + key_ + "' became free in time; the request keeps its place in the "
-                           "queue (`tessel-rpc query " + where(host_, port_) + "` shows it)");
+                           "no server of key '" + key_ +
+                               "' became free in time; the request keeps its place in the "
+                               "queue (`tessel-rpc query " +
+                               where(host_, port_) + "` shows it)");
     // Something came: a whole frame follows at once (the tracker writes
     // whole frames), so take it even when the caller's deadline just ended.
     return c_.receive(kMaxTrackerFrame, std::max(deadline, deadlineIn(timeoutMs_)), step);
@@ -102,15 +108,18 @@ Assignment TrackerClient::awaitAssign(Deadline deadline, const std::string& step
             state_ = State::Idle;
             remoteError(f, step);
         }
-        throw RpcError(step, Failure::Protocol, "unexpected " + codeName(f.code) + " frame while waiting for a server");
+        throw RpcError(step, Failure::Protocol,
+                       "unexpected " + codeName(f.code) + " frame while waiting for a server");
     }
 }
 
 Assignment TrackerClient::request(const std::string& key, int priority, Deadline deadline) {
-    const std::string step = "request a server of key '" + key + "' from the tracker at " + where(host_, port_);
+    const std::string step =
+        "request a server of key '" + key + "' from the tracker at " + where(host_, port_);
     if (!isValidTrackerKey(key))
         throw RpcError(step, Failure::Protocol,
-                       "a key is 1 to " + std::to_string(kMaxTrackerKey) + " printable ASCII characters without spaces");
+                       "a key is 1 to " + std::to_string(kMaxTrackerKey) +
+                           " printable ASCII characters without spaces");
     if (state_ == State::Holding || (state_ == State::Waiting && key != key_)) release();
     for (;;) {
         try {
@@ -124,26 +133,30 @@ Assignment TrackerClient::request(const std::string& key, int priority, Deadline
         } catch (const RpcError& e) {
             // The tracker went away (restarted): the request went with the
             // connection, so ask anew until the deadline.
-            const bool retry = e.failure() == Failure::Closed || (e.failure() == Failure::Connect && !c_.isOpen());
+            const bool retry =
+                e.failure() == Failure::Closed || (e.failure() == Failure::Connect && !c_.isOpen());
             if (!retry || Clock::now() + std::chrono::milliseconds(200) >= deadline) throw;
             c_.close();
             c_ = Connection();
             state_ = State::Idle;
-            std::this_thread::sleep_for(std::chrono::milliseconds(std::min(500, msUntil(deadline) / 2)));
+            std::this_thread::sleep_for(
+                std::chrono::milliseconds(std::min(500, msUntil(deadline) / 2)));
         }
     }
 }
 
 Assignment TrackerClient::reassign(Deadline deadline) {
-    const std::string step = "reassign (server #" + std::to_string(held_.serverId) + " failed) at the tracker at " +
-                             where(host_, port_);
-    if (state_ != State::Holding) throw RpcError(step, Failure::Protocol, "no server is held: request one first");
+    const std::string step = "reassign (server #" + std::to_string(held_.serverId) +
+                             " failed) at the tracker at " + where(host_, port_);
+    if (state_ != State::Holding)
+        throw RpcError(step, Failure::Protocol, "no server is held: request one first");
     if (!c_.isOpen()) {
         state_ = State::Idle;
         return request(key_, priority_, deadline);
     }
     try {
-        c_.send(Code::Release, payloadOf(ReleaseMessage{held_.serverId, true}), deadlineIn(timeoutMs_), step);
+        c_.send(Code::Release, payloadOf(ReleaseMessage{held_.serverId, true}),
+                deadlineIn(timeoutMs_), step);
         // The tracker may have moved the request on already (it dropped the
         // failed server): then an Assign comes before the Ok.
         std::optional<Assignment> moved;
@@ -182,7 +195,8 @@ void TrackerClient::release() {
     held_ = {};
     if (!c_.isOpen()) return;
     try {
-        c_.send(Code::Release, payloadOf(ReleaseMessage{id, false}), deadlineIn(timeoutMs_), "release");
+        c_.send(Code::Release, payloadOf(ReleaseMessage{id, false}), deadlineIn(timeoutMs_),
+                "release");
         // An Assign before the Ok was for this request (the tracker moved it
         // to another server): the release gave that one back too.
         for (;;) {
@@ -196,7 +210,8 @@ void TrackerClient::release() {
     }
 }
 
-TrackerStatus queryTracker(const std::string& host, uint16_t port, const std::string& token, int timeoutMs) {
+TrackerStatus queryTracker(const std::string& host, uint16_t port, const std::string& token,
+                           int timeoutMs) {
     const Deadline deadline = deadlineIn(timeoutMs);
     Connection c = Connection::connect(host, port, deadline);
     shakeHands(c, Role::Query, "tessel-rpc query", token, host, port, deadline);

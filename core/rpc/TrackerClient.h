@@ -27,8 +27,8 @@ public:
     /// Connects and shakes hands (role client); throws RpcError. `name`
     /// identifies the client in the tracker's log and status (default
     /// "HOSTNAME:PID").
-    TrackerClient(const std::string& host, uint16_t port, const std::string& token, int timeoutMs = 5000,
-                  std::string name = {});
+    TrackerClient(const std::string& host, uint16_t port, const std::string& token,
+                  int timeoutMs = 5000, std::string name = {});
     ~TrackerClient();
     TrackerClient(TrackerClient&&) noexcept;
     TrackerClient& operator=(TrackerClient&&) noexcept;
@@ -198,6 +198,7 @@ struct TrackerStatus {
 };
 
 /// Reads the tracker's status (role query); throws RpcError.
-TrackerStatus queryTracker(const std::string& host, uint16_t port, const std::string& token, int timeoutMs = 5000);
+TrackerStatus queryTracker(const std::string& host, uint16_t port, const std::string& token,
+                           int timeoutMs = 5000);
 
 } // namespace tessel::rpc

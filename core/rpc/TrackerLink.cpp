@@ -19,10 +19,10 @@ std::string hostName() {
 
 } // namespace
 
-TrackerLink::TrackerLink(std::string host, uint16_t port, std::string token, Registration registration,
-                         TrackerLinkTiming timing)
-    : host_(std::move(host)), port_(port), token_(std::move(token)), reg_(std::move(registration)), timing_(timing),
-      pid_(static_cast<int>(::getpid())) {}
+TrackerLink::TrackerLink(std::string host, uint16_t port, std::string token,
+                         Registration registration, TrackerLinkTiming timing)
+    : host_(std::move(host)), port_(port), token_(std::move(token)), reg_(std::move(registration)),
+      timing_(timing), pid_(static_cast<int>(::getpid())) {}
 
 TrackerLink::~TrackerLink() {
     // In a forked session child the descriptor is a copy: closing it (the
@@ -31,7 +31,9 @@ TrackerLink::~TrackerLink() {
     if (static_cast<int>(::getpid()) == pid_) c_.close();
 }
 
-bool TrackerLink::connected() const { return c_.isOpen(); }
+bool TrackerLink::connected() const {
+    return c_.isOpen();
+}
 
 void TrackerLink::drop(const std::string& why) {
     c_.close();
@@ -48,10 +50,11 @@ void TrackerLink::connectAndRegister() {
     const std::string where = host_ + ":" + std::to_string(port_);
     try {
         Connection c = Connection::connect(host_, port_, deadline);
-        clientHandshake(c, Role::Server, hostName() + ":" + std::to_string(reg_.port), token_, deadline);
+        clientHandshake(c, Role::Server, hostName() + ":" + std::to_string(reg_.port), token_,
+                        deadline);
         const RegisterMessage m{reg_.key, reg_.host, reg_.port, reg_.deviceJson, free_};
-        const std::vector<char> reply =
-            c.call(Code::Register, payloadOf(m), kMaxTrackerFrame, deadline, "register at the tracker " + where);
+        const std::vector<char> reply = c.call(Code::Register, payloadOf(m), kMaxTrackerFrame,
+                                               deadline, "register at the tracker " + where);
         Reader r(reply);
         const uint64_t id = r.u64();
         r.finish();
@@ -61,8 +64,8 @@ void TrackerLink::connectAndRegister() {
         lastBeat_ = Clock::now();
         lastError_.clear();
         if (log_)
-            log_("registered at the tracker " + where + " as server #" + std::to_string(id) + " under key '" +
-                 reg_.key + "'" + (registrations_ > 1 ? " (again)" : ""));
+            log_("registered at the tracker " + where + " as server #" + std::to_string(id) +
+                 " under key '" + reg_.key + "'" + (registrations_ > 1 ? " (again)" : ""));
     } catch (const std::exception& e) {
         // Said once per different reason, not every second while it lasts.
         const std::string why = e.what();
@@ -73,7 +76,8 @@ void TrackerLink::connectAndRegister() {
 
 void TrackerLink::sendHeartbeat() {
     try {
-        c_.send(Code::Heartbeat, payloadOf(HeartbeatMessage{free_}), deadlineIn(timing_.connectTimeoutMs), "heartbeat");
+        c_.send(Code::Heartbeat, payloadOf(HeartbeatMessage{free_}),
+                deadlineIn(timing_.connectTimeoutMs), "heartbeat");
         lastBeat_ = Clock::now();
     } catch (const RpcError& e) {
         drop(e.what());
@@ -98,8 +102,10 @@ void TrackerLink::poll() {
         // an Error frame before it closes (dropped, replaced), or its close.
         try {
             Frame f = c_.receive(kMaxTrackerFrame, deadlineIn(timing_.connectTimeoutMs), "tracker");
-            if (f.code == static_cast<uint16_t>(Code::Error)) drop("the tracker said: " + readError(f).message);
-            else drop("the tracker sent an unexpected " + codeName(f.code) + " frame");
+            if (f.code == static_cast<uint16_t>(Code::Error))
+                drop("the tracker said: " + readError(f).message);
+            else
+                drop("the tracker sent an unexpected " + codeName(f.code) + " frame");
         } catch (const RpcError& e) {
             drop(e.failure() == Failure::Closed ? "the tracker closed the connection" : e.why());
         } catch (const ProtocolError& e) {

@@ -44,7 +44,8 @@ std::string readDeviceJson(Reader& r) {
     // The tracker embeds the facts in its status as an object, so it takes
     // nothing else (parse without exceptions: a fuzzer feeds this).
     const auto j = nlohmann::json::parse(text, nullptr, false);
-    if (j.is_discarded() || !j.is_object()) throw ProtocolError("the device facts are not a JSON object");
+    if (j.is_discarded() || !j.is_object())
+        throw ProtocolError("the device facts are not a JSON object");
     return text;
 }
 
@@ -86,7 +87,9 @@ TrackerMessage parseTrackerMessage(const Frame& frame) {
         out = std::move(m);
         break;
     }
-    case Code::Heartbeat: out = HeartbeatMessage{readFlag(r, "free")}; break;
+    case Code::Heartbeat:
+        out = HeartbeatMessage{readFlag(r, "free")};
+        break;
     case Code::Request: {
         RequestMessage m;
         m.key = readKey(r);
@@ -102,8 +105,11 @@ TrackerMessage parseTrackerMessage(const Frame& frame) {
         out = m;
         break;
     }
-    case Code::Query: out = QueryMessage{}; break;
-    default: throw ProtocolError("the tracker takes no " + codeName(frame.code) + " frame");
+    case Code::Query:
+        out = QueryMessage{};
+        break;
+    default:
+        throw ProtocolError("the tracker takes no " + codeName(frame.code) + " frame");
     }
     r.finish();
     return out;
@@ -117,7 +123,9 @@ std::vector<char> payloadOf(const TrackerMessage& message) {
             w.str(m.key).str(m.host).u16(m.port).str(m.deviceJson).u8(m.free ? 1 : 0);
         }
         void operator()(const HeartbeatMessage& m) const { w.u8(m.free ? 1 : 0); }
-        void operator()(const RequestMessage& m) const { w.str(m.key).i32(m.priority).str(m.client); }
+        void operator()(const RequestMessage& m) const {
+            w.str(m.key).i32(m.priority).str(m.client);
+        }
         void operator()(const ReleaseMessage& m) const { w.u64(m.serverId).u8(m.failed ? 1 : 0); }
         void operator()(const QueryMessage&) const {}
     } visitor{w};
@@ -132,7 +140,8 @@ std::vector<char> assignPayload(const Assignment& a) {
 }
 
 Assignment parseAssign(const Frame& frame) {
-    if (frame.code != static_cast<uint16_t>(Code::Assign)) throw ProtocolError("expected assign, got " + codeName(frame.code));
+    if (frame.code != static_cast<uint16_t>(Code::Assign))
+        throw ProtocolError("expected assign, got " + codeName(frame.code));
     Reader r(frame.payload);
     Assignment a;
     a.serverId = r.u64();

@@ -60,7 +60,8 @@ struct ReleaseMessage {
 /// Query role -> tracker: the status as JSON.
 struct QueryMessage {};
 
-using TrackerMessage = std::variant<RegisterMessage, HeartbeatMessage, RequestMessage, ReleaseMessage, QueryMessage>;
+using TrackerMessage =
+    std::variant<RegisterMessage, HeartbeatMessage, RequestMessage, ReleaseMessage, QueryMessage>;
 
 /// The frame's code for a message.
 Code codeOf(const TrackerMessage& message);

@@ -24,7 +24,8 @@ std::string ipOf(const std::string& address) {
 
 } // namespace
 
-TrackerState::TrackerState(int heartbeatTimeoutMs, std::function<void(const std::string&)> log, Time now)
+TrackerState::TrackerState(int heartbeatTimeoutMs, std::function<void(const std::string&)> log,
+                           Time now)
     : heartbeatTimeoutMs_(heartbeatTimeoutMs), log_(std::move(log)), started_(now) {}
 
 std::string TrackerState::who(const Peer& p) const {
@@ -32,7 +33,8 @@ std::string TrackerState::who(const Peer& p) const {
 }
 
 std::string TrackerState::what(const Server& s) const {
-    return "server #" + std::to_string(s.id) + " '" + s.key + "' " + s.host + ":" + std::to_string(s.port);
+    return "server #" + std::to_string(s.id) + " '" + s.key + "' " + s.host + ":" +
+           std::to_string(s.port);
 }
 
 void TrackerState::send(PeerId peer, Code code, std::vector<char> payload) {
@@ -40,22 +42,27 @@ void TrackerState::send(PeerId peer, Code code, std::vector<char> payload) {
 }
 
 void TrackerState::refuse(PeerId peer, ErrorCode code, const std::string& why, bool close) {
-    out_.push_back(Output{peer, static_cast<uint16_t>(Code::Error), errorPayload(code, why), close});
+    out_.push_back(
+        Output{peer, static_cast<uint16_t>(Code::Error), errorPayload(code, why), close});
     auto it = peers_.find(peer);
     if (it == peers_.end()) return;
     if (close) it->second.closing = true;
     if (log_) log_((close ? "close " : "refuse ") + who(it->second) + ": " + why);
 }
 
-std::vector<TrackerState::Output> TrackerState::takeOutputs() { return std::exchange(out_, {}); }
+std::vector<TrackerState::Output> TrackerState::takeOutputs() {
+    return std::exchange(out_, {});
+}
 
 size_t TrackerState::pendingCount() const {
     size_t n = 0;
-    for (const auto& [key, q] : queues_) n += q.size();
+    for (const auto& [key, q] : queues_)
+        n += q.size();
     return n;
 }
 
-void TrackerState::connected(PeerId peer, Role role, const std::string& name, const std::string& address, Time now) {
+void TrackerState::connected(PeerId peer, Role role, const std::string& name,
+                             const std::string& address, Time now) {
     Peer p;
     p.role = role;
     p.name = name;
@@ -70,7 +77,8 @@ void TrackerState::handle(PeerId id, const TrackerMessage& message, Time now) {
     if (it == peers_.end() || it->second.closing) return;
     Peer& p = it->second;
     const Code code = codeOf(message);
-    const bool allowed = p.role == Role::Server   ? (code == Code::Register || code == Code::Heartbeat)
+    const bool allowed = p.role == Role::Server
+                             ? (code == Code::Register || code == Code::Heartbeat)
                          : p.role == Role::Client ? (code == Code::Request || code == Code::Release)
                                                   : code == Code::Query;
     if (!allowed) {
@@ -80,22 +88,30 @@ void TrackerState::handle(PeerId id, const TrackerMessage& message, Time now) {
                true);
         return;
     }
-    if (auto* m = std::get_if<RegisterMessage>(&message)) onRegister(id, p, *m, now);
-    else if (auto* m = std::get_if<HeartbeatMessage>(&message)) onHeartbeat(p, *m, now);
-    else if (auto* m = std::get_if<RequestMessage>(&message)) onRequest(id, p, *m, now);
-    else if (auto* m = std::get_if<ReleaseMessage>(&message)) onRelease(id, p, *m, now);
-    else onQuery(id, now);
+    if (auto* m = std::get_if<RegisterMessage>(&message))
+        onRegister(id, p, *m, now);
+    else if (auto* m = std::get_if<HeartbeatMessage>(&message))
+        onHeartbeat(p, *m, now);
+    else if (auto* m = std::get_if<RequestMessage>(&message))
+        onRequest(id, p, *m, now);
+    else if (auto* m = std::get_if<ReleaseMessage>(&message))
+        onRelease(id, p, *m, now);
+    else
+        onQuery(id, now);
     if (p.role == Role::Server && p.serverId == 0 && !p.closing) {
         // A heartbeat before its registration.
         refuse(id, ErrorCode::Protocol, "a server must register before anything else", true);
     }
 }
 
-bool TrackerState::available(const Server& s, Time) const { return s.reportedFree && !s.suspect && s.holder == 0; }
+bool TrackerState::available(const Server& s, Time) const {
+    return s.reportedFree && !s.suspect && s.holder == 0;
+}
 
 void TrackerState::onRegister(PeerId id, Peer& p, const RegisterMessage& m, Time now) {
     if (p.serverId != 0) {
-        refuse(id, ErrorCode::Protocol, "already registered as server #" + std::to_string(p.serverId), true);
+        refuse(id, ErrorCode::Protocol,
+               "already registered as server #" + std::to_string(p.serverId), true);
         return;
     }
     Server s;
@@ -123,14 +139,15 @@ void TrackerState::onRegister(PeerId id, Peer& p, const RegisterMessage& m, Time
             servers_.erase(oldId);
             if (auto op = peers_.find(oldPeer); op != peers_.end()) {
                 op->second.serverId = 0;
-                refuse(oldPeer, ErrorCode::Protocol, "replaced by a new registration of the same server from " + p.address,
-                       true);
+                refuse(oldPeer, ErrorCode::Protocol,
+                       "replaced by a new registration of the same server from " + p.address, true);
             }
             replaced = " (replaces its earlier registration)";
         } else {
             const PeerId oldPeer = old.peer;
             dropServer(oldId, "registered again under key '" + s.key + "'", now);
-            refuse(oldPeer, ErrorCode::Protocol, "replaced by a registration under another key from " + p.address, true);
+            refuse(oldPeer, ErrorCode::Protocol,
+                   "replaced by a registration under another key from " + p.address, true);
         }
         break;
     }
@@ -140,7 +157,8 @@ void TrackerState::onRegister(PeerId id, Peer& p, const RegisterMessage& m, Time
     w.u64(s.id);
     send(id, Code::Ok, w.take());
     if (log_)
-        log_("register " + what(s) + " from " + p.address + " (" + (s.reportedFree ? "free" : "busy") + ")" + replaced);
+        log_("register " + what(s) + " from " + p.address + " (" +
+             (s.reportedFree ? "free" : "busy") + ")" + replaced);
     const std::string key = s.key;
     servers_[s.id] = std::move(s);
     dispatch(key, now);
@@ -163,7 +181,8 @@ void TrackerState::onHeartbeat(Peer& p, const HeartbeatMessage& m, Time now) {
 void TrackerState::onRequest(PeerId id, Peer& p, const RequestMessage& m, Time now) {
     if (p.state != ClientState::Idle) {
         refuse(id, ErrorCode::Protocol,
-               "this connection already has a request for key '" + p.key + "': release it first", false);
+               "this connection already has a request for key '" + p.key + "': release it first",
+               false);
         return;
     }
     if (!m.client.empty()) p.name = m.client;
@@ -176,8 +195,9 @@ void TrackerState::onRequest(PeerId id, Peer& p, const RequestMessage& m, Time n
         int total = 0, free = 0;
         for (const auto& [sid, s] : servers_)
             if (s.key == m.key) total += 1, free += available(s, now) ? 1 : 0;
-        log_("request from " + who(p) + " for key '" + m.key + "' priority " + std::to_string(m.priority) + " (" +
-             std::to_string(total) + " servers, " + std::to_string(free) + " free)");
+        log_("request from " + who(p) + " for key '" + m.key + "' priority " +
+             std::to_string(m.priority) + " (" + std::to_string(total) + " servers, " +
+             std::to_string(free) + " free)");
     }
     dispatch(p.key, now);
 }
@@ -194,7 +214,8 @@ void TrackerState::onRelease(PeerId id, Peer& p, const ReleaseMessage& m, Time n
             s.idleSince = now;
             s.failures += 1;
             s.suspect = true;
-            const int backoffS = s.failures <= 1 ? 0 : std::min(60, 1 << std::min(s.failures - 2, 6));
+            const int backoffS =
+                s.failures <= 1 ? 0 : std::min(60, 1 << std::min(s.failures - 2, 6));
             s.suspectUntil = now + std::chrono::seconds(backoffS);
             p.held = 0;
             p.front = true;
@@ -260,7 +281,8 @@ void TrackerState::enqueue(PeerId id, Peer& p, Time now) {
         if (a.priority != b.priority) return a.priority > b.priority;
         return a.seq < b.seq;
     };
-    auto at = std::find_if(q.begin(), q.end(), [&](PeerId other) { return precedes(p, peers_.at(other)); });
+    auto at = std::find_if(q.begin(), q.end(),
+                           [&](PeerId other) { return precedes(p, peers_.at(other)); });
     q.insert(at, id);
 }
 
@@ -279,7 +301,8 @@ void TrackerState::dispatch(const std::string& key, Time now) {
         // The server idle longest, so work spreads over the pool.
         Server* best = nullptr;
         for (auto& [id, s] : servers_)
-            if (s.key == key && available(s, now) && (!best || s.idleSince < best->idleSince)) best = &s;
+            if (s.key == key && available(s, now) && (!best || s.idleSince < best->idleSince))
+                best = &s;
         if (!best) break;
         const PeerId cid = q.front();
         q.erase(q.begin());
@@ -288,10 +311,11 @@ void TrackerState::dispatch(const std::string& key, Time now) {
         c.held = best->id;
         c.front = false;
         best->holder = cid;
-        send(cid, Code::Assign, assignPayload({best->id, best->host, best->port, best->key, best->deviceJson}));
+        send(cid, Code::Assign,
+             assignPayload({best->id, best->host, best->port, best->key, best->deviceJson}));
         if (log_)
-            log_("assign " + what(*best) + " to " + who(c) + " after " + std::to_string(msBetween(c.queuedAt, now)) +
-                 " ms in the queue");
+            log_("assign " + what(*best) + " to " + who(c) + " after " +
+                 std::to_string(msBetween(c.queuedAt, now)) + " ms in the queue");
     }
     if (q.empty()) queues_.erase(qit);
 }
@@ -301,14 +325,16 @@ void TrackerState::dropServer(uint64_t id, const std::string& why, Time now) {
     if (it == servers_.end()) return;
     Server s = std::move(it->second);
     servers_.erase(it);
-    if (auto p = peers_.find(s.peer); p != peers_.end() && p->second.serverId == id) p->second.serverId = 0;
+    if (auto p = peers_.find(s.peer); p != peers_.end() && p->second.serverId == id)
+        p->second.serverId = 0;
     if (log_) log_("drop " + what(s) + ": " + why);
     if (s.holder != 0) {
         Peer& c = peers_.at(s.holder);
         c.held = 0;
         c.front = true;
         enqueue(s.holder, c, now);
-        if (log_) log_("the request of " + who(c) + " goes back to the front of key '" + c.key + "'");
+        if (log_)
+            log_("the request of " + who(c) + " goes back to the front of key '" + c.key + "'");
     }
     dispatch(s.key, now);
 }
@@ -317,11 +343,14 @@ void TrackerState::disconnected(PeerId id, const std::string& why, Time now) {
     auto it = peers_.find(id);
     if (it == peers_.end()) return;
     Peer& p = it->second;
-    if (p.role == Role::Server && p.serverId != 0) dropServer(p.serverId, "its connection closed (" + why + ")", now);
+    if (p.role == Role::Server && p.serverId != 0)
+        dropServer(p.serverId, "its connection closed (" + why + ")", now);
     if (p.role == Role::Client) {
         if (p.state == ClientState::Waiting) {
             unqueue(id, p);
-            if (log_) log_(who(p) + " left (" + why + "); its request for key '" + p.key + "' is withdrawn");
+            if (log_)
+                log_(who(p) + " left (" + why + "); its request for key '" + p.key +
+                     "' is withdrawn");
         } else if (p.state == ClientState::Holding) {
             auto s = servers_.find(p.held);
             p.state = ClientState::Idle;
@@ -341,13 +370,16 @@ void TrackerState::tick(Time now) {
     for (const auto& [id, s] : servers_)
         if (msBetween(s.lastBeat, now) > heartbeatTimeoutMs_) late.emplace_back(id, s.peer);
     for (const auto& [id, peer] : late) {
-        const std::string why = "no heartbeat for " + std::to_string(msBetween(servers_.at(id).lastBeat, now)) + " ms";
+        const std::string why =
+            "no heartbeat for " + std::to_string(msBetween(servers_.at(id).lastBeat, now)) + " ms";
         dropServer(id, why, now);
         refuse(peer, ErrorCode::Timeout, "dropped: " + why, true);
     }
     for (auto& [id, p] : peers_)
-        if (p.role == Role::Server && p.serverId == 0 && !p.closing && msBetween(p.since, now) > heartbeatTimeoutMs_)
-            refuse(id, ErrorCode::Timeout, "registered nothing within " + std::to_string(heartbeatTimeoutMs_) + " ms",
+        if (p.role == Role::Server && p.serverId == 0 && !p.closing &&
+            msBetween(p.since, now) > heartbeatTimeoutMs_)
+            refuse(id, ErrorCode::Timeout,
+                   "registered nothing within " + std::to_string(heartbeatTimeoutMs_) + " ms",
                    true);
 }
 
@@ -357,7 +389,10 @@ std::string TrackerState::statusJson(Time now, bool withDevices) const {
     std::set<std::string> keys;
     for (const auto& [id, s] : servers_) {
         keys.insert(s.key);
-        const char* state = s.holder ? "held" : s.suspect ? "suspect" : !s.reportedFree ? "busy" : "free";
+        const char* state = s.holder          ? "held"
+                            : s.suspect       ? "suspect"
+                            : !s.reportedFree ? "busy"
+                                              : "free";
         json device = withDevices ? json::parse(s.deviceJson, nullptr, false) : json(nullptr);
         servers.push_back({{"id", id},
                            {"key", s.key},
@@ -371,7 +406,8 @@ std::string TrackerState::statusJson(Time now, bool withDevices) const {
                            {"last_heartbeat_ms", msBetween(s.lastBeat, now)},
                            {"registered_ms", msBetween(s.registered, now)}});
     }
-    for (const auto& [key, q] : queues_) keys.insert(key);
+    for (const auto& [key, q] : queues_)
+        keys.insert(key);
     json keyList = json::array();
     for (const auto& key : keys) {
         int total = 0, free = 0;
@@ -387,7 +423,11 @@ std::string TrackerState::statusJson(Time now, bool withDevices) const {
                                  {"requeued", p.front}});
             }
         const size_t pending = queue.size();
-        keyList.push_back({{"key", key}, {"total", total}, {"free", free}, {"pending", pending}, {"queue", queue}});
+        keyList.push_back({{"key", key},
+                           {"total", total},
+                           {"free", free},
+                           {"pending", pending},
+                           {"queue", queue}});
     }
     json j = {{"tracker",
                {{"protocol", kProtocolVersion},

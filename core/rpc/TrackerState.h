@@ -41,7 +41,8 @@ public:
     TrackerState(int heartbeatTimeoutMs, std::function<void(const std::string&)> log, Time now);
 
     /// A peer finished its handshake. `address` is "IP:PORT" as seen here.
-    void connected(PeerId peer, Role role, const std::string& name, const std::string& address, Time now);
+    void connected(PeerId peer, Role role, const std::string& name, const std::string& address,
+                   Time now);
     /// A parsed message from a connected peer (a message its role may not
     /// send closes the connection with an Error frame).
     void handle(PeerId peer, const TrackerMessage& message, Time now);

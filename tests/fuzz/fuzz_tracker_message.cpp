@@ -49,7 +49,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     try {
         for (size_t at = 0; at < n; at += piece) {
             decoder.feed(rest + at, std::min(piece, n - at));
-            while (auto f = decoder.next()) check(*f);
+            while (auto f = decoder.next())
+                check(*f);
         }
     } catch (const ProtocolError&) {
         // A bad header: the tracker closes the connection.

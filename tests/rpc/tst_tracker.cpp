@@ -64,7 +64,8 @@ struct TrackerRun {
                 }
             }
         });
-        if (ready.wait_for(std::chrono::seconds(5)) == std::future_status::ready) port = ready.get();
+        if (ready.wait_for(std::chrono::seconds(5)) == std::future_status::ready)
+            port = ready.get();
     }
     ~TrackerRun() {
         stop = true;
@@ -80,7 +81,8 @@ struct TrackerRun {
     std::string logText() const {
         std::lock_guard lock(m);
         std::string all;
-        for (const auto& l : logs) all += l + "\n";
+        for (const auto& l : logs)
+            all += l + "\n";
         return all;
     }
 };
@@ -96,10 +98,12 @@ struct FakeServer {
     std::string error;
     std::thread thread;
 
-    FakeServer(uint16_t trackerPort, const std::string& key, uint16_t port, const std::string& token = {},
-               TrackerLinkTiming timing = kFastLink)
+    FakeServer(uint16_t trackerPort, const std::string& key, uint16_t port,
+               const std::string& token = {}, TrackerLinkTiming timing = kFastLink)
         : link("127.0.0.1", trackerPort, token,
-               Registration{key, "", port, R"({"triple":"x86_64-pc-linux-gnu","cpu":"fake","cores":2})"}, timing) {
+               Registration{key, "", port,
+                            R"({"triple":"x86_64-pc-linux-gnu","cpu":"fake","cores":2})"},
+               timing) {
         thread = std::thread([this] {
             while (!stop) {
                 if (!frozen) {
@@ -133,7 +137,9 @@ template <class F> bool waitFor(F&& done, int ms) {
     return done();
 }
 
-bool registered(const FakeServer& s) { return s.id.load() != 0; }
+bool registered(const FakeServer& s) {
+    return s.id.load() != 0;
+}
 
 /// Kills and reaps a forked child however the test ends.
 struct ChildGuard {
@@ -175,7 +181,8 @@ bool closedByTracker(Connection& c, int ms) {
     try {
         for (;;) {
             Frame f = c.receive(kMaxTrackerFrame, deadline, "read");
-            if (f.code != uint16_t(Code::Error) && f.code != uint16_t(Code::Challenge)) return false;
+            if (f.code != uint16_t(Code::Error) && f.code != uint16_t(Code::Challenge))
+                return false;
         }
     } catch (const RpcError& e) {
         return e.failure() == Failure::Closed;
@@ -219,7 +226,8 @@ private slots:
         QCOMPARE(low2.request("q", 0, deadlineIn(2000)).serverId, s.id.load());
         QVERIFY(low2.holding());
         const Assignment a = low2.assignment();
-        QCOMPARE(a.host, std::string("127.0.0.1")); // an empty host: the registration's peer address
+        QCOMPARE(a.host,
+                 std::string("127.0.0.1")); // an empty host: the registration's peer address
         QCOMPARE(a.port, uint16_t(10001));
         QVERIFY(a.deviceJson.find("x86_64-pc-linux-gnu") != std::string::npos);
     }
@@ -266,14 +274,16 @@ private slots:
         const auto frozenAt = Clock::now();
         dying.frozen = true; // its heartbeats stop; the connection stays open
         QVERIFY(waitFor([&] { return t.logged("drop server #" + std::to_string(aServer)); }, 5000));
-        const auto droppedMs = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - frozenAt).count();
+        const auto droppedMs =
+            std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - frozenAt).count();
         QVERIFY2(droppedMs < 4000, std::to_string(droppedMs).c_str());
         QVERIFY(t.logged("no heartbeat"));
         const TrackerStatus st = queryTracker("127.0.0.1", t.port, "");
         QCOMPARE(int(st.servers.size()), 1);
         const KeyStatus* k = keyOf(st, "d");
         QCOMPARE(k->pending, 2);
-        QCOMPARE(QString::fromStdString(k->queue[0].client), QString("a")); // ahead of c's priority 9
+        QCOMPARE(QString::fromStdString(k->queue[0].client),
+                 QString("a")); // ahead of c's priority 9
         QVERIFY(k->queue[0].requeued);
         // b finishes; a (whose server died) gets b's server, c keeps waiting.
         b.release();
@@ -282,7 +292,8 @@ private slots:
         a.release();
         QCOMPARE(c.request("d", 9, deadlineIn(2000)).serverId, bServer);
         dying.frozen = false; // it notices the close and registers again
-        QVERIFY(waitFor([&] { return dying.registrations.load() >= 2 && registered(dying); }, 3000));
+        QVERIFY(
+            waitFor([&] { return dying.registrations.load() >= 2 && registered(dying); }, 3000));
     }
 
     void killedServerProcessIsDroppedAtOnce() {
@@ -292,7 +303,8 @@ private slots:
         if (child == 0) {
             // A server process: register and heartbeat until killed.
             ::prctl(PR_SET_PDEATHSIG, SIGKILL);
-            TrackerLink link("127.0.0.1", t.port, "", Registration{"kill", "", 10005, "{}"}, kFastLink);
+            TrackerLink link("127.0.0.1", t.port, "", Registration{"kill", "", 10005, "{}"},
+                             kFastLink);
             for (;;) {
                 link.poll();
                 ::usleep(10000);
@@ -311,7 +323,8 @@ private slots:
         ::kill(child, SIGKILL);
         ::waitpid(child, nullptr, 0);
         guard.pid = -1;
-        QVERIFY(waitFor([&] { return t.logged("drop server #1"); }, 1000)); // the closed connection, not a timeout
+        QVERIFY(waitFor([&] { return t.logged("drop server #1"); },
+                        1000)); // the closed connection, not a timeout
         QVERIFY(t.logged("its connection closed"));
         b.release();
         QCOMPARE(a.reassign(deadlineIn(2000)).port, uint16_t(10006));
@@ -332,8 +345,9 @@ private slots:
         std::this_thread::sleep_for(std::chrono::milliseconds(50));
         const uint64_t second = a.reassign(deadlineIn(2000)).serverId;
         QVERIFY(second != first);
-        QCOMPARE(QString::fromStdString(serverOf(queryTracker("127.0.0.1", t.port, ""), first)->state),
-                 QString("suspect"));
+        QCOMPARE(
+            QString::fromStdString(serverOf(queryTracker("127.0.0.1", t.port, ""), first)->state),
+            QString("suspect"));
         QVERIFY(t.logged("failed: suspect"));
         TrackerClient b("127.0.0.1", t.port, "", 5000, "b");
         QVERIFY(queuedOnly(b, "s", 0));
@@ -383,12 +397,14 @@ private slots:
 
         // The same through `tessel-rpc query`.
         QProcess q;
-        q.start(TESSEL_BINARY_DIR "/bin/tessel-rpc", {"query", "127.0.0.1:" + QString::number(t.port), "--json"});
+        q.start(TESSEL_BINARY_DIR "/bin/tessel-rpc",
+                {"query", "127.0.0.1:" + QString::number(t.port), "--json"});
         QVERIFY(q.waitForFinished(10000));
         QCOMPARE(q.exitCode(), 0);
         const QJsonDocument cli = QJsonDocument::fromJson(q.readAllStandardOutput());
         QCOMPARE(cli["keys"].toArray().size(), 2);
-        q.start(TESSEL_BINARY_DIR "/bin/tessel-rpc", {"query", "127.0.0.1:" + QString::number(t.port)});
+        q.start(TESSEL_BINARY_DIR "/bin/tessel-rpc",
+                {"query", "127.0.0.1:" + QString::number(t.port)});
         QVERIFY(q.waitForFinished(10000));
         QCOMPARE(q.exitCode(), 0);
         const QString cliText = q.readAllStandardOutput();
@@ -409,7 +425,8 @@ private slots:
         TrackerRun t2(TrackerOptions{}, port);
         QCOMPARE(t2.port, port);
         QVERIFY(waitFor([&] { return s.registrations.load() == 2 && registered(s); }, 3000));
-        const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - restarted).count();
+        const auto ms =
+            std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - restarted).count();
         QVERIFY2(ms < 2500, std::to_string(ms).c_str());
         const TrackerStatus st = queryTracker("127.0.0.1", port, "");
         QCOMPARE(int(st.servers.size()), 1);
@@ -439,7 +456,8 @@ private slots:
             // Random bytes instead of a hello.
             Connection c = raw();
             std::vector<char> junk(64);
-            for (size_t i = 0; i < junk.size(); ++i) junk[i] = char((i * 151 + 7) & 0xff);
+            for (size_t i = 0; i < junk.size(); ++i)
+                junk[i] = char((i * 151 + 7) & 0xff);
             QVERIFY(::write(c.fd(), junk.data(), junk.size()) == ssize_t(junk.size()));
             QVERIFY(closedByTracker(c, 2000));
             QVERIFY(t.logged("wrong magic number"));
@@ -472,7 +490,8 @@ private slots:
             w.u64(100).raw("m", 1); // the key "claims" 100 bytes, 1 follows
             c.send(Code::Register, w.take(), deadlineIn(1000), "register");
             QVERIFY(closedByTracker(c, 2000));
-            QVERIFY(t.logged("malformed register frame: field of 100 bytes is longer than the frame"));
+            QVERIFY(
+                t.logged("malformed register frame: field of 100 bytes is longer than the frame"));
         }
         {
             // A frame the tracker does not take, and one with bytes left over.
@@ -506,7 +525,8 @@ private slots:
         QVERIFY(waitFor([&] { return registered(s); }, 3000));
         TrackerClient c("127.0.0.1", t.port, "", 5000, "c");
         c.request("slow", 0, deadlineIn(2000));
-        const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start).count();
+        const auto ms =
+            std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start).count();
         QVERIFY2(ms < 1500, std::to_string(ms).c_str());
         // Both are closed when the handshake's time is up.
         QVERIFY(closedByTracker(slow, 3000));
@@ -542,10 +562,14 @@ private slots:
             size_t at = 0;
             const auto deadline = deadlineIn(10000);
             while (at < frames.size() && Clock::now() < deadline) {
-                const ssize_t n = ::send(q.fd(), frames.data() + at, frames.size() - at, MSG_NOSIGNAL);
-                if (n > 0) at += size_t(n);
-                else if (n < 0 && errno != EAGAIN) break; // closed already
-                else std::this_thread::sleep_for(std::chrono::milliseconds(1));
+                const ssize_t n =
+                    ::send(q.fd(), frames.data() + at, frames.size() - at, MSG_NOSIGNAL);
+                if (n > 0)
+                    at += size_t(n);
+                else if (n < 0 && errno != EAGAIN)
+                    break; // closed already
+                else
+                    std::this_thread::sleep_for(std::chrono::milliseconds(1));
             }
             QVERIFY(waitFor([&] { return t.logged("close query 'flood'"); }, 5000));
             QVERIFY(t.logged("does not read its replies") || t.logged("it took no data"));
@@ -555,7 +579,8 @@ private slots:
         }
         // Beyond maxConnections, a connection is closed at once.
         std::vector<Connection> many;
-        for (int i = 0; i < 4; ++i) many.push_back(Connection::connect("127.0.0.1", t.port, deadlineIn(2000)));
+        for (int i = 0; i < 4; ++i)
+            many.push_back(Connection::connect("127.0.0.1", t.port, deadlineIn(2000)));
         Connection extra = Connection::connect("127.0.0.1", t.port, deadlineIn(2000));
         QVERIFY(closedByTracker(extra, 2000));
         QVERIFY(t.logged("connections already (the limit)"));
@@ -568,7 +593,8 @@ private slots:
         FakeServer good(t.port, "tok", 10051, "sesame");
         FakeServer bad(t.port, "tok", 10052, "wrong");
         QVERIFY(waitFor([&] { return registered(good); }, 3000));
-        QVERIFY(waitFor([&] { return bad.lastError().find("wrong token") != std::string::npos; }, 3000));
+        QVERIFY(waitFor([&] { return bad.lastError().find("wrong token") != std::string::npos; },
+                        3000));
         QVERIFY(!registered(bad));
         TrackerClient c("127.0.0.1", t.port, "sesame", 5000, "c");
         QCOMPARE(c.request("tok", 0, deadlineIn(2000)).serverId, good.id.load());
@@ -595,7 +621,8 @@ private slots:
 
         // Another protocol version is refused by name.
         Connection c2 = Connection::connect("127.0.0.1", t.port, deadlineIn(2000));
-        c2.send(Code::Hello, Writer().u32(kMagic).u16(kProtocolVersion + 1).u8(0).str("future").take(),
+        c2.send(Code::Hello,
+                Writer().u32(kMagic).u16(kProtocolVersion + 1).u8(0).str("future").take(),
                 deadlineIn(1000), "hello");
         const Frame f = c2.receive(kMaxHandshakeFrame, deadlineIn(2000), "reply");
         QCOMPARE(f.code, uint16_t(Code::Error));
@@ -616,7 +643,8 @@ private slots:
         QVERIFY2(allowed.port != 0, allowed.error.c_str());
 
         QProcess p;
-        p.start(TESSEL_BINARY_DIR "/bin/tessel-rpc", {"tracker", "--host", "0.0.0.0", "--port", "0"});
+        p.start(TESSEL_BINARY_DIR "/bin/tessel-rpc",
+                {"tracker", "--host", "0.0.0.0", "--port", "0"});
         QVERIFY(p.waitForFinished(10000));
         QVERIFY(p.exitCode() != 0);
         QVERIFY(p.readAllStandardError().contains("without a token"));
@@ -631,12 +659,14 @@ private slots:
             f.write("  sesame \n");
         }
         QProcess p;
-        p.start(TESSEL_BINARY_DIR "/bin/tessel-rpc",
-                {"tracker", "--port", "0", "--heartbeat-timeout", "1000", "--token-file", tokenFile});
+        p.start(
+            TESSEL_BINARY_DIR "/bin/tessel-rpc",
+            {"tracker", "--port", "0", "--heartbeat-timeout", "1000", "--token-file", tokenFile});
         QVERIFY(p.waitForStarted(5000));
         QVERIFY(p.waitForReadyRead(5000));
         const QString line = QString::fromUtf8(p.readLine()).trimmed();
-        const QRegularExpressionMatch m = QRegularExpression(R"(^listening on 127\.0\.0\.1:(\d+)$)").match(line);
+        const QRegularExpressionMatch m =
+            QRegularExpression(R"(^listening on 127\.0\.0\.1:(\d+)$)").match(line);
         QVERIFY2(m.hasMatch(), qPrintable(line));
         const uint16_t port = uint16_t(m.captured(1).toUInt());
         QVERIFY(port != 0);
@@ -650,7 +680,8 @@ private slots:
             QVERIFY(q.waitForFinished(10000));
             QCOMPARE(q.exitCode(), 0);
             QVERIFY(q.readAllStandardOutput().contains("cli"));
-            q.start(TESSEL_BINARY_DIR "/bin/tessel-rpc", {"query", "127.0.0.1:" + QString::number(port)});
+            q.start(TESSEL_BINARY_DIR "/bin/tessel-rpc",
+                    {"query", "127.0.0.1:" + QString::number(port)});
             QVERIFY(q.waitForFinished(10000));
             QCOMPARE(q.exitCode(), 1);
             QVERIFY(q.readAllStandardError().contains("requires a token"));

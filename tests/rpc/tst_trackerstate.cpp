@@ -22,11 +22,13 @@ struct Harness {
     void advance(int ms) { now += std::chrono::milliseconds(ms); }
     void take() {
         auto o = state.takeOutputs();
-        outs.insert(outs.end(), std::make_move_iterator(o.begin()), std::make_move_iterator(o.end()));
+        outs.insert(outs.end(), std::make_move_iterator(o.begin()),
+                    std::make_move_iterator(o.end()));
     }
     void server(PeerId id, const std::string& key, uint16_t port, bool free = true) {
         state.connected(id, Role::Server, "srv", "127.0.0.1:" + std::to_string(40000 + id), now);
-        state.handle(id, RegisterMessage{key, "", port, R"({"triple":"x86_64-pc-linux-gnu"})", free}, now);
+        state.handle(
+            id, RegisterMessage{key, "", port, R"({"triple":"x86_64-pc-linux-gnu"})", free}, now);
         take();
     }
     void beat(PeerId id, bool free = true) {
@@ -47,7 +49,8 @@ struct Harness {
     /// The frames sent to `peer` since the last look, and forgets them.
     std::vector<TrackerState::Output> to(PeerId peer) {
         std::vector<TrackerState::Output> mine, rest;
-        for (auto& o : outs) (o.peer == peer ? mine : rest).push_back(std::move(o));
+        for (auto& o : outs)
+            (o.peer == peer ? mine : rest).push_back(std::move(o));
         outs = std::move(rest);
         return mine;
     }
@@ -55,7 +58,8 @@ struct Harness {
     uint64_t assigned(PeerId peer) {
         uint64_t id = 0;
         for (auto& o : to(peer))
-            if (o.code == uint16_t(Code::Assign)) id = parseAssign(Frame{o.code, o.payload}).serverId;
+            if (o.code == uint16_t(Code::Assign))
+                id = parseAssign(Frame{o.code, o.payload}).serverId;
         return id;
     }
     /// The id the tracker gave the server on `peer` (its Ok reply).
@@ -102,7 +106,8 @@ private slots:
         QCOMPARE(h.state.pendingCount(), size_t(5));
         const auto queue = h.status()["keys"][0]["queue"];
         QStringList order;
-        for (const auto& q : queue) order << QString::fromStdString(q["client"].get<std::string>());
+        for (const auto& q : queue)
+            order << QString::fromStdString(q["client"].get<std::string>());
         QCOMPARE(order, QStringList({"high", "high2", "low1", "low2", "lowest"}));
         PeerId holder = 10;
         for (PeerId next : {13, 15, 11, 12, 14}) {
@@ -167,8 +172,10 @@ private slots:
         QVERIFY(h.logged("drop server #" + std::to_string(s1)));
         QVERIFY(h.logged("no heartbeat"));
         const auto closing = h.to(1);
-        QVERIFY(!closing.empty() && closing.back().close && closing.back().code == uint16_t(Code::Error));
-        QCOMPARE(readError(Frame{closing.back().code, closing.back().payload}).code, ErrorCode::Timeout);
+        QVERIFY(!closing.empty() && closing.back().close &&
+                closing.back().code == uint16_t(Code::Error));
+        QCOMPARE(readError(Frame{closing.back().code, closing.back().payload}).code,
+                 ErrorCode::Timeout);
         const auto queue = h.status()["keys"][0]["queue"];
         QCOMPARE(queue.size(), size_t(2));
         QCOMPARE(queue[0]["client"].get<std::string>(), std::string("a"));
@@ -312,7 +319,8 @@ private slots:
         QCOMPARE(j["servers"][0]["host"].get<std::string>(), std::string("127.0.0.1"));
         QCOMPARE(j["servers"][0]["state"].get<std::string>(), std::string("held"));
         QCOMPARE(j["servers"][0]["client"].get<std::string>(), std::string("alice"));
-        QCOMPARE(j["servers"][0]["device"]["triple"].get<std::string>(), std::string("x86_64-pc-linux-gnu"));
+        QCOMPARE(j["servers"][0]["device"]["triple"].get<std::string>(),
+                 std::string("x86_64-pc-linux-gnu"));
         QCOMPARE(j["servers"][0]["last_heartbeat_ms"].get<int>(), 250);
         QCOMPARE(j["servers"][1]["state"].get<std::string>(), std::string("free"));
         QCOMPARE(j["servers"][2]["state"].get<std::string>(), std::string("busy"));
@@ -331,17 +339,23 @@ private slots:
     }
 
     void parserChecksEveryField() {
-        auto frame = [](Code code, const std::vector<char>& payload) { return Frame{uint16_t(code), payload}; };
+        auto frame = [](Code code, const std::vector<char>& payload) {
+            return Frame{uint16_t(code), payload};
+        };
         // Round trips.
         const RegisterMessage reg{"aarch64-qemu", "", 9090, R"({"triple":"aarch64"})", false};
-        const auto back = std::get<RegisterMessage>(parseTrackerMessage(frame(Code::Register, payloadOf(reg))));
+        const auto back =
+            std::get<RegisterMessage>(parseTrackerMessage(frame(Code::Register, payloadOf(reg))));
         QCOMPARE(back.key, reg.key);
         QCOMPARE(back.port, reg.port);
         QCOMPARE(back.free, false);
         const RequestMessage req{"k", -7, "tuner 1"};
-        QCOMPARE(std::get<RequestMessage>(parseTrackerMessage(frame(Code::Request, payloadOf(req)))).priority, -7);
+        QCOMPARE(std::get<RequestMessage>(parseTrackerMessage(frame(Code::Request, payloadOf(req))))
+                     .priority,
+                 -7);
         const ReleaseMessage rel{42, true};
-        QCOMPARE(std::get<ReleaseMessage>(parseTrackerMessage(frame(Code::Release, payloadOf(rel)))).serverId,
+        QCOMPARE(std::get<ReleaseMessage>(parseTrackerMessage(frame(Code::Release, payloadOf(rel))))
+                     .serverId,
                  uint64_t(42));
         const Assignment a{7, "10.0.0.2", 9090, "k", "{}"};
         QCOMPARE(parseAssign(frame(Code::Assign, assignPayload(a))).host, std::string("10.0.0.2"));
@@ -356,19 +370,24 @@ private slots:
         };
         Writer w;
         QVERIFY(bad(Code::Register, payloadOf(RegisterMessage{"", "", 1, "{}", true}), "a key is"));
-        QVERIFY(bad(Code::Register, payloadOf(RegisterMessage{"has space", "", 1, "{}", true}), "a key is"));
+        QVERIFY(bad(Code::Register, payloadOf(RegisterMessage{"has space", "", 1, "{}", true}),
+                    "a key is"));
         QVERIFY(bad(Code::Register, payloadOf(RegisterMessage{"k", "", 0, "{}", true}), "port 0"));
-        QVERIFY(bad(Code::Register, payloadOf(RegisterMessage{"k", "", 1, "[1,2]", true}), "JSON object"));
-        QVERIFY(bad(Code::Register, payloadOf(RegisterMessage{"k", "", 1, "{", true}), "JSON object"));
+        QVERIFY(bad(Code::Register, payloadOf(RegisterMessage{"k", "", 1, "[1,2]", true}),
+                    "JSON object"));
+        QVERIFY(
+            bad(Code::Register, payloadOf(RegisterMessage{"k", "", 1, "{", true}), "JSON object"));
         QVERIFY(bad(Code::Heartbeat, Writer().u8(2).take(), "0 or 1"));
         QVERIFY(bad(Code::Heartbeat, Writer().u8(1).u8(0).take(), "unread bytes"));
         QVERIFY(bad(Code::Release, Writer().u32(1).take(), "truncated"));
         // A length field larger than what is left of the frame, and one over the limit.
-        QVERIFY(bad(Code::Request, Writer().u64(100).raw("abc", 3).take(), "longer than the frame"));
+        QVERIFY(
+            bad(Code::Request, Writer().u64(100).raw("abc", 3).take(), "longer than the frame"));
         QVERIFY(bad(Code::Request, Writer().u64(uint64_t(1) << 62).take(), "over the limit"));
         QVERIFY(bad(Code::Request, payloadOf(RequestMessage{"k", 0, "bell\a"}), "control"));
         QVERIFY(bad(Code::Run, {}, "takes no run frame"));
-        QVERIFY(bad(Code::Register, Writer().str("k").str(std::string(300, 'h')).take(), "over the limit"));
+        QVERIFY(bad(Code::Register, Writer().str("k").str(std::string(300, 'h')).take(),
+                    "over the limit"));
     }
 };
 
