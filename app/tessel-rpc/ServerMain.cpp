@@ -1,15 +1,20 @@
 #include "ServerMain.h"
 
+#include "rpc/Address.h"
 #include "rpc/Auth.h"
 #include "rpc/Connection.h"
 #include "rpc/Server.h"
+#include "rpc/TrackerClient.h"
 #include "runtime/DeviceInfo.h"
 
 #include <atomic>
+#include <signal.h>
+
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <algorithm>
 #include <memory>
 #include <string>
 
@@ -24,17 +29,6 @@ int usage() {
                  "                         [--token-file F] [--tracker-token-file F] [--max-upload MB]\n"
                  "                         [--max-sessions N] [--advertise HOST]\n");
     return 2;
-}
-
-bool splitHostPort(const std::string& text, std::string& host, uint16_t& port) {
-    const auto colon = text.rfind(':');
-    if (colon == std::string::npos || colon == 0) return false;
-    host = text.substr(0, colon);
-    char* end = nullptr;
-    const long p = std::strtol(text.c_str() + colon + 1, &end, 10);
-    if (*end || p <= 0 || p > 65535) return false;
-    port = static_cast<uint16_t>(p);
-    return true;
 }
 
 } // namespace
@@ -53,7 +47,14 @@ int serverMain(int argc, char** argv) {
             return argv[++i];
         };
         if (a == "--host") o.host = value();
-        else if (a == "--port") o.port = static_cast<uint16_t>(std::atoi(value().c_str()));
+        else if (a == "--port") {
+            try {
+                o.port = tessel::rpc::parsePort(value(), "--port");
+            } catch (const std::exception& e) {
+                std::fprintf(stderr, "tessel-rpc server: %s\n", e.what());
+                return 2;
+            }
+        }
         else if (a == "--tracker") tracker = value();
         else if (a == "--key") key = value();
         else if (a == "--token-file") tokenFile = value();
@@ -83,13 +84,51 @@ int serverMain(int argc, char** argv) {
         std::fflush(stdout);
     };
 
+    std::unique_ptr<tessel::rpc::TrackerLink> link;
     if (!tracker.empty()) {
-        std::fprintf(stderr, "tessel-rpc server: --tracker: this build has no tracker link yet\n");
-        return 2;
+        std::string th;
+        uint16_t tp = 0;
+        try {
+            const tessel::rpc::HostPort hp = tessel::rpc::parseHostPort(tracker);
+            th = hp.host;
+            tp = hp.port;
+        } catch (const std::exception& e) {
+            std::fprintf(stderr, "tessel-rpc server: --tracker: %s\n", e.what());
+            return 2;
+        }
+        std::string trackerToken = o.token;
+        try {
+            if (!trackerTokenFile.empty()) trackerToken = tessel::rpc::readTokenFile(trackerTokenFile);
+        } catch (const std::exception& e) {
+            std::fprintf(stderr, "tessel-rpc server: %s\n", e.what());
+            return 2;
+        }
+        auto startLink = o.onListening;
+        o.onListening = [&, startLink, th, tp, trackerToken](uint16_t port) {
+            startLink(port);
+            tessel::rpc::Registration reg;
+            reg.key = key;
+            reg.host = advertise.empty() && !tessel::rpc::isLoopback(o.host) && o.host != "0.0.0.0" ? o.host : advertise;
+            if (reg.host.empty() && tessel::rpc::isLoopback(o.host)) reg.host = o.host;
+            reg.port = port;
+            reg.deviceJson = tessel::runtime::DeviceInfo::local().toJson(TESSEL_VERSION);
+            link = std::make_unique<tessel::rpc::TrackerLink>(th, tp, trackerToken, reg);
+            link->setLog([](const std::string& line) { std::fprintf(stderr, "tessel-rpc server: tracker: %s\n", line.c_str()); });
+        };
+        o.onTick = [&] {
+            if (link) link->poll();
+        };
+        o.onFreeChanged = [&](bool free) {
+            if (link) link->setFree(free);
+        };
     }
 
-    std::signal(SIGINT, onSignal);
-    std::signal(SIGTERM, onSignal);
+    // Without SA_RESTART, so the loop's poll() returns at once.
+    struct sigaction sa {};
+    sa.sa_handler = onSignal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, nullptr);
+    sigaction(SIGTERM, &sa, nullptr);
     try {
         tessel::rpc::runServer(o, gStop);
     } catch (const std::exception& e) {

@@ -101,8 +101,7 @@ std::string clientHandshake(Connection& c, Role role, const std::string& name, c
     }
 }
 
-Hello serverHandshake(Connection& c, const std::string& token, const std::string& welcome, Deadline deadline) {
-    Frame f = c.receive(kMaxHandshakeFrame, deadline, kStep);
+Hello readHello(const Frame& f) {
     if (f.code != static_cast<uint16_t>(Code::Hello)) protocolError("expected hello, got " + codeName(f.code));
     Hello hello;
     try {
@@ -117,18 +116,22 @@ Hello serverHandshake(Connection& c, const std::string& token, const std::string
     } catch (const ProtocolError& e) {
         protocolError(e.what());
     }
-    if (hello.version != kProtocolVersion)
-        refuse(c, ErrorCode::Version,
-               "this endpoint speaks protocol version " + std::to_string(kProtocolVersion) + ", the client " +
-                   std::to_string(hello.version) + ": update one of them",
-               deadline);
+    return hello;
+}
 
-    const Nonce nonce = randomNonce();
+std::string versionRefusal(const Hello& hello) {
+    if (hello.version == kProtocolVersion) return {};
+    return "this endpoint speaks protocol version " + std::to_string(kProtocolVersion) + ", the client " +
+           std::to_string(hello.version) + ": update one of them";
+}
+
+std::vector<char> challengePayload(bool authRequired, const Nonce& nonce, const std::string& welcome) {
     Writer challenge;
-    challenge.u32(kMagic).u16(kProtocolVersion).u8(token.empty() ? 0 : 1).bytes(nonce.data(), nonce.size()).str(welcome);
-    c.send(Code::Challenge, challenge.take(), deadline, kStep);
+    challenge.u32(kMagic).u16(kProtocolVersion).u8(authRequired ? 1 : 0).bytes(nonce.data(), nonce.size()).str(welcome);
+    return challenge.take();
+}
 
-    Frame a = c.receive(kMaxHandshakeFrame, deadline, kStep);
+std::string authRefusal(const Frame& a, const std::string& token, const Nonce& nonce) {
     if (a.code != static_cast<uint16_t>(Code::Auth)) protocolError("expected auth, got " + codeName(a.code));
     std::string mac;
     try {
@@ -138,16 +141,29 @@ Hello serverHandshake(Connection& c, const std::string& token, const std::string
     } catch (const ProtocolError& e) {
         protocolError(e.what());
     }
-    if (!token.empty()) {
-        const Mac expected = hmacSha256(token, nonce);
-        Mac got{};
-        if (mac.size() != got.size()) refuse(c, ErrorCode::Auth, "a token is required and the client sent none", deadline);
-        std::memcpy(got.data(), mac.data(), got.size());
-        if (!macEqual(expected, got)) refuse(c, ErrorCode::Auth, "wrong token", deadline);
-    }
+    if (token.empty()) return {};
+    const Mac expected = hmacSha256(token, nonce);
+    Mac got{};
+    if (mac.size() != got.size()) return "a token is required and the client sent none";
+    std::memcpy(got.data(), mac.data(), got.size());
+    if (!macEqual(expected, got)) return "wrong token";
+    return {};
+}
+
+std::vector<char> welcomePayload(const std::string& welcome) {
     Writer w;
     w.str(welcome);
-    c.send(Code::Welcome, w.take(), deadline, kStep);
+    return w.take();
+}
+
+Hello serverHandshake(Connection& c, const std::string& token, const std::string& welcome, Deadline deadline) {
+    const Hello hello = readHello(c.receive(kMaxHandshakeFrame, deadline, kStep));
+    if (const std::string why = versionRefusal(hello); !why.empty()) refuse(c, ErrorCode::Version, why, deadline);
+    const Nonce nonce = randomNonce();
+    c.send(Code::Challenge, challengePayload(!token.empty(), nonce, welcome), deadline, kStep);
+    const Frame a = c.receive(kMaxHandshakeFrame, deadline, kStep);
+    if (const std::string why = authRefusal(a, token, nonce); !why.empty()) refuse(c, ErrorCode::Auth, why, deadline);
+    c.send(Code::Welcome, welcomePayload(welcome), deadline, kStep);
     return hello;
 }
 

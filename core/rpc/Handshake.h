@@ -9,6 +9,7 @@
 /// unauthenticated peer cannot make the server allocate more than that.
 #pragma once
 
+#include "rpc/Auth.h"
 #include "rpc/Connection.h"
 
 #include <string>
@@ -41,5 +42,25 @@ struct Hello {
 /// authentication. Sends the Error frame itself and throws RpcError when the
 /// client is refused; the caller logs e.what() and closes.
 Hello serverHandshake(Connection& c, const std::string& token, const std::string& welcome, Deadline deadline);
+
+// The server's side step by step, for a server that cannot block on one peer
+// (the tracker's poll loop feeds them frames as they arrive). serverHandshake
+// is these steps over a blocking Connection.
+
+/// Reads a Hello frame; throws RpcError (step "handshake", Failure::Protocol)
+/// for another frame or a malformed one.
+Hello readHello(const Frame& frame);
+/// Empty when `hello` speaks our protocol version, else why it is refused
+/// (the message of an ErrorCode::Version Error frame).
+std::string versionRefusal(const Hello& hello);
+/// The Challenge's payload: whether a token is required, the nonce, our name.
+std::vector<char> challengePayload(bool authRequired, const Nonce& nonce, const std::string& welcome);
+/// Checks an Auth frame against HMAC-SHA256(token, nonce): empty when the
+/// client is accepted (always, when `token` is empty), else why it is refused
+/// (the message of an ErrorCode::Auth Error frame). Throws RpcError
+/// (Failure::Protocol) for another frame or a malformed one.
+std::string authRefusal(const Frame& frame, const std::string& token, const Nonce& nonce);
+/// The Welcome's payload.
+std::vector<char> welcomePayload(const std::string& welcome);
 
 } // namespace tessel::rpc

@@ -59,12 +59,12 @@ enum class Code : uint16_t {
     LoadModel = 24,  ///< -> Ok{json}: the exported model in the session folder
     RunModel = 25,   ///< input ids, output ids, RunSpec -> Ok{repeats, threads}
     Bye = 26,        ///< -> Ok{}, then the server closes the session
-    // Tracker messages.
-    Register = 40,  ///< server -> tracker: key, host, port, device json, free
+    // Tracker messages (rpc/TrackerMessage.h; docs/rpc.md, "Tracker messages").
+    Register = 40,  ///< server -> tracker: key, host, port, device json, free -> Ok{server id}
     Heartbeat = 41, ///< server -> tracker: free (no reply)
-    Request = 42,   ///< client -> tracker: key, priority, client name
-    Assign = 43,    ///< tracker -> client: server id, host, port, device json
-    Release = 44,   ///< client -> tracker: the assigned server is free again
+    Request = 42,   ///< client -> tracker: key, priority, client name -> Assign (when served)
+    Assign = 43,    ///< tracker -> client: server id, host, port, key, device json
+    Release = 44,   ///< client -> tracker: server id, failed -> Ok{} (failed: requeue me at the front)
     Query = 45,     ///< -> Ok{json}: servers and queues
 };
 
