@@ -4,6 +4,7 @@
 #include "rpc/Session.h"
 
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -63,8 +64,13 @@ void runServer(const ServerOptions& options, const std::atomic<bool>& stop) {
                 }
                 c.close();
             } else {
+                const pid_t parent = ::getpid();
                 const pid_t pid = ::fork();
                 if (pid == 0) {
+                    // A session does not outlive its server: a client of a
+                    // killed server sees it gone (and a tracker hands it another).
+                    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+                    if (::getppid() != parent) ::_exit(0);
                     ::signal(SIGTERM, SIG_DFL); // the server's handlers only set its stop flag
                     ::signal(SIGINT, SIG_DFL);
                     ::close(listener.fd());
