@@ -99,4 +99,10 @@ driver::CompileRequest Session::request(driver::CompileMode mode) const {
     return r;
 }
 
+void Session::setDevice(const DeviceChoice& device) {
+    if (device == device_) return;
+    device_ = device;
+    emit deviceChanged();
+}
+
 } // namespace tessel::views

@@ -9,6 +9,7 @@
 /// and set here on the GUI thread only.
 #pragma once
 
+#include "common/DeviceChoice.h"
 #include "driver/CompileRequest.h"
 
 #include <QMap>
@@ -87,6 +88,11 @@ public:
     /// What every compile of this session asks for: its resolved target in `mode`.
     driver::CompileRequest request(driver::CompileMode mode = driver::CompileMode::Batch) const;
 
+    /// Where Run and Measure run (the device panel picks it; this machine by
+    /// default). The panel sets the target to the device's along with it.
+    DeviceChoice device() const { return device_; }
+    void setDevice(const DeviceChoice& device);
+
 signals:
     void modelChanged();
     void scriptChanged();
@@ -95,6 +101,7 @@ signals:
     void artifactsChanged();
     void editedSchedulesChanged();
     void targetChanged();
+    void deviceChanged();
     /// A message for the user (errors from workers, finished measurements).
     void message(const QString& text, bool error);
 
@@ -115,6 +122,7 @@ private:
     QMap<QString, QString> editedSchedules_;
     QString target_ = QStringLiteral("host");
     Target resolvedTarget_;
+    DeviceChoice device_;
 };
 
 } // namespace tessel::views

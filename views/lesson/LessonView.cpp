@@ -276,7 +276,8 @@ void LessonView::measure() {
     updateFigures();
     session_->jobs()->run<std::shared_ptr<driver::RunReport>>(
         QStringLiteral("lesson-measure"), tr("Measuring %1").arg(step.fileName),
-        [script, file, cached, references, request = session_->request()](const CancelToken& token) {
+        [script, file, cached, references, request = session_->request(),
+         device = session_->device()](const CancelToken& token) {
             driver::LoweredFunction f;
             if (cached) {
                 f = cached->lowered;
@@ -298,8 +299,10 @@ void LessonView::measure() {
             options.references = references.get();
             options.referenceKey = kLadderKey; // every step computes the same product
             options.cancelled = [token] { return token.cancelled(); };
-            rpc::LocalRunner runner(rpc::LocalServer::shared()); // a crashing step cannot take the IDE down
-            options.runner = &runner;
+            // The device panel's device, or the IDE's warm local server: a
+            // crashing step cannot take the IDE down.
+            DeviceRunners runners(device);
+            runners.apply(options);
             return std::make_shared<driver::RunReport>(driver::runAndCheck(f, options));
         },
         this,

@@ -398,15 +398,17 @@ void ScheduleDocument::run() {
 driver::RunReport ScheduleDocument::measure(const driver::LoweredFunction& f,
                                             const driver::CompileRequest& request,
                                             runtime::ReferenceStore& references,
-                                            const std::function<bool()>& cancelled) {
-    // In a session of the IDE's warm tessel-rpc server: a schedule that
-    // crashes or hangs ends that measurement, not the IDE.
-    rpc::LocalRunner runner(rpc::LocalServer::shared());
+                                            const std::function<bool()>& cancelled,
+                                            const DeviceChoice& device) {
+    // On the device panel's device, or in a session of the IDE's warm
+    // tessel-rpc server: a schedule that crashes or hangs ends that
+    // measurement, not the IDE.
+    DeviceRunners runners(device);
     driver::RunOptions options;
     options.request = request;
     options.references = &references;
     options.cancelled = cancelled;
-    options.runner = &runner;
+    runners.apply(options);
     return driver::runAndCheck(f, options);
 }
 
@@ -422,9 +424,9 @@ void ScheduleDocument::startRun() {
     setStatus(tr("Measuring %1…").arg(function), false);
     session_->jobs()->run<std::shared_ptr<driver::RunReport>>(
         kRun, tr("Measuring %1").arg(function),
-        [f, references, request = session_->request()](const CancelToken& token) {
+        [f, references, request = session_->request(), device = session_->device()](const CancelToken& token) {
             return std::make_shared<driver::RunReport>(
-                measure(f, request, *references, [token] { return token.cancelled(); }));
+                measure(f, request, *references, [token] { return token.cancelled(); }, device));
         },
         this,
         [this, script, function, key](std::shared_ptr<driver::RunReport> report) {

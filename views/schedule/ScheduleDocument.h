@@ -19,6 +19,8 @@
 /// script's edited text is kept in the session as it is typed.
 #pragma once
 
+#include "common/DeviceChoice.h"
+
 #include "driver/CompileRequest.h"
 #include "schedule/LoopOutline.h"
 #include "schedule/RunHistory.h"
@@ -165,7 +167,8 @@ private:
     /// run for `request` (the session's target), the reference kept in `references`.
     static driver::RunReport measure(const driver::LoweredFunction& f, const driver::CompileRequest& request,
                                      runtime::ReferenceStore& references,
-                                     const std::function<bool()>& cancelled);
+                                     const std::function<bool()>& cancelled,
+                                     const DeviceChoice& device = {});
 
     Session* session_;
     Source source_ = Source::None;

@@ -7,6 +7,7 @@
 #include "shell/ViewRegistry.h"
 
 #include "code/CodeView.h"
+#include "devices/DevicePanel.h"
 #include "graph/GraphPanel.h"
 #include "graph/NodeProperties.h"
 #include "lesson/LessonView.h"
@@ -96,6 +97,13 @@ ViewRegistry builtinViews() {
     messages.placement.raised = true;
     messages.placement.heightShare = 1.0 / 9;
     r.add(messages);
+
+    ViewRecord devices = record(QStringLiteral("DevicesDock"),
+                                QT_TRANSLATE_NOOP("tessel::views::MainWindow", "Devices"),
+                                QStringLiteral("devices"), make<DevicePanel>());
+    devices.placement.area = Qt::BottomDockWidgetArea;
+    devices.placement.tabWith = QStringLiteral("MessagesDock");
+    r.add(devices);
     return r;
 }
 

@@ -1,0 +1,254 @@
+// The device panel against a real `tessel-rpc tracker` and servers on
+// loopback: a tracker's keys and servers show live, unreachable endpoints
+// and wrong tokens read as messages with what to check, the list is
+// remembered, and "Use for runs" makes a server the session's device. The
+// key aarch64-qemu stands in for the qemu board (its server runs here).
+#include "common/Session.h"
+#include "devices/DevicePanel.h"
+#include "runtime/DeviceInfo.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QFile>
+#include <QHeaderView>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QSettings>
+#include <QTemporaryDir>
+#include <QTreeView>
+#include <QtTest>
+
+#include <memory>
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+using namespace tessel::views;
+
+namespace {
+
+/// A tessel-rpc child and the port it listens on.
+struct RpcProcess {
+    std::unique_ptr<QProcess> process = std::make_unique<QProcess>();
+    quint16 port = 0;
+    bool start(const QStringList& args) {
+        process->start(QStringLiteral(TESSEL_BINARY_DIR "/bin/tessel-rpc"), args);
+        if (!process->waitForStarted(5000)) return false;
+        for (int i = 0; i < 50 && port == 0; ++i) {
+            if (!process->canReadLine() && !process->waitForReadyRead(200)) continue;
+            const QString line = QString::fromUtf8(process->readLine()).trimmed();
+            const auto m = QRegularExpression(QStringLiteral(R"(^listening on [^ ]+:(\d+)$)")).match(line);
+            if (m.hasMatch()) port = static_cast<quint16>(m.captured(1).toUInt());
+        }
+        return port != 0;
+    }
+    ~RpcProcess() {
+        if (process->state() != QProcess::NotRunning) {
+            process->terminate();
+            if (!process->waitForFinished(3000)) process->kill();
+            process->waitForFinished(1000);
+        }
+    }
+};
+
+/// The row of `parent` whose column 0 reads `text`; invalid when none.
+QModelIndex rowNamed(const QAbstractItemModel* m, const QModelIndex& parent, const QString& text) {
+    for (int r = 0; r < m->rowCount(parent); ++r)
+        if (m->index(r, 0, parent).data().toString() == text) return m->index(r, 0, parent);
+    return {};
+}
+
+QString cell(const QModelIndex& row, int column) { return row.siblingAtColumn(column).data().toString(); }
+
+Endpoint endpoint(Endpoint::Kind kind, quint16 port, const QString& tokenFile = {}) {
+    Endpoint e;
+    e.kind = kind;
+    e.port = port;
+    e.tokenFile = tokenFile;
+    return e;
+}
+
+} // namespace
+
+class TestDevicePanel : public QObject {
+    Q_OBJECT
+    QTemporaryDir dir_;
+    RpcProcess tracker_, board_, locked_;
+    QString goodToken_, badToken_;
+
+    void writeFile(const QString& path, const QByteArray& text) {
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(text);
+    }
+
+private slots:
+    void initTestCase() {
+        // Settings of this test only, cleared: the panel remembers its list there.
+        QCoreApplication::setOrganizationName(QStringLiteral("TesselTests"));
+        QCoreApplication::setApplicationName(QStringLiteral("tst_devicepanel"));
+        QSettings().clear();
+        goodToken_ = dir_.filePath(QStringLiteral("token"));
+        badToken_ = dir_.filePath(QStringLiteral("wrong-token"));
+        writeFile(goodToken_, "sesame\n");
+        writeFile(badToken_, "open-barley\n");
+        QVERIFY(tracker_.start({QStringLiteral("tracker"), QStringLiteral("--port"), QStringLiteral("0")}));
+        QVERIFY(board_.start({QStringLiteral("server"), QStringLiteral("--port"), QStringLiteral("0"),
+                              QStringLiteral("--tracker"), QStringLiteral("127.0.0.1:%1").arg(tracker_.port),
+                              QStringLiteral("--key"), QStringLiteral("aarch64-qemu")}));
+        QVERIFY(locked_.start({QStringLiteral("server"), QStringLiteral("--port"), QStringLiteral("0"),
+                               QStringLiteral("--token-file"), goodToken_}));
+    }
+    void init() { QSettings().clear(); }
+    void cleanupTestCase() { QSettings().clear(); }
+
+    void trackerShowsKeysAndServers() {
+        Session session;
+        DevicePanel panel(&session);
+        QVERIFY(panel.addEndpoint(endpoint(Endpoint::Kind::Tracker, tracker_.port)));
+        QVERIFY(!panel.addEndpoint(endpoint(Endpoint::Kind::Tracker, tracker_.port))); // listed once
+        const DeviceList* m = panel.list();
+        const QModelIndex tracker = m->index(0, 0);
+        QCOMPARE(cell(tracker, DeviceList::Address), QStringLiteral("127.0.0.1:%1").arg(tracker_.port));
+        // The server registers within a heartbeat; the panel refreshes every 2 s.
+        QTRY_VERIFY_WITH_TIMEOUT(rowNamed(m, tracker, QStringLiteral("aarch64-qemu")).isValid(), 15000);
+        const QModelIndex key = rowNamed(m, tracker, QStringLiteral("aarch64-qemu"));
+        QTRY_COMPARE_WITH_TIMEOUT(cell(key, DeviceList::Keys), QStringLiteral("1 / 1 / 0"), 10000);
+        QCOMPARE(cell(tracker, DeviceList::State), QStringLiteral("online"));
+        QVERIFY(cell(tracker, DeviceList::RoundTrip).endsWith(QStringLiteral(" ms")));
+        QTRY_COMPARE_WITH_TIMEOUT(m->rowCount(key), 1, 5000);
+        const QModelIndex server = m->index(0, 0, key);
+        const QString triple = QString::fromStdString(tessel::runtime::DeviceInfo::local().triple);
+        QTRY_VERIFY_WITH_TIMEOUT(cell(server, DeviceList::Device).startsWith(triple), 5000);
+        QCOMPARE(cell(server, DeviceList::Address), QStringLiteral("127.0.0.1:%1").arg(board_.port));
+        QCOMPARE(cell(server, DeviceList::State), QStringLiteral("free"));
+        QVERIFY(cell(server, DeviceList::Heartbeat).endsWith(QStringLiteral("s ago")));
+
+        // A second look updates the same rows (a selection survives the refresh).
+        panel.tree()->setCurrentIndex(server);
+        QSignalSpy refreshed(&panel, &DevicePanel::refreshed);
+        QVERIFY(refreshed.wait(5000));
+        QCOMPARE(panel.tree()->currentIndex(), server);
+    }
+
+    void unreachableEndpointsSayWhatToCheck() {
+        quint16 closedPort = 0;
+        {
+            // A port nothing listens on: bound, then closed again.
+            const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+            sockaddr_in a{};
+            a.sin_family = AF_INET;
+            a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+            socklen_t len = sizeof a;
+            QVERIFY(::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0);
+            QVERIFY(::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len) == 0);
+            closedPort = ntohs(a.sin_port);
+            ::close(fd);
+        }
+        Session session;
+        DevicePanel panel(&session);
+        panel.addEndpoint(endpoint(Endpoint::Kind::Server, closedPort));
+        panel.addEndpoint(endpoint(Endpoint::Kind::Server, locked_.port, badToken_));
+        panel.addEndpoint(endpoint(Endpoint::Kind::Server, locked_.port));
+        panel.addEndpoint(endpoint(Endpoint::Kind::Server, locked_.port, goodToken_));
+        panel.addEndpoint(endpoint(Endpoint::Kind::Server, locked_.port, dir_.filePath(QStringLiteral("no-such-file"))));
+        const DeviceList* m = panel.list();
+        QTRY_VERIFY_WITH_TIMEOUT(!m->message(0).isEmpty(), 10000);
+        QVERIFY2(m->message(0).startsWith(QStringLiteral("Nothing listens at 127.0.0.1:%1").arg(closedPort)),
+                 qPrintable(m->message(0)));
+        QVERIFY2(m->message(0).contains(QStringLiteral("is tessel-rpc server running there?")), qPrintable(m->message(0)));
+        QCOMPARE(cell(m->index(0, 0), DeviceList::State), QStringLiteral("unreachable"));
+        QTRY_VERIFY_WITH_TIMEOUT(!m->message(1).isEmpty(), 10000);
+        QCOMPARE(m->message(1), QStringLiteral("Wrong token: check the token file %1.").arg(badToken_));
+        QTRY_VERIFY_WITH_TIMEOUT(!m->message(2).isEmpty(), 10000);
+        QVERIFY2(m->message(2).startsWith(QStringLiteral("Missing token")), qPrintable(m->message(2)));
+        QTRY_COMPARE_WITH_TIMEOUT(cell(m->index(3, 0), DeviceList::State), QStringLiteral("online"), 10000);
+        QVERIFY(m->message(3).isEmpty());
+        QVERIFY(!cell(m->index(3, 0), DeviceList::Device).isEmpty());
+        QTRY_VERIFY_WITH_TIMEOUT(!m->message(4).isEmpty(), 10000);
+        QVERIFY2(m->message(4).contains(QStringLiteral("no-such-file")), qPrintable(m->message(4)));
+    }
+
+    void listIsRemembered() {
+        QSettings().clear();
+        Endpoint tracker = endpoint(Endpoint::Kind::Tracker, tracker_.port);
+        Endpoint server = endpoint(Endpoint::Kind::Server, locked_.port, goodToken_);
+        {
+            Session session;
+            DevicePanel panel(&session);
+            QVERIFY(panel.list()->endpoints().isEmpty());
+            panel.addEndpoint(tracker);
+            panel.addEndpoint(server);
+            panel.addEndpoint(endpoint(Endpoint::Kind::Server, 1));
+            panel.removeEndpoint(2);
+        }
+        Session session;
+        DevicePanel panel(&session);
+        QCOMPARE(panel.list()->endpoints(), (QList<Endpoint>{tracker, server}));
+        QCOMPARE(panel.list()->rowCount(), 2);
+        QSettings().clear();
+    }
+
+    void chosenDeviceRunsTheSession() {
+        Session session;
+        DevicePanel panel(&session);
+        panel.addEndpoint(endpoint(Endpoint::Kind::Tracker, tracker_.port));
+        const DeviceList* m = panel.list();
+        const QModelIndex tracker = m->index(0, 0);
+        QVERIFY(!panel.useForRuns(tracker)); // a tracker is no device
+        QVERIFY(panel.statusText().contains(QStringLiteral("keys or servers")));
+        QTRY_VERIFY_WITH_TIMEOUT(rowNamed(m, tracker, QStringLiteral("aarch64-qemu")).isValid(), 15000);
+        const QModelIndex key = rowNamed(m, tracker, QStringLiteral("aarch64-qemu"));
+        QTRY_COMPARE_WITH_TIMEOUT(m->rowCount(key), 1, 5000);
+
+        QVERIFY(session.setTarget(QStringLiteral("aarch64")));
+        QSignalSpy deviceChanged(&session, &Session::deviceChanged);
+        QVERIFY(panel.useForRuns(m->index(0, 0, key)));
+        QCOMPARE(deviceChanged.count(), 1);
+        QCOMPARE(session.device().kind, DeviceChoice::Kind::Server);
+        QCOMPARE(session.device().port, board_.port);
+        // The server runs on this machine: the session builds for it again.
+        QCOMPARE(session.target(), QStringLiteral("host"));
+        QVERIFY2(panel.statusText().contains(QStringLiteral("server 127.0.0.1:%1").arg(board_.port)),
+                 qPrintable(panel.statusText()));
+
+        QVERIFY(panel.useForRuns(key));
+        QCOMPARE(session.device().kind, DeviceChoice::Kind::TrackerKey);
+        QCOMPARE(session.device().key, QStringLiteral("aarch64-qemu"));
+        QCOMPARE(session.device().label(), QStringLiteral("aarch64-qemu via tracker 127.0.0.1:%1").arg(tracker_.port));
+
+        panel.useLocal();
+        QVERIFY(session.device().isLocal());
+        QSettings().clear();
+    }
+
+    void screenshot() {
+        QSettings().clear();
+        Session session;
+        DevicePanel panel(&session);
+        panel.resize(1280, 320);
+        panel.addEndpoint(endpoint(Endpoint::Kind::Tracker, tracker_.port));
+        panel.addEndpoint(endpoint(Endpoint::Kind::Server, locked_.port, goodToken_));
+        panel.addEndpoint(endpoint(Endpoint::Kind::Server, locked_.port, badToken_));
+        const DeviceList* m = panel.list();
+        QTRY_VERIFY_WITH_TIMEOUT(rowNamed(m, m->index(0, 0), QStringLiteral("aarch64-qemu")).isValid(), 15000);
+        const QModelIndex key = rowNamed(m, m->index(0, 0), QStringLiteral("aarch64-qemu"));
+        QTRY_COMPARE_WITH_TIMEOUT(m->rowCount(key), 1, 5000);
+        QTRY_VERIFY_WITH_TIMEOUT(!m->message(2).isEmpty(), 10000);
+        QTRY_COMPARE_WITH_TIMEOUT(cell(m->index(1, 0), DeviceList::State), QStringLiteral("online"), 10000);
+        QVERIFY(panel.useForRuns(m->index(0, 0, key)));
+        panel.tree()->expandAll();
+        panel.tree()->header()->resizeSections(QHeaderView::ResizeToContents);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        const QString out = QStringLiteral(TESSEL_BINARY_DIR "/screenshots");
+        QDir().mkpath(out);
+        QVERIFY(panel.grab().save(out + QStringLiteral("/devices-panel.png")));
+        QSettings().clear();
+    }
+};
+
+QTEST_MAIN(TestDevicePanel)
+#include "tst_devicepanel.moc"
