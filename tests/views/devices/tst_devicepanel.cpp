@@ -5,6 +5,8 @@
 // key aarch64-qemu stands in for the qemu board (its server runs here).
 #include "common/Session.h"
 #include "devices/DevicePanel.h"
+#include "driver/Measure.h"
+#include "driver/TeDriver.h"
 #include "runtime/DeviceInfo.h"
 
 #include <QCoreApplication>
@@ -18,6 +20,8 @@
 #include <QTreeView>
 #include <QtTest>
 
+#include <fstream>
+#include <iterator>
 #include <memory>
 
 #include <arpa/inet.h>
@@ -222,6 +226,44 @@ private slots:
         panel.useLocal();
         QVERIFY(session.device().isLocal());
         QSettings().clear();
+    }
+
+    void measuresOnTheChosenDevice() {
+        std::ifstream in(TESSEL_SOURCE_DIR "/resources/examples/gemm/06_write_cache.te");
+        tessel::driver::ScriptOptions so;
+        so.fileName = "06_write_cache.te";
+        const auto f = tessel::driver::lowerScript(
+            std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()), so).at(0);
+        DeviceChoice server;
+        server.kind = DeviceChoice::Kind::Server;
+        server.host = QStringLiteral("127.0.0.1");
+        server.port = locked_.port;
+        server.tokenFile = goodToken_;
+        DeviceChoice key;
+        key.kind = DeviceChoice::Kind::TrackerKey;
+        key.host = QStringLiteral("127.0.0.1");
+        key.port = tracker_.port;
+        key.key = QStringLiteral("aarch64-qemu");
+        for (const DeviceChoice& device : {server, key}) {
+            DeviceRunners runners(device);
+            tessel::driver::RunOptions ro;
+            ro.evaluator = {1, 2, 10, 1};
+            runners.apply(ro);
+            QVERIFY(ro.runner && ro.referenceBuilder && ro.referenceRunner);
+            const tessel::driver::RunReport report = tessel::driver::runAndCheck(f, ro);
+            QVERIFY2(report.ok, report.error.c_str());
+            QVERIFY(report.latencyMs > 0);
+        }
+        // The wrong token is the server's refusal, reported, never a crash.
+        server.tokenFile = badToken_;
+        DeviceRunners wrong(server);
+        tessel::driver::RunOptions ro;
+        wrong.apply(ro);
+        const tessel::driver::RunReport refused = tessel::driver::runAndCheck(f, ro);
+        QVERIFY(!refused.ok);
+        QVERIFY2(QString::fromStdString(refused.error).contains(QStringLiteral("token")), refused.error.c_str());
+        server.tokenFile = dir_.filePath(QStringLiteral("no-such-file"));
+        QVERIFY_THROWS_EXCEPTION(std::runtime_error, DeviceRunners{server});
     }
 
     void screenshot() {
