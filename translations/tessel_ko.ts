@@ -182,6 +182,238 @@ FLOP/cycle: %5 단정밀도 벡터, 코어당 FMA(융합 곱셈-덧셈) 장치 2
     </message>
 </context>
 <context>
+    <name>tessel::views::DeviceChoice</name>
+    <message>
+        <source>server %1</source>
+        <translation>서버 %1</translation>
+    </message>
+    <message>
+        <source>%1 via tracker %2</source>
+        <translation>트래커 %2를 통한 %1</translation>
+    </message>
+    <message>
+        <source>this machine</source>
+        <translation>이 컴퓨터</translation>
+    </message>
+</context>
+<context>
+    <name>tessel::views::DeviceList</name>
+    <message>
+        <source>%1 s ago</source>
+        <translation>%1초 전</translation>
+    </message>
+    <message>
+        <source>1 core</source>
+        <translation>코어 1개</translation>
+    </message>
+    <message>
+        <source>%1 cores</source>
+        <translation>코어 %1개</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>이름</translation>
+    </message>
+    <message>
+        <source>Address</source>
+        <translation>주소</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>상태</translation>
+    </message>
+    <message>
+        <source>Total / free / pending</source>
+        <translation>전체 / 사용 가능 / 대기</translation>
+    </message>
+    <message>
+        <source>Device</source>
+        <translation>장치</translation>
+    </message>
+    <message>
+        <source>Round trip</source>
+        <translation>왕복 시간</translation>
+    </message>
+    <message>
+        <source>Last heartbeat</source>
+        <translation>마지막 하트비트</translation>
+    </message>
+    <message>
+        <source>Message</source>
+        <translation>메시지</translation>
+    </message>
+    <message>
+        <source>Tracker</source>
+        <translation>트래커</translation>
+    </message>
+    <message>
+        <source>Server</source>
+        <translation>서버</translation>
+    </message>
+    <message>
+        <source>connecting…</source>
+        <translation>연결 중…</translation>
+    </message>
+    <message>
+        <source>unreachable</source>
+        <translation>연결할 수 없음</translation>
+    </message>
+    <message>
+        <source>online</source>
+        <translation>온라인</translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 ms</translation>
+    </message>
+    <message>
+        <source>free</source>
+        <translation>사용 가능</translation>
+    </message>
+    <message>
+        <source>all held</source>
+        <translation>모두 사용 중</translation>
+    </message>
+    <message>
+        <source>no server</source>
+        <translation>서버 없음</translation>
+    </message>
+    <message>
+        <source>server #%1</source>
+        <translation>서버 #%1</translation>
+    </message>
+    <message>
+        <source>1 server</source>
+        <translation>서버 1개</translation>
+    </message>
+    <message>
+        <source>%1 servers</source>
+        <translation>서버 %1개</translation>
+    </message>
+</context>
+<context>
+    <name>tessel::views::DevicePanel</name>
+    <message>
+        <source>Add Tracker</source>
+        <translation>트래커 추가</translation>
+    </message>
+    <message>
+        <source>Add Server</source>
+        <translation>서버 추가</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>없음</translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>찾아보기…</translation>
+    </message>
+    <message>
+        <source>Token File</source>
+        <translation>토큰 파일</translation>
+    </message>
+    <message>
+        <source>Host:</source>
+        <translation>호스트:</translation>
+    </message>
+    <message>
+        <source>Port:</source>
+        <translation>포트:</translation>
+    </message>
+    <message>
+        <source>Token file:</source>
+        <translation>토큰 파일:</translation>
+    </message>
+    <message>
+        <source>Add Tracker…</source>
+        <translation>트래커 추가…</translation>
+    </message>
+    <message>
+        <source>Add Server…</source>
+        <translation>서버 추가…</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>제거</translation>
+    </message>
+    <message>
+        <source>Use for Runs</source>
+        <translation>실행에 사용</translation>
+    </message>
+    <message>
+        <source>Use This Machine</source>
+        <translation>이 컴퓨터 사용</translation>
+    </message>
+    <message>
+        <source>%1 is listed already.</source>
+        <translation>%1은(는) 이미 목록에 있습니다.</translation>
+    </message>
+    <message>
+        <source>Pick a server or a tracker&apos;s key first.</source>
+        <translation>먼저 서버나 트래커의 키를 고르십시오.</translation>
+    </message>
+    <message>
+        <source>Pick one of the tracker&apos;s keys or servers.</source>
+        <translation>트래커의 키나 서버 중 하나를 고르십시오.</translation>
+    </message>
+    <message>
+        <source>%1 has not answered yet: wait for its facts.</source>
+        <translation>%1이(가) 아직 응답하지 않았습니다: 장치 정보를 기다리십시오.</translation>
+    </message>
+    <message>
+        <source>Tessel cannot build for %1: %2</source>
+        <translation>Tessel은 %1용으로 빌드할 수 없습니다: %2</translation>
+    </message>
+    <message>
+        <source>Tessel cannot build for %1&apos;s target %2.</source>
+        <translation>Tessel은 %1의 타깃 %2용으로 빌드할 수 없습니다.</translation>
+    </message>
+    <message>
+        <source>Run and Measure use: %1 (target %2).</source>
+        <translation>실행과 측정에 사용: %1 (타깃 %2).</translation>
+    </message>
+</context>
+<context>
+    <name>tessel::views::DeviceProbe</name>
+    <message>
+        <source>Nothing listens at %1 (%2): is %3 running there?</source>
+        <translation>%1에서 듣고 있는 것이 없습니다 (%2): 그곳에서 %3이(가) 실행 중입니까?</translation>
+    </message>
+    <message>
+        <source>No answer within %1 s: check the address and the firewall.</source>
+        <translation>%1초 안에 응답이 없습니다: 주소와 방화벽을 확인하십시오.</translation>
+    </message>
+    <message>
+        <source>%1 closed the connection (%2): check that it is a %3 and its log.</source>
+        <translation>%1이(가) 연결을 닫았습니다 (%2): %3인지 확인하고 그 로그를 보십시오.</translation>
+    </message>
+    <message>
+        <source>Not a Tessel RPC endpoint (%1): check the port.</source>
+        <translation>Tessel RPC 엔드포인트가 아닙니다 (%1): 포트를 확인하십시오.</translation>
+    </message>
+    <message>
+        <source>Missing token: this endpoint wants one; give its token file.</source>
+        <translation>토큰이 없습니다: 이 엔드포인트는 토큰이 필요합니다. 토큰 파일을 지정하십시오.</translation>
+    </message>
+    <message>
+        <source>Wrong token: check the token file %1.</source>
+        <translation>잘못된 토큰: 토큰 파일 %1을(를) 확인하십시오.</translation>
+    </message>
+    <message>
+        <source>Protocol versions differ (%1): update tessel-rpc on one side.</source>
+        <translation>프로토콜 버전이 다릅니다 (%1): 한쪽의 tessel-rpc를 업데이트하십시오.</translation>
+    </message>
+    <message>
+        <source>The server is busy (%1): try again when its sessions end.</source>
+        <translation>서버가 사용 중입니다 (%1): 세션이 끝나면 다시 시도하십시오.</translation>
+    </message>
+    <message>
+        <source>%1 failed: %2</source>
+        <translation>%1 실패: %2</translation>
+    </message>
+</context>
+<context>
     <name>tessel::views::GraphDocument</name>
     <message>
         <source>imported</source>
@@ -892,6 +1124,10 @@ FLOP/cycle: %5 단정밀도 벡터, 코어당 FMA(융합 곱셈-덧셈) 장치 2
     <message>
         <source>Compile and Run Model runs on this machine, but the target is %1: choose Settings &gt; Target &gt; host to run it here.</source>
         <translation>모델 컴파일 및 실행은 이 기계에서 실행되지만 대상이 %1입니다: 여기서 실행하려면 설정 &gt; 대상 &gt; host를 고르십시오.</translation>
+    </message>
+    <message>
+        <source>Devices</source>
+        <translation>장치</translation>
     </message>
 </context>
 <context>

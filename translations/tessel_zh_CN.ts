@@ -182,6 +182,238 @@ FLOP/cycle：%5 单精度向量，每核两个融合乘加（FMA）单元。
     </message>
 </context>
 <context>
+    <name>tessel::views::DeviceChoice</name>
+    <message>
+        <source>server %1</source>
+        <translation>服务器 %1</translation>
+    </message>
+    <message>
+        <source>%1 via tracker %2</source>
+        <translation>经由跟踪器 %2 的 %1</translation>
+    </message>
+    <message>
+        <source>this machine</source>
+        <translation>本机</translation>
+    </message>
+</context>
+<context>
+    <name>tessel::views::DeviceList</name>
+    <message>
+        <source>%1 s ago</source>
+        <translation>%1 秒前</translation>
+    </message>
+    <message>
+        <source>1 core</source>
+        <translation>1 个核心</translation>
+    </message>
+    <message>
+        <source>%1 cores</source>
+        <translation>%1 个核心</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>Address</source>
+        <translation>地址</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Total / free / pending</source>
+        <translation>总数 / 空闲 / 等待</translation>
+    </message>
+    <message>
+        <source>Device</source>
+        <translation>设备</translation>
+    </message>
+    <message>
+        <source>Round trip</source>
+        <translation>往返时间</translation>
+    </message>
+    <message>
+        <source>Last heartbeat</source>
+        <translation>最近心跳</translation>
+    </message>
+    <message>
+        <source>Message</source>
+        <translation>消息</translation>
+    </message>
+    <message>
+        <source>Tracker</source>
+        <translation>跟踪器</translation>
+    </message>
+    <message>
+        <source>Server</source>
+        <translation>服务器</translation>
+    </message>
+    <message>
+        <source>connecting…</source>
+        <translation>正在连接…</translation>
+    </message>
+    <message>
+        <source>unreachable</source>
+        <translation>无法连接</translation>
+    </message>
+    <message>
+        <source>online</source>
+        <translation>在线</translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 毫秒</translation>
+    </message>
+    <message>
+        <source>free</source>
+        <translation>空闲</translation>
+    </message>
+    <message>
+        <source>all held</source>
+        <translation>全部占用</translation>
+    </message>
+    <message>
+        <source>no server</source>
+        <translation>无服务器</translation>
+    </message>
+    <message>
+        <source>server #%1</source>
+        <translation>服务器 #%1</translation>
+    </message>
+    <message>
+        <source>1 server</source>
+        <translation>1 台服务器</translation>
+    </message>
+    <message>
+        <source>%1 servers</source>
+        <translation>%1 台服务器</translation>
+    </message>
+</context>
+<context>
+    <name>tessel::views::DevicePanel</name>
+    <message>
+        <source>Add Tracker</source>
+        <translation>添加跟踪器</translation>
+    </message>
+    <message>
+        <source>Add Server</source>
+        <translation>添加服务器</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>浏览…</translation>
+    </message>
+    <message>
+        <source>Token File</source>
+        <translation>令牌文件</translation>
+    </message>
+    <message>
+        <source>Host:</source>
+        <translation>主机:</translation>
+    </message>
+    <message>
+        <source>Port:</source>
+        <translation>端口:</translation>
+    </message>
+    <message>
+        <source>Token file:</source>
+        <translation>令牌文件:</translation>
+    </message>
+    <message>
+        <source>Add Tracker…</source>
+        <translation>添加跟踪器…</translation>
+    </message>
+    <message>
+        <source>Add Server…</source>
+        <translation>添加服务器…</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>移除</translation>
+    </message>
+    <message>
+        <source>Use for Runs</source>
+        <translation>用于运行</translation>
+    </message>
+    <message>
+        <source>Use This Machine</source>
+        <translation>使用本机</translation>
+    </message>
+    <message>
+        <source>%1 is listed already.</source>
+        <translation>%1 已在列表中。</translation>
+    </message>
+    <message>
+        <source>Pick a server or a tracker&apos;s key first.</source>
+        <translation>请先选择一台服务器或跟踪器的一个键。</translation>
+    </message>
+    <message>
+        <source>Pick one of the tracker&apos;s keys or servers.</source>
+        <translation>请选择跟踪器的一个键或一台服务器。</translation>
+    </message>
+    <message>
+        <source>%1 has not answered yet: wait for its facts.</source>
+        <translation>%1 尚未应答：请等待其设备信息。</translation>
+    </message>
+    <message>
+        <source>Tessel cannot build for %1: %2</source>
+        <translation>Tessel 无法为 %1 构建：%2</translation>
+    </message>
+    <message>
+        <source>Tessel cannot build for %1&apos;s target %2.</source>
+        <translation>Tessel 无法为 %1 的目标 %2 构建。</translation>
+    </message>
+    <message>
+        <source>Run and Measure use: %1 (target %2).</source>
+        <translation>运行和测量使用：%1（目标 %2）。</translation>
+    </message>
+</context>
+<context>
+    <name>tessel::views::DeviceProbe</name>
+    <message>
+        <source>Nothing listens at %1 (%2): is %3 running there?</source>
+        <translation>%1 上没有程序在监听（%2）：那里在运行 %3 吗？</translation>
+    </message>
+    <message>
+        <source>No answer within %1 s: check the address and the firewall.</source>
+        <translation>%1 秒内没有应答：请检查地址和防火墙。</translation>
+    </message>
+    <message>
+        <source>%1 closed the connection (%2): check that it is a %3 and its log.</source>
+        <translation>%1 关闭了连接（%2）：请确认它是 %3，并查看其日志。</translation>
+    </message>
+    <message>
+        <source>Not a Tessel RPC endpoint (%1): check the port.</source>
+        <translation>不是 Tessel RPC 端点（%1）：请检查端口。</translation>
+    </message>
+    <message>
+        <source>Missing token: this endpoint wants one; give its token file.</source>
+        <translation>缺少令牌：此端点需要令牌，请指定其令牌文件。</translation>
+    </message>
+    <message>
+        <source>Wrong token: check the token file %1.</source>
+        <translation>令牌错误：请检查令牌文件 %1。</translation>
+    </message>
+    <message>
+        <source>Protocol versions differ (%1): update tessel-rpc on one side.</source>
+        <translation>协议版本不同（%1）：请更新其中一端的 tessel-rpc。</translation>
+    </message>
+    <message>
+        <source>The server is busy (%1): try again when its sessions end.</source>
+        <translation>服务器正忙（%1）：请在其会话结束后重试。</translation>
+    </message>
+    <message>
+        <source>%1 failed: %2</source>
+        <translation>%1 失败：%2</translation>
+    </message>
+</context>
+<context>
     <name>tessel::views::GraphDocument</name>
     <message>
         <source>imported</source>
@@ -892,6 +1124,10 @@ FLOP/cycle：%5 单精度向量，每核两个融合乘加（FMA）单元。
     <message>
         <source>Compile and Run Model runs on this machine, but the target is %1: choose Settings &gt; Target &gt; host to run it here.</source>
         <translation>“编译并运行模型”在本机上运行，但目标是 %1：请选择 设置 &gt; 目标 &gt; host 以在此运行。</translation>
+    </message>
+    <message>
+        <source>Devices</source>
+        <translation>设备</translation>
     </message>
 </context>
 <context>

@@ -11,8 +11,6 @@ namespace tessel::views {
 
 namespace {
 
-QString tr(const char* text) { return QCoreApplication::translate("tessel::views::DeviceProbe", text); }
-
 double msSince(rpc::Clock::time_point start) {
     return std::chrono::duration<double, std::milli>(rpc::Clock::now() - start).count();
 }
@@ -25,30 +23,30 @@ QString explainRpcError(const rpc::RpcError& error, const Endpoint& endpoint, in
                                                                   : QStringLiteral("tessel-rpc server");
     switch (error.failure()) {
     case rpc::Failure::Connect:
-        return tr("Nothing listens at %1 (%2): is %3 running there?").arg(endpoint.address(), why, what);
+        return QCoreApplication::translate("tessel::views::DeviceProbe", "Nothing listens at %1 (%2): is %3 running there?").arg(endpoint.address(), why, what);
     case rpc::Failure::Timeout:
-        return tr("No answer within %1 s: check the address and the firewall.").arg(timeoutMs / 1000.0);
+        return QCoreApplication::translate("tessel::views::DeviceProbe", "No answer within %1 s: check the address and the firewall.").arg(timeoutMs / 1000.0);
     case rpc::Failure::Closed:
-        return tr("%1 closed the connection (%2): check that it is a %3 and its log.")
+        return QCoreApplication::translate("tessel::views::DeviceProbe", "%1 closed the connection (%2): check that it is a %3 and its log.")
             .arg(endpoint.address(), why, what);
     case rpc::Failure::Protocol:
-        return tr("Not a Tessel RPC endpoint (%1): check the port.").arg(why);
+        return QCoreApplication::translate("tessel::views::DeviceProbe", "Not a Tessel RPC endpoint (%1): check the port.").arg(why);
     case rpc::Failure::Remote:
         break;
     }
     switch (error.remote()) {
     case rpc::ErrorCode::Auth:
         return endpoint.tokenFile.isEmpty()
-                   ? tr("Missing token: this endpoint wants one; give its token file.")
-                   : tr("Wrong token: check the token file %1.").arg(endpoint.tokenFile);
+                   ? QCoreApplication::translate("tessel::views::DeviceProbe", "Missing token: this endpoint wants one; give its token file.")
+                   : QCoreApplication::translate("tessel::views::DeviceProbe", "Wrong token: check the token file %1.").arg(endpoint.tokenFile);
     case rpc::ErrorCode::Version:
-        return tr("Protocol versions differ (%1): update tessel-rpc on one side.").arg(why);
+        return QCoreApplication::translate("tessel::views::DeviceProbe", "Protocol versions differ (%1): update tessel-rpc on one side.").arg(why);
     case rpc::ErrorCode::Protocol:
-        return tr("Not a Tessel RPC endpoint (%1): check the port.").arg(why);
+        return QCoreApplication::translate("tessel::views::DeviceProbe", "Not a Tessel RPC endpoint (%1): check the port.").arg(why);
     case rpc::ErrorCode::Busy:
-        return tr("The server is busy (%1): try again when its sessions end.").arg(why);
+        return QCoreApplication::translate("tessel::views::DeviceProbe", "The server is busy (%1): try again when its sessions end.").arg(why);
     default:
-        return tr("%1 failed: %2").arg(QString::fromStdString(error.step()), why);
+        return QCoreApplication::translate("tessel::views::DeviceProbe", "%1 failed: %2").arg(QString::fromStdString(error.step()), why);
     }
 }
 
