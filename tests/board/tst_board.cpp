@@ -1,0 +1,155 @@
+// The aarch64 board without a board (docs/board.md): tesselc on the host compiles
+// for aarch64 (Tessel's own codegen, linked by lld), the runtime alone cross-built
+// into TESSEL_AARCH64_BUILD_DIR runs it under qemu's user-mode emulation, and the
+// outputs match the host's run of the same export on the same seeded inputs:
+// ResNet-18 from the model zoo and every step of the GEMM ladder. Nothing is
+// built here; `./run.sh test` builds the cross build first. Without qemu or the
+// cross build this test says what is missing and fails.
+#include <QtTest>
+
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QProcess>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+
+#include <cmath>
+#include <cstring>
+#include <vector>
+
+namespace {
+
+const QString kQemu = "qemu-aarch64-static";
+const QString kBoardRun = TESSEL_AARCH64_BUILD_DIR "/bin/tessel-run";
+const QString kHostBin = TESSEL_BINARY_DIR "/bin/";
+const QString kHowToGetIt = "(scripts/install-deps.sh installs qemu-user-static, g++-aarch64-linux-gnu and the arm64 "
+                            "libraries; ./run.sh test configures and builds the cross build, docs/board.md)";
+
+struct Result {
+    int exitCode = -1;
+    QString out, err;
+    double seconds = 0;
+    QString text() const { return out + err; }
+};
+
+Result run(const QString& program, const QStringList& args) {
+    QProcess p;
+    QElapsedTimer timer;
+    timer.start();
+    p.start(program, args);
+    Result r;
+    if (!p.waitForFinished(400000)) {
+        p.kill();
+        p.waitForFinished();
+        r.err = program + " did not finish in 400 s";
+        return r;
+    }
+    r.seconds = timer.elapsed() / 1e3;
+    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2;
+    r.out = QString::fromUtf8(p.readAllStandardOutput());
+    r.err = QString::fromUtf8(p.readAllStandardError());
+    return r;
+}
+
+/// The board: the cross-built tessel-run under emulation.
+Result onBoard(const QStringList& args) { return run(QStandardPaths::findExecutable(kQemu), QStringList{kBoardRun} + args); }
+
+std::vector<float> readFloats(const QString& path) {
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) return {};
+    QByteArray bytes = f.readAll();
+    std::vector<float> v(size_t(bytes.size()) / sizeof(float));
+    std::memcpy(v.data(), bytes.constData(), v.size() * sizeof(float));
+    return v;
+}
+
+} // namespace
+
+class TestBoard : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir work_;
+
+    /// Exports `file` for the host and for `target`, runs both on the same seeded
+    /// inputs (the host's tessel-run, the board's under qemu) and compares output 0:
+    /// max |board - host| <= 1e-4 x max |host|.
+    void compareWithHost(const QString& file, const QString& target, const QString& name) {
+        const QString dir = work_.filePath(name);
+        auto host = run(kHostBin + "tesselc", {"compile", file, "-o", dir + "/host"});
+        QVERIFY2(host.exitCode == 0, qPrintable(host.text()));
+        auto cross = run(kHostBin + "tesselc", {"compile", file, "--target", target, "-o", dir + "/aarch64"});
+        QVERIFY2(cross.exitCode == 0, qPrintable(cross.text()));
+        // An aarch64 ELF shared object, not the host's.
+        QFile so(dir + "/aarch64/model.so");
+        QVERIFY(so.open(QIODevice::ReadOnly));
+        const QByteArray elf = so.read(20);
+        QVERIFY2(elf.size() == 20 && elf.startsWith("\x7f" "ELF") && uint8_t(elf[18]) == 183 /* EM_AARCH64 */,
+                 "model.so is not an aarch64 ELF file");
+
+        auto hostRun = run(kHostBin + "tessel-run", {dir + "/host", "--repeat", "0", "--save-outputs", dir + "/out-host"});
+        QVERIFY2(hostRun.exitCode == 0, qPrintable(hostRun.text()));
+        auto boardRun = onBoard({dir + "/aarch64", "--repeat", "0", "--save-outputs", dir + "/out-aarch64"});
+        QVERIFY2(boardRun.exitCode == 0, qPrintable(boardRun.text()));
+        // The same outputs are printed (names, types and first values).
+        QCOMPARE(boardRun.out.section('\n', 0, 0).section(':', 0, 0), hostRun.out.section('\n', 0, 0).section(':', 0, 0));
+
+        const auto want = readFloats(dir + "/out-host/output0.bin");
+        const auto got = readFloats(dir + "/out-aarch64/output0.bin");
+        QVERIFY(!want.empty());
+        QCOMPARE(got.size(), want.size());
+        double maxAbs = 0, maxErr = 0;
+        for (size_t i = 0; i < want.size(); ++i) {
+            QVERIFY2(std::isfinite(got[i]), qPrintable(QString("element %1 is %2 on the board").arg(i).arg(got[i])));
+            maxAbs = std::max(maxAbs, double(std::abs(want[i])));
+            maxErr = std::max(maxErr, double(std::abs(got[i] - want[i])));
+        }
+        qInfo("%s on aarch64 (qemu): %.1f s for one run, max |board - host| %.3g (max |host| %.3g)", qPrintable(name),
+              boardRun.seconds, maxErr, maxAbs);
+        QVERIFY2(maxErr <= 1e-4 * maxAbs,
+                 qPrintable(QString("max |board - host| = %1 > 1e-4 x %2").arg(maxErr).arg(maxAbs)));
+    }
+
+private slots:
+    void initTestCase() {
+        if (QStandardPaths::findExecutable(kQemu).isEmpty())
+            QFAIL(qPrintable("the aarch64 board needs user-mode emulation: " + kQemu + " is not on PATH " + kHowToGetIt));
+        if (!QFile::exists(kBoardRun))
+            QFAIL(qPrintable("the aarch64 board needs the cross build: " + kBoardRun + " is missing " + kHowToGetIt));
+        QVERIFY(work_.isValid());
+    }
+
+    // What the runtime says of the emulated device: an aarch64 with NEON that
+    // knows it runs under emulation (not the host's x86 flags).
+    void deviceFacts() {
+        auto r = onBoard({"--device"});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.text() + "\n(a missing arm64 library: " + kHowToGetIt + ")"));
+        QVERIFY2(r.out.contains("triple aarch64-") && r.out.contains("isa NEON") && r.out.contains("-vector-bits=128"),
+                 qPrintable(r.out));
+        QVERIFY2(r.out.contains("emulated on"), qPrintable(r.out));
+    }
+
+    // ResNet-18 of the model zoo, for a Cortex-A72 (a Raspberry Pi 4's CPU).
+    void resnet18() {
+        const QString model = work_.filePath("resnet18.onnx");
+        auto zoo = run(kHostBin + "tesselc", {"zoo", "resnet18", "-o", model});
+        QVERIFY2(zoo.exitCode == 0, qPrintable(zoo.text()));
+        compareWithHost(model, "llvm -mtriple=aarch64-linux-gnu -mcpu=cortex-a72", "resnet18");
+    }
+
+    // Every step of the GEMM ladder (1024^3, NEON, the parallel ABI), for "aarch64".
+    void gemmLadder_data() {
+        QTest::addColumn<QString>("file");
+        const QDir dir(TESSEL_SOURCE_DIR "/resources/examples/gemm");
+        const auto steps = dir.entryList({"*.te"}, QDir::Files, QDir::Name);
+        QVERIFY(steps.size() >= 7);
+        for (const QString& step : steps) QTest::newRow(qPrintable(step)) << dir.filePath(step);
+    }
+    void gemmLadder() {
+        QFETCH(QString, file);
+        compareWithHost(file, "aarch64", QFileInfo(file).baseName());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestBoard)
+#include "tst_board.moc"
