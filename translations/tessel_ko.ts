@@ -1217,6 +1217,14 @@ FLOP/cycle: %5 단정밀도 벡터, 코어당 FMA(융합 곱셈-덧셈) 장치 2
         <translation>실행이 취소되었습니다.</translation>
     </message>
     <message>
+        <source>The run failed: %1</source>
+        <translation>실행 실패: %1</translation>
+    </message>
+    <message>
+        <source>The run of %1 failed: %2</source>
+        <translation>%1 실행 실패: %2</translation>
+    </message>
+    <message>
         <source>Measured: %1 ms, %2 GFLOP/s</source>
         <translation>측정값: %1 ms, %2 GFLOP/s</translation>
     </message>

@@ -1217,6 +1217,14 @@ FLOP/cycle：%5 单精度向量，每核两个融合乘加（FMA）单元。
         <translation>运行已取消。</translation>
     </message>
     <message>
+        <source>The run failed: %1</source>
+        <translation>运行失败：%1</translation>
+    </message>
+    <message>
+        <source>The run of %1 failed: %2</source>
+        <translation>%1 运行失败：%2</translation>
+    </message>
+    <message>
         <source>Measured: %1 ms, %2 GFLOP/s</source>
         <translation>测量结果：%1 ms，%2 GFLOP/s</translation>
     </message>

@@ -10,6 +10,9 @@
 #include "frontend/ModelZoo.h"
 #include "ir/Check.h"
 #include "ir/Diagnostic.h"
+#include "rpc/Auth.h"
+#include "rpc/RpcRunner.h"
+#include "runtime/InProcessRunner.h"
 #include "runtime/ThreadPool.h"
 #include "te/script/Script.h"
 #include "tir/IRPrinter.h"
@@ -19,6 +22,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -37,10 +41,16 @@ commands:
                                     (--pass schedule: the TIR straight from the schedule)
   build FILE.te --emit tir|llvm|llvm-unopt|asm|c [--target TARGET]
                                     print one stage of the compiled script
-  run FILE.te [--threads N] [--repeat R] [--json]
+  run FILE.te [--threads N] [--repeat R] [--json] [--in-process]
+        [--rpc HOST:PORT [--rpc-token-file F]]
                                     build, run on seeded random inputs, check against the
-                                    default schedule, print latency and GFLOP/s
-  ladder [DIR] [--threads N]        run every .te step of a GEMM ladder and print a table
+                                    default schedule, print latency and GFLOP/s. Measures in
+                                    a tessel-rpc server child (a crashing or hanging kernel
+                                    is an error, not a crash), or in this process
+                                    (--in-process), or on a device (--rpc: built for the
+                                    device's triple, checked against this machine's reference)
+  ladder [DIR] [--threads N] [--in-process] [--rpc HOST:PORT [--rpc-token-file F]]
+                                    run every .te step of a GEMM ladder and print a table
   space FILE.te [--config ...] [--json]
                                     list the knobs of a tunable template: name, kind, choices
                                     (lower, build and run take --config NAME=INDEX,NAME=INDEX
@@ -51,11 +61,16 @@ commands:
                                     parameters its tessel.workload(...) declares)
   passes                            list every TIR and graph pass with its summary
   run MODEL.onnx [--input-shape NAME:D1,D2,...]... [--inputs a.pb,b.pb] [--expect c.pb,...]
-        [--threads N] [--repeat R] [--rtol X] [--atol Y] [--json] [--profile]
+        [--threads N] [--repeat R] [--rtol X] [--atol Y] [--json] [--profile] [--in-process]
+        [--rpc HOST:PORT [--rpc-token-file F]]
                                     compile a model, run it on TensorProto inputs (seeded
                                     random ones when not given), compare with expected
                                     outputs (ONNX's rtol 1e-3, atol 1e-7), print the latency
-                                    (--profile: and every kernel's time and GFLOP/s)
+                                    (--profile: and every kernel's time and GFLOP/s, in this
+                                    process). Runs in a local tessel-rpc server as an export,
+                                    in this process (--in-process), or on a device (--rpc:
+                                    compiled for its triple, checked against this machine's
+                                    outputs to 1e-4 of the largest |value| unless --expect)
   compile MODEL.onnx [--input-shape ...] [--target TARGET] -o DIR
                                     export: DIR/model.so (kernels), DIR/plan.json (executor
                                     plan), DIR/weights.bin; the runtime alone runs them
@@ -100,6 +115,10 @@ struct Args {
     /// --workload: a template's workload parameters.
     std::map<std::string, int64_t> workload;
     int threads = 0, repeat = 0;
+    /// run/ladder: measure in this process instead of a local tessel-rpc server.
+    bool inProcess = false;
+    /// run: measure on a device (HOST:PORT), with this token file.
+    std::string rpc, rpcTokenFile;
     double rtol = 1e-3, atol = 1e-7;
     bool json = false, profile = false;
     /// zoo: the weights' seed, and --list.
@@ -160,6 +179,9 @@ Args parseArgs(int argc, char** argv) {
         else if (s == "--threads") a.threads = number();
         else if (s == "--repeat") a.repeat = number();
         else if (s == "--json") a.json = true;
+        else if (s == "--in-process") a.inProcess = true;
+        else if (s == "--rpc") a.rpc = value();
+        else if (s == "--rpc-token-file") a.rpcTokenFile = value();
         else if (s == "--config") {
             try {
                 for (auto& [name, index] : te::parseConfig(value())) a.config[name] = index;
@@ -273,8 +295,49 @@ std::vector<runtime::NDArray> readTensors(const std::vector<std::string>& files)
     return out;
 }
 
+/// Where run and ladder measure: a local tessel-rpc server child (the
+/// default), this process (--in-process), or a device (--rpc HOST:PORT).
+struct Measurer {
+    std::unique_ptr<rpc::RpcRunner> runner; // null: in this process
+    /// --rpc: the device's target; references are built and run here.
+    std::unique_ptr<codegen::LocalBuilder> builder, referenceBuilder;
+    runtime::InProcessRunner hostRunner;
+    std::string deviceTarget;
+
+    explicit Measurer(const Args& a) {
+        if (!a.rpc.empty()) {
+            const auto colon = a.rpc.rfind(':');
+            if (colon == std::string::npos) throw UsageError("--rpc wants HOST:PORT, not '" + a.rpc + "'");
+            rpc::ClientOptions co;
+            co.name = "tesselc";
+            if (!a.rpcTokenFile.empty()) co.token = rpc::readTokenFile(a.rpcTokenFile);
+            auto r = std::make_unique<rpc::RpcRunner>(a.rpc.substr(0, colon),
+                                                      static_cast<uint16_t>(std::atoi(a.rpc.c_str() + colon + 1)), co);
+            const runtime::DeviceInfo device = r->device(); // throws RpcError naming the step
+            const Target target = codegen::resolveTarget(device.target());
+            deviceTarget = target.str();
+            builder = std::make_unique<codegen::LocalBuilder>(target, codegen::BuildOptions{});
+            referenceBuilder = std::make_unique<codegen::LocalBuilder>(codegen::hostTarget(), codegen::BuildOptions{});
+            runner = std::move(r);
+        } else if (!a.inProcess) {
+            runner = std::make_unique<rpc::LocalRunner>();
+        }
+    }
+    void apply(driver::RunOptions& ro) {
+        ro.runner = runner.get();
+        if (builder) {
+            ro.builder = builder.get();
+            ro.referenceBuilder = referenceBuilder.get();
+            ro.referenceRunner = &hostRunner;
+        }
+    }
+};
+
 int cmdRunModel(const Args& a) {
-    auto m = driver::compileModel(a.file, importOptions(a));
+    Measurer measurer(a);
+    driver::CompileOptions co;
+    if (!measurer.deviceTarget.empty()) co.request = driver::CompileRequest::forTarget(measurer.deviceTarget);
+    auto m = driver::compileModel(a.file, importOptions(a), co);
     auto inputs = readTensors(a.inputs);
     auto expected = readTensors(a.expect);
     if (inputs.size() > m.plan.inputs.size())
@@ -283,12 +346,33 @@ int cmdRunModel(const Args& a) {
     if (expected.size() > m.plan.outputs.size())
         throw CompileError(std::to_string(expected.size()) + " expected outputs given, the model has " +
                            std::to_string(m.plan.outputs.size()));
+    double rtol = a.rtol, atol = a.atol;
+    if (!measurer.deviceTarget.empty() && expected.empty()) {
+        // A device's outputs are checked against this machine's run of the
+        // same model: to 1e-4 of the largest |value| (another ISA rounds
+        // and contracts differently).
+        driver::ModelRunOptions hostRun;
+        hostRun.seed = a.seed;
+        auto host = driver::runModel(driver::compileModel(a.file, importOptions(a)), inputs, {}, hostRun);
+        if (!host.ok) throw CompileError("the model failed on this machine: " + host.error);
+        expected = host.values;
+        double maxAbs = 0;
+        for (auto& v : expected)
+            for (int64_t i = 0; i < v.numElements(); ++i) maxAbs = std::max(maxAbs, std::fabs(v.at(i)));
+        rtol = 0;
+        atol = 1e-4 * std::max(maxAbs, 1e-30);
+    }
     driver::ModelRunOptions ro;
     ro.threads = a.threads;
     ro.repeat = a.repeat > 0 ? a.repeat : 20;
-    ro.rtol = a.rtol;
-    ro.atol = a.atol;
+    ro.rtol = rtol;
+    ro.atol = atol;
     ro.profile = a.profile;
+    ro.seed = a.seed;
+    if (!a.inProcess && !a.profile) { // a profile times kernels one by one, in this process
+        ro.device = &measurer.runner->session();
+        ro.deviceTarget = measurer.deviceTarget.empty() ? codegen::hostTarget() : Target::parse(measurer.deviceTarget);
+    }
     auto rep = driver::runModel(m, inputs, expected, ro);
     if (a.json) {
         nlohmann::json outs = nlohmann::json::array();
@@ -460,7 +544,10 @@ runtime::TimeEvaluator evaluatorFor(int repeat) {
     return ev;
 }
 
-int cmdRun(const Args& a) {
+int cmdRun(const Args& given) {
+    Args a = given;
+    Measurer measurer(a);
+    if (!measurer.deviceTarget.empty()) a.target = measurer.deviceTarget;
     auto fns = lowerFile(a.file, false, a);
     bool allOk = true;
     nlohmann::json arr = nlohmann::json::array();
@@ -468,6 +555,7 @@ int cmdRun(const Args& a) {
         driver::RunOptions ro;
         ro.threads = a.threads;
         ro.evaluator = evaluatorFor(a.repeat);
+        measurer.apply(ro);
         auto rep = driver::runAndCheck(f, ro);
         allOk &= rep.ok;
         nlohmann::json j = {{"ok", rep.ok},           {"latency_ms", rep.latencyMs}, {"gflops", rep.gflops},
@@ -559,6 +647,9 @@ int cmdLadder(const Args& a) {
         if (e.path().extension() == ".te") steps.push_back(e.path());
     std::sort(steps.begin(), steps.end());
     if (steps.empty()) throw CompileError("no .te steps in '" + dir + "'");
+    Measurer measurer(a);
+    Args stepArgs;
+    stepArgs.target = measurer.deviceTarget;
     if (a.threads > 0) runtime::ThreadPool::global().setNumThreads(a.threads);
     std::printf("GEMM ladder (%s), %d thread%s\n\n", dir.c_str(), runtime::ThreadPool::global().numThreads(),
                 runtime::ThreadPool::global().numThreads() == 1 ? "" : "s");
@@ -569,10 +660,12 @@ int cmdLadder(const Args& a) {
     for (auto& step : steps) {
         std::string name = step.stem().string();
         try {
-            auto fns = lowerFile(step.string(), false, Args{});
+            auto fns = lowerFile(step.string(), false, stepArgs);
             driver::RunOptions ro;
             ro.referenceOutputs = reference;
             ro.evaluator = evaluatorFor(a.repeat);
+            ro.threads = a.threads;
+            measurer.apply(ro);
             auto rep = driver::runAndCheck(fns[0], ro);
             if (reference.empty()) reference = rep.outputs;
             std::printf("%-24s %12.2f %10.2f %8.2fx %12.2e  %s\n", name.c_str(), rep.latencyMs, rep.gflops,

@@ -47,11 +47,15 @@ struct Tools {
     runtime::InProcessRunner ownRunner;
     codegen::Builder* builder;
     runtime::Runner* runner;
+    codegen::Builder* referenceBuilder;
+    runtime::Runner* referenceRunner;
 
     explicit Tools(const RunOptions& o) {
         if (!o.builder) ownBuilder = std::make_unique<codegen::LocalBuilder>(o.request.target, o.request.buildOptions());
         builder = o.builder ? o.builder : ownBuilder.get();
         runner = o.runner ? o.runner : &ownRunner;
+        referenceBuilder = o.referenceBuilder ? o.referenceBuilder : builder;
+        referenceRunner = o.referenceRunner ? o.referenceRunner : runner;
     }
 };
 
@@ -69,6 +73,7 @@ runtime::RunRequest requestOf(const RunOptions& o) {
     r.threads = o.threads;
     r.seed = o.seed;
     r.cancelled = o.cancelled;
+    r.timeoutSeconds = o.timeoutSeconds;
     return r;
 }
 
@@ -81,14 +86,14 @@ std::optional<std::vector<runtime::NDArray>> referenceOutputs(const LoweredFunct
         if (auto found = o.references->find(key, o.seed)) return found;
     runtime::BuildArtifact ref;
     try {
-        ref = tools.builder->build(buildJobOf(lowerReference(f), key));
+        ref = tools.referenceBuilder->build(buildJobOf(lowerReference(f), key));
     } catch (const CompileError& e) {
         failed = failure(runtime::MeasureError::Build, std::string("the reference schedule failed to build: ") + e.what());
         return std::nullopt;
     }
     runtime::RunRequest once = requestOf(o);
     once.untimed = true;
-    runtime::RunResult r = tools.runner->run(ref, once);
+    runtime::RunResult r = tools.referenceRunner->run(ref, once);
     if (!r.ok) {
         failed = failure(r.error, r.error == runtime::MeasureError::Cancelled ? r.message
                                                                               : "the reference schedule failed: " + r.message,

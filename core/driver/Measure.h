@@ -57,6 +57,13 @@ struct RunOptions {
     /// target and an InProcessRunner.
     codegen::Builder* builder = nullptr;
     runtime::Runner* runner = nullptr;
+    /// Where the reference outputs are built and run; null: `builder` and
+    /// `runner`. A remote device's kernels are checked against this
+    /// machine's reference (a host LocalBuilder and an in-process runner).
+    codegen::Builder* referenceBuilder = nullptr;
+    runtime::Runner* referenceRunner = nullptr;
+    /// The longest one call may take (a runner in another process kills it).
+    double timeoutSeconds = 60;
     /// The target and mode of the build (by default: this machine, batch).
     CompileRequest request;
 };

@@ -1,12 +1,16 @@
 #include "driver/ModelRunner.h"
 
 #include "ir/Diagnostic.h"
+#include "rpc/Client.h"
+#include "runtime/ExportedModel.h"
 #include "runtime/ThreadPool.h"
 #include "runtime/TimeEvaluator.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstring>
+#include <filesystem>
 
 namespace tessel::driver {
 
@@ -16,53 +20,127 @@ runtime::NDArray toNDArray(const graph::Constant& c) {
     return a;
 }
 
-ModelRunReport runModel(const CompiledModel& model, const std::vector<runtime::NDArray>& inputs,
-                        const std::vector<runtime::NDArray>& expected, const ModelRunOptions& options) {
-    ModelRunReport rep;
-    if (options.threads > 0) runtime::ThreadPool::global().setNumThreads(options.threads);
-    rep.threads = runtime::ThreadPool::global().numThreads();
-    auto exec = model.makeExecutor();
-    for (int i = 0; i < exec->numInputs(); ++i) {
-        const auto& info = exec->inputInfo(i);
-        if (i < static_cast<int>(inputs.size()) && inputs[static_cast<size_t>(i)].defined()) {
-            const auto& in = inputs[static_cast<size_t>(i)];
+namespace {
+
+/// The inputs of a run: given ones (checked), seeded random ones for the rest.
+std::vector<runtime::NDArray> inputValues(const CompiledModel& model, const std::vector<runtime::NDArray>& inputs,
+                                          uint64_t seed) {
+    std::vector<runtime::NDArray> values;
+    for (size_t i = 0; i < model.plan.inputs.size(); ++i) {
+        const auto& info = model.plan.tensors[static_cast<size_t>(model.plan.inputs[i])];
+        if (i < inputs.size() && inputs[i].defined()) {
+            const auto& in = inputs[i];
             if (in.dtype() != info.dtype || in.shape() != info.shape)
                 throw CompileError("input '" + info.name + "' must be " + info.dtype.str() + " of shape " +
                                    runtime::NDArray(info.shape, info.dtype).str() + ", not " + in.str());
-            exec->setInput(i, in);
+            values.push_back(in);
         } else {
-            exec->input(i).fillRandom(options.seed + static_cast<uint64_t>(i), 0.0, 1.0);
+            runtime::NDArray v(info.shape, info.dtype);
+            v.fillRandom(seed + i, 0.0, 1.0);
+            values.push_back(std::move(v));
         }
     }
+    return values;
+}
+
+/// Runs the model in this process: the outputs (copies) and timings into `rep`.
+std::vector<runtime::NDArray> runHere(const CompiledModel& model, const std::vector<runtime::NDArray>& inputs,
+                                      const ModelRunOptions& options, ModelRunReport& rep) {
+    if (options.threads > 0) runtime::ThreadPool::global().setNumThreads(options.threads);
+    rep.threads = runtime::ThreadPool::global().numThreads();
+    auto exec = model.makeExecutor();
+    for (int i = 0; i < exec->numInputs(); ++i) exec->setInput(i, inputs[static_cast<size_t>(i)]);
+    exec->run();
+    if (options.repeat > 0) {
+        runtime::TimeEvaluator ev{1, options.repeat, 0, 0};
+        for (double s : ev.measure([&] { exec->run(); })) rep.runsMs.push_back(s * 1e3);
+        rep.latencyMs = runtime::median(rep.runsMs);
+    }
+    if (options.profile) {
+        auto secs = exec->profile(std::max(options.repeat, 3));
+        for (size_t s = 0; s < secs.size(); ++s) {
+            KernelProfile k;
+            k.function = model.plan.steps[s].function;
+            k.ms = secs[s] * 1e3;
+            if (auto* f = model.findFunction(k.function); f && secs[s] > 0) k.gflops = f->flops / secs[s] * 1e-9;
+            rep.profile.push_back(k);
+        }
+    }
+    std::vector<runtime::NDArray> outputs;
+    for (int o = 0; o < exec->numOutputs(); ++o) outputs.push_back(exec->output(o).copy());
+    return outputs;
+}
+
+/// Runs the model on options.device: exported, uploaded, run in the session.
+std::vector<runtime::NDArray> runOnDevice(const CompiledModel& model, const std::vector<runtime::NDArray>& inputs,
+                                          const ModelRunOptions& options, ModelRunReport& rep) {
+    if (options.profile) throw std::runtime_error("a per-kernel profile runs in this process only (--in-process)");
+    rpc::Client& c = *options.device;
+    std::string dir = (std::filesystem::temp_directory_path() / "tessel-export-XXXXXX").string();
+    if (!::mkdtemp(dir.data())) throw std::runtime_error("cannot create a folder for the export");
+    struct Cleanup {
+        std::string dir;
+        ~Cleanup() {
+            std::error_code ec;
+            std::filesystem::remove_all(dir, ec);
+        }
+    } cleanup{dir};
+    exportModel(model, dir, options.deviceTarget);
+    for (const char* file : {runtime::kExportLibrary, runtime::kExportPlan, runtime::kExportWeights})
+        c.uploadFile(file, dir + "/" + file);
+    c.loadModel();
+    std::vector<uint64_t> in, out;
+    for (const auto& v : inputs) {
+        in.push_back(c.alloc(v.dtype(), v.shape()));
+        c.copyTo(in.back(), v);
+    }
+    for (int o : model.plan.outputs) {
+        const auto& t = model.plan.tensors[static_cast<size_t>(o)];
+        out.push_back(c.alloc(t.dtype, t.shape));
+    }
+    rpc::RunSpec spec;
+    spec.threads = static_cast<uint32_t>(std::max(0, options.threads));
+    spec.timeoutMs = static_cast<uint32_t>(std::clamp(options.timeoutSeconds * 1e3, 1.0, 3.6e6));
+    spec.repeat = 0;
+    rep.threads = c.runModel(in, out, spec).threads;
+    std::vector<runtime::NDArray> outputs;
+    for (size_t o = 0; o < out.size(); ++o) {
+        const auto& t = model.plan.tensors[static_cast<size_t>(model.plan.outputs[o])];
+        outputs.push_back(c.copyFrom(out[o], t.shape, t.dtype));
+    }
+    if (options.repeat > 0) {
+        spec.repeat = static_cast<uint32_t>(options.repeat);
+        spec.number = 1;
+        spec.minRepeatMs = 0;
+        spec.warmup = 0;
+        rep.runsMs = c.runModel(in, out, spec).repeatsMs;
+        rep.latencyMs = runtime::median(rep.runsMs);
+    }
+    for (uint64_t id : in) c.free(id);
+    for (uint64_t id : out) c.free(id);
+    return outputs;
+}
+
+} // namespace
+
+ModelRunReport runModel(const CompiledModel& model, const std::vector<runtime::NDArray>& inputs,
+                        const std::vector<runtime::NDArray>& expected, const ModelRunOptions& options) {
+    ModelRunReport rep;
+    const std::vector<runtime::NDArray> values = inputValues(model, inputs, options.seed);
+    std::vector<runtime::NDArray> outputs;
     try {
-        exec->run();
-        if (options.repeat > 0) {
-            runtime::TimeEvaluator ev{1, options.repeat, 0, 0};
-            for (double s : ev.measure([&] { exec->run(); })) rep.runsMs.push_back(s * 1e3);
-            rep.latencyMs = runtime::median(rep.runsMs);
-        }
-        if (options.profile) {
-            auto secs = exec->profile(std::max(options.repeat, 3));
-            for (size_t s = 0; s < secs.size(); ++s) {
-                KernelProfile k;
-                k.function = model.plan.steps[s].function;
-                k.ms = secs[s] * 1e3;
-                if (auto* f = model.findFunction(k.function); f && secs[s] > 0) k.gflops = f->flops / secs[s] * 1e-9;
-                rep.profile.push_back(k);
-            }
-        }
+        outputs = options.device ? runOnDevice(model, values, options, rep) : runHere(model, values, options, rep);
     } catch (const std::exception& e) {
         rep.error = e.what();
         return rep;
     }
     rep.ok = true;
-    for (int o = 0; o < exec->numOutputs(); ++o) {
+    for (int o = 0; o < static_cast<int>(outputs.size()); ++o) {
         OutputReport r;
-        const auto& info = exec->outputInfo(o);
-        r.name = info.name;
-        runtime::NDArray got = exec->output(o);
+        r.name = model.plan.tensors[static_cast<size_t>(model.plan.outputs[static_cast<size_t>(o)])].name;
+        const runtime::NDArray& got = outputs[static_cast<size_t>(o)];
         r.type = got.str();
-        rep.values.push_back(got.copy());
+        rep.values.push_back(got);
         if (o < static_cast<int>(expected.size()) && expected[static_cast<size_t>(o)].defined()) {
             const auto& want = expected[static_cast<size_t>(o)];
             r.checked = true;

@@ -5,10 +5,15 @@
 #pragma once
 
 #include "driver/ModelCompiler.h"
+#include "ir/Target.h"
 #include "runtime/NDArray.h"
 
 #include <string>
 #include <vector>
+
+namespace tessel::rpc {
+class Client;
+}
 
 namespace tessel::driver {
 
@@ -22,8 +27,17 @@ struct ModelRunOptions {
     /// An output element is close when |got - want| <= atol + rtol * |want|
     /// (ONNX's backend-test defaults).
     double rtol = 1e-3, atol = 1e-7;
-    /// Also time every kernel on its own (ModelRunReport::profile).
+    /// Also time every kernel on its own (ModelRunReport::profile; in this
+    /// process only).
     bool profile = false;
+    /// Where to run: null runs in this process. Otherwise the model is
+    /// exported for `deviceTarget` (what it was compiled for) into a
+    /// temporary folder, uploaded into the session and run there (a local
+    /// tessel-rpc server or a board).
+    rpc::Client* device = nullptr;
+    Target deviceTarget;
+    /// The longest one run may take on a device.
+    double timeoutSeconds = 600;
 };
 
 /// One kernel's share of a run.

@@ -1,11 +1,14 @@
 #include "runtime/DeviceInfo.h"
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <set>
 #include <sstream>
+#include <stdexcept>
 #include <thread>
 
 #if defined(__linux__) && (defined(__aarch64__) || defined(__arm__))
@@ -103,6 +106,41 @@ std::vector<std::string> hwcapFeatures() {
 
 bool DeviceInfo::hasFeature(const std::string& flag) const {
     return std::find(features.begin(), features.end(), flag) != features.end();
+}
+
+std::string DeviceInfo::toJson(const std::string& version) const {
+    nlohmann::json j = {{"triple", triple},       {"cpu", cpuName},          {"vendor", vendor},
+                        {"cpu_family", cpuFamily}, {"features", features},    {"cores", cores},
+                        {"threads", threads},     {"ghz", ghz},              {"clock_source", clockSource},
+                        {"flops_per_cycle", flopsPerCycle}, {"isa", isa},   {"memory_bytes", memoryBytes},
+                        {"peak_gflops", peakGflops()}};
+    if (!version.empty()) j["version"] = version;
+    if (!emulatedOn.empty()) j["emulated_on"] = emulatedOn;
+    return j.dump();
+}
+
+DeviceInfo DeviceInfo::fromJson(const std::string& text) {
+    nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
+    if (j.is_discarded() || !j.is_object()) throw std::runtime_error("device facts are not a JSON object");
+    DeviceInfo d;
+    try {
+        d.triple = j.value("triple", d.triple);
+        d.cpuName = j.value("cpu", d.cpuName);
+        d.vendor = j.value("vendor", d.vendor);
+        d.cpuFamily = j.value("cpu_family", d.cpuFamily);
+        d.features = j.value("features", d.features);
+        d.cores = j.value("cores", d.cores);
+        d.threads = j.value("threads", d.threads);
+        d.ghz = j.value("ghz", d.ghz);
+        d.clockSource = j.value("clock_source", d.clockSource);
+        d.flopsPerCycle = j.value("flops_per_cycle", d.flopsPerCycle);
+        d.isa = j.value("isa", d.isa);
+        d.memoryBytes = j.value("memory_bytes", d.memoryBytes);
+        d.emulatedOn = j.value("emulated_on", d.emulatedOn);
+    } catch (const nlohmann::json::exception& e) {
+        throw std::runtime_error(std::string("malformed device facts: ") + e.what());
+    }
+    return d;
 }
 
 std::string DeviceInfo::explanation() const {

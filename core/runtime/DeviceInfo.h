@@ -67,6 +67,15 @@ struct DeviceInfo {
     /// compiler's codegen::resolveTarget() fills the LLVM CPU name.)
     Target target() const;
 
+    /// The facts as JSON ("triple", "cpu", "vendor", "cpu_family", "features",
+    /// "cores", "threads", "ghz", "clock_source", "flops_per_cycle", "isa",
+    /// "memory_bytes", "peak_gflops", and "version" when given), as a
+    /// board's RPC server reports itself.
+    std::string toJson(const std::string& version = {}) const;
+    /// Reads what toJson() wrote; throws std::runtime_error for malformed
+    /// JSON. Missing fields keep their defaults.
+    static DeviceInfo fromJson(const std::string& text);
+
     /// This machine, detected once.
     static const DeviceInfo& local();
     /// Detection from the texts of /proc/cpuinfo and /proc/meminfo, the

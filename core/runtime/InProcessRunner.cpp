@@ -23,6 +23,7 @@ const char* measureErrorName(MeasureError error) {
     case MeasureError::Timeout: return "timeout";
     case MeasureError::WrongResult: return "wrong-result";
     case MeasureError::Cancelled: return "cancelled";
+    case MeasureError::Device: return "device";
     }
     return "none";
 }

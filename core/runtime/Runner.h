@@ -37,9 +37,10 @@ enum class MeasureError {
     Timeout,     ///< the kernel ran past the runner's time limit
     WrongResult, ///< the outputs differ from the reference's
     Cancelled,   ///< the caller cancelled
+    Device,      ///< the device could not be reached, or the connection to it broke
 };
 
-/// "none", "build", "load", "runtime", "crash", "timeout", "wrong-result", "cancelled".
+/// "none", "build", "load", "runtime", "crash", "timeout", "wrong-result", "cancelled", "device".
 const char* measureErrorName(MeasureError error);
 
 struct RunRequest {
@@ -56,6 +57,9 @@ struct RunRequest {
     bool fetchOutputs = true;
     /// Only the first call, untimed (to get outputs).
     bool untimed = false;
+    /// The longest one call may take before the runner gives up on it (a
+    /// runner in another process kills it; the in-process runner cannot).
+    double timeoutSeconds = 60;
     /// Polled before every call; when it says so the run stops (MeasureError::Cancelled).
     std::function<bool()> cancelled;
 };

@@ -26,6 +26,19 @@ const std::string kTriple = "x86_64-unknown-linux-gnu";
 class TestDeviceInfo : public QObject {
     Q_OBJECT
 private slots:
+    void jsonRoundTrips() {
+        const DeviceInfo& here = DeviceInfo::local();
+        const DeviceInfo back = DeviceInfo::fromJson(here.toJson("0.1.0"));
+        QCOMPARE(back.triple, here.triple);
+        QCOMPARE(back.cpuName, here.cpuName);
+        QCOMPARE(back.features, here.features);
+        QCOMPARE(back.cores, here.cores);
+        QCOMPARE(back.memoryBytes, here.memoryBytes);
+        QCOMPARE(back.peakGflops(), here.peakGflops());
+        QVERIFY_THROWS_EXCEPTION(std::runtime_error, DeviceInfo::fromJson("{not json"));
+        QVERIFY_THROWS_EXCEPTION(std::runtime_error, DeviceInfo::fromJson("{\"cores\": \"many\"}"));
+    }
+
     void peakFormula() {
         // The formula the schedule editor's "% of peak" used before it moved to the runtime.
         DeviceInfo d = DeviceInfo::fromProc(twoCores("GenuineIntel", "6", "sse2 avx avx2 fma avx512f"), "", 0, 4, kTriple);
@@ -77,6 +90,7 @@ private slots:
         QCOMPARE(d.flopsPerCycle, 16);
         QCOMPARE(d.target().vectorBits, 128);
         QVERIFY(d.explanation().find("Emulated on Test CPU") != std::string::npos);
+        QCOMPARE(DeviceInfo::fromJson(d.toJson()).emulatedOn, d.emulatedOn);
         // Without the auxiliary vector's features: scalar, no vector width.
         DeviceInfo bare = DeviceInfo::fromProc(x86, "", 2e6, 2, "aarch64-unknown-linux-gnu");
         QCOMPARE(bare.isa, std::string("scalar"));

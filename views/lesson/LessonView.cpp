@@ -6,6 +6,7 @@
 #include "driver/FunctionArtifacts.h"
 #include "common/Resources.h"
 #include "driver/Measure.h"
+#include "rpc/RpcRunner.h"
 #include "lesson/LessonChart.h"
 #include "runtime/ReferenceStore.h"
 #include "te/script/Script.h"
@@ -297,6 +298,8 @@ void LessonView::measure() {
             options.references = references.get();
             options.referenceKey = kLadderKey; // every step computes the same product
             options.cancelled = [token] { return token.cancelled(); };
+            rpc::LocalRunner runner(rpc::LocalServer::shared()); // a crashing step cannot take the IDE down
+            options.runner = &runner;
             return std::make_shared<driver::RunReport>(driver::runAndCheck(f, options));
         },
         this,

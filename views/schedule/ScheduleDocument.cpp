@@ -5,6 +5,7 @@
 #include "common/Session.h"
 #include "driver/FunctionArtifacts.h"
 #include "driver/Measure.h"
+#include "rpc/RpcRunner.h"
 #include "driver/ModelCompiler.h"
 #include "runtime/ReferenceStore.h"
 #include "te/script/Script.h"
@@ -398,10 +399,14 @@ driver::RunReport ScheduleDocument::measure(const driver::LoweredFunction& f,
                                             const driver::CompileRequest& request,
                                             runtime::ReferenceStore& references,
                                             const std::function<bool()>& cancelled) {
+    // In a session of the IDE's warm tessel-rpc server: a schedule that
+    // crashes or hangs ends that measurement, not the IDE.
+    rpc::LocalRunner runner(rpc::LocalServer::shared());
     driver::RunOptions options;
     options.request = request;
     options.references = &references;
     options.cancelled = cancelled;
+    options.runner = &runner;
     return driver::runAndCheck(f, options);
 }
 
@@ -454,13 +459,19 @@ void ScheduleDocument::finishRun(const driver::RunReport& report, const QString&
     r.threads = report.threads;
     r.error = q(report.error);
     r = history_->add(key, r);
-    setStatus(
-        tr("Measured: %1 ms, %2 GFLOP/s").arg(r.latencyMs, 0, 'f', 3).arg(r.gflops, 0, 'f', 1),
-        !r.correct);
-    if (!r.correct)
+    const bool wrongResult = report.errorKind == runtime::MeasureError::WrongResult;
+    if (r.correct || wrongResult)
+        setStatus(
+            tr("Measured: %1 ms, %2 GFLOP/s").arg(r.latencyMs, 0, 'f', 3).arg(r.gflops, 0, 'f', 1),
+            !r.correct);
+    else // it crashed, hung or did not build: say so, not "0 ms"
+        setStatus(tr("The run failed: %1").arg(r.error), true);
+    if (wrongResult)
         session_->report(
             tr("%1 computes something else than its default schedule: %2").arg(r.function, r.error),
             true);
+    else if (!r.correct)
+        session_->report(tr("The run of %1 failed: %2").arg(r.function, r.error), true);
     emit runFinished(r);
 }
 

@@ -186,6 +186,35 @@ private slots:
         QVERIFY(settle());
     }
 
+    void aSegfaultingScheduleIsAMessage() {
+        // A gather whose indices come from the data: it reads far outside A
+        // and the kernel dies of SIGSEGV in the IDE's tessel-rpc server.
+        const QString gather = QStringLiteral(
+            "A = te.placeholder((1024,), name=\"A\")\n"
+            "I = te.placeholder((1024,), name=\"I\")\n"
+            "B = te.compute((1024,), lambda i: A[te.floor(I[i] * 1e9).astype(\"int32\")], name=\"B\")\n"
+            "s = te.create_schedule(B.op)\n"
+            "func = tvm.build(s, [A, I, B], name=\"gather\")\n");
+        session_.setScript(QStringLiteral("gather.te"), gather);
+        QVERIFY(settle());
+        QVERIFY2(doc_->artifacts(), qPrintable(doc_->statusText()));
+        QSignalSpy finished(doc_, &ScheduleDocument::runFinished);
+        doc_->run();
+        QVERIFY(finished.wait(120000));
+        const RunRecord r = finished.takeFirst().at(0).value<RunRecord>();
+        QVERIFY(!r.correct);
+        QVERIFY2(r.error.contains(QLatin1String("SIGSEGV")), qPrintable(r.error));
+        QTRY_VERIFY(!doc_->isBusy());
+        QVERIFY2(doc_->statusText().contains(QLatin1String("SIGSEGV")), qPrintable(doc_->statusText()));
+        // This process lives, and the next run is measured as ever.
+        session_.setScript(QStringLiteral("gemm256.te"), gemm_);
+        QVERIFY(settle());
+        doc_->run();
+        QVERIFY(finished.wait(120000));
+        QVERIFY(finished.takeFirst().at(0).value<RunRecord>().correct);
+        QTRY_VERIFY(!doc_->isBusy());
+    }
+
     void historyModel() {
         RunHistory h;
         h.showDocument(QStringLiteral("a"));
