@@ -2,15 +2,22 @@
 // for aarch64 (Tessel's own codegen, linked by lld), the runtime alone cross-built
 // into TESSEL_AARCH64_BUILD_DIR runs it under qemu's user-mode emulation, and the
 // outputs match the host's run of the same export on the same seeded inputs:
-// ResNet-18 from the model zoo and every step of the GEMM ladder. Nothing is
-// built here; `./run.sh test` builds the cross build first. Without qemu or the
-// cross build this test says what is missing and fails.
+// ResNet-18 from the model zoo and every step of the GEMM ladder. The cross-built
+// tessel-rpc server, under qemu too, registers with a host tracker under the key
+// aarch64-qemu and runs a kernel for `tesselc run --rpc`. Nothing is built here;
+// `./run.sh test` builds the cross build first. Without qemu or the cross build
+// this test says what is missing and fails.
 #include <QtTest>
 
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QProcess>
+#include <QRegularExpression>
+#include <QScopeGuard>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 
@@ -22,6 +29,7 @@ namespace {
 
 const QString kQemu = "qemu-aarch64-static";
 const QString kBoardRun = TESSEL_AARCH64_BUILD_DIR "/bin/tessel-run";
+const QString kBoardRpc = TESSEL_AARCH64_BUILD_DIR "/bin/tessel-rpc";
 const QString kHostBin = TESSEL_BINARY_DIR "/bin/";
 const QString kHowToGetIt = "(scripts/install-deps.sh installs qemu-user-static, g++-aarch64-linux-gnu and the arm64 "
                             "libraries; ./run.sh test configures and builds the cross build, docs/board.md)";
@@ -54,6 +62,25 @@ Result run(const QString& program, const QStringList& args) {
 
 /// The board: the cross-built tessel-run under emulation.
 Result onBoard(const QStringList& args) { return run(QStandardPaths::findExecutable(kQemu), QStringList{kBoardRun} + args); }
+
+/// The port in the first stdout line of a tessel-rpc tracker or server ("listening on 127.0.0.1:PORT").
+int listeningPort(QProcess& p) {
+    if (!p.waitForStarted(10000)) return 0;
+    while (!p.canReadLine())
+        if (!p.waitForReadyRead(30000)) return 0;
+    const auto m = QRegularExpression(R"(^listening on 127\.0\.0\.1:(\d+)$)").match(QString::fromUtf8(p.readLine()).trimmed());
+    return m.hasMatch() ? m.captured(1).toInt() : 0;
+}
+
+/// Stops a tracker or server started by the test (SIGTERM, then SIGKILL).
+void stop(QProcess& p) {
+    if (p.state() == QProcess::NotRunning) return;
+    p.terminate();
+    if (!p.waitForFinished(10000)) {
+        p.kill();
+        p.waitForFinished(5000);
+    }
+}
 
 std::vector<float> readFloats(const QString& path) {
     QFile f(path);
@@ -127,6 +154,57 @@ private slots:
         QVERIFY2(r.out.contains("triple aarch64-") && r.out.contains("isa NEON") && r.out.contains("-vector-bits=128"),
                  qPrintable(r.out));
         QVERIFY2(r.out.contains("emulated on"), qPrintable(r.out));
+    }
+
+    // The cross-built server under qemu: registered with a host tracker under
+    // aarch64-qemu (its device facts say aarch64, NEON, emulated), and a kernel
+    // compiled for its triple runs there and matches the host.
+    void rpcServerOnATracker() {
+        if (!QFile::exists(kBoardRpc))
+            QFAIL(qPrintable("the aarch64 board needs the cross build: " + kBoardRpc + " is missing " + kHowToGetIt));
+        QProcess tracker;
+        tracker.start(kHostBin + "tessel-rpc", {"tracker", "--port", "0", "--heartbeat-timeout", "3000"});
+        const int trackerPort = listeningPort(tracker);
+        QVERIFY2(trackerPort > 0, tracker.readAllStandardError().constData());
+        const QString trackerAddress = "127.0.0.1:" + QString::number(trackerPort);
+        QProcess server;
+        server.start(QStandardPaths::findExecutable(kQemu),
+                     {kBoardRpc, "server", "--port", "0", "--tracker", trackerAddress, "--key", "aarch64-qemu"});
+        const int serverPort = listeningPort(server);
+        auto cleanup = qScopeGuard([&] {
+            stop(server);
+            stop(tracker);
+        });
+        QVERIFY2(serverPort > 0, server.readAllStandardError().constData());
+
+        QJsonObject device;
+        QElapsedTimer waited;
+        waited.start();
+        while (device.isEmpty() && waited.elapsed() < 30000) {
+            auto q = run(kHostBin + "tessel-rpc", {"query", trackerAddress, "--json"});
+            QVERIFY2(q.exitCode == 0, qPrintable(q.text()));
+            for (const auto& v : QJsonDocument::fromJson(q.out.toUtf8()).object()["servers"].toArray())
+                if (v.toObject()["key"].toString() == "aarch64-qemu") device = v.toObject()["device"].toObject();
+            if (device.isEmpty()) QTest::qWait(200);
+        }
+        QVERIFY2(!device.isEmpty(), "the qemu server did not register with the tracker in 30 s");
+        QVERIFY2(device["triple"].toString().startsWith("aarch64-") && device["isa"].toString() == "NEON" &&
+                     !device["emulated_on"].toString().isEmpty(),
+                 QJsonDocument(device).toJson().constData());
+
+        const QString te = work_.filePath("small_gemm.te");
+        QFile f(te);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("M = 64\nN = 96\nK = 80\nk = te.reduce_axis((0, K), \"k\")\n"
+                "A = te.placeholder((M, K), name=\"A\")\nB = te.placeholder((K, N), name=\"B\")\n"
+                "C = te.compute((M, N), lambda x, y: te.sum(A[x, k] * B[k, y], axis=k), name=\"C\")\n"
+                "s = te.create_schedule(C.op)\nxo, yo, xi, yi = s[C].tile(C.op.axis[0], C.op.axis[1], 16, 32)\n"
+                "s[C].vectorize(yi)\ns[C].parallel(xo)\nfunc = tvm.build(s, [A, B, C], name=\"gemm\")\n");
+        f.close();
+        auto r = run(kHostBin + "tesselc", {"run", te, "--rpc", "127.0.0.1:" + QString::number(serverPort), "--json"});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.text()));
+        const QJsonObject result = QJsonDocument::fromJson(r.out.toUtf8()).object();
+        QVERIFY2(result["ok"].toBool() && result["max_rel_err"].toDouble() <= 1e-5, qPrintable(r.out));
     }
 
     // ResNet-18 of the model zoo, for a Cortex-A72 (a Raspberry Pi 4's CPU).
