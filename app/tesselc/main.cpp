@@ -10,8 +10,10 @@
 #include "frontend/ModelZoo.h"
 #include "ir/Check.h"
 #include "ir/Diagnostic.h"
+#include "rpc/Address.h"
 #include "rpc/Auth.h"
 #include "rpc/RpcRunner.h"
+#include "runtime/DeviceInfo.h"
 #include "runtime/InProcessRunner.h"
 #include "runtime/ThreadPool.h"
 #include "te/script/Script.h"
@@ -42,14 +44,15 @@ commands:
   build FILE.te --emit tir|llvm|llvm-unopt|asm|c [--target TARGET]
                                     print one stage of the compiled script
   run FILE.te [--threads N] [--repeat R] [--json] [--in-process]
-        [--rpc HOST:PORT [--rpc-token-file F]]
+        [--rpc HOST:PORT | --rpc-tracker HOST:PORT --rpc-key KEY] [--rpc-token-file F]
                                     build, run on seeded random inputs, check against the
                                     default schedule, print latency and GFLOP/s. Measures in
                                     a tessel-rpc server child (a crashing or hanging kernel
                                     is an error, not a crash), or in this process
-                                    (--in-process), or on a device (--rpc: built for the
-                                    device's triple, checked against this machine's reference)
-  ladder [DIR] [--threads N] [--in-process] [--rpc HOST:PORT [--rpc-token-file F]]
+                                    (--in-process), or on a device (--rpc, or one of KEY from a
+                                    tracker: built for the device's triple, checked against
+                                    this machine's reference)
+  ladder [DIR] [--threads N] [--in-process] [--rpc HOST:PORT | --rpc-tracker HOST:PORT --rpc-key KEY]
                                     run every .te step of a GEMM ladder and print a table
   space FILE.te [--config ...] [--json]
                                     list the knobs of a tunable template: name, kind, choices
@@ -62,7 +65,7 @@ commands:
   passes                            list every TIR and graph pass with its summary
   run MODEL.onnx [--input-shape NAME:D1,D2,...]... [--inputs a.pb,b.pb] [--expect c.pb,...]
         [--threads N] [--repeat R] [--rtol X] [--atol Y] [--json] [--profile] [--in-process]
-        [--rpc HOST:PORT [--rpc-token-file F]]
+        [--rpc HOST:PORT | --rpc-tracker HOST:PORT --rpc-key KEY] [--rpc-token-file F]
                                     compile a model, run it on TensorProto inputs (seeded
                                     random ones when not given), compare with expected
                                     outputs (ONNX's rtol 1e-3, atol 1e-7), print the latency
@@ -119,6 +122,8 @@ struct Args {
     bool inProcess = false;
     /// run: measure on a device (HOST:PORT), with this token file.
     std::string rpc, rpcTokenFile;
+    /// run/ladder: a device of key rpcKey from the tracker at rpcTracker.
+    std::string rpcTracker, rpcKey;
     double rtol = 1e-3, atol = 1e-7;
     bool json = false, profile = false;
     /// zoo: the weights' seed, and --list.
@@ -182,6 +187,8 @@ Args parseArgs(int argc, char** argv) {
         else if (s == "--in-process") a.inProcess = true;
         else if (s == "--rpc") a.rpc = value();
         else if (s == "--rpc-token-file") a.rpcTokenFile = value();
+        else if (s == "--rpc-tracker") a.rpcTracker = value();
+        else if (s == "--rpc-key") a.rpcKey = value();
         else if (s == "--config") {
             try {
                 for (auto& [name, index] : te::parseConfig(value())) a.config[name] = index;
@@ -305,16 +312,31 @@ struct Measurer {
     std::string deviceTarget;
 
     explicit Measurer(const Args& a) {
-        if (!a.rpc.empty()) {
-            const auto colon = a.rpc.rfind(':');
-            if (colon == std::string::npos) throw UsageError("--rpc wants HOST:PORT, not '" + a.rpc + "'");
+        if (!a.rpc.empty() || !a.rpcTracker.empty()) {
+            if (!a.rpc.empty() && !a.rpcTracker.empty()) throw UsageError("--rpc and --rpc-tracker exclude each other");
+            if (a.rpcTracker.empty() != a.rpcKey.empty()) throw UsageError("--rpc-tracker and --rpc-key go together");
             rpc::ClientOptions co;
             co.name = "tesselc";
             if (!a.rpcTokenFile.empty()) co.token = rpc::readTokenFile(a.rpcTokenFile);
-            auto r = std::make_unique<rpc::RpcRunner>(a.rpc.substr(0, colon),
-                                                      static_cast<uint16_t>(std::atoi(a.rpc.c_str() + colon + 1)), co);
+            std::unique_ptr<rpc::RpcRunner> r;
+            try {
+                if (!a.rpc.empty()) {
+                    const rpc::HostPort hp = rpc::parseHostPort(a.rpc);
+                    r = std::make_unique<rpc::RpcRunner>(hp.host, hp.port, co);
+                } else {
+                    const rpc::HostPort hp = rpc::parseHostPort(a.rpcTracker);
+                    r = std::make_unique<rpc::TrackerRunner>(hp.host, hp.port, a.rpcKey, co, co.token);
+                }
+            } catch (const std::invalid_argument& e) {
+                throw UsageError(e.what());
+            }
             const runtime::DeviceInfo device = r->device(); // throws RpcError naming the step
-            const Target target = codegen::resolveTarget(device.target());
+            // A device that is this kind of machine gets this machine's CPU
+            // and features; another one what it says of itself.
+            const runtime::DeviceInfo& here = runtime::DeviceInfo::local();
+            const bool sameKind = device.triple == here.triple && device.cpuName == here.cpuName &&
+                                  device.features == here.features;
+            const Target target = sameKind ? codegen::hostTarget() : codegen::resolveTarget(device.target());
             deviceTarget = target.str();
             builder = std::make_unique<codegen::LocalBuilder>(target, codegen::BuildOptions{});
             referenceBuilder = std::make_unique<codegen::LocalBuilder>(codegen::hostTarget(), codegen::BuildOptions{});

@@ -261,9 +261,9 @@ uint16_t Listener::port() const {
 
 int Listener::fd() const { return s_->acceptor.native_handle(); }
 
-Connection Listener::accept(int ms) {
-    pollfd p{fd(), POLLIN, 0};
-    if (::poll(&p, 1, ms) <= 0) return {};
+Connection Listener::accept(int ms, int wakeFd) {
+    pollfd p[2] = {{fd(), POLLIN, 0}, {wakeFd, POLLIN, 0}};
+    if (::poll(p, wakeFd >= 0 ? 2 : 1, ms) <= 0 || !(p[0].revents & POLLIN)) return {};
     asio::error_code ec;
     asio::ip::tcp::socket sock(s_->io);
     s_->acceptor.accept(sock, ec);

@@ -107,8 +107,9 @@ public:
     ~Listener();
     uint16_t port() const;
     int fd() const;
-    /// The next connection, or an unopened Connection when none came within `ms`.
-    Connection accept(int ms);
+    /// The next connection, or an unopened Connection when none came within
+    /// `ms` or `wakeFd` (when not -1) became readable first.
+    Connection accept(int ms, int wakeFd = -1);
 
 private:
     struct State;

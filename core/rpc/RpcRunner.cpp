@@ -79,7 +79,10 @@ runtime::RunResult RpcRunner::run(const runtime::BuildArtifact& artifact, const 
     // A connection that broke since the last run (a restarted server) gets
     // one fresh try; a kernel's own failure does not.
     runtime::RunResult r = runOnce(artifact, request);
-    if (r.error == runtime::MeasureError::Device && !client_.isOpen()) r = runOnce(artifact, request);
+    if (r.error == runtime::MeasureError::Device && !client_.isOpen()) {
+        connectionFailed();
+        r = runOnce(artifact, request);
+    }
     return r;
 }
 
@@ -172,6 +175,41 @@ void LocalRunner::endpoint(std::string& host, uint16_t& port) const {
 
 void LocalRunner::connectionFailed() const {
     // ensureRunning() starts it again on the next try when it died.
+}
+
+} // namespace tessel::rpc
+
+namespace tessel::rpc {
+
+TrackerRunner::TrackerRunner(std::string trackerHost, uint16_t trackerPort, std::string key, ClientOptions serverOptions,
+                             std::string trackerToken, int priority, int waitMs)
+    : RpcRunner("", 0, std::move(serverOptions)), trackerHost_(std::move(trackerHost)), trackerPort_(trackerPort),
+      key_(std::move(key)), trackerToken_(std::move(trackerToken)), priority_(priority), waitMs_(waitMs) {}
+
+TrackerRunner::~TrackerRunner() {
+    if (tracker_) tracker_->release();
+}
+
+std::string TrackerRunner::name() const {
+    std::string n = "rpc key '" + key_ + "' at " + trackerHost_ + ":" + std::to_string(trackerPort_);
+    if (!assignment_.host.empty()) n += " (" + assignment_.host + ":" + std::to_string(assignment_.port) + ")";
+    return n;
+}
+
+void TrackerRunner::endpoint(std::string& host, uint16_t& port) const {
+    if (!tracker_) tracker_ = std::make_unique<TrackerClient>(trackerHost_, trackerPort_, trackerToken_);
+    if (assignment_.host.empty()) {
+        assignment_ = tracker_->request(key_, priority_, deadlineIn(waitMs_));
+    } else if (failed_) {
+        assignment_ = tracker_->reassign(deadlineIn(waitMs_));
+    }
+    failed_ = false;
+    host = assignment_.host;
+    port = assignment_.port;
+}
+
+void TrackerRunner::connectionFailed() const {
+    if (!assignment_.host.empty()) failed_ = true;
 }
 
 } // namespace tessel::rpc

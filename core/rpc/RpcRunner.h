@@ -13,6 +13,7 @@
 
 #include "rpc/Client.h"
 #include "rpc/LocalServer.h"
+#include "rpc/TrackerClient.h"
 #include "runtime/Runner.h"
 
 #include <memory>
@@ -67,6 +68,35 @@ protected:
 
 private:
     std::shared_ptr<LocalServer> server_;
+};
+
+/// Measures on a server of `key` that a tracker hands out. It holds the
+/// server while it lives; when the server fails (refused, closed, crashed
+/// mid-run) it tells the tracker, which gives it another of the key.
+class TrackerRunner : public RpcRunner {
+public:
+    /// `serverOptions.token` is the servers' token; `trackerToken` the tracker's.
+    TrackerRunner(std::string trackerHost, uint16_t trackerPort, std::string key, ClientOptions serverOptions,
+                  std::string trackerToken, int priority = 0, int waitMs = 10 * 60 * 1000);
+    ~TrackerRunner() override;
+    std::string name() const override;
+    /// The server it holds now (empty host before the first run).
+    const Assignment& assignment() const { return assignment_; }
+
+protected:
+    void endpoint(std::string& host, uint16_t& port) const override;
+    void connectionFailed() const override;
+
+private:
+    std::string trackerHost_;
+    uint16_t trackerPort_;
+    std::string key_;
+    std::string trackerToken_;
+    int priority_;
+    int waitMs_;
+    mutable std::unique_ptr<TrackerClient> tracker_;
+    mutable Assignment assignment_;
+    mutable bool failed_ = false;
 };
 
 /// runtime::MeasureError for an RPC step's failure.

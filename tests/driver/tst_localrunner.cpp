@@ -41,6 +41,30 @@ runtime::BuildArtifact testKernel(const std::string& function) {
     return a;
 }
 
+/// A `tessel-rpc` child that printed where it listens.
+struct RpcProcess {
+    QProcess p;
+    uint16_t port = 0;
+    explicit RpcProcess(const QStringList& args) {
+        p.setProgram(QStringLiteral(TESSEL_BINARY_DIR "/bin/tessel-rpc"));
+        p.setArguments(args);
+        p.setProcessChannelMode(QProcess::SeparateChannels);
+        p.start();
+        if (!p.waitForStarted(5000)) return;
+        for (int i = 0; i < 100 && port == 0; ++i) {
+            p.waitForReadyRead(100);
+            const QString line = QString::fromUtf8(p.readAllStandardOutput());
+            const int colon = line.lastIndexOf(QLatin1Char(':'));
+            if (line.startsWith(QLatin1String("listening on")) && colon > 0) port = uint16_t(line.mid(colon + 1).trimmed().toUInt());
+        }
+    }
+    ~RpcProcess() {
+        p.terminate();
+        if (!p.waitForFinished(3000)) p.kill();
+        p.waitForFinished(3000);
+    }
+};
+
 } // namespace
 
 class TestLocalRunner : public QObject {
@@ -110,6 +134,30 @@ private slots:
         const auto again = local.run(testKernel("add_one"), req);
         QVERIFY2(again.ok, again.message.c_str());
         QCOMPARE(local.server().starts(), 2);
+    }
+
+    void aKilledServerIsReplacedByTheTracker() {
+        RpcProcess tracker({"tracker", "--port", "0", "--heartbeat-timeout", "1500"});
+        QVERIFY(tracker.port);
+        const QString at = QStringLiteral("127.0.0.1:%1").arg(tracker.port);
+        RpcProcess a({"server", "--port", "0", "--tracker", at, "--key", "pool"});
+        RpcProcess b({"server", "--port", "0", "--tracker", at, "--key", "pool"});
+        QVERIFY(a.port && b.port);
+        rpc::TrackerRunner runner("127.0.0.1", tracker.port, "pool", rpc::ClientOptions{}, "");
+        runtime::RunRequest req;
+        req.evaluator = {1, 2, 1, 1};
+        // The servers register within a heartbeat; the request waits for one.
+        const auto first = runner.run(testKernel("add_one"), req);
+        QVERIFY2(first.ok, first.message.c_str());
+        const uint16_t held = runner.assignment().port;
+        QVERIFY(held == a.port || held == b.port);
+        (held == a.port ? a : b).p.kill(); // the server it holds dies
+        (held == a.port ? a : b).p.waitForFinished(3000);
+        const auto second = runner.run(testKernel("add_one"), req);
+        QVERIFY2(second.ok, second.message.c_str());
+        QCOMPARE(runner.assignment().port, held == a.port ? b.port : a.port);
+        const runtime::NDArray& x = first.outputs.at(0);
+        QCOMPARE(runtime::compare(x, second.outputs.at(0), 0, 0).maxAbsError, 0.0);
     }
 
     void aMissingServerBinaryIsAClearError() {
