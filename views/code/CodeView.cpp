@@ -401,6 +401,7 @@ void CodeView::showArtifacts() {
     setLlvmText();
     editors_[Assembly]->setCode(QString::fromStdString(a.build.assembly));
     editors_[C]->setCode(QString::fromStdString(a.c));
+    arrangePanes(); // a longer text's line numbers may take columns away
     if (a.name != shownFunction_) {
         // Another function: start each generated text at the function's code,
         // not at the module header or constant pools.

@@ -39,6 +39,8 @@
 #include <QTextBlock>
 #include <QtTest>
 
+#include <memory>
+
 using namespace tessel::views;
 
 class TestMainWindow : public QObject {
@@ -55,6 +57,7 @@ private slots:
     void theTargetReachesEveryCompile();
     void readableAtRealScreenSizes_data();
     void readableAtRealScreenSizes();
+    void aMaximisedViewGivesWayToChoices();
 
 private:
     void clickLine(CodeEditor* e, int line);
@@ -712,6 +715,33 @@ void TestMainWindow::readableAtRealScreenSizes() {
     QTRY_VERIFY_WITH_TIMEOUT(hasRoom(), 5000);
     backToTheGraph();
 
+    // The stage view chosen by its tab: its diff gets 45 % of the height
+    // (where the window can give it), the messages' height comes back after.
+    QDockWidget* stagesDock = w.dock(QStringLiteral("StagesDock"));
+    QDockWidget* messagesDock = w.dock(QStringLiteral("MessagesDock"));
+    const int messagesHeight = messagesDock->height();
+    QVERIFY(!inFront(stagesDock));
+    QTabBar* bottom = nullptr;
+    int stagesTab = -1;
+    for (QTabBar* t : w.findChildren<QTabBar*>())
+        for (int i = 0; i < t->count() && !bottom; ++i)
+            if (!t->visibleRegion().isEmpty() && t->tabText(i) == QStringLiteral("Stages")) bottom = t, stagesTab = i;
+    QVERIFY(bottom);
+    QTest::mouseClick(bottom, Qt::LeftButton, {}, bottom->tabRect(stagesTab).center());
+    QTRY_VERIFY(inFront(stagesDock));
+    QTRY_VERIFY_WITH_TIMEOUT(!w.maximisedView().isEmpty() || stagesDock->height() >= w.height() * 4 / 10, 5000);
+    QVERIFY(w.maximisedView().isEmpty()); // room beside the others at both sizes
+    QVERIFY(s->jobs()->waitForIdle(60000));
+    settle();
+    QVERIFY(w.grab().save(dir + QStringLiteral("/stages-chosen.png")));
+    // Its diff and the code view keep their columns (the schedule editor,
+    // squeezed to a few lines, may put its outline beside the script again).
+    for (QWidget* readable : {static_cast<QWidget*>(code), static_cast<QWidget*>(stagesDock)})
+        QVERIFY2(narrowPanes(readable, 60).isEmpty(), qPrintable(narrowPanes(readable, 60).join(QStringLiteral("; "))));
+    messagesDock->raise();
+    QTRY_VERIFY(inFront(messagesDock));
+    QTRY_VERIFY_WITH_TIMEOUT(std::abs(messagesDock->height() - messagesHeight) <= 6, 5000);
+
     // A narrower window shows fewer panes at once, each still readable.
     w.resize(frame.width() * 2 / 3, frame.height());
     settle();
@@ -720,6 +750,76 @@ void TestMainWindow::readableAtRealScreenSizes() {
         QVERIFY2(narrowPanes(code, 60).isEmpty(), qPrintable(narrowPanes(code, 60).join(QStringLiteral("; "))));
     QVERIFY(w.grab().save(dir + QStringLiteral("/narrower.png")));
     QVERIFY(s->jobs()->waitForIdle(60000));
+}
+
+void TestMainWindow::aMaximisedViewGivesWayToChoices() {
+    QSettings().remove(QStringLiteral("window"));
+    auto w = std::make_unique<MainWindow>();
+    w->resize(1400, 900);
+    w->show();
+    QVERIFY(QTest::qWaitForWindowExposed(w.get()));
+    settle();
+    CodeView* code = w->view<CodeView>();
+    QDockWidget* graph = w->dock(QStringLiteral("GraphDock"));
+    QDockWidget* sched = w->dock(QStringLiteral("ScheduleDock"));
+    QVERIFY(inFront(graph) && inFront(sched) && code->isVisible());
+
+    // The graph maximised (the View menu's action, the focus in the graph).
+    w->view<GraphPanel>()->view()->setFocus();
+    QTRY_VERIFY(w->view<GraphPanel>()->view()->hasFocus());
+    w->maximiseAction()->trigger();
+    settle();
+    QCOMPARE(w->maximisedView(), QStringLiteral("GraphDock"));
+    QVERIFY(w->maximiseAction()->isChecked());
+    QVERIFY(!code->isVisible() && !sched->isVisible());
+    QVERIFY(graph->width() > w->width() * 9 / 10);
+    // Showing another view from the View menu brings the layout back, with it.
+    sched->toggleViewAction()->trigger();
+    QTRY_VERIFY(w->maximisedView().isEmpty());
+    QVERIFY(!w->maximiseAction()->isChecked());
+    QTRY_VERIFY(inFront(sched));
+    QVERIFY(inFront(graph) && code->isVisible());
+
+    // Closing a maximised view brings the others back, without it.
+    w->view<ScheduleEditor>()->editor()->setFocus();
+    QTRY_VERIFY(w->view<ScheduleEditor>()->editor()->hasFocus());
+    w->maximiseAction()->trigger();
+    settle();
+    QCOMPARE(w->maximisedView(), QStringLiteral("ScheduleDock"));
+    sched->close();
+    QTRY_VERIFY(w->maximisedView().isEmpty());
+    settle();
+    QVERIFY(!sched->isVisible());
+    QVERIFY(inFront(graph) && code->isVisible());
+    sched->show();
+    settle();
+
+    // Reset Layout while maximised: the default layout, nothing maximised.
+    code->pane(CodeView::Tir)->setFocus();
+    w->maximiseAction()->trigger();
+    QCOMPARE(w->maximisedView(), QStringLiteral("CodeView"));
+    QCOMPARE(code->maximisedPane(), int(CodeView::Tir));
+    QMenu* viewMenu = w->menuBar()->findChild<QMenu*>(QStringLiteral("ViewMenu"));
+    for (QAction* a : viewMenu->actions())
+        if (a->text() == QStringLiteral("Reset Layout")) a->trigger();
+    settle();
+    QVERIFY(w->maximisedView().isEmpty());
+    QCOMPARE(code->maximisedPane(), -1);
+    QVERIFY(inFront(graph) && inFront(sched) && code->isVisible());
+
+    // Closed while maximised: the layout saved is the one from before.
+    code->pane(CodeView::Tir)->setFocus();
+    w->maximiseAction()->trigger();
+    QCOMPARE(w->maximisedView(), QStringLiteral("CodeView"));
+    w->close();
+    w.reset();
+    MainWindow again;
+    again.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&again));
+    settle();
+    QVERIFY(again.maximisedView().isEmpty());
+    QVERIFY(inFront(again.dock(QStringLiteral("GraphDock"))) && inFront(again.dock(QStringLiteral("ScheduleDock"))));
+    QSettings().remove(QStringLiteral("window"));
 }
 
 QTEST_MAIN(TestMainWindow)
