@@ -888,8 +888,8 @@ QStringList MainWindow::saveScreenshots(const QString& dir) {
         QWidget* w = views_.value(r.id);
         if (!w) return;
         QDockWidget* d = dock(r.id);
-        if (d && (w->visibleRegion().isEmpty() || w->width() < readable.width() / 2 ||
-                  w->height() < readable.height() / 2)) {
+        if (d && (w->visibleRegion().isEmpty() || w->width() < readable.width() * 2 / 3 ||
+                  w->height() < readable.height() * 2 / 3)) {
             d->setFloating(true);
             d->resize(readable);
             d->show();
