@@ -9,19 +9,28 @@
 #   ./run.sh bench-models   only the model benchmark
 # test and bench also install ONNX Runtime for node (scripts/setup-ort.sh, into
 # BUILD_DIR/ort): the reference of the model tests and the anchor of bench_models.
-# Environment: BUILD_DIR (default build), JOBS (default nproc).
+# test also cross-builds the runtime alone for aarch64 into BOARD_DIR, the board that
+# tests/board runs under qemu (docs/board.md).
+# Environment: BUILD_DIR (default build), BOARD_DIR (default build-aarch64), JOBS (default nproc).
 set -euo pipefail
 cd "$(dirname "$0")"
 mode=${1:-main}
 BUILD_DIR=${BUILD_DIR:-build}
+BOARD_DIR=${BOARD_DIR:-build-aarch64}
 JOBS=${JOBS:-$(nproc)}
 
 scripts/install-deps.sh
-cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+  -DTESSEL_AARCH64_BUILD_DIR="$(realpath -m "$BOARD_DIR")" >/dev/null
 cmake --build "$BUILD_DIR" -j "$JOBS"
 case "$mode" in
   test|bench|bench-models) scripts/setup-ort.sh "$BUILD_DIR/ort" ;;
 esac
+if [ "$mode" = test ]; then
+  cmake -S . -B "$BOARD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release -DTESSEL_RUNTIME_ONLY=ON \
+    -DCMAKE_TOOLCHAIN_FILE=cmake/toolchains/aarch64-linux-gnu.cmake >/dev/null
+  cmake --build "$BOARD_DIR" -j "$JOBS"
+fi
 
 case "$mode" in
   main)

@@ -180,6 +180,10 @@ FLOP/cycle: %5 단정밀도 벡터, 코어당 FMA(융합 곱셈-덧셈) 장치 2
         <source>Could not link the code view&apos;s lines: %1</source>
         <translation>코드 보기의 줄을 연결할 수 없습니다: %1</translation>
     </message>
+    <message>
+        <source>Panes:</source>
+        <translation>창:</translation>
+    </message>
 </context>
 <context>
     <name>tessel::views::DeviceChoice</name>
@@ -1124,6 +1128,18 @@ FLOP/cycle: %5 단정밀도 벡터, 코어당 FMA(융합 곱셈-덧셈) 장치 2
     <message>
         <source>Compile and Run Model runs on this machine, but the target is %1: choose Settings &gt; Target &gt; host to run it here.</source>
         <translation>모델 컴파일 및 실행은 이 기계에서 실행되지만 대상이 %1입니다: 여기서 실행하려면 설정 &gt; 대상 &gt; host를 고르십시오.</translation>
+    </message>
+    <message>
+        <source>&amp;Maximise Pane</source>
+        <translation>창 최대화(&amp;M)</translation>
+    </message>
+    <message>
+        <source>Let the pane with the keyboard focus fill the window; press %1 again to bring the other views back</source>
+        <translation>키보드 포커스가 있는 창을 메인 창 전체로 넓힙니다. %1을(를) 다시 누르면 다른 보기가 돌아옵니다</translation>
+    </message>
+    <message>
+        <source>%1 fills the window: %2 brings the other views back.</source>
+        <translation>%1이(가) 메인 창 전체를 채웁니다: %2을(를) 누르면 다른 보기가 돌아옵니다.</translation>
     </message>
     <message>
         <source>Devices</source>

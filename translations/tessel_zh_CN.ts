@@ -180,6 +180,10 @@ FLOP/cycle：%5 单精度向量，每核两个融合乘加（FMA）单元。
         <source>Could not link the code view&apos;s lines: %1</source>
         <translation>无法关联代码视图的各行：%1</translation>
     </message>
+    <message>
+        <source>Panes:</source>
+        <translation>窗格：</translation>
+    </message>
 </context>
 <context>
     <name>tessel::views::DeviceChoice</name>
@@ -1124,6 +1128,18 @@ FLOP/cycle：%5 单精度向量，每核两个融合乘加（FMA）单元。
     <message>
         <source>Compile and Run Model runs on this machine, but the target is %1: choose Settings &gt; Target &gt; host to run it here.</source>
         <translation>“编译并运行模型”在本机上运行，但目标是 %1：请选择 设置 &gt; 目标 &gt; host 以在此运行。</translation>
+    </message>
+    <message>
+        <source>&amp;Maximise Pane</source>
+        <translation>最大化窗格(&amp;M)</translation>
+    </message>
+    <message>
+        <source>Let the pane with the keyboard focus fill the window; press %1 again to bring the other views back</source>
+        <translation>让具有键盘焦点的窗格占满整个窗口；再按 %1 恢复其他视图</translation>
+    </message>
+    <message>
+        <source>%1 fills the window: %2 brings the other views back.</source>
+        <translation>%1 已占满整个窗口：按 %2 恢复其他视图。</translation>
     </message>
     <message>
         <source>Devices</source>

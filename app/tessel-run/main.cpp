@@ -1,33 +1,78 @@
 // tessel-run: runs a model exported by `tesselc compile` with the runtime
 // alone (no LLVM, no ONNX, no Qt), as a board would. Inputs are seeded random
-// values; it prints every output's type and the median latency.
+// values (input i: seed i + 1, uniform in [0, 1), the same on every machine);
+// it prints every output's type and the median latency, and with
+// --save-outputs writes every output's raw elements, so that a run on a board
+// (or under qemu) can be compared with the host's.
+#include "runtime/DeviceInfo.h"
 #include "runtime/ExportedModel.h"
 #include "runtime/ThreadPool.h"
 #include "runtime/TimeEvaluator.h"
 
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <stdexcept>
 #include <string>
 
 using namespace tessel;
 
+namespace {
+
+const char* kUsage = "usage: tessel-run DIR [--threads N] [--repeat R] [--save-outputs OUTDIR]\n"
+                     "       tessel-run --device\n"
+                     "  --repeat 0: one run, not timed\n"
+                     "  --save-outputs: OUTDIR/output<i>.bin, output i's elements (row-major, little-endian)\n"
+                     "  --device: what the runtime detects of this machine\n";
+
+void printDevice() {
+    const auto& d = runtime::DeviceInfo::local();
+    std::printf("triple %s\ncpu %s\nisa %s\ncores %d, threads %d\nmemory %.1f GiB\nfeatures", d.triple.c_str(),
+                d.cpuName.c_str(), d.isa.c_str(), d.cores, d.threads, double(d.memoryBytes) / (1 << 30));
+    for (auto& f : d.features) std::printf(" %s", f.c_str());
+    std::printf("\ntarget %s\n", d.target().str().c_str());
+    if (!d.emulatedOn.empty()) std::printf("emulated on %s\n", d.emulatedOn.c_str());
+}
+
+void saveOutputs(const runtime::GraphExecutor& exec, const std::string& dir) {
+    std::filesystem::create_directories(dir);
+    for (int o = 0; o < exec.numOutputs(); ++o) {
+        auto out = exec.output(o);
+        const std::string path = dir + "/output" + std::to_string(o) + ".bin";
+        std::ofstream f(path, std::ios::binary);
+        f.write(static_cast<const char*>(out.rawData()), static_cast<std::streamsize>(out.numBytes()));
+        if (!f) throw std::runtime_error("cannot write '" + path + "'");
+    }
+}
+
+} // namespace
+
 int main(int argc, char** argv) {
-    std::string dir;
+    std::string dir, saveDir;
     int threads = 0, repeat = 10;
+    bool device = false;
     for (int i = 1; i < argc; ++i) {
         std::string a = argv[i];
         if ((a == "--threads" || a == "--repeat") && i + 1 < argc) {
             (a == "--threads" ? threads : repeat) = std::atoi(argv[++i]);
+        } else if (a == "--save-outputs" && i + 1 < argc) {
+            saveDir = argv[++i];
+        } else if (a == "--device") {
+            device = true;
         } else if (!a.starts_with("--") && dir.empty()) {
             dir = a;
         } else {
-            std::fprintf(stderr, "usage: tessel-run DIR [--threads N] [--repeat R]\n");
+            std::fputs(kUsage, stderr);
             return 2;
         }
     }
+    if (device) {
+        printDevice();
+        if (dir.empty()) return 0;
+    }
     if (dir.empty()) {
-        std::fprintf(stderr, "usage: tessel-run DIR [--threads N] [--repeat R]\n");
+        std::fputs(kUsage, stderr);
         return 2;
     }
     try {
@@ -36,16 +81,21 @@ int main(int argc, char** argv) {
         auto exec = model.makeExecutor();
         for (int i = 0; i < exec->numInputs(); ++i) exec->input(i).fillRandom(1 + static_cast<uint64_t>(i), 0.0, 1.0);
         exec->run();
-        runtime::TimeEvaluator ev{1, std::max(repeat, 1), 0, 0};
-        auto secs = ev.measure([&] { exec->run(); });
+        if (!saveDir.empty()) saveOutputs(*exec, saveDir);
+        std::vector<double> secs;
+        if (repeat > 0) {
+            runtime::TimeEvaluator ev{1, repeat, 0, 0};
+            secs = ev.measure([&] { exec->run(); });
+        }
         for (int o = 0; o < exec->numOutputs(); ++o) {
             auto out = exec->output(o);
             std::printf("output '%s' %s: first %g\n", exec->outputInfo(o).name.c_str(), out.str().c_str(),
                         out.numElements() ? out.at(0) : 0.0);
         }
-        std::printf("latency %.3f ms (median of %zu), %d thread%s\n", runtime::median(secs) * 1e3, secs.size(),
-                    runtime::ThreadPool::global().numThreads(),
-                    runtime::ThreadPool::global().numThreads() == 1 ? "" : "s");
+        const int n = runtime::ThreadPool::global().numThreads();
+        if (!secs.empty())
+            std::printf("latency %.3f ms (median of %zu), %d thread%s\n", runtime::median(secs) * 1e3, secs.size(), n,
+                        n == 1 ? "" : "s");
     } catch (const std::exception& e) {
         std::fprintf(stderr, "tessel-run: error: %s\n", e.what());
         return 1;

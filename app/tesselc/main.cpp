@@ -77,6 +77,9 @@ commands:
   compile MODEL.onnx [--input-shape ...] [--target TARGET] -o DIR
                                     export: DIR/model.so (kernels), DIR/plan.json (executor
                                     plan), DIR/weights.bin; the runtime alone runs them
+  compile FILE.te [--function NAME] [--target TARGET] -o DIR
+                                    export one kernel of the script the same way, as a model
+                                    of one step (placeholders in, computed tensors out)
   show MODEL.onnx --stage graph|optimized|fused|te|tir|llvm|asm [--function NAME]
         [--input-shape NAME:D1,D2,...]... [--pass NAME] [--target TARGET]
                                     print one stage: the imported graph, the graph after the
@@ -440,9 +443,28 @@ int cmdRunModel(const Args& a) {
     return rep.ok ? 0 : 1;
 }
 
+/// `compile FILE.te -o DIR`: one kernel of the script as a model of one step.
+int compileKernel(const Args& a) {
+    auto fns = lowerFile(a.file, false, a);
+    const driver::LoweredFunction* f = nullptr;
+    std::string known;
+    for (auto& fn : fns) {
+        known += " " + fn.name;
+        if (fn.name == a.function || (a.function.empty() && fns.size() == 1)) f = &fn;
+    }
+    if (!f && a.function.empty()) throw UsageError("the script builds several functions; name one with --function:" + known);
+    if (!f) throw CompileError("the script builds no function '" + a.function + "'; functions:" + known);
+    const Target target = requestFor(a).target;
+    driver::exportKernel(*f, a.output, target);
+    std::printf("%s: kernel %s for %s -> %s\n", a.file.c_str(), driver::signatureOf(*f).str().c_str(),
+                target.triple.c_str(), a.output.c_str());
+    return 0;
+}
+
 int cmdCompile(const Args& a) {
     if (a.file.empty()) throw UsageError("no model given");
     if (a.output.empty()) throw UsageError("compile needs -o DIR");
+    if (a.file.ends_with(".te")) return compileKernel(a);
     driver::CompileOptions co;
     co.request = requestFor(a);
     auto m = driver::compileModel(a.file, importOptions(a), co);

@@ -1,6 +1,7 @@
 #include "driver/ModelCompiler.h"
 
 #include "codegen/SharedLibrary.h"
+#include "driver/Measure.h"
 #include "graph/GraphPrinter.h"
 #include "graph/passes/GraphPassManager.h"
 #include "graph/passes/GraphPipeline.h"
@@ -228,13 +229,16 @@ CompiledModel compileGraph(const graph::Graph& imported, const CompileOptions& o
     return m;
 }
 
-void exportModel(const CompiledModel& model, const std::string& dir, const Target& target) {
+namespace {
+
+/// Writes an export for the runtime alone into `dir`: `funcs` compiled for
+/// `target` and linked into the shared library, the plan and the weights.
+void writeExport(const std::vector<tir::PrimFunc>& funcs, const runtime::ExecutorPlan& plan, const void* weights,
+                 const std::string& dir, const Target& target) {
     namespace fs = std::filesystem;
     std::error_code ec;
     fs::create_directories(dir, ec);
     if (ec) throw CompileError("cannot create '" + dir + "': " + ec.message());
-    std::vector<tir::PrimFunc> funcs;
-    for (auto& f : model.functions) funcs.push_back(f.lowered.lowered);
     // Each file is written beside its final name and renamed, so a failed
     // export never leaves a half-written model that looks whole.
     auto write = [&](const char* name, const char* data, size_t size) {
@@ -251,10 +255,21 @@ void exportModel(const CompiledModel& model, const std::string& dir, const Targe
     codegen::linkSharedLibrary(codegen::emitObject(funcs, target), lib.string());
     fs::rename(lib, fs::path(dir) / runtime::kExportLibrary, ec);
     if (ec) throw CompileError("cannot write the library into '" + dir + "': " + ec.message());
-    std::string plan = model.plan.toJson();
-    write(runtime::kExportPlan, plan.data(), plan.size());
-    write(runtime::kExportWeights, static_cast<const char*>(model.weights.rawData()),
-          static_cast<size_t>(model.plan.weightsBytes));
+    std::string text = plan.toJson();
+    write(runtime::kExportPlan, text.data(), text.size());
+    write(runtime::kExportWeights, static_cast<const char*>(weights), static_cast<size_t>(plan.weightsBytes));
+}
+
+} // namespace
+
+void exportModel(const CompiledModel& model, const std::string& dir, const Target& target) {
+    std::vector<tir::PrimFunc> funcs;
+    for (auto& f : model.functions) funcs.push_back(f.lowered.lowered);
+    writeExport(funcs, model.plan, model.weights.rawData(), dir, target);
+}
+
+void exportKernel(const LoweredFunction& function, const std::string& dir, const Target& target) {
+    writeExport({function.lowered}, runtime::ExecutorPlan::forKernel(signatureOf(function)), nullptr, dir, target);
 }
 
 CompiledModel compileModel(const std::string& path, const frontend::ImportOptions& import,

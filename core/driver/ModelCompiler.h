@@ -110,6 +110,13 @@ CompiledModel compileGraph(const graph::Graph& imported, const CompileOptions& o
 void exportModel(const CompiledModel& model, const std::string& dir,
                  const Target& target = codegen::hostTarget());
 
+/// Writes one kernel of a TE script to `dir` the same way, as a model of one
+/// step (runtime::ExecutorPlan::forKernel): its placeholders are the inputs,
+/// the tensors it computes the outputs, and there are no weights. Throws
+/// CompileError for an argument with a symbolic shape.
+void exportKernel(const LoweredFunction& function, const std::string& dir,
+                  const Target& target = codegen::hostTarget());
+
 /// Imports `path` (with `import`'s input shapes) and compiles it. The importer
 /// uses the operators of the request's context unless `import.ops` names others.
 CompiledModel compileModel(const std::string& path, const frontend::ImportOptions& import,

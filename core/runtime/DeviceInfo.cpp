@@ -11,6 +11,10 @@
 #include <stdexcept>
 #include <thread>
 
+#if defined(__linux__) && (defined(__aarch64__) || defined(__arm__))
+#include <sys/auxv.h>
+#endif
+
 namespace tessel::runtime {
 
 namespace {
@@ -65,6 +69,39 @@ std::string buildTriple() {
 #endif
 }
 
+/// Instruction-set families: which feature names mean something for a triple.
+enum class IsaFamily { X86, Arm, RiscV, Other };
+
+IsaFamily familyOfTriple(const std::string& triple) {
+    const std::string arch = triple.substr(0, triple.find('-'));
+    if (arch == "x86_64" || arch == "i386" || arch == "i686") return IsaFamily::X86;
+    if (arch.starts_with("aarch64") || arch.starts_with("arm") || arch.starts_with("thumb")) return IsaFamily::Arm;
+    if (arch.starts_with("riscv")) return IsaFamily::RiscV;
+    return IsaFamily::Other;
+}
+
+/// This process's features from the auxiliary vector, as Arm's /proc/cpuinfo
+/// names them (qemu's user mode fills AT_HWCAP for the CPU it emulates).
+std::vector<std::string> hwcapFeatures() {
+    std::vector<std::string> names;
+#if defined(__linux__) && defined(__aarch64__)
+    const unsigned long hw = getauxval(AT_HWCAP);
+    static const std::pair<unsigned long, const char*> bits[] = {
+        {HWCAP_FP, "fp"},       {HWCAP_ASIMD, "asimd"},     {HWCAP_AES, "aes"},         {HWCAP_PMULL, "pmull"},
+        {HWCAP_SHA1, "sha1"},   {HWCAP_SHA2, "sha2"},       {HWCAP_CRC32, "crc32"},     {HWCAP_ATOMICS, "atomics"},
+        {HWCAP_FPHP, "fphp"},   {HWCAP_ASIMDHP, "asimdhp"}, {HWCAP_ASIMDRDM, "asimdrdm"}, {HWCAP_ASIMDDP, "asimddp"},
+        {HWCAP_SVE, "sve"},     {HWCAP_ASIMDFHM, "asimdfhm"},
+    };
+    for (auto [bit, name] : bits)
+        if (hw & bit) names.push_back(name);
+#elif defined(__linux__) && defined(__arm__)
+    const unsigned long hw = getauxval(AT_HWCAP);
+    if (hw & HWCAP_ARM_VFP) names.push_back("vfp");
+    if (hw & HWCAP_ARM_NEON) names.push_back("neon");
+#endif
+    return names;
+}
+
 } // namespace
 
 bool DeviceInfo::hasFeature(const std::string& flag) const {
@@ -78,6 +115,7 @@ std::string DeviceInfo::toJson(const std::string& version) const {
                         {"flops_per_cycle", flopsPerCycle}, {"isa", isa},   {"memory_bytes", memoryBytes},
                         {"peak_gflops", peakGflops()}};
     if (!version.empty()) j["version"] = version;
+    if (!emulatedOn.empty()) j["emulated_on"] = emulatedOn;
     return j.dump();
 }
 
@@ -98,6 +136,7 @@ DeviceInfo DeviceInfo::fromJson(const std::string& text) {
         d.flopsPerCycle = j.value("flops_per_cycle", d.flopsPerCycle);
         d.isa = j.value("isa", d.isa);
         d.memoryBytes = j.value("memory_bytes", d.memoryBytes);
+        d.emulatedOn = j.value("emulated_on", d.emulatedOn);
     } catch (const nlohmann::json::exception& e) {
         throw std::runtime_error(std::string("malformed device facts: ") + e.what());
     }
@@ -112,7 +151,10 @@ std::string DeviceInfo::explanation() const {
                   "FLOP/cycle: %s single-precision vectors, two fused multiply-add units per core.\n"
                   "Clock: %s.",
                   cores, ghz, flopsPerCycle, peakGflops(), isa.c_str(), clockSource.c_str());
-    return buf;
+    std::string text = buf;
+    if (!emulatedOn.empty())
+        text += "\nEmulated on " + emulatedOn + ": cores and clock are the host's, and emulated code runs far below this peak.";
+    return text;
 }
 
 Target DeviceInfo::target() const {
@@ -127,9 +169,12 @@ Target DeviceInfo::target() const {
 }
 
 DeviceInfo DeviceInfo::fromProc(const std::string& cpuinfo, const std::string& meminfo, double maxFreqKHz,
-                                int hardwareThreads, const std::string& triple) {
+                                int hardwareThreads, const std::string& triple,
+                                const std::vector<std::string>& hwcap) {
     DeviceInfo d;
     d.triple = triple;
+    const IsaFamily family = familyOfTriple(triple);
+    IsaFamily described = IsaFamily::Other; // the architecture the cpuinfo text is of
     // Cores: distinct (physical id, core id) pairs; hyper-threads share a core's units.
     std::set<std::string> cores;
     std::string physical = "0";
@@ -146,10 +191,21 @@ DeviceInfo DeviceInfo::fromProc(const std::string& cpuinfo, const std::string& m
         else if (key == "cpu family" && d.cpuFamily == 0) d.cpuFamily = static_cast<int>(parseNumber(value));
         else if ((key == "model name" || key == "Model") && d.cpuName.empty()) d.cpuName = value;
         else if ((key == "flags" || key == "Features") && d.features.empty()) {
+            described = key == "flags" ? IsaFamily::X86 : IsaFamily::Arm;
             std::istringstream flags(value);
             for (std::string f; flags >> f;) d.features.push_back(f);
-        }
+        } else if (key == "isa" && described == IsaFamily::Other)
+            described = IsaFamily::RiscV;
     }
+    if (described != IsaFamily::Other && family != IsaFamily::Other && described != family) {
+        // Another architecture's cpuinfo: we run under user-mode emulation.
+        d.emulatedOn = d.cpuName.empty() ? "another architecture" : d.cpuName;
+        d.features.clear();
+        d.cpuName.clear();
+        d.vendor.clear();
+        d.cpuFamily = 0;
+    }
+    if (d.features.empty()) d.features = hwcap;
     d.threads = std::max(1, hardwareThreads);
     d.cores = cores.empty() ? d.threads : static_cast<int>(cores.size());
     if (d.cpuName.empty()) d.cpuName = triple.substr(0, triple.find('-'));
@@ -161,19 +217,21 @@ DeviceInfo DeviceInfo::fromProc(const std::string& cpuinfo, const std::string& m
         d.clockSource = "\"cpu MHz\" in /proc/cpuinfo";
     }
     const bool amd = d.vendor.find("AMD") != std::string::npos;
-    if (d.hasFeature("avx512f")) {
+    const bool x86 = family == IsaFamily::X86 || family == IsaFamily::Other;
+    const bool arm = family == IsaFamily::Arm || family == IsaFamily::Other;
+    if (x86 && d.hasFeature("avx512f")) {
         d.flopsPerCycle = amd && d.cpuFamily < 26 ? 32 : 64;
         d.isa = "AVX-512";
-    } else if (d.hasFeature("avx2") && d.hasFeature("fma")) {
+    } else if (x86 && d.hasFeature("avx2") && d.hasFeature("fma")) {
         d.flopsPerCycle = 32;
         d.isa = "AVX2 + FMA";
-    } else if (d.hasFeature("avx")) {
+    } else if (x86 && d.hasFeature("avx")) {
         d.flopsPerCycle = 16;
         d.isa = "AVX";
-    } else if (d.hasFeature("asimd") || d.hasFeature("neon")) {
+    } else if (arm && (d.hasFeature("asimd") || d.hasFeature("neon"))) {
         d.flopsPerCycle = 16;
         d.isa = "NEON";
-    } else if (d.hasFeature("sse2")) {
+    } else if (x86 && d.hasFeature("sse2")) {
         d.flopsPerCycle = 8;
         d.isa = "SSE";
     } else {
@@ -189,7 +247,7 @@ DeviceInfo DeviceInfo::fromProc(const std::string& cpuinfo, const std::string& m
 const DeviceInfo& DeviceInfo::local() {
     static const DeviceInfo info =
         fromProc(readFile("/proc/cpuinfo"), readFile("/proc/meminfo"), cpufreqMaxKHz(),
-                 static_cast<int>(std::thread::hardware_concurrency()), buildTriple());
+                 static_cast<int>(std::thread::hardware_concurrency()), buildTriple(), hwcapFeatures());
     return info;
 }
 

@@ -13,6 +13,12 @@
 /// multiply and an add per cycle) and with NEON/ASIMD (4 lanes x 2 x 2); 8
 /// otherwise. The clock is the highest maximum frequency cpufreq reports, or
 /// the highest "cpu MHz" of /proc/cpuinfo without cpufreq (virtual machines).
+///
+/// Features count only for the architecture the runtime was built for: under
+/// user-mode emulation (qemu-aarch64 on an x86_64 host, the board the tests
+/// use) /proc/cpuinfo is the host's, so its x86 flags are set aside, the
+/// device says what it is emulated on, and on Arm the features come from the
+/// kernel's (or the emulator's) AT_HWCAP instead.
 #pragma once
 
 #include "ir/Target.h"
@@ -47,6 +53,9 @@ struct DeviceInfo {
     std::string isa;
     /// Main memory in bytes; 0 when unknown.
     int64_t memoryBytes = 0;
+    /// Non-empty when /proc/cpuinfo describes another architecture than the
+    /// triple's (user-mode emulation): the CPU name that cpuinfo gives.
+    std::string emulatedOn;
 
     /// GFLOP/s at peak; 0 when the clock is unknown.
     double peakGflops() const { return cores * ghz * flopsPerCycle; }
@@ -72,8 +81,12 @@ struct DeviceInfo {
     /// Detection from the texts of /proc/cpuinfo and /proc/meminfo, the
     /// cpufreq maximum in kHz (0 when none) and the hardware thread count
     /// (for tests: any machine's files give that machine's figures).
+    /// `hwcapFeatures` are feature names from the auxiliary vector (AT_HWCAP,
+    /// named as Arm's /proc/cpuinfo names them), used when cpuinfo lists none
+    /// for the triple's architecture.
     static DeviceInfo fromProc(const std::string& cpuinfo, const std::string& meminfo, double maxFreqKHz,
-                               int hardwareThreads, const std::string& triple);
+                               int hardwareThreads, const std::string& triple,
+                               const std::vector<std::string>& hwcapFeatures = {});
 };
 
 } // namespace tessel::runtime

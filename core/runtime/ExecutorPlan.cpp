@@ -120,4 +120,21 @@ void ExecutorPlan::validate() const {
     for (int i : outputs) checkTensor(i);
 }
 
+ExecutorPlan ExecutorPlan::forKernel(const KernelSignature& signature) {
+    ExecutorPlan plan;
+    PlanStep step{signature.name, {}};
+    for (auto& a : signature.args) {
+        const int index = static_cast<int>(plan.tensors.size());
+        PlanTensor t{a.name, a.dtype, a.shape, a.output ? PlanTensor::Kind::Output : PlanTensor::Kind::Input};
+        t.storage = static_cast<int>(plan.storages.size());
+        plan.storages.push_back(t.numBytes());
+        plan.tensors.push_back(std::move(t));
+        (a.output ? plan.outputs : plan.inputs).push_back(index);
+        step.args.push_back(index);
+    }
+    plan.steps.push_back(std::move(step));
+    plan.validate();
+    return plan;
+}
+
 } // namespace tessel::runtime

@@ -13,6 +13,7 @@
 #pragma once
 
 #include "ir/DataType.h"
+#include "runtime/Artifact.h"
 
 #include <cstdint>
 #include <string>
@@ -62,6 +63,11 @@ struct ExecutorPlan {
     static ExecutorPlan fromJson(const std::string& text);
     /// Checks indices and sizes (std::runtime_error when inconsistent).
     void validate() const;
+    /// The plan of one kernel alone: one tensor per argument with its own
+    /// storage (the arguments it reads are the plan's inputs, those it
+    /// writes its outputs, both in argument order) and one step that calls
+    /// it (how `tesselc compile FILE.te` exports a kernel for tessel-run).
+    static ExecutorPlan forKernel(const KernelSignature& signature);
 };
 
 } // namespace tessel::runtime

@@ -289,6 +289,44 @@ private slots:
         QVERIFY2(p.exitCode() == 0 && text.contains("latency"), qPrintable(text));
     }
 
+    // One kernel of a TE script exported the same way; tessel-run saves its output.
+    void compileKernelAndRunExported() {
+        QTemporaryDir out;
+        const QString te = out.filePath("two.te");
+        QFile f(te);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("A = te.placeholder((8, 16), name=\"A\")\n"
+                "B = te.compute((8, 16), lambda i, j: A[i, j] * 2, name=\"B\")\n"
+                "C = te.compute((8, 16), lambda i, j: A[i, j] + 1, name=\"C\")\n"
+                "s = te.create_schedule(B.op)\n"
+                "twice = tvm.build(s, [A, B], name=\"twice\")\n"
+                "s2 = te.create_schedule(C.op)\n"
+                "plus = tvm.build(s2, [A, C], name=\"plus\")\n");
+        f.close();
+        auto both = tesselc({"compile", te, "-o", out.filePath("m")});
+        QCOMPARE(both.exitCode, 2);
+        QVERIFY2(both.err.contains("name one with --function: twice plus"), qPrintable(both.err));
+        auto wrong = tesselc({"compile", te, "--function", "thrice", "-o", out.filePath("m")});
+        QCOMPARE(wrong.exitCode, 1);
+        QVERIFY2(wrong.err.contains("no function 'thrice'"), qPrintable(wrong.err));
+        auto c = tesselc({"compile", te, "--function", "plus", "-o", out.filePath("m")});
+        QCOMPARE(c.exitCode, 0);
+        QVERIFY2(c.out.contains("plus(A: float32[8, 16], out C: float32[8, 16])"), qPrintable(c.out));
+        QProcess p;
+        p.start(TESSEL_BINARY_DIR "/bin/tessel-run", {out.filePath("m"), "--repeat", "0", "--save-outputs", out.filePath("o")});
+        QVERIFY(p.waitForFinished(60000));
+        QString text = QString::fromUtf8(p.readAllStandardOutput() + p.readAllStandardError());
+        QVERIFY2(p.exitCode() == 0 && text.contains("output 'C' float32[8, 16]") && !text.contains("latency"),
+                 qPrintable(text));
+        // Inputs are uniform in [0, 1): every element of A + 1 lies in [1, 2).
+        QFile saved(out.filePath("o/output0.bin"));
+        QVERIFY(saved.open(QIODevice::ReadOnly));
+        const QByteArray bytes = saved.readAll();
+        QCOMPARE(bytes.size(), 8 * 16 * 4);
+        const float* v = reinterpret_cast<const float*>(bytes.constData());
+        for (int i = 0; i < 8 * 16; ++i) QVERIFY2(v[i] >= 1 && v[i] < 2, qPrintable(QString::number(v[i])));
+    }
+
     void showModels() {
         const QString data = "/usr/share/libonnx-testdata/data/pytorch-converted/";
         auto g = tesselc({"show", data + "test_Conv2d/model.onnx", "--stage", "graph"});

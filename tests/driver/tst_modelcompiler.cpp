@@ -1,6 +1,7 @@
 // driver::compileGraph on graphs built in the test: results against plain C++
 // loops, the storage plan (reuse without aliasing), the trace, edited
-// schedules of fused functions, and export + loading with the runtime alone.
+// schedules of fused functions, and export + loading with the runtime alone (of
+// models and of one TE kernel).
 #include "driver/ModelCompiler.h"
 #include "driver/ModelRunner.h"
 #include "graph/Graph.h"
@@ -255,6 +256,48 @@ private slots:
         } catch (const std::runtime_error& e) {
             QVERIFY2(QString(e.what()).contains("weights.bin"), e.what());
         }
+    }
+
+    // A TE script's kernel exported as a model of one step (tesselc compile FILE.te).
+    void exportKernelOfAScript() {
+        const char* script = R"(M = 6
+N = 20
+K = 5
+k = te.reduce_axis((0, K), "k")
+A = te.placeholder((M, K), name="A")
+B = te.placeholder((K, N), name="B")
+C = te.compute((M, N), lambda x, y: te.sum(A[x, k] * B[k, y], axis=k), name="C")
+s = te.create_schedule(C.op)
+yo, yi = s[C].split(C.op.axis[1], factor=8)
+s[C].vectorize(yi)
+s[C].parallel(C.op.axis[0])
+func = tvm.build(s, [A, B, C], name="gemm")
+)";
+        auto fs = driver::lowerScript(script, {});
+        QCOMPARE(fs.size(), size_t(1));
+        QTemporaryDir dir;
+        driver::exportKernel(fs[0], dir.path().toStdString());
+        auto loaded = runtime::loadExportedModel(dir.path().toStdString());
+        QCOMPARE(loaded.plan.inputs.size(), size_t(2));
+        QCOMPARE(loaded.plan.outputs.size(), size_t(1));
+        QCOMPARE(loaded.plan.weightsBytes, int64_t(0));
+        QCOMPARE(loaded.plan.steps.size(), size_t(1));
+        QCOMPARE(loaded.plan.steps[0].function, std::string("gemm"));
+        auto exec = loaded.makeExecutor();
+        QCOMPARE(exec->outputInfo(0).name, std::string("C"));
+        std::vector<double> a = randomValues(6 * 5, 7), bv = randomValues(5 * 20, 8);
+        float* pa = exec->input(0).data<float>();
+        float* pb = exec->input(1).data<float>();
+        for (size_t i = 0; i < a.size(); ++i) pa[i] = float(a[i]);
+        for (size_t i = 0; i < bv.size(); ++i) pb[i] = float(bv[i]);
+        exec->run();
+        const float* c = exec->output(0).data<float>();
+        for (int x = 0; x < 6; ++x)
+            for (int y = 0; y < 20; ++y) {
+                double want = 0;
+                for (int k = 0; k < 5; ++k) want += double(float(a[size_t(x * 5 + k)])) * double(float(bv[size_t(k * 20 + y)]));
+                QVERIFY2(std::abs(c[x * 20 + y] - want) < 1e-5, qPrintable(QString("C[%1, %2]").arg(x).arg(y)));
+            }
     }
 
     void unboundDynamicInputIsAClearError() {

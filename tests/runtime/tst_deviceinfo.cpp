@@ -77,6 +77,37 @@ private slots:
         QVERIFY(d.peakGflops() > 0);
     }
 
+    void emulationSetsTheHostsFlagsAside() {
+        // qemu-aarch64 on an x86_64 host: /proc/cpuinfo is the host's; its AVX-512
+        // must not become the aarch64 device's vector width.
+        const std::string x86 = twoCores("AuthenticAMD", "25", "sse2 avx avx2 fma avx512f");
+        DeviceInfo d = DeviceInfo::fromProc(x86, "", 2e6, 2, "aarch64-unknown-linux-gnu", {"fp", "asimd"});
+        QCOMPARE(d.emulatedOn, std::string("Test CPU"));
+        QCOMPARE(d.cpuName, std::string("aarch64"));
+        QVERIFY(d.vendor.empty());
+        QCOMPARE(d.features, (std::vector<std::string>{"fp", "asimd"}));
+        QCOMPARE(d.isa, std::string("NEON"));
+        QCOMPARE(d.flopsPerCycle, 16);
+        QCOMPARE(d.target().vectorBits, 128);
+        QVERIFY(d.explanation().find("Emulated on Test CPU") != std::string::npos);
+        QCOMPARE(DeviceInfo::fromJson(d.toJson()).emulatedOn, d.emulatedOn);
+        // Without the auxiliary vector's features: scalar, no vector width.
+        DeviceInfo bare = DeviceInfo::fromProc(x86, "", 2e6, 2, "aarch64-unknown-linux-gnu");
+        QCOMPARE(bare.isa, std::string("scalar"));
+        QCOMPARE(bare.target().vectorBits, 0);
+        // The other way round: an Arm cpuinfo read by an x86_64 runtime.
+        DeviceInfo x = DeviceInfo::fromProc("processor\t: 0\nFeatures\t: fp asimd\nCPU implementer\t: 0x41\n", "", 0,
+                                            1, kTriple);
+        QVERIFY(!x.emulatedOn.empty());
+        QCOMPARE(x.isa, std::string("scalar"));
+        // A native Arm cpuinfo keeps its own features over the auxiliary vector's.
+        DeviceInfo native = DeviceInfo::fromProc("processor\t: 0\nFeatures\t: fp asimd asimddp\n", "", 0, 1,
+                                                 "aarch64-unknown-linux-gnu", {"fp"});
+        QVERIFY(native.emulatedOn.empty());
+        QVERIFY(native.hasFeature("asimddp"));
+        QCOMPARE(native.isa, std::string("NEON"));
+    }
+
     void unknownClockHasNoPeak() {
         DeviceInfo d = DeviceInfo::fromProc("processor\t: 0\n", "", 0, 1, kTriple);
         QCOMPARE(d.ghz, 0.0);
@@ -90,6 +121,7 @@ private slots:
         QVERIFY(d.threads >= d.cores);
         QVERIFY(!d.triple.empty());
         QVERIFY(d.memoryBytes > 0);
+        QVERIFY(d.emulatedOn.empty());
 #if defined(__x86_64__)
         QCOMPARE(d.target().arch(), std::string("x86_64"));
         QVERIFY(d.target().vectorBits >= 128);

@@ -77,6 +77,30 @@ private slots:
         QCOMPARE(q.storageBytes(), int64_t(48));
     }
 
+    // One kernel alone: an output argument in the middle stays in its place.
+    void planOfOneKernel() {
+        KernelSignature sig{"double", {{"y", DataType::float32(), {4}, false}, {"z", DataType::float32(), {4}, true}}};
+        ExecutorPlan p = ExecutorPlan::forKernel(sig);
+        QCOMPARE(p.steps.size(), size_t(1));
+        QCOMPARE(p.steps[0].function, std::string("double"));
+        QCOMPARE(p.steps[0].args, (std::vector<int>{0, 1}));
+        QCOMPARE(p.inputs, std::vector<int>{0});
+        QCOMPARE(p.outputs, std::vector<int>{1});
+        QCOMPARE(p.tensors[1].kind, PlanTensor::Kind::Output);
+        QCOMPARE(p.storageBytes(), int64_t(32));
+        QCOMPARE(p.weightsBytes, int64_t(0));
+        GraphExecutor exec(ExecutorPlan::fromJson(p.toJson()), std::make_shared<TableModule>(), NDArray());
+        float* y = exec.input(0).data<float>();
+        for (int i = 0; i < 4; ++i) y[i] = float(i);
+        exec.run();
+        QCOMPARE(exec.output(0).data<float>()[3], 6.0f);
+        KernelSignature mixed{"k", {{"a", DataType::float32(), {2}, true}, {"b", DataType::int32(), {3}, false}}};
+        ExecutorPlan q = ExecutorPlan::forKernel(mixed);
+        QCOMPARE(q.outputs, std::vector<int>{0});
+        QCOMPARE(q.inputs, std::vector<int>{1});
+        QCOMPARE(q.tensors[1].numBytes(), int64_t(12));
+    }
+
     void malformedPlans_data() {
         QTest::addColumn<QString>("edit");
         QTest::addColumn<QString>("message");

@@ -7,7 +7,9 @@
 #include "driver/FunctionArtifacts.h"
 
 #include <QAction>
+#include <QApplication>
 #include <QComboBox>
+#include <QEvent>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QRegularExpression>
@@ -15,6 +17,8 @@
 #include <QSignalBlocker>
 #include <QSplitter>
 #include <QStackedWidget>
+#include <QTabBar>
+#include <QTabWidget>
 #include <QToolBar>
 #include <QVBoxLayout>
 
@@ -56,6 +60,32 @@ Language paneLanguage(int pane) {
     }
 }
 
+/// Which pane of a group is in front when none was before: the TIR (the hub
+/// of the links), then the assembly, the script, the LLVM IR, the C.
+constexpr std::array<int, CodeView::PaneCount> kFrontPriority = {CodeView::Tir, CodeView::Assembly, CodeView::Te,
+                                                                 CodeView::LlvmIr, CodeView::C};
+
+int frontRank(int pane) {
+    return int(std::find(kFrontPriority.begin(), kFrontPriority.end(), pane) - kFrontPriority.begin());
+}
+
+/// `panes` (in order) split into `groups` runs; the later groups take the
+/// extra panes, so the script keeps a group of its own longest.
+std::vector<std::vector<int>> splitPanes(const std::vector<int>& panes, int groups) {
+    std::vector<std::vector<int>> out;
+    const int n = int(panes.size());
+    if (n == 0 || groups <= 0) return out;
+    groups = std::min(groups, n);
+    const int base = n / groups, extra = n % groups;
+    int at = 0;
+    for (int g = 0; g < groups; ++g) {
+        const int size = base + (g >= groups - extra ? 1 : 0);
+        out.emplace_back(panes.begin() + at, panes.begin() + at + size);
+        at += size;
+    }
+    return out;
+}
+
 /// The hover variant of a link colour: paler, so clicked links stand out.
 QColor lightVariant(const QColor& c) {
     float h, s, l, a;
@@ -66,6 +96,7 @@ QColor lightVariant(const QColor& c) {
 } // namespace
 
 CodeView::CodeView(Session* session, QWidget* parent) : QWidget(parent), session_(session) {
+    setObjectName(QStringLiteral("CodeView"));
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(0);
@@ -73,6 +104,9 @@ CodeView::CodeView(Session* session, QWidget* parent) : QWidget(parent), session
     auto* bar = new QToolBar(this);
     bar->setIconSize(QSize(16, 16));
     bar->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    auto* panesLabel = new QLabel(tr("Panes:"), bar);
+    panesLabel->setContentsMargins(6, 0, 4, 0);
+    bar->addWidget(panesLabel);
     layout->addWidget(bar);
 
     stack_ = new QStackedWidget(this);
@@ -87,15 +121,20 @@ CodeView::CodeView(Session* session, QWidget* parent) : QWidget(parent), session
     splitter_ = new QSplitter(Qt::Horizontal, stack_);
     splitter_->setChildrenCollapsible(false);
     stack_->addWidget(splitter_);
+    connect(splitter_, &QSplitter::splitterMoved, this, [this] { userSized_ = true; });
 
     for (int p = 0; p < PaneCount; ++p) {
-        auto* frame = new QWidget(splitter_);
+        // Each pane is a frame (title bar over the editor) that arrangePanes()
+        // places as a tab of one of the groups.
+        auto* frame = new QWidget(this);
+        frame->hide();
         auto* v = new QVBoxLayout(frame);
         v->setContentsMargins(0, 0, 0, 0);
         v->setSpacing(0);
         auto* title = new QWidget(frame);
         title->setAutoFillBackground(true);
         title->setBackgroundRole(QPalette::AlternateBase);
+        titles_[size_t(p)] = title;
         auto* h = new QHBoxLayout(title);
         h->setContentsMargins(6, 2, 6, 2);
         auto* name = new QLabel(paneTitle(p), title);
@@ -103,6 +142,7 @@ CodeView::CodeView(Session* session, QWidget* parent) : QWidget(parent), session
         f.setBold(true);
         name->setFont(f);
         h->addWidget(name);
+        names_[size_t(p)] = name;
         auto* note = new QLabel(title);
         note->setEnabled(false);
         h->addWidget(note);
@@ -123,10 +163,10 @@ CodeView::CodeView(Session* session, QWidget* parent) : QWidget(parent), session
 
         auto* editor = new CodeEditor(frame);
         editor->setLanguage(paneLanguage(p));
+        editor->installEventFilter(this);
         v->addWidget(editor, 1);
         editors_[size_t(p)] = editor;
         frames_[size_t(p)] = frame;
-        splitter_->addWidget(frame);
         connect(editor, &CodeEditor::lineClicked, this,
                 [this, p](int line) { activateLine(Pane(p), line); });
         connect(editor, &CodeEditor::lineHovered, this,
@@ -136,9 +176,21 @@ CodeView::CodeView(Session* session, QWidget* parent) : QWidget(parent), session
         action->setCheckable(true);
         action->setChecked(true);
         action->setToolTip(tr("Show or hide the %1 pane").arg(paneTitle(p)));
-        connect(action, &QAction::toggled, frame, &QWidget::setVisible);
+        connect(action, &QAction::toggled, this, [this, p](bool on) {
+            arrangePanes();
+            if (on) raisePane(Pane(p));
+        });
         actions_[size_t(p)] = action;
     }
+    {
+        // The height of a group's tab bar, for deciding whether two groups
+        // fit one above the other.
+        QTabBar probe;
+        probe.setDocumentMode(true);
+        probe.addTab(paneTitle(Tir));
+        tabBarHeight_ = probe.sizeHint().height();
+    }
+    arrangePanes();
     connect(session_, &Session::artifactsChanged, this, &CodeView::showArtifacts);
     showArtifacts();
 }
@@ -155,6 +207,160 @@ QAction* CodeView::paneAction(Pane pane) const {
 
 void CodeView::setPaneVisible(Pane pane, bool visible) {
     actions_[size_t(pane)]->setChecked(visible);
+}
+
+// ---------------------------------------------------------------- arrangement
+
+Qt::Orientation CodeView::groupOrientation() const {
+    return splitter_->orientation();
+}
+
+QList<CodeView::Pane> CodeView::groupPanes(int group) const {
+    QList<Pane> out;
+    if (group >= 0 && group < int(arrangement_.size()))
+        for (int p : arrangement_[size_t(group)]) out << Pane(p);
+    return out;
+}
+
+bool CodeView::isPaneInFront(Pane pane) const {
+    for (auto* g : groups_)
+        if (g->currentWidget() == frames_[size_t(pane)]) return true;
+    return false;
+}
+
+void CodeView::raisePane(Pane pane) {
+    if (!isPaneVisible(pane)) setPaneVisible(pane, true); // arranges, then raises
+    for (auto* g : groups_)
+        if (int i = g->indexOf(frames_[size_t(pane)]); i >= 0) g->setCurrentIndex(i);
+}
+
+int CodeView::paneOf(const QWidget* widget) const {
+    for (; widget && widget != this; widget = widget->parentWidget())
+        for (int p = 0; p < PaneCount; ++p)
+            if (widget == frames_[size_t(p)]) return p;
+    return -1;
+}
+
+CodeView::Pane CodeView::currentPane() const {
+    const int focused = paneOf(QApplication::focusWidget());
+    return Pane(focused >= 0 ? focused : currentPane_);
+}
+
+void CodeView::maximisePane(Pane pane) {
+    if (!isPaneVisible(pane)) setPaneVisible(pane, true);
+    maximised_ = int(pane);
+    currentPane_ = int(pane);
+    arrangePanes();
+    raisePane(pane);
+}
+
+void CodeView::restorePanes() {
+    if (maximised_ < 0) return;
+    maximised_ = -1;
+    arrangePanes();
+}
+
+std::pair<int, Qt::Orientation> CodeView::groupsThatFit(int panes) const {
+    if (panes <= 1) return {panes, Qt::Horizontal};
+    // The widest any shown pane needs for its columns, and the height of a
+    // group of kMinimumLines lines under its tab bar and title.
+    int width = 0, height = 0;
+    for (int p = 0; p < PaneCount; ++p) {
+        if (!isPaneVisible(Pane(p))) continue;
+        const CodeEditor* e = editors_[size_t(p)];
+        width = std::max(width, e->widthForColumns(kMinimumColumns));
+        height = std::max(height, tabBarHeight_ + titles_[size_t(p)]->sizeHint().height() + 2 * e->frameWidth() +
+                                      e->horizontalScrollBar()->sizeHint().height() +
+                                      kMinimumLines * e->fontMetrics().lineSpacing());
+    }
+    const int handle = splitter_->handleWidth();
+    const QSize room = stack_->size();
+    const int across = std::max(1, (room.width() + handle) / (width + handle));
+    if (across >= 2) return {std::min(across, panes), Qt::Horizontal};
+    const int down = std::clamp((room.height() + handle) / (height + handle), 1, 2);
+    return {std::min(down, panes), Qt::Vertical};
+}
+
+void CodeView::arrangePanes() {
+    std::vector<int> shown;
+    for (int p = 0; p < PaneCount; ++p)
+        if (isPaneVisible(Pane(p))) shown.push_back(p);
+    if (maximised_ >= 0 && !isPaneVisible(Pane(maximised_))) maximised_ = -1;
+    auto [count, orientation] = maximised_ >= 0 ? std::pair{1, Qt::Horizontal} : groupsThatFit(int(shown.size()));
+    std::vector<std::vector<int>> wanted = splitPanes(shown, count);
+    if (wanted == arrangement_ && orientation == splitter_->orientation()) return;
+
+    // What was in front stays in front where it can; focus stays where it was.
+    std::vector<int> front;
+    for (int p = 0; p < PaneCount; ++p)
+        if (isPaneInFront(Pane(p))) front.push_back(p);
+    QWidget* focus = QApplication::focusWidget();
+    if (paneOf(focus) < 0) focus = nullptr;
+
+    for (auto* g : groups_) {
+        while (g->count() > 0) {
+            QWidget* page = g->widget(0);
+            g->removeTab(0);
+            page->hide();
+            page->setParent(this);
+        }
+        delete g;
+    }
+    groups_.clear();
+    splitter_->setOrientation(orientation);
+    for (const auto& members : wanted) {
+        auto* g = new QTabWidget(splitter_);
+        g->setDocumentMode(true);
+        g->setTabBarAutoHide(true); // a group of one pane shows only the pane's own title
+        int best = -1, bestRank = 1 << 20;
+        for (int p : members) {
+            const int i = g->addTab(frames_[size_t(p)], paneTitle(p));
+            // In a group of several the tab names the pane: its title bar stays
+            // only for what else it holds (how it is linked, the LLVM IR's mode).
+            names_[size_t(p)]->setVisible(members.size() == 1);
+            titles_[size_t(p)]->setVisible(members.size() == 1 || p == Te || p == LlvmIr || p == C);
+            const bool wasFront = std::find(front.begin(), front.end(), p) != front.end();
+            const int rank = (p == maximised_ ? -2 : wasFront ? -1 : 0) * PaneCount + frontRank(p);
+            if (rank < bestRank) {
+                bestRank = rank;
+                best = i;
+            }
+        }
+        g->setCurrentIndex(best);
+        splitter_->addWidget(g);
+        groups_.push_back(g);
+    }
+    arrangement_ = std::move(wanted);
+    userSized_ = false;
+    shareEqually();
+    if (focus) focus->setFocus();
+    emit arrangementChanged();
+}
+
+void CodeView::shareEqually() {
+    // The stack has its new size already (the layout set it before this
+    // widget's resize event); the splitter inside it may not yet.
+    const int extent = splitter_->orientation() == Qt::Horizontal ? stack_->width() : stack_->height();
+    const int n = int(groups_.size());
+    if (n == 0) return;
+    QList<int> sizes;
+    for (int i = 0; i < n; ++i) sizes << std::max(1, (extent - (n - 1) * splitter_->handleWidth()) / n);
+    splitter_->setSizes(sizes);
+}
+
+void CodeView::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    const auto before = arrangement_;
+    arrangePanes();
+    // Equal shares until the user drags a handle.
+    if (arrangement_ == before && !userSized_) shareEqually();
+}
+
+bool CodeView::eventFilter(QObject* watched, QEvent* event) {
+    if (event->type() == QEvent::FocusIn)
+        for (int p = 0; p < PaneCount; ++p)
+            if (watched == editors_[size_t(p)]) currentPane_ = p;
+    return QWidget::eventFilter(watched, event);
 }
 
 bool CodeView::isPaneVisible(Pane pane) const {
@@ -195,6 +401,7 @@ void CodeView::showArtifacts() {
     setLlvmText();
     editors_[Assembly]->setCode(QString::fromStdString(a.build.assembly));
     editors_[C]->setCode(QString::fromStdString(a.c));
+    arrangePanes(); // a longer text's line numbers may take columns away
     if (a.name != shownFunction_) {
         // Another function: start each generated text at the function's code,
         // not at the module header or constant pools.

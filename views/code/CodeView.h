@@ -4,10 +4,19 @@
 /// lines it came from and the lines it became in every pane, one colour per
 /// TIR line, as Compiler Explorer does for C and assembly.
 ///
+/// The panes are arranged for the view's size: as many groups side by side as
+/// fit with every pane at least kMinimumColumns characters wide (stacked two
+/// high when only one fits across and the height allows), the shown panes
+/// split over the groups in order, and in each group the panes beyond the
+/// first are tabs, one click away. A narrow view shows fewer panes at once, a
+/// wide one more; any pane can be maximised to fill the view.
+///
 /// It shows Session::artifacts() and follows artifactsChanged. The line
 /// tables (LineLinks) are built on a worker each time the artifacts change;
 /// a click that arrives before they are ready is applied when they are.
 #pragma once
+
+#include "common/CodeEditor.h"
 
 #include <QColor>
 #include <QMap>
@@ -17,12 +26,15 @@
 #include <array>
 #include <string>
 #include <memory>
+#include <utility>
+#include <vector>
 
 class QAction;
 class QComboBox;
 class QLabel;
 class QSplitter;
 class QStackedWidget;
+class QTabWidget;
 
 namespace tessel::driver {
 struct FunctionArtifacts;
@@ -30,7 +42,6 @@ struct FunctionArtifacts;
 
 namespace tessel::views {
 
-class CodeEditor;
 class LineLinks;
 class Session;
 
@@ -41,6 +52,11 @@ public:
     enum Pane { Te, Tir, LlvmIr, Assembly, C };
     Q_ENUM(Pane)
     static constexpr int PaneCount = 5;
+    /// A pane is never made narrower than this many characters by the
+    /// arrangement (the view as a whole may be narrower than one pane).
+    static constexpr int kMinimumColumns = kReadableColumns;
+    /// Panes are stacked only when each gets at least this many lines.
+    static constexpr int kMinimumLines = 12;
 
     explicit CodeView(Session* session, QWidget* parent = nullptr);
     ~CodeView() override;
@@ -51,6 +67,29 @@ public:
     QAction* paneAction(Pane pane) const;
     void setPaneVisible(Pane pane, bool visible);
     bool isPaneVisible(Pane pane) const;
+
+    /// The arrangement: how many groups of panes there are, side by side
+    /// (Horizontal) or stacked (Vertical), and which panes each holds in order.
+    int groupCount() const { return int(groups_.size()); }
+    Qt::Orientation groupOrientation() const;
+    QList<Pane> groupPanes(int group) const;
+    /// Whether `pane` is shown and the tab in front of its group.
+    bool isPaneInFront(Pane pane) const;
+    /// Brings `pane` to the front of its group (showing it first when hidden).
+    void raisePane(Pane pane);
+
+    /// The pane with the keyboard focus, else the one that had it last (TIR
+    /// at first): the pane the maximise key acts on.
+    Pane currentPane() const;
+    /// The pane `widget` is in, or -1.
+    int paneOf(const QWidget* widget) const;
+
+    /// `pane` fills the view, with the other shown panes as tabs beside it,
+    /// until restorePanes() brings the arrangement for the view's size back.
+    void maximisePane(Pane pane);
+    void restorePanes();
+    /// The maximised pane, or -1.
+    int maximisedPane() const { return maximised_; }
 
     /// Whether the LLVM IR pane shows the IR after LLVM's optimisation (the
     /// default) or as generated.
@@ -77,8 +116,19 @@ signals:
     void linksUpdated();
     /// A line was activated (clicked); the main window may show it elsewhere.
     void lineActivated(tessel::views::CodeView::Pane pane, int line);
+    /// The panes were arranged anew (another group count, pane shown or
+    /// hidden, maximised or restored).
+    void arrangementChanged();
+
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+    bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
+    void arrangePanes();
+    void shareEqually();
+    /// How many groups fit in the view's size, and which way.
+    std::pair<int, Qt::Orientation> groupsThatFit(int panes) const;
     void showArtifacts();
     void setLlvmText();
     void refreshColors();
@@ -92,7 +142,15 @@ private:
     QStackedWidget* stack_;
     QLabel* placeholder_;
     QSplitter* splitter_;
+    std::vector<QTabWidget*> groups_;
+    std::vector<std::vector<int>> arrangement_; ///< the panes of each group
+    int tabBarHeight_ = 0;
+    int maximised_ = -1;
+    bool userSized_ = false; ///< a splitter handle was dragged since the last arrangement
+    int currentPane_ = Tir;
     std::array<QWidget*, PaneCount> frames_{};
+    std::array<QWidget*, PaneCount> titles_{};
+    std::array<QLabel*, PaneCount> names_{};
     std::array<CodeEditor*, PaneCount> editors_{};
     std::array<QAction*, PaneCount> actions_{};
     std::array<QLabel*, PaneCount> notes_{};

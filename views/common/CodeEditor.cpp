@@ -10,6 +10,7 @@
 #include <QSyntaxHighlighter>
 #include <QTextBlock>
 #include <QToolTip>
+#include <QtMath>
 
 namespace tessel::views {
 
@@ -98,6 +99,20 @@ int CodeEditor::cursorLine() const { return textCursor().blockNumber() + 1; }
 int CodeEditor::lineNumberAreaWidth() const {
     int digits = QString::number(qMax(1, blockCount())).size();
     return 14 + fontMetrics().horizontalAdvance(QLatin1Char('9')) * qMax(3, digits);
+}
+
+int CodeEditor::visibleColumns() const {
+    const int margins = 2 * qCeil(document()->documentMargin());
+    return (viewport()->width() - margins) / qMax(1, fontMetrics().horizontalAdvance(QLatin1Char('x')));
+}
+
+int CodeEditor::widthForColumns(int columns) const {
+    const int digits = qMax(4, int(QString::number(qMax(1, blockCount())).size()));
+    const int gutter = qMax(lineNumberAreaWidth(), 14 + fontMetrics().horizontalAdvance(QLatin1Char('9')) * digits);
+    const int margins = 2 * qCeil(document()->documentMargin());
+    const int scrollBar = verticalScrollBar()->sizeHint().width();
+    return 2 * frameWidth() + gutter + scrollBar + margins +
+           columns * fontMetrics().horizontalAdvance(QLatin1Char('x'));
 }
 
 void CodeEditor::updateGutterWidth() { setViewportMargins(lineNumberAreaWidth(), 0, 0, 0); }

@@ -20,6 +20,10 @@ namespace tessel::views {
 /// Which colouring a pane gets.
 enum class Language { Plain, Te, Tir, LlvmIr, Assembly, C, Graph, Diff };
 
+/// Code lines narrower than this many characters are cut: the views' default
+/// layouts keep every code pane at least this wide where the window allows.
+inline constexpr int kReadableColumns = 60;
+
 /// A diagnostic shown inline: a wavy underline from the column to the line's
 /// end, a mark in the gutter, and the message as the tooltip.
 struct EditorMark {
@@ -59,6 +63,14 @@ public:
     int cursorLine() const;
 
     int lineNumberAreaWidth() const;
+
+    /// How many characters ('x' wide: the font is fixed) fit across the text
+    /// area as it is laid out now.
+    int visibleColumns() const;
+    /// The editor width at which `columns` characters fit across its text
+    /// area, next to the line numbers (at least four digits wide, so a longer
+    /// text does not take columns away) and a vertical scroll bar.
+    int widthForColumns(int columns) const;
     void paintLineNumbers(QPaintEvent* event);
 
 signals:

@@ -51,16 +51,16 @@ LessonView::LessonView(Session* session, QWidget* parent)
     source_->setOpenExternalLinks(true);
     source_->setTextFormat(Qt::RichText);
     // The steps and their times as a list and as bars, side by side.
-    auto* stepsAndChart = new QSplitter(Qt::Horizontal);
-    stepsAndChart->addWidget(steps_);
-    stepsAndChart->addWidget(chart_);
-    stepsAndChart->setStretchFactor(0, 3);
-    stepsAndChart->setStretchFactor(1, 2);
-    stepsAndChart->setSizes({600, 400});
+    stepsAndChart_ = new QSplitter(Qt::Horizontal);
+    stepsAndChart_->addWidget(steps_);
+    stepsAndChart_->addWidget(chart_);
+    stepsAndChart_->setStretchFactor(0, 3);
+    stepsAndChart_->setStretchFactor(1, 2);
+    stepsAndChart_->setSizes({600, 400});
     auto* left = new QWidget;
     auto* leftLayout = new QVBoxLayout(left);
     leftLayout->setContentsMargins(0, 0, 0, 0);
-    leftLayout->addWidget(stepsAndChart, 1);
+    leftLayout->addWidget(stepsAndChart_, 1);
     leftLayout->addWidget(source_);
 
     explanation_->setWordWrap(true);
@@ -107,15 +107,16 @@ LessonView::LessonView(Session* session, QWidget* parent)
     rightLayout->addWidget(tabs_, 1);
 
     // Stacked: the steps (with both timings side by side) over the step's
-    // texts, which suits the dock next to the graph as well as a window.
-    auto* split = new QSplitter(Qt::Vertical);
-    split->addWidget(left);
-    split->addWidget(right);
-    split->setStretchFactor(0, 3);
-    split->setStretchFactor(1, 4);
+    // texts, which suits the dock next to the graph; side by side when the
+    // lesson is chosen and wide (resizeEvent).
+    split_ = new QSplitter(Qt::Vertical);
+    split_->addWidget(left);
+    split_->addWidget(right);
+    split_->setStretchFactor(0, 3);
+    split_->setStretchFactor(1, 4);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(split);
+    layout->addWidget(split_);
 
     connect(steps_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this](const QModelIndex& current) {
@@ -187,6 +188,26 @@ void LessonView::showStep(int index) {
     assembly_->setCode(tr("# Lowering…"));
     // Lowered when seen: a lesson docked but hidden costs nothing.
     if (isVisible()) requestArtifacts(index);
+}
+
+void LessonView::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    // Wide enough for the texts to keep kReadableColumns beside the steps:
+    // the steps over the chart on the left, the step's text and code on the
+    // right at the lesson's full height. Otherwise the steps beside the chart
+    // over the texts.
+    const bool wide = width() >= 2 * script_->widthForColumns(kReadableColumns);
+    const Qt::Orientation outer = wide ? Qt::Horizontal : Qt::Vertical;
+    if (split_->orientation() == outer) return;
+    split_->setOrientation(outer);
+    stepsAndChart_->setOrientation(wide ? Qt::Vertical : Qt::Horizontal);
+    if (wide) {
+        split_->setSizes({width() * 2 / 5, width() * 3 / 5});
+        stepsAndChart_->setSizes({height() / 2, height() / 2});
+    } else {
+        split_->setSizes({height() * 3 / 7, height() * 4 / 7});
+        stepsAndChart_->setSizes({width() * 3 / 5, width() * 2 / 5});
+    }
 }
 
 void LessonView::showEvent(QShowEvent* event) {

@@ -4,7 +4,9 @@
 /// script, what changed from the step before (a line diff), its TIR and
 /// assembly, and — on request — its time measured on this machine next to the
 /// figure the tutorial it follows (TVM's "How to optimize GEMM on CPU")
-/// printed. "Open in editor" hands the step to the schedule editor.
+/// printed. "Open in editor" hands the step to the schedule editor. Narrow
+/// (a dock beside the graph) the steps sit over the texts; wide (chosen, with
+/// room) beside them, so the code gets the lesson's full height.
 ///
 /// Lowering and measuring run as jobs ("lesson-artifacts", "lesson-measure");
 /// the baseline takes seconds to measure, so a measurement shows that it is
@@ -25,6 +27,7 @@
 class QLabel;
 class QProgressBar;
 class QPushButton;
+class QSplitter;
 class QTabWidget;
 class QTreeView;
 
@@ -93,6 +96,7 @@ signals:
 
 protected:
     void showEvent(QShowEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
 
 private:
     void showStep(int index);
@@ -114,6 +118,8 @@ private:
     QPushButton* open_;
     QProgressBar* progress_;
     QTabWidget* tabs_;
+    QSplitter* split_;         ///< the steps and the step's texts
+    QSplitter* stepsAndChart_; ///< the step list and the chart
     CodeEditor* script_;
     CodeEditor* diff_;
     CodeEditor* tir_;

@@ -140,10 +140,13 @@ CodeEditor* ScheduleEditor::editor() const { return edit_; }
 
 void ScheduleEditor::resizeEvent(QResizeEvent* event) {
     QWidget::resizeEvent(event);
-    // Narrow and tall: the script gets the full width, with the outline and
-    // the run history side by side below it. Otherwise the outline and the
-    // history form a column to the script's right.
-    const bool narrow = width() < 760 && height() >= 420;
+    // Where the script beside the outline would be cut (fewer than
+    // kReadableColumns characters) and there is height for six lines, the script gets
+    // the full width, with the outline and the run history side by side below
+    // it. Otherwise the outline and the history form a column to its right.
+    const bool cut = width() * 3 / 5 < edit_->widthForColumns(kReadableColumns);
+    const bool tallEnough = height() * 3 / 5 >= 6 * edit_->fontMetrics().lineSpacing() + status_->sizeHint().height();
+    const bool narrow = cut && tallEnough;
     const Qt::Orientation outer = narrow ? Qt::Vertical : Qt::Horizontal;
     if (outerSplit_->orientation() == outer) return;
     outerSplit_->setOrientation(outer);

@@ -3,7 +3,8 @@
 /// describe: the code view is the centre of the window; the graph (tabbed with
 /// the GEMM lesson) over the schedule editor (tabbed with the node properties)
 /// on the left; the messages (tabbed with the stage view, whose diff wants the
-/// full width) below.
+/// full width) below. The lesson and the stage view get room when chosen; the
+/// code view arranges its panes for its size and maximises the focused one.
 #include "shell/ViewRegistry.h"
 
 #include "code/CodeView.h"
@@ -43,12 +44,18 @@ ViewRegistry builtinViews() {
         record(QStringLiteral("CodeView"), QT_TRANSLATE_NOOP("tessel::views::MainWindow", "Code"),
                QStringLiteral("code"), [](Session* session, QWidget* parent) -> QWidget* {
                    auto* view = new CodeView(session, parent);
-                   // The C pane is one click away (the view's toolbar): four
-                   // panes side by side are what fits next to the graph.
+                   // The C pane is one click away (the view's toolbar); the
+                   // others are arranged for the width (CodeView::arrangePanes).
                    view->setPaneVisible(CodeView::C, false);
                    return view;
                });
     code.placement.central = true;
+    code.maximise = [](QWidget* self, QWidget* focus) {
+        auto* view = static_cast<CodeView*>(self);
+        const int pane = view->paneOf(focus);
+        view->maximisePane(pane >= 0 ? CodeView::Pane(pane) : view->currentPane());
+    };
+    code.restore = [](QWidget* self) { static_cast<CodeView*>(self)->restorePanes(); };
     r.add(code);
 
     ViewRecord graph =
@@ -56,7 +63,7 @@ ViewRegistry builtinViews() {
                QStringLiteral("graph"), make<GraphPanel>());
     graph.placement.raised = true;
     graph.placement.widthShare = 0.4;
-    graph.placement.heightShare = 0.45;
+    graph.placement.heightShare = 0.4;
     r.add(graph);
 
     ViewRecord properties = record(QStringLiteral("PropertiesDock"),
@@ -74,6 +81,7 @@ ViewRegistry builtinViews() {
                                QStringLiteral("stages"), make<StageView>());
     stages.placement.area = Qt::BottomDockWidgetArea;
     stages.placement.tabWith = QStringLiteral("MessagesDock");
+    stages.placement.roomHeightShare = 0.45; // the diff's two panes need lines, not only width
     r.add(stages);
 
     ViewRecord schedule = record(QStringLiteral("ScheduleDock"),
@@ -81,13 +89,16 @@ ViewRegistry builtinViews() {
                                  QStringLiteral("schedule"), make<ScheduleEditor>());
     schedule.placement.below = QStringLiteral("GraphDock");
     schedule.placement.raised = true;
-    schedule.placement.heightShare = 0.45;
+    schedule.placement.heightShare = 0.5; // text needs the lines more than the graph (it zooms)
     r.add(schedule);
 
     ViewRecord lesson = record(QStringLiteral("LessonDock"),
                                QT_TRANSLATE_NOOP("tessel::views::MainWindow", "GEMM Lesson"),
                                QStringLiteral("lesson"), make<LessonView>());
     lesson.placement.tabWith = QStringLiteral("GraphDock");
+    // Chosen, it takes most of the window: its steps, chart, text and code.
+    lesson.placement.roomWidthShare = 0.6;
+    lesson.placement.roomHeightShare = 0.6;
     r.add(lesson);
 
     ViewRecord messages = record(QStringLiteral("MessagesDock"),

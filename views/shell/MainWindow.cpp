@@ -37,12 +37,14 @@
 #include <QTimer>
 #include <QToolButton>
 
+#include <algorithm>
+
 namespace tessel::views {
 
 namespace {
 
 constexpr int kMaxRecent = 8;
-/// The window's size on a screen where it fits.
+/// The smallest first window that fits next to every view (a larger screen gets more).
 constexpr QSize kPreferredSize(1440, 900);
 
 /// What the inspect job finds out about a model before compiling it.
@@ -94,14 +96,21 @@ QRect fitWindowToScreen(const QSize& preferred, const QRect& available) {
     return r;
 }
 
+QSize preferredWindowSize(const QSize& available) {
+    return QSize(std::max(kPreferredSize.width(), available.width() * 9 / 10),
+                 std::max(kPreferredSize.height(), available.height() * 9 / 10));
+}
+
 MainWindow::MainWindow(QWidget* parent, ViewRegistry views)
-    : QMainWindow(parent), session_(new Session(this)), registry_(std::move(views)) {
+    : QMainWindow(parent), session_(new Session(this)), registry_(std::move(views)),
+      layout_(new WindowLayout(this, &registry_, &views_, &docks_)) {
     setObjectName(QStringLiteral("TesselMainWindow"));
     setWindowIcon(QIcon(QStringLiteral(":/icons/tessel.svg")));
     setDockNestingEnabled(true);
     // A saved geometry (restoreLayout) replaces this; a first window fits the
     // screen, so the messages and the status bar are never off it.
-    if (QScreen* s = screen()) setGeometry(fitWindowToScreen(kPreferredSize, s->availableGeometry()));
+    if (QScreen* s = screen())
+        setGeometry(fitWindowToScreen(preferredWindowSize(s->availableGeometry().size()), s->availableGeometry()));
     else resize(kPreferredSize);
 
     statusLabel_ = new QLabel(this);
@@ -114,6 +123,7 @@ MainWindow::MainWindow(QWidget* parent, ViewRegistry views)
     statusBar()->addPermanentWidget(progress_);
     statusBar()->addPermanentWidget(cancelButton_);
 
+    connect(layout_, &WindowLayout::maximisedChanged, this, &MainWindow::onMaximisedChanged);
     createActions();
     createMenus();
     createViews();
@@ -196,9 +206,21 @@ void MainWindow::createActions() {
     aboutQtAct_ = new QAction(this);
     connect(aboutQtAct_, &QAction::triggered, qApp, &QApplication::aboutQt);
     resetLayoutAct_ = new QAction(this);
-    connect(resetLayoutAct_, &QAction::triggered, this, [this] {
-        restoreState(defaultState_);
-        applyDefaultSizes();
+    connect(resetLayoutAct_, &QAction::triggered, this, &MainWindow::resetLayout);
+    // One key to let the focused pane fill the window and to bring the rest
+    // back (Ctrl+M would be Qt's minimise on some platforms; nothing else here
+    // takes Ctrl+Shift+M).
+    maximiseAct_ = new QAction(this);
+    maximiseAct_->setCheckable(true);
+    maximiseAct_->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_M));
+    maximiseAct_->setShortcutContext(Qt::WindowShortcut);
+    addAction(maximiseAct_);
+    connect(maximiseAct_, &QAction::triggered, this, [this] {
+        if (layout_->maximised().isEmpty())
+            layout_->maximiseFocused();
+        else
+            layout_->restoreMaximised();
+        maximiseAct_->setChecked(!layout_->maximised().isEmpty());
     });
 
     languageGroup_ = new QActionGroup(this);
@@ -263,6 +285,11 @@ void MainWindow::retranslate() {
     quitAct_->setText(tr("&Quit"));
     viewMenu_->setTitle(tr("&View"));
     resetLayoutAct_->setText(tr("Reset Layout"));
+    maximiseAct_->setText(tr("&Maximise Pane"));
+    maximiseAct_->setToolTip(
+        tr("Let the pane with the keyboard focus fill the window; press %1 again to bring the other views back")
+            .arg(maximiseAct_->shortcut().toString(QKeySequence::NativeText)));
+    maximiseAct_->setStatusTip(maximiseAct_->toolTip());
     runMenu_->setTitle(tr("&Run"));
     compileRunAct_->setText(tr("Compile and Run &Model"));
     cancelAct_->setText(tr("&Cancel Running Work"));
@@ -309,6 +336,7 @@ void MainWindow::createViews() {
             d->setObjectName(r.id);
             addDockWidget(r.placement.area, d);
             docks_.insert(r.id, d);
+            layout_->watch(r.id, d);
         }
         // Views' own size hints would pin the dock areas (a tabbed stage view
         // would keep the messages panel tall); the user sizes the docks.
@@ -324,6 +352,7 @@ void MainWindow::createViews() {
     for (const ViewRecord& r : registry_.records())
         if (auto* d = docks_.value(r.id)) viewMenu_->addAction(d->toggleViewAction());
     viewMenu_->addSeparator();
+    viewMenu_->addAction(maximiseAct_);
     viewMenu_->addAction(resetLayoutAct_);
 }
 
@@ -349,17 +378,45 @@ QDockWidget* MainWindow::dock(const QString& id) const { return docks_.value(id)
 
 void MainWindow::showView(const QString& id) {
     if (auto* d = dock(id)) {
+        if (!layout_->maximised().isEmpty() && layout_->maximised() != id) layout_->restoreMaximised();
         d->show();
         d->raise();
+        // Chosen again while in front: the room it asks for all the same.
+        QTimer::singleShot(0, layout_, [this, id] { layout_->giveRoom(id); });
     }
 }
 
 void MainWindow::restoreLayout() {
     QSettings s;
     restoreGeometry(s.value(QStringLiteral("window/geometry")).toByteArray());
-    if (restoreState(s.value(QStringLiteral("window/state")).toByteArray())) return;
+    const QByteArray state = s.value(QStringLiteral("window/state")).toByteArray();
+    if (!state.isEmpty() && layout_->restore(state)) return;
     // Dock sizes only take once the window is laid out: at its first paint.
     sizesPending_ = true;
+}
+
+void MainWindow::resetLayout() {
+    layout_->restore(defaultState_);
+    applyDefaultSizes();
+}
+
+void MainWindow::maximiseFocusedView() { layout_->maximiseFocused(); }
+
+void MainWindow::restoreMaximised() { layout_->restoreMaximised(); }
+
+QString MainWindow::maximisedView() const { return layout_->maximised(); }
+
+void MainWindow::onMaximisedChanged(const QString& id) {
+    maximiseAct_->setChecked(!id.isEmpty());
+    const ViewRecord* record = registry_.find(id);
+    if (!record) {
+        statusBar()->clearMessage();
+        return;
+    }
+    statusBar()->showMessage(tr("%1 fills the window: %2 brings the other views back.")
+                                 .arg(ViewRegistry::title(*record),
+                                      maximiseAct_->shortcut().toString(QKeySequence::NativeText)),
+                             8000);
 }
 
 void MainWindow::applyDefaultSizes() {
@@ -384,7 +441,7 @@ void MainWindow::applyDefaultSizes() {
 void MainWindow::closeEvent(QCloseEvent* event) {
     QSettings s;
     s.setValue(QStringLiteral("window/geometry"), saveGeometry());
-    s.setValue(QStringLiteral("window/state"), saveState());
+    s.setValue(QStringLiteral("window/state"), layout_->state());
     session_->jobs()->cancelAll();
     event->accept();
 }
@@ -392,6 +449,7 @@ void MainWindow::closeEvent(QCloseEvent* event) {
 bool MainWindow::eventFilter(QObject* watched, QEvent* event) {
     if (watched == this && event->type() == QEvent::Paint && !painted_) {
         painted_ = true;
+        layout_->followChoices();
         if (sizesPending_) {
             sizesPending_ = false;
             QTimer::singleShot(0, this, &MainWindow::applyDefaultSizes);
@@ -409,6 +467,7 @@ void MainWindow::setLanguage(const QString& code) {
     // so every panel speaks the new language; the docks and layout stay.
     // The views build themselves from the session, which has the script's
     // unsaved edits (the schedule editor keeps them there as they are typed).
+    restoreMaximised();
     destroyViews();
     createViews();
     retranslate();
@@ -616,7 +675,7 @@ bool MainWindow::openProject(const QString& path) {
     }
     projectPath_ = QFileInfo(path).absoluteFilePath();
     addRecent(projectPath_);
-    if (!p.windowState.isEmpty()) restoreState(p.windowState);
+    if (!p.windowState.isEmpty()) layout_->restore(p.windowState);
     if (!p.windowGeometry.isEmpty()) restoreGeometry(p.windowGeometry);
     session_->setTarget(p.target);
     if (!p.modelPath.isEmpty()) {
@@ -643,7 +702,7 @@ bool MainWindow::saveProject(const QString& path) {
     p.target = session_->target();
     p.currentFunction = session_->currentFunction();
     p.windowGeometry = saveGeometry();
-    p.windowState = saveState();
+    p.windowState = layout_->state();
     QString err = p.save(path);
     if (!err.isEmpty()) {
         showMessage(err, true);
@@ -820,6 +879,7 @@ void MainWindow::showAbout() {
 QStringList MainWindow::saveScreenshots(const QString& dir) {
     QDir().mkpath(dir);
     QStringList files;
+    const WindowLayout::Quiet quiet(layout_); // docks floated for their pictures are no user's choice
     // A view behind another tab, or squeezed into a small dock, is shown
     // floating at a readable size for its picture; the layout is restored after.
     const QByteArray state = saveState();
@@ -828,8 +888,8 @@ QStringList MainWindow::saveScreenshots(const QString& dir) {
         QWidget* w = views_.value(r.id);
         if (!w) return;
         QDockWidget* d = dock(r.id);
-        if (d && (w->visibleRegion().isEmpty() || w->width() < readable.width() / 2 ||
-                  w->height() < readable.height() / 3)) {
+        if (d && (w->visibleRegion().isEmpty() || w->width() < readable.width() * 2 / 3 ||
+                  w->height() < readable.height() * 2 / 3)) {
             d->setFloating(true);
             d->resize(readable);
             d->show();

@@ -6,12 +6,16 @@
 /// error).
 ///
 /// Opening a model compiles it on a worker with the full trace; the views
-/// follow the Session. A language change rebuilds the views so every string
+/// follow the Session. The maximise key (Ctrl+Shift+M, View > Maximise Pane)
+/// lets the view with the focus fill the window and brings the layout back;
+/// a view whose record asks for room when chosen (the lesson, the stage view)
+/// grows when its tab comes to the front and gives the room back after. A language change rebuilds the views so every string
 /// is retranslated.
 #pragma once
 
 #include "shell/Project.h"
 #include "shell/ViewRegistry.h"
+#include "shell/WindowLayout.h"
 
 #include <QMainWindow>
 #include <QMap>
@@ -32,6 +36,11 @@ class Session;
 /// is `available`: `preferred` when it fits with room for the window
 /// manager's frame, else the largest size that fits, centred.
 QRect fitWindowToScreen(const QSize& preferred, const QRect& available);
+
+/// The first window's preferred size on a screen whose free area is
+/// `available`: nine tenths of it, and at least 1440 × 900 (which
+/// fitWindowToScreen shrinks to a smaller screen).
+QSize preferredWindowSize(const QSize& available);
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -82,8 +91,20 @@ public:
     }
     /// The dock of view `id` (its object name), or null for the central view.
     QDockWidget* dock(const QString& id) const;
-    /// Shows view `id`'s dock and brings its tab to the front.
+    /// Shows view `id`'s dock and brings its tab to the front (with the room
+    /// its record asks for when chosen).
     void showView(const QString& id);
+
+    /// The maximise key (WindowLayout): the view with the keyboard focus (the
+    /// central view when the focus is in none) fills the window, the other
+    /// docks hidden; a view of panes lets the focused pane fill it.
+    void maximiseFocusedView();
+    /// Brings back the layout from before maximiseFocusedView().
+    void restoreMaximised();
+    /// The maximised view's id, or empty.
+    QString maximisedView() const;
+    /// The View menu's checkable Maximise Pane action (Ctrl+Shift+M).
+    QAction* maximiseAction() const { return maximiseAct_; }
 
 signals:
     /// The first time the window painted (startup measurement).
@@ -107,6 +128,8 @@ private:
     void applyDefaultLayout();
     void restoreLayout();
     void applyDefaultSizes();
+    void resetLayout();
+    void onMaximisedChanged(const QString& id);
     void addRecent(const QString& path);
     void rebuildRecentMenu();
     void rebuildExamplesMenu();
@@ -138,7 +161,8 @@ private:
     QMenu *fileMenu_ = nullptr, *recentMenu_ = nullptr, *examplesMenu_ = nullptr, *viewMenu_ = nullptr,
           *runMenu_ = nullptr, *settingsMenu_ = nullptr, *languageMenu_ = nullptr, *helpMenu_ = nullptr;
     QAction *openAct_, *openProjectAct_, *saveProjectAct_, *saveProjectAsAct_, *quitAct_, *compileRunAct_,
-        *cancelAct_, *passRefAct_, *lessonAct_, *aboutAct_, *aboutQtAct_, *resetLayoutAct_, *targetAct_;
+        *cancelAct_, *passRefAct_, *lessonAct_, *aboutAct_, *aboutQtAct_, *resetLayoutAct_, *targetAct_,
+        *maximiseAct_;
     QActionGroup* languageGroup_ = nullptr;
     QMap<QString, QAction*> languageActions_;
 
@@ -146,6 +170,7 @@ private:
     QProgressBar* progress_;
     QToolButton* cancelButton_;
     QByteArray defaultState_;
+    WindowLayout* layout_; ///< maximising, room for chosen views, layouts restored
 };
 
 } // namespace tessel::views

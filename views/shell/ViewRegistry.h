@@ -3,8 +3,8 @@
 /// window needs to know about it — the id its dock is saved under, its
 /// translatable title, where it sits in the default layout and how large, the
 /// screenshot it gives, and a factory that builds it over the Session. The main
-/// window, its View menu, the default layout, retranslation and the
-/// screenshots iterate the records; none of them names a view.
+/// window, its View menu, the default layout, retranslation, maximising and
+/// the screenshots iterate the records; none of them names a view.
 ///
 /// Adding a view is one record in builtinViews() (BuiltinViews.cpp) plus the
 /// view's own files. Records are filled by that explicit function, not by
@@ -36,6 +36,14 @@ struct ViewPlacement {
     /// Default size as a share of the window's width / height (0: left to the layout).
     double widthShare = 0;
     double heightShare = 0;
+    /// Room when chosen: when the view is chosen (Help menu, View menu, its
+    /// tab brought to the front), its dock grows to at least this share of the
+    /// window's width / height (0: as it is). The sizes from before come back
+    /// when another tab of its group is chosen, unless the user resized it.
+    /// Where the window is too small to give that room beside the other
+    /// views, the view fills the window (the maximise key brings them back).
+    double roomWidthShare = 0;
+    double roomHeightShare = 0;
 };
 
 /// Finds another view by id once all are built (for views that follow another).
@@ -54,6 +62,11 @@ struct ViewRecord {
     std::function<QWidget*(Session*, QWidget* parent)> create;
     /// Called after every view was built (optional): e.g. the properties follow the graph.
     std::function<void(QWidget* self, const ViewLookup& find)> link;
+    /// Optional, for a view made of panes: the maximise key was pressed with
+    /// the focus on `focus` (inside the view, or null) and the view fills the
+    /// window; `maximise` lets that pane fill the view, `restore` undoes it.
+    std::function<void(QWidget* self, QWidget* focus)> maximise;
+    std::function<void(QWidget* self)> restore;
 };
 
 /// The translation context of the view titles.

@@ -4,7 +4,10 @@
 // lighting its TIR line and its siblings in one colour, the TE pane's tile line
 // reaching its four loops in four colours shared by every pane, scrolling to
 // the linked lines, the hover preview, the LLVM before/after switch, hiding a
-// pane, and a click made before the line tables are ready.
+// pane, and a click made before the line tables are ready. Then the panes'
+// arrangement: as many groups side by side as fit with 60 columns each (the
+// rest as tabs, one click away), stacked when only one fits across, what is in
+// front kept across a resize, and a pane maximised and restored.
 #include "code/CodeView.h"
 #include "common/CodeEditor.h"
 #include "common/Jobs.h"
@@ -14,6 +17,8 @@
 #include <QAction>
 #include <QComboBox>
 #include <QLabel>
+#include <QTabBar>
+#include <QTabWidget>
 #include <QScrollBar>
 #include <QTextBlock>
 #include <QtTest>
@@ -66,6 +71,12 @@ void clickLine(views::CodeEditor* editor, int line) {
                       QPoint(r.left() + 30, r.center().y()));
 }
 
+/// The text columns `editor` shows, measured as a user would: its text
+/// area's width in 'x' advances of its font.
+int columnsShown(views::CodeEditor* editor) {
+    return editor->viewport()->width() / QFontMetrics(editor->font()).horizontalAdvance(QLatin1Char('x'));
+}
+
 bool lineVisible(views::CodeEditor* editor, int line) {
     QRect r = editor->cursorRect(QTextCursor(editor->document()->findBlockByNumber(line - 1)));
     return r.top() >= 0 && r.bottom() <= editor->viewport()->height();
@@ -91,7 +102,9 @@ private slots:
         a_ = std::make_shared<driver::FunctionArtifacts>(
             driver::compileScriptArtifacts(readFile(p), "07_parallel.te"));
         view_ = std::make_unique<CodeView>(&session_);
-        view_->resize(1800, 700);
+        // Wide enough for the five panes side by side at 60 columns each: the
+        // tests below see every pane (the arrangement tests narrow it).
+        view_->resize(2700, 700);
         view_->show();
         QVERIFY(QTest::qWaitForWindowExposed(view_.get()));
     }
@@ -287,6 +300,132 @@ private slots:
         for (int p = 0; p < CodeView::PaneCount; ++p)
             QVERIFY(view_->linkedLines(CodeView::Pane(p)).isEmpty());
         view_->activateLine(CodeView::Tir, 3); // harmless
+    }
+
+    void panesArrangeForTheWidth() {
+        session_.setArtifacts(a_);
+        waitForLinks();
+        for (int p = 0; p < CodeView::PaneCount; ++p)
+            view_->setPaneVisible(CodeView::Pane(p), true);
+        const int pane = view_->pane(CodeView::Assembly)->widthForColumns(CodeView::kMinimumColumns);
+        int lastGroups = CodeView::PaneCount + 1;
+        for (int width : {2700, 2000, 1400, 1100, 900, 600, 400}) {
+            view_->resize(width, 700);
+            QCoreApplication::processEvents();
+            const int groups = view_->groupCount();
+            QVERIFY(groups >= 1 && groups <= lastGroups); // narrower: never more side by side
+            lastGroups = groups;
+            // Every shown pane is in one group, in order.
+            QList<CodeView::Pane> all;
+            for (int g = 0; g < groups; ++g)
+                all += view_->groupPanes(g);
+            QCOMPARE(all, (QList<CodeView::Pane>{CodeView::Te, CodeView::Tir, CodeView::LlvmIr,
+                                                 CodeView::Assembly, CodeView::C}));
+            // The panes in front are at least 60 columns wide wherever the
+            // view has room for one such pane.
+            int inFront = 0;
+            for (int p = 0; p < CodeView::PaneCount; ++p) {
+                auto* e = view_->pane(CodeView::Pane(p));
+                if (!view_->isPaneInFront(CodeView::Pane(p))) {
+                    QVERIFY(!e->isVisible());
+                    continue;
+                }
+                ++inFront;
+                QVERIFY(e->isVisible());
+                if (width < pane) continue; // not even one pane fits: it takes the whole width
+                QVERIFY2(columnsShown(e) >= CodeView::kMinimumColumns,
+                         qPrintable(QStringLiteral("%1 px: pane %2 shows %3 columns")
+                                        .arg(width)
+                                        .arg(p)
+                                        .arg(columnsShown(e))));
+            }
+            QCOMPARE(inFront, groups);
+            // As many groups side by side as fit; one across only when two do not.
+            if (view_->groupOrientation() == Qt::Horizontal && groups > 1)
+                QVERIFY(width / (groups + 1) < pane);
+            if (width >= 2 * pane + 20) QCOMPARE(view_->groupOrientation(), Qt::Horizontal);
+            if (width < 2 * pane) QVERIFY(view_->groupOrientation() == Qt::Vertical || groups == 1);
+            qInfo("%d px (a pane of 60 columns: %d px): %d group(s) %s", width, pane, groups,
+                  view_->groupOrientation() == Qt::Horizontal ? "side by side" : "stacked");
+        }
+        // The widest showed all five, side by side; a narrow view stacks two,
+        // the TIR over the assembly; a low one shows one group.
+        view_->resize(2700, 700);
+        QCoreApplication::processEvents();
+        QCOMPARE(view_->groupCount(), CodeView::PaneCount);
+        view_->resize(600, 700);
+        QCoreApplication::processEvents();
+        QCOMPARE(view_->groupCount(), 2);
+        QCOMPARE(view_->groupOrientation(), Qt::Vertical);
+        QVERIFY(view_->isPaneInFront(CodeView::Tir) && view_->isPaneInFront(CodeView::Assembly));
+        view_->resize(600, 250);
+        QCoreApplication::processEvents();
+        QCOMPARE(view_->groupCount(), 1);
+        QVERIFY(view_->isPaneInFront(CodeView::Tir));
+    }
+
+    void aPaneBehindATabIsOneClickAway() {
+        view_->resize(1100, 700);
+        QCoreApplication::processEvents();
+        QCOMPARE(view_->groupCount(), 2);
+        QCOMPARE(view_->groupPanes(0), (QList<CodeView::Pane>{CodeView::Te, CodeView::Tir}));
+        QVERIFY(view_->isPaneInFront(CodeView::Tir));
+        QVERIFY(!view_->isPaneInFront(CodeView::Te));
+        // One click on its tab.
+        auto* group = view_->pane(CodeView::Te)->parentWidget();
+        while (group && !qobject_cast<QTabWidget*>(group)) group = group->parentWidget();
+        QVERIFY(group);
+        auto* tabs = static_cast<QTabWidget*>(group);
+        QVERIFY(tabs->tabBar()->isVisible());
+        const int te = tabs->indexOf(view_->pane(CodeView::Te)->parentWidget());
+        QVERIFY(te >= 0);
+        QTest::mouseClick(tabs->tabBar(), Qt::LeftButton, {}, tabs->tabBar()->tabRect(te).center());
+        QVERIFY(view_->isPaneInFront(CodeView::Te));
+        QVERIFY(view_->pane(CodeView::Te)->isVisible());
+        QVERIFY(columnsShown(view_->pane(CodeView::Te)) >= CodeView::kMinimumColumns);
+        // What the user put in front stays there when the view is resized.
+        view_->resize(1400, 700);
+        QCoreApplication::processEvents();
+        view_->resize(600, 700);
+        QCoreApplication::processEvents();
+        QVERIFY(view_->isPaneInFront(CodeView::Te));
+        // Showing a hidden pane brings it to the front.
+        view_->resize(1100, 700);
+        QCoreApplication::processEvents();
+        view_->setPaneVisible(CodeView::C, false);
+        QVERIFY(!view_->isPaneInFront(CodeView::C));
+        view_->setPaneVisible(CodeView::C, true);
+        QVERIFY(view_->isPaneInFront(CodeView::C));
+        QVERIFY(view_->pane(CodeView::C)->isVisible());
+    }
+
+    void aPaneMaximisesAndRestores() {
+        view_->resize(1400, 700);
+        QCoreApplication::processEvents();
+        const int groups = view_->groupCount();
+        QVERIFY(groups >= 2);
+        QList<QList<CodeView::Pane>> before;
+        for (int g = 0; g < groups; ++g)
+            before << view_->groupPanes(g);
+        view_->pane(CodeView::LlvmIr)->setFocus();
+        QCOMPARE(view_->currentPane(), CodeView::LlvmIr);
+        view_->maximisePane(view_->currentPane());
+        QCoreApplication::processEvents();
+        QCOMPARE(view_->maximisedPane(), int(CodeView::LlvmIr));
+        QCOMPARE(view_->groupCount(), 1);
+        QVERIFY(view_->isPaneInFront(CodeView::LlvmIr));
+        // The whole view's width, the other panes a tab away.
+        QVERIFY(view_->pane(CodeView::LlvmIr)->width() > 1400 - 40);
+        QCOMPARE(view_->groupPanes(0).size(), CodeView::PaneCount);
+        view_->restorePanes();
+        QCoreApplication::processEvents();
+        QCOMPARE(view_->maximisedPane(), -1);
+        QCOMPARE(view_->groupCount(), groups);
+        for (int g = 0; g < groups; ++g)
+            QCOMPARE(view_->groupPanes(g), before[g]);
+        QVERIFY(view_->isPaneInFront(CodeView::LlvmIr)); // where the user was
+        view_->resize(2700, 700);
+        QCoreApplication::processEvents();
     }
 
     void cleanupTestCase() { view_.reset(); }

@@ -1,7 +1,9 @@
 // The IDE as a user drives it: open the bundled example, pick a fused group
 // in the graph and see its TIR, click a TIR line and see the linked assembly,
 // type a schedule line with a typo (error mark), fix it (new TIR), undo, run
-// (a latency), and switch the language to Korean (translated menus).
+// (a latency), and switch the language to Korean (translated menus). The
+// window at real screen sizes (1366 x 768, 1920 x 1080): every code pane
+// readable, the maximise key, and room for the lesson when it is chosen.
 
 #include "shell/MainWindow.h"
 
@@ -16,6 +18,7 @@
 #include "graph/GraphPanel.h"
 #include "graph/GraphScene.h"
 #include "graph/GraphView.h"
+#include "lesson/LessonView.h"
 #include "schedule/ScheduleEditor.h"
 #include "shell/InputShapesDialog.h"
 
@@ -23,16 +26,20 @@
 
 #include <QDialogButtonBox>
 #include <QDockWidget>
+#include <QDir>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenuBar>
 #include <QPushButton>
 #include <QScreen>
+#include <QTabBar>
 #include <QStatusBar>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTextBlock>
 #include <QtTest>
+
+#include <memory>
 
 using namespace tessel::views;
 
@@ -48,6 +55,9 @@ private slots:
     void viewRegistryDrivesTheWindow();
     void dynamicWidthModelThroughTheDialog();
     void theTargetReachesEveryCompile();
+    void readableAtRealScreenSizes_data();
+    void readableAtRealScreenSizes();
+    void aMaximisedViewGivesWayToChoices();
 
 private:
     void clickLine(CodeEditor* e, int line);
@@ -334,7 +344,9 @@ void TestMainWindow::viewRegistryDrivesTheWindow() {
     QStringList entries;
     for (QAction* a : viewMenu->actions())
         if (!a->isSeparator()) entries << a->text();
-    QCOMPARE(entries.size(), int(views.records().size()) - 1 + 1); // the docks (not the central view) + Reset Layout
+    // The docks (not the central view) + Maximise Pane + Reset Layout.
+    QCOMPARE(entries.size(), int(views.records().size()) - 1 + 2);
+    QVERIFY(viewMenu->actions().contains(w.maximiseAction()));
     QVERIFY(viewMenu->actions().contains(d->toggleViewAction()));
     QCOMPARE(w.tabifiedDockWidgets(w.dock(QStringLiteral("GraphDock"))).contains(d), true);
 
@@ -491,6 +503,323 @@ void TestMainWindow::theTargetReachesEveryCompile() {
     QVERIFY2(ready.wait(120000), qPrintable(s->messages()->lastText()));
     QVERIFY(s->jobs()->waitForIdle(60000));
     QCOMPARE(s->model()->target, tessel::codegen::hostTarget());
+}
+
+namespace {
+
+/// The code panes a user sees in `w` (every CodeEditor on screen, in any view)
+/// with fewer than `columns` columns: their text area measured in 'x'
+/// advances of their font.
+QStringList narrowPanes(QWidget* w, int columns) {
+    QStringList narrow;
+    for (CodeEditor* e : w->findChildren<CodeEditor*>()) {
+        if (!e->isVisible() || e->visibleRegion().isEmpty()) continue;
+        const int shown = e->viewport()->width() / QFontMetrics(e->font()).horizontalAdvance(QLatin1Char('x'));
+        QString where;
+        for (QWidget* p = e; p && where.isEmpty(); p = p->parentWidget())
+            if (!p->objectName().isEmpty()) where = p->objectName();
+        if (shown < columns) narrow << QStringLiteral("%1 (%2 columns, %3 px)").arg(where).arg(shown).arg(e->width());
+    }
+    return narrow;
+}
+
+/// A dock on screen: shown and not behind another tab of its group (Qt
+/// keeps those shown, but moved out of sight).
+bool inFront(QDockWidget* d) { return d->isVisible() && !d->visibleRegion().isEmpty(); }
+
+int visibleCodePanes(QWidget* w) {
+    int n = 0;
+    for (CodeEditor* e : w->findChildren<CodeEditor*>()) n += e->isVisible() && !e->visibleRegion().isEmpty();
+    return n;
+}
+
+/// Lets layout requests, deferred room and repaints run.
+void settle() {
+    for (int i = 0; i < 5; ++i) {
+        QCoreApplication::processEvents();
+        QTest::qWait(20);
+    }
+}
+
+QString shotsDir(const QSize& screen) {
+    const QString dir = QStringLiteral(TESSEL_BINARY_DIR "/screenshots/layout-%1x%2").arg(screen.width()).arg(screen.height());
+    QDir().mkpath(dir);
+    return dir;
+}
+
+} // namespace
+
+void TestMainWindow::readableAtRealScreenSizes_data() {
+    QTest::addColumn<QSize>("screen");
+    QTest::newRow("1366x768") << QSize(1366, 768);
+    QTest::newRow("1920x1080") << QSize(1920, 1080);
+}
+
+void TestMainWindow::readableAtRealScreenSizes() {
+    QFETCH(QSize, screen);
+    // A first start on that screen, with a 32 px panel: the window as
+    // fitWindowToScreen places it, the default layout, the bundled example.
+    QSettings().remove(QStringLiteral("window"));
+    const QRect available(0, 0, screen.width(), screen.height() - 32);
+    const QRect frame = fitWindowToScreen(preferredWindowSize(available.size()), available);
+    QVERIFY(available.contains(frame));
+    MainWindow w;
+    w.resize(frame.size());
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QSignalSpy ready(&w, &MainWindow::modelReady);
+    w.openExample();
+    QVERIFY2(ready.wait(240000), "the example model did not compile");
+    Session* s = w.session();
+    QVERIFY(s->jobs()->waitForIdle(120000));
+    QTRY_VERIFY_WITH_TIMEOUT(s->artifacts() != nullptr, 60000);
+    QVERIFY(s->jobs()->waitForIdle(60000));
+    settle();
+    const QString dir = shotsDir(screen);
+    QVERIFY(w.grab().save(dir + QStringLiteral("/window.png")));
+
+    // Every code pane on screen shows at least 60 columns; the code view
+    // shows two panes at once (side by side where they fit, else stacked),
+    // the TIR and the assembly, the others one click away.
+    QVERIFY2(narrowPanes(&w, 60).isEmpty(), qPrintable(narrowPanes(&w, 60).join(QStringLiteral("; "))));
+    CodeView* code = w.view<CodeView>();
+    QVERIFY(code->groupCount() >= 2);
+    QVERIFY(code->isPaneInFront(CodeView::Tir) && code->isPaneInFront(CodeView::Assembly));
+    QVERIFY(!code->isPaneInFront(CodeView::Te) && code->isPaneVisible(CodeView::Te));
+    if (screen.width() >= 1920) QCOMPARE(code->groupOrientation(), Qt::Horizontal);
+    const int panesBefore = visibleCodePanes(&w);
+    QVERIFY(panesBefore >= 3); // the schedule's script, the TIR, the assembly
+
+    // The maximise key on the assembly pane: it fills the window, the docks
+    // go; the key again brings all of it back as it was.
+    QMap<QString, QRect> docksBefore;
+    for (const ViewRecord& r : w.views().records())
+        if (QDockWidget* d = w.dock(r.id); d && inFront(d)) docksBefore.insert(r.id, d->geometry());
+    CodeEditor* assembly = code->pane(CodeView::Assembly);
+    assembly->setFocus();
+    QTRY_VERIFY(assembly->hasFocus());
+    QTest::keyClick(assembly, Qt::Key_M, Qt::ControlModifier | Qt::ShiftModifier);
+    settle();
+    QCOMPARE(w.maximisedView(), QStringLiteral("CodeView"));
+    QVERIFY(w.maximiseAction()->isChecked());
+    QCOMPARE(code->maximisedPane(), int(CodeView::Assembly));
+    for (const ViewRecord& r : w.views().records())
+        if (QDockWidget* d = w.dock(r.id)) QVERIFY2(!inFront(d), qPrintable(r.id));
+    QVERIFY2(assembly->width() > w.width() * 9 / 10, qPrintable(QString::number(assembly->width())));
+    QVERIFY(assembly->hasFocus());
+    QVERIFY(w.grab().save(dir + QStringLiteral("/maximised-assembly.png")));
+    QTest::keyClick(assembly, Qt::Key_M, Qt::ControlModifier | Qt::ShiftModifier);
+    settle();
+    QVERIFY(w.maximisedView().isEmpty());
+    QVERIFY(!w.maximiseAction()->isChecked());
+    QCOMPARE(code->maximisedPane(), -1);
+    for (auto it = docksBefore.begin(); it != docksBefore.end(); ++it)
+        QCOMPARE(w.dock(it.key())->geometry(), it.value());
+    QVERIFY(code->isPaneInFront(CodeView::Tir) && code->isPaneInFront(CodeView::Assembly));
+    QCOMPARE(visibleCodePanes(&w), panesBefore);
+
+    // A dock maximises the same way: the schedule editor fills the window.
+    ScheduleEditor* sched = w.view<ScheduleEditor>();
+    sched->editor()->setFocus();
+    QTRY_VERIFY(sched->editor()->hasFocus());
+    QTest::keyClick(sched->editor(), Qt::Key_M, Qt::ControlModifier | Qt::ShiftModifier);
+    settle();
+    QCOMPARE(w.maximisedView(), QStringLiteral("ScheduleDock"));
+    QVERIFY(!code->isVisible());
+    QVERIFY2(w.dock(QStringLiteral("ScheduleDock"))->width() > w.width() * 9 / 10,
+             qPrintable(QString::number(w.dock(QStringLiteral("ScheduleDock"))->width())));
+    QVERIFY(sched->editor()->toPlainText().size() > 0);
+    QTest::keyClick(sched->editor(), Qt::Key_M, Qt::ControlModifier | Qt::ShiftModifier);
+    settle();
+    QVERIFY(w.maximisedView().isEmpty());
+    QVERIFY(code->isVisible());
+    for (auto it = docksBefore.begin(); it != docksBefore.end(); ++it)
+        QCOMPARE(w.dock(it.key())->geometry(), it.value());
+
+    // Choosing the lesson (Help > GEMM Lesson, or its tab) gives it most of
+    // the window: beside the other views where the window is large enough,
+    // else the whole window (the maximise key brings the layout back). Every
+    // code pane stays readable; back at the graph, the layout is as before.
+    QDockWidget* lessonDock = w.dock(QStringLiteral("LessonDock"));
+    QDockWidget* graphDock = w.dock(QStringLiteral("GraphDock"));
+    const QRect graphBefore = graphDock->geometry();
+    QVERIFY(!inFront(lessonDock));
+    QMenu* help = w.menuBar()->findChild<QMenu*>(QStringLiteral("HelpMenu"));
+    QAction* lessonAction = nullptr;
+    for (QAction* a : help->actions())
+        if (a->text() == QStringLiteral("&GEMM Lesson")) lessonAction = a;
+    QVERIFY(lessonAction);
+    LessonView* lesson = w.view<LessonView>();
+    const bool small = screen.width() < 1600;
+    auto hasRoom = [&] {
+        if (!inFront(lessonDock)) return false;
+        if (small) return w.maximisedView() == QLatin1String("LessonDock");
+        return lessonDock->width() >= w.width() * 55 / 100 && lessonDock->height() >= w.height() * 55 / 100;
+    };
+    auto backToTheGraph = [&] {
+        if (small) {
+            QCOMPARE(w.maximisedView(), QStringLiteral("LessonDock"));
+            lesson->scriptView()->setFocus();
+            QTest::keyClick(lesson->scriptView(), Qt::Key_M, Qt::ControlModifier | Qt::ShiftModifier);
+            settle();
+            QVERIFY(w.maximisedView().isEmpty());
+            QVERIFY(code->isVisible());
+        }
+        QVERIFY(w.maximisedView().isEmpty());
+        graphDock->raise();
+        QTRY_VERIFY(inFront(graphDock));
+        // As before, to the layout's rounding (a few pixels).
+        auto near = [](const QRect& a, const QRect& b) {
+            return std::abs(a.left() - b.left()) <= 4 && std::abs(a.top() - b.top()) <= 4 &&
+                   std::abs(a.width() - b.width()) <= 6 && std::abs(a.height() - b.height()) <= 6;
+        };
+        QTRY_VERIFY2_WITH_TIMEOUT(near(graphDock->geometry(), graphBefore),
+                                  qPrintable(QStringLiteral("graph at %1,%2 %3x%4, was %5x%6")
+                                                 .arg(graphDock->x())
+                                                 .arg(graphDock->y())
+                                                 .arg(graphDock->width())
+                                                 .arg(graphDock->height())
+                                                 .arg(graphBefore.width())
+                                                 .arg(graphBefore.height())),
+                                  5000);
+        settle();
+        QVERIFY2(narrowPanes(&w, 60).isEmpty(), qPrintable(narrowPanes(&w, 60).join(QStringLiteral("; "))));
+    };
+    lessonAction->trigger();
+    QTRY_VERIFY_WITH_TIMEOUT(hasRoom(), 5000);
+    settle();
+    QVERIFY(hasRoom());
+    if (small) QVERIFY(lessonDock->width() > w.width() * 9 / 10 && lessonDock->height() > w.height() * 7 / 10);
+    QVERIFY(s->jobs()->waitForIdle(60000));
+    settle();
+    QVERIFY(w.grab().save(dir + QStringLiteral("/lesson-chosen.png")));
+    QVERIFY(!lesson->scriptView()->visibleRegion().isEmpty());
+    QVERIFY2(narrowPanes(&w, 60).isEmpty(), qPrintable(narrowPanes(&w, 60).join(QStringLiteral("; "))));
+    // The step's script has room for its lines, and so has its assembly.
+    QVERIFY2(lesson->scriptView()->viewport()->height() >= 12 * lesson->scriptView()->fontMetrics().lineSpacing(),
+             qPrintable(QString::number(lesson->scriptView()->viewport()->height())));
+    lesson->tabs()->setCurrentWidget(lesson->assemblyView());
+    settle();
+    QVERIFY2(narrowPanes(&w, 60).isEmpty(), qPrintable(narrowPanes(&w, 60).join(QStringLiteral("; "))));
+    lesson->tabs()->setCurrentWidget(lesson->scriptView());
+    backToTheGraph();
+
+    // Its tab clicked is a choice too.
+    QTabBar* tabs = nullptr;
+    int lessonTab = -1;
+    for (QTabBar* t : w.findChildren<QTabBar*>())
+        for (int i = 0; i < t->count() && !tabs; ++i)
+            if (!t->visibleRegion().isEmpty() && t->tabText(i) == QStringLiteral("GEMM Lesson")) tabs = t, lessonTab = i;
+    QVERIFY(tabs);
+    QTest::mouseClick(tabs, Qt::LeftButton, {}, tabs->tabRect(lessonTab).center());
+    QTRY_VERIFY_WITH_TIMEOUT(hasRoom(), 5000);
+    backToTheGraph();
+
+    // The stage view chosen by its tab: its diff gets 45 % of the height
+    // (where the window can give it), the messages' height comes back after.
+    QDockWidget* stagesDock = w.dock(QStringLiteral("StagesDock"));
+    QDockWidget* messagesDock = w.dock(QStringLiteral("MessagesDock"));
+    const int messagesHeight = messagesDock->height();
+    QVERIFY(!inFront(stagesDock));
+    QTabBar* bottom = nullptr;
+    int stagesTab = -1;
+    for (QTabBar* t : w.findChildren<QTabBar*>())
+        for (int i = 0; i < t->count() && !bottom; ++i)
+            if (!t->visibleRegion().isEmpty() && t->tabText(i) == QStringLiteral("Stages")) bottom = t, stagesTab = i;
+    QVERIFY(bottom);
+    QTest::mouseClick(bottom, Qt::LeftButton, {}, bottom->tabRect(stagesTab).center());
+    QTRY_VERIFY(inFront(stagesDock));
+    QTRY_VERIFY_WITH_TIMEOUT(!w.maximisedView().isEmpty() || stagesDock->height() >= w.height() * 4 / 10, 5000);
+    QVERIFY(w.maximisedView().isEmpty()); // room beside the others at both sizes
+    QVERIFY(s->jobs()->waitForIdle(60000));
+    settle();
+    QVERIFY(w.grab().save(dir + QStringLiteral("/stages-chosen.png")));
+    // Its diff and the code view keep their columns (the schedule editor,
+    // squeezed to a few lines, may put its outline beside the script again).
+    for (QWidget* readable : {static_cast<QWidget*>(code), static_cast<QWidget*>(stagesDock)})
+        QVERIFY2(narrowPanes(readable, 60).isEmpty(), qPrintable(narrowPanes(readable, 60).join(QStringLiteral("; "))));
+    messagesDock->raise();
+    QTRY_VERIFY(inFront(messagesDock));
+    QTRY_VERIFY_WITH_TIMEOUT(std::abs(messagesDock->height() - messagesHeight) <= 6, 5000);
+
+    // A narrower window shows fewer panes at once, each still readable.
+    w.resize(frame.width() * 2 / 3, frame.height());
+    settle();
+    QVERIFY(code->groupCount() <= 2);
+    if (code->width() >= code->pane(CodeView::Tir)->widthForColumns(60))
+        QVERIFY2(narrowPanes(code, 60).isEmpty(), qPrintable(narrowPanes(code, 60).join(QStringLiteral("; "))));
+    QVERIFY(w.grab().save(dir + QStringLiteral("/narrower.png")));
+    QVERIFY(s->jobs()->waitForIdle(60000));
+}
+
+void TestMainWindow::aMaximisedViewGivesWayToChoices() {
+    QSettings().remove(QStringLiteral("window"));
+    auto w = std::make_unique<MainWindow>();
+    w->resize(1400, 900);
+    w->show();
+    QVERIFY(QTest::qWaitForWindowExposed(w.get()));
+    settle();
+    CodeView* code = w->view<CodeView>();
+    QDockWidget* graph = w->dock(QStringLiteral("GraphDock"));
+    QDockWidget* sched = w->dock(QStringLiteral("ScheduleDock"));
+    QVERIFY(inFront(graph) && inFront(sched) && code->isVisible());
+
+    // The graph maximised (the View menu's action, the focus in the graph).
+    w->view<GraphPanel>()->view()->setFocus();
+    QTRY_VERIFY(w->view<GraphPanel>()->view()->hasFocus());
+    w->maximiseAction()->trigger();
+    settle();
+    QCOMPARE(w->maximisedView(), QStringLiteral("GraphDock"));
+    QVERIFY(w->maximiseAction()->isChecked());
+    QVERIFY(!code->isVisible() && !sched->isVisible());
+    QVERIFY(graph->width() > w->width() * 9 / 10);
+    // Showing another view from the View menu brings the layout back, with it.
+    sched->toggleViewAction()->trigger();
+    QTRY_VERIFY(w->maximisedView().isEmpty());
+    QVERIFY(!w->maximiseAction()->isChecked());
+    QTRY_VERIFY(inFront(sched));
+    QVERIFY(inFront(graph) && code->isVisible());
+
+    // Closing a maximised view brings the others back, without it.
+    w->view<ScheduleEditor>()->editor()->setFocus();
+    QTRY_VERIFY(w->view<ScheduleEditor>()->editor()->hasFocus());
+    w->maximiseAction()->trigger();
+    settle();
+    QCOMPARE(w->maximisedView(), QStringLiteral("ScheduleDock"));
+    sched->close();
+    QTRY_VERIFY(w->maximisedView().isEmpty());
+    settle();
+    QVERIFY(!sched->isVisible());
+    QVERIFY(inFront(graph) && code->isVisible());
+    sched->show();
+    settle();
+
+    // Reset Layout while maximised: the default layout, nothing maximised.
+    code->pane(CodeView::Tir)->setFocus();
+    w->maximiseAction()->trigger();
+    QCOMPARE(w->maximisedView(), QStringLiteral("CodeView"));
+    QCOMPARE(code->maximisedPane(), int(CodeView::Tir));
+    QMenu* viewMenu = w->menuBar()->findChild<QMenu*>(QStringLiteral("ViewMenu"));
+    for (QAction* a : viewMenu->actions())
+        if (a->text() == QStringLiteral("Reset Layout")) a->trigger();
+    settle();
+    QVERIFY(w->maximisedView().isEmpty());
+    QCOMPARE(code->maximisedPane(), -1);
+    QVERIFY(inFront(graph) && inFront(sched) && code->isVisible());
+
+    // Closed while maximised: the layout saved is the one from before.
+    code->pane(CodeView::Tir)->setFocus();
+    w->maximiseAction()->trigger();
+    QCOMPARE(w->maximisedView(), QStringLiteral("CodeView"));
+    w->close();
+    w.reset();
+    MainWindow again;
+    again.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&again));
+    settle();
+    QVERIFY(again.maximisedView().isEmpty());
+    QVERIFY(inFront(again.dock(QStringLiteral("GraphDock"))) && inFront(again.dock(QStringLiteral("ScheduleDock"))));
+    QSettings().remove(QStringLiteral("window"));
 }
 
 QTEST_MAIN(TestMainWindow)

@@ -1,0 +1,107 @@
+/// \file
+/// How the main window's views are arranged as the user works: the maximise
+/// key lets one view fill the window (a view of panes lets its focused pane
+/// fill the view, ViewRecord::maximise) and brings the layout back; a view
+/// whose record asks for room when chosen (ViewPlacement::roomWidthShare,
+/// roomHeightShare) grows when its dock is shown or its tab brought to the
+/// front, gives the room back when another tab of its group is chosen, and
+/// fills the window where the window is too small to give that room beside
+/// the other views.
+///
+/// Only a user's choice counts: layouts the window restores itself (a saved
+/// layout, Reset Layout, a project, the screenshots) go through restore() or
+/// under a Quiet, and nothing counts before the window's first paint.
+#pragma once
+
+#include "shell/ViewRegistry.h"
+
+#include <QByteArray>
+#include <QMap>
+#include <QObject>
+#include <QSize>
+#include <QString>
+
+class QDockWidget;
+class QMainWindow;
+class QWidget;
+
+namespace tessel::views {
+
+class WindowLayout : public QObject {
+    Q_OBJECT
+public:
+    /// Arranges `window`'s docks (`docks`, by record id) and views (`views`,
+    /// by record id) as `registry` describes them; all three outlive this.
+    WindowLayout(QMainWindow* window, const ViewRegistry* registry, const QMap<QString, QWidget*>* views,
+                 const QMap<QString, QDockWidget*>* docks);
+
+    /// Follows the visibility of view `id`'s dock (called once per dock).
+    void watch(const QString& id, QDockWidget* dock);
+    /// From now on, docks shown or brought to the front are the user's
+    /// choices (the window calls it at its first paint).
+    void followChoices() { following_ = true; }
+
+    /// The maximise key: the view with the keyboard focus (the central view
+    /// when the focus is in none) fills the window.
+    void maximiseFocused();
+    /// View `id` fills the window, every other dock hidden (with the central
+    /// view when `id` is a dock); `focus` (may be null) is passed to the
+    /// record's maximise hook. `before` is the layout restoreMaximised()
+    /// brings back (default: the current one).
+    void maximise(const QString& id, QWidget* focus = nullptr, const QByteArray& before = {});
+    /// Brings back the layout from before maximise(); nothing when none is.
+    void restoreMaximised();
+    /// The maximised view's id, or empty.
+    QString maximised() const { return maximised_; }
+
+    /// Grows view `id`'s dock to the room its record asks for when chosen.
+    void giveRoom(const QString& id);
+
+    /// Restores a layout made by saveState (a maximised view is restored
+    /// first, room given is forgotten); false when `state` is not one.
+    bool restore(const QByteArray& state);
+    /// The window's layout to save: with a view maximised, the one from before.
+    QByteArray state() const;
+    /// While one exists, dock changes are the window's own, not choices.
+    class Quiet {
+    public:
+        explicit Quiet(WindowLayout* layout) : layout_(layout), was_(layout->busy_) { layout->busy_ = true; }
+        ~Quiet() { layout_->busy_ = was_; }
+        Quiet(const Quiet&) = delete;
+        Quiet& operator=(const Quiet&) = delete;
+
+    private:
+        WindowLayout* layout_;
+        bool was_;
+    };
+
+signals:
+    /// A view was maximised (`id`) or the layout brought back (empty).
+    void maximisedChanged(const QString& id);
+
+private:
+    void onVisibility(const QString& id, bool visible);
+    void returnRoom(const QString& id);
+    /// Resizes `dock` along `o` to `size`, the docks in line with it in its
+    /// area sharing what is left in proportion.
+    void resizeBeside(QDockWidget* dock, int size, Qt::Orientation o);
+
+    QMainWindow* window_;
+    const ViewRegistry* registry_;
+    const QMap<QString, QWidget*>* views_;
+    const QMap<QString, QDockWidget*>* docks_;
+    bool following_ = false;
+    /// Set while the window itself rearranges docks.
+    bool busy_ = false;
+    QString maximised_;
+    QByteArray beforeMaximise_;
+    /// The view that was given room when chosen, its dock's size before, and
+    /// the size it got (a user's resize since keeps the new size).
+    struct Room {
+        QString id;
+        QSize before, given;
+    };
+    Room room_;
+};
+
+} // namespace tessel::views
