@@ -2,7 +2,8 @@
 // loopback: a tracker's keys and servers show live, unreachable endpoints
 // and wrong tokens read as messages with what to check, the list is
 // remembered, and "Use for runs" makes a server the session's device. The
-// key aarch64-qemu stands in for the qemu board (its server runs here).
+// key cpu runs here; the screenshot also lists the real qemu aarch64 board
+// (the cross-built tessel-rpc under qemu-aarch64-static) under aarch64-qemu.
 #include "common/Session.h"
 #include "devices/DevicePanel.h"
 #include "driver/Measure.h"
@@ -14,6 +15,7 @@
 #include <QFile>
 #include <QHeaderView>
 #include <QProcess>
+#include <QStandardPaths>
 #include <QRegularExpression>
 #include <QSettings>
 #include <QTemporaryDir>
@@ -37,8 +39,8 @@ namespace {
 struct RpcProcess {
     std::unique_ptr<QProcess> process = std::make_unique<QProcess>();
     quint16 port = 0;
-    bool start(const QStringList& args) {
-        process->start(QStringLiteral(TESSEL_BINARY_DIR "/bin/tessel-rpc"), args);
+    bool start(const QStringList& args, const QString& program = QStringLiteral(TESSEL_BINARY_DIR "/bin/tessel-rpc")) {
+        process->start(program, args);
         if (!process->waitForStarted(5000)) return false;
         for (int i = 0; i < 50 && port == 0; ++i) {
             if (!process->canReadLine() && !process->waitForReadyRead(200)) continue;
@@ -101,7 +103,7 @@ private slots:
         QVERIFY(tracker_.start({QStringLiteral("tracker"), QStringLiteral("--port"), QStringLiteral("0")}));
         QVERIFY(board_.start({QStringLiteral("server"), QStringLiteral("--port"), QStringLiteral("0"),
                               QStringLiteral("--tracker"), QStringLiteral("127.0.0.1:%1").arg(tracker_.port),
-                              QStringLiteral("--key"), QStringLiteral("aarch64-qemu")}));
+                              QStringLiteral("--key"), QStringLiteral("cpu")}));
         QVERIFY(locked_.start({QStringLiteral("server"), QStringLiteral("--port"), QStringLiteral("0"),
                                QStringLiteral("--token-file"), goodToken_}));
     }
@@ -117,8 +119,8 @@ private slots:
         const QModelIndex tracker = m->index(0, 0);
         QCOMPARE(cell(tracker, DeviceList::Address), QStringLiteral("127.0.0.1:%1").arg(tracker_.port));
         // The server registers within a heartbeat; the panel refreshes every 2 s.
-        QTRY_VERIFY_WITH_TIMEOUT(rowNamed(m, tracker, QStringLiteral("aarch64-qemu")).isValid(), 15000);
-        const QModelIndex key = rowNamed(m, tracker, QStringLiteral("aarch64-qemu"));
+        QTRY_VERIFY_WITH_TIMEOUT(rowNamed(m, tracker, QStringLiteral("cpu")).isValid(), 15000);
+        const QModelIndex key = rowNamed(m, tracker, QStringLiteral("cpu"));
         QTRY_COMPARE_WITH_TIMEOUT(cell(key, DeviceList::Keys), QStringLiteral("1 / 1 / 0"), 10000);
         QCOMPARE(cell(tracker, DeviceList::State), QStringLiteral("online"));
         QVERIFY(cell(tracker, DeviceList::RoundTrip).endsWith(QStringLiteral(" ms")));
@@ -203,8 +205,8 @@ private slots:
         const QModelIndex tracker = m->index(0, 0);
         QVERIFY(!panel.useForRuns(tracker)); // a tracker is no device
         QVERIFY(panel.statusText().contains(QStringLiteral("keys or servers")));
-        QTRY_VERIFY_WITH_TIMEOUT(rowNamed(m, tracker, QStringLiteral("aarch64-qemu")).isValid(), 15000);
-        const QModelIndex key = rowNamed(m, tracker, QStringLiteral("aarch64-qemu"));
+        QTRY_VERIFY_WITH_TIMEOUT(rowNamed(m, tracker, QStringLiteral("cpu")).isValid(), 15000);
+        const QModelIndex key = rowNamed(m, tracker, QStringLiteral("cpu"));
         QTRY_COMPARE_WITH_TIMEOUT(m->rowCount(key), 1, 5000);
 
         QVERIFY(session.setTarget(QStringLiteral("aarch64")));
@@ -220,8 +222,8 @@ private slots:
 
         QVERIFY(panel.useForRuns(key));
         QCOMPARE(session.device().kind, DeviceChoice::Kind::TrackerKey);
-        QCOMPARE(session.device().key, QStringLiteral("aarch64-qemu"));
-        QCOMPARE(session.device().label(), QStringLiteral("aarch64-qemu via tracker 127.0.0.1:%1").arg(tracker_.port));
+        QCOMPARE(session.device().key, QStringLiteral("cpu"));
+        QCOMPARE(session.device().label(), QStringLiteral("cpu via tracker 127.0.0.1:%1").arg(tracker_.port));
 
         panel.useLocal();
         QVERIFY(session.device().isLocal());
@@ -243,7 +245,7 @@ private slots:
         key.kind = DeviceChoice::Kind::TrackerKey;
         key.host = QStringLiteral("127.0.0.1");
         key.port = tracker_.port;
-        key.key = QStringLiteral("aarch64-qemu");
+        key.key = QStringLiteral("cpu");
         for (const DeviceChoice& device : {server, key}) {
             DeviceRunners runners(device);
             tessel::driver::RunOptions ro;
@@ -267,6 +269,16 @@ private slots:
     }
 
     void screenshot() {
+        // The qemu board, registered with the same tracker.
+        const QString boardRpc = QStringLiteral(TESSEL_AARCH64_BUILD_DIR "/bin/tessel-rpc");
+        const QString qemu = QStandardPaths::findExecutable(QStringLiteral("qemu-aarch64-static"));
+        if (qemu.isEmpty() || !QFile::exists(boardRpc))
+            QFAIL("the qemu board is missing (qemu-aarch64-static, build-aarch64): ./run.sh test installs and builds it");
+        RpcProcess qemuBoard;
+        QVERIFY(qemuBoard.start({boardRpc, QStringLiteral("server"), QStringLiteral("--port"), QStringLiteral("0"),
+                                 QStringLiteral("--tracker"), QStringLiteral("127.0.0.1:%1").arg(tracker_.port),
+                                 QStringLiteral("--key"), QStringLiteral("aarch64-qemu")},
+                                qemu));
         QSettings().clear();
         Session session;
         DevicePanel panel(&session);
@@ -275,10 +287,15 @@ private slots:
         panel.addEndpoint(endpoint(Endpoint::Kind::Server, locked_.port, goodToken_));
         panel.addEndpoint(endpoint(Endpoint::Kind::Server, locked_.port, badToken_));
         const DeviceList* m = panel.list();
-        QTRY_VERIFY_WITH_TIMEOUT(rowNamed(m, m->index(0, 0), QStringLiteral("aarch64-qemu")).isValid(), 15000);
-        const QModelIndex key = rowNamed(m, m->index(0, 0), QStringLiteral("aarch64-qemu"));
+        QTRY_VERIFY_WITH_TIMEOUT(rowNamed(m, m->index(0, 0), QStringLiteral("cpu")).isValid(), 15000);
+        const QModelIndex key = rowNamed(m, m->index(0, 0), QStringLiteral("cpu"));
         QTRY_COMPARE_WITH_TIMEOUT(m->rowCount(key), 1, 5000);
         QTRY_VERIFY_WITH_TIMEOUT(!m->message(2).isEmpty(), 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(rowNamed(m, m->index(0, 0), QStringLiteral("aarch64-qemu")).isValid(), 15000);
+        const QModelIndex boardKey = rowNamed(m, m->index(0, 0), QStringLiteral("aarch64-qemu"));
+        QTRY_COMPARE_WITH_TIMEOUT(m->rowCount(boardKey), 1, 5000);
+        QTRY_VERIFY_WITH_TIMEOUT(cell(m->index(0, 0, boardKey), DeviceList::Device).startsWith(QStringLiteral("aarch64")),
+                                 10000);
         QTRY_COMPARE_WITH_TIMEOUT(cell(m->index(1, 0), DeviceList::State), QStringLiteral("online"), 10000);
         QVERIFY(panel.useForRuns(m->index(0, 0, key)));
         panel.tree()->expandAll();
