@@ -1126,8 +1126,8 @@ FLOP/cycle: %5 단정밀도 벡터, 코어당 FMA(융합 곱셈-덧셈) 장치 2
         <translation>대상: %1</translation>
     </message>
     <message>
-        <source>Compile and Run Model runs on this machine, but the target is %1: choose Settings &gt; Target &gt; host to run it here.</source>
-        <translation>모델 컴파일 및 실행은 이 기계에서 실행되지만 대상이 %1입니다: 여기서 실행하려면 설정 &gt; 대상 &gt; host를 고르십시오.</translation>
+        <source>Compile and Run Model runs on this machine, but the target is %1: choose Settings &gt; Target &gt; host to run it here, or a device of that kind in the Devices panel.</source>
+        <translation>모델 컴파일 및 실행은 이 기계에서 실행되지만 대상이 %1입니다: 여기서 실행하려면 설정 &gt; 대상 &gt; host를 고르십시오, 또는 장치 패널에서 그 종류의 장치를 고르세요.</translation>
     </message>
     <message>
         <source>&amp;Maximise Pane</source>

@@ -1126,8 +1126,8 @@ FLOP/cycle：%5 单精度向量，每核两个融合乘加（FMA）单元。
         <translation>目标：%1</translation>
     </message>
     <message>
-        <source>Compile and Run Model runs on this machine, but the target is %1: choose Settings &gt; Target &gt; host to run it here.</source>
-        <translation>“编译并运行模型”在本机上运行，但目标是 %1：请选择 设置 &gt; 目标 &gt; host 以在此运行。</translation>
+        <source>Compile and Run Model runs on this machine, but the target is %1: choose Settings &gt; Target &gt; host to run it here, or a device of that kind in the Devices panel.</source>
+        <translation>“编译并运行模型”在本机上运行，但目标是 %1：请选择 设置 &gt; 目标 &gt; host 以在此运行，或在设备面板中选择该类型的设备。</translation>
     </message>
     <message>
         <source>&amp;Maximise Pane</source>

@@ -43,6 +43,8 @@ public:
     /// Points `options` at the runners (and the references at this machine
     /// when the device is remote).
     void apply(driver::RunOptions& options);
+    /// The runner (its session() is a Client on the device).
+    rpc::RpcRunner& runner() { return *runner_; }
 
 private:
     std::unique_ptr<rpc::RpcRunner> runner_;

@@ -3,6 +3,7 @@
 #include "common/Jobs.h"
 #include "common/MessageLog.h"
 #include "common/Resources.h"
+#include "common/DeviceChoice.h"
 #include "common/Session.h"
 #include "driver/ModelCompiler.h"
 #include "driver/ModelRunner.h"
@@ -799,9 +800,10 @@ void MainWindow::compileAndRunModel() {
         showMessage(tr("Open a model first (File > Open, or File > Examples)."), true);
         return;
     }
-    if (!codegen::isHostTarget(session_->request().target)) {
+    const DeviceChoice device = session_->device();
+    if (device.isLocal() && !codegen::isHostTarget(session_->request().target)) {
         showMessage(tr("Compile and Run Model runs on this machine, but the target is %1: choose Settings > "
-                       "Target > host to run it here.")
+                       "Target > host to run it here, or a device of that kind in the Devices panel.")
                         .arg(QString::fromStdString(session_->request().target.str())),
                     true);
         return;
@@ -820,7 +822,7 @@ void MainWindow::compileAndRunModel() {
     };
     session_->jobs()->run<std::shared_ptr<Result>>(
         QStringLiteral("run-model"), tr("Compiling and running %1").arg(QFileInfo(path).fileName()),
-        [path, io, sched, request = session_->request()](const CancelToken& token) {
+        [path, io, sched, device, request = session_->request()](const CancelToken& token) {
             frontend::ImportOptions opts;
             opts.inputShapes = io;
             driver::CompileOptions co;
@@ -837,6 +839,17 @@ void MainWindow::compileAndRunModel() {
             if (token.cancelled()) return r;
             driver::ModelRunOptions ro;
             ro.repeat = 10;
+            // On the chosen device (the local server for this machine): the
+            // model goes there as its export, so a crashing kernel is a message.
+            std::unique_ptr<DeviceRunners> runners;
+            try {
+                runners = std::make_unique<DeviceRunners>(device);
+                ro.device = &runners->runner().session();
+            } catch (const std::exception& e) {
+                r->report.error = e.what();
+                return r;
+            }
+            ro.deviceTarget = request.target;
             r->report = driver::runModel(compiled, {}, {}, ro);
             return r;
         },
