@@ -331,12 +331,7 @@ struct Measurer {
                 throw UsageError(e.what());
             }
             const runtime::DeviceInfo device = r->device(); // throws RpcError naming the step
-            // A device that is this kind of machine gets this machine's CPU
-            // and features; another one what it says of itself.
-            const runtime::DeviceInfo& here = runtime::DeviceInfo::local();
-            const bool sameKind = device.triple == here.triple && device.cpuName == here.cpuName &&
-                                  device.features == here.features;
-            const Target target = sameKind ? codegen::hostTarget() : codegen::resolveTarget(device.target());
+            const Target target = codegen::targetForDevice(device);
             deviceTarget = target.str();
             builder = std::make_unique<codegen::LocalBuilder>(target, codegen::BuildOptions{});
             referenceBuilder = std::make_unique<codegen::LocalBuilder>(codegen::hostTarget(), codegen::BuildOptions{});

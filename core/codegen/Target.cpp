@@ -189,4 +189,11 @@ bool isHostTarget(const Target& target) {
     return self.getArch() == hostTriple.getArch() && self.getOS() == hostTriple.getOS();
 }
 
+Target targetForDevice(const runtime::DeviceInfo& device) {
+    const runtime::DeviceInfo& here = runtime::DeviceInfo::local();
+    const bool sameKind =
+        device.triple == here.triple && device.cpuName == here.cpuName && device.features == here.features;
+    return sameKind ? hostTarget() : resolveTarget(device.target());
+}
+
 } // namespace tessel::codegen

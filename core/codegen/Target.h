@@ -13,6 +13,7 @@
 #pragma once
 
 #include "ir/Target.h"
+#include "runtime/DeviceInfo.h"
 
 #include <string_view>
 
@@ -28,6 +29,12 @@ const Target& hostTarget();
 Target resolveTarget(std::string_view text);
 /// Fills what `target` leaves out, as above.
 Target resolveTarget(Target target);
+
+/// The target to compile for a device that described itself (an RPC
+/// server's facts): this machine's target when the device is this kind of
+/// machine (same triple, CPU and features), else the device's own target
+/// completed by resolveTarget(). Throws CompileError as resolveTarget does.
+Target targetForDevice(const runtime::DeviceInfo& device);
 
 /// True when code for `target` runs on this machine (same architecture and
 /// OS as the host), so the JIT and the in-process runner can be used.

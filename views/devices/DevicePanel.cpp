@@ -194,14 +194,10 @@ bool DevicePanel::useForRuns(const QModelIndex& index) {
     }
     QString target;
     try {
-        // A device that is this kind of machine gets this machine's CPU and
-        // features; another one what it says of itself (as tesselc --rpc).
+        // The same rule as tesselc --rpc (codegen::targetForDevice).
         const runtime::DeviceInfo device = runtime::DeviceInfo::fromJson(json);
-        const runtime::DeviceInfo& here = runtime::DeviceInfo::local();
-        const bool sameKind =
-            device.triple == here.triple && device.cpuName == here.cpuName && device.features == here.features;
-        target = sameKind ? QStringLiteral("host")
-                          : QString::fromStdString(codegen::resolveTarget(device.target()).str());
+        const Target t = codegen::targetForDevice(device);
+        target = t == codegen::hostTarget() ? QStringLiteral("host") : QString::fromStdString(t.str());
     } catch (const std::exception& ex) {
         status_->setText(tr("Tessel cannot build for %1: %2").arg(choice.label(), QString::fromUtf8(ex.what())));
         return false;
