@@ -7,6 +7,8 @@
 // aarch64-qemu and runs a kernel for `tesselc run --rpc`. Nothing is built here;
 // `./run.sh test` builds the cross build first. Without qemu or the cross build
 // this test says what is missing and fails.
+#include "common/RpcProcess.h"
+
 #include <QtTest>
 
 #include <QDir>
@@ -62,25 +64,6 @@ Result run(const QString& program, const QStringList& args) {
 
 /// The board: the cross-built tessel-run under emulation.
 Result onBoard(const QStringList& args) { return run(QStandardPaths::findExecutable(kQemu), QStringList{kBoardRun} + args); }
-
-/// The port in the first stdout line of a tessel-rpc tracker or server ("listening on 127.0.0.1:PORT").
-int listeningPort(QProcess& p) {
-    if (!p.waitForStarted(10000)) return 0;
-    while (!p.canReadLine())
-        if (!p.waitForReadyRead(30000)) return 0;
-    const auto m = QRegularExpression(R"(^listening on 127\.0\.0\.1:(\d+)$)").match(QString::fromUtf8(p.readLine()).trimmed());
-    return m.hasMatch() ? m.captured(1).toInt() : 0;
-}
-
-/// Stops a tracker or server started by the test (SIGTERM, then SIGKILL).
-void stop(QProcess& p) {
-    if (p.state() == QProcess::NotRunning) return;
-    p.terminate();
-    if (!p.waitForFinished(10000)) {
-        p.kill();
-        p.waitForFinished(5000);
-    }
-}
 
 std::vector<float> readFloats(const QString& path) {
     QFile f(path);
@@ -179,12 +162,12 @@ private slots:
         if (!QFile::exists(kBoardRpc))
             QFAIL(qPrintable("the aarch64 board needs the cross build: " + kBoardRpc + " is missing " + kHowToGetIt));
         tracker_.start(kHostBin + "tessel-rpc", {"tracker", "--port", "0", "--heartbeat-timeout", "3000"});
-        const int trackerPort = listeningPort(tracker_);
+        const int trackerPort = tessel::test::listeningPort(tracker_);
         QVERIFY2(trackerPort > 0, tracker_.readAllStandardError().constData());
         const QString trackerAddress = "127.0.0.1:" + QString::number(trackerPort);
         server_.start(QStandardPaths::findExecutable(kQemu),
                       {kBoardRpc, "server", "--port", "0", "--tracker", trackerAddress, "--key", "aarch64-qemu"});
-        const int serverPort = listeningPort(server_);
+        const int serverPort = tessel::test::listeningPort(server_);
         QVERIFY2(serverPort > 0, server_.readAllStandardError().constData());
 
         QJsonObject device;
@@ -261,8 +244,8 @@ private slots:
     }
 
     void cleanupTestCase() {
-        stop(server_);
-        stop(tracker_);
+        tessel::test::stopProcess(server_);
+        tessel::test::stopProcess(tracker_);
     }
 };
 

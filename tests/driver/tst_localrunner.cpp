@@ -5,6 +5,7 @@
 #include "driver/Measure.h"
 #include "rpc/RpcRunner.h"
 #include "runtime/InProcessRunner.h"
+#include "common/RpcProcess.h"
 
 #include <QtTest>
 
@@ -40,30 +41,6 @@ runtime::BuildArtifact testKernel(const std::string& function) {
     a.signature.args = {{"in", DataType::float32(), {1024}, false}, {"out", DataType::float32(), {1024}, true}};
     return a;
 }
-
-/// A `tessel-rpc` child that printed where it listens.
-struct RpcProcess {
-    QProcess p;
-    uint16_t port = 0;
-    explicit RpcProcess(const QStringList& args) {
-        p.setProgram(QStringLiteral(TESSEL_BINARY_DIR "/bin/tessel-rpc"));
-        p.setArguments(args);
-        p.setProcessChannelMode(QProcess::SeparateChannels);
-        p.start();
-        if (!p.waitForStarted(5000)) return;
-        for (int i = 0; i < 100 && port == 0; ++i) {
-            p.waitForReadyRead(100);
-            const QString line = QString::fromUtf8(p.readAllStandardOutput());
-            const int colon = line.lastIndexOf(QLatin1Char(':'));
-            if (line.startsWith(QLatin1String("listening on")) && colon > 0) port = uint16_t(line.mid(colon + 1).trimmed().toUInt());
-        }
-    }
-    ~RpcProcess() {
-        p.terminate();
-        if (!p.waitForFinished(3000)) p.kill();
-        p.waitForFinished(3000);
-    }
-};
 
 } // namespace
 
@@ -137,11 +114,12 @@ private slots:
     }
 
     void aKilledServerIsReplacedByTheTracker() {
-        RpcProcess tracker({"tracker", "--port", "0", "--heartbeat-timeout", "1500"});
+        const QString bin = QStringLiteral(TESSEL_BINARY_DIR "/bin/tessel-rpc");
+        test::RpcProcess tracker(bin, {"tracker", "--port", "0", "--heartbeat-timeout", "1500"});
         QVERIFY(tracker.port);
         const QString at = QStringLiteral("127.0.0.1:%1").arg(tracker.port);
-        RpcProcess a({"server", "--port", "0", "--tracker", at, "--key", "pool"});
-        RpcProcess b({"server", "--port", "0", "--tracker", at, "--key", "pool"});
+        test::RpcProcess a(bin, {"server", "--port", "0", "--tracker", at, "--key", "pool"});
+        test::RpcProcess b(bin, {"server", "--port", "0", "--tracker", at, "--key", "pool"});
         QVERIFY(a.port && b.port);
         rpc::TrackerRunner runner("127.0.0.1", tracker.port, "pool", rpc::ClientOptions{}, "");
         runtime::RunRequest req;
@@ -151,8 +129,8 @@ private slots:
         QVERIFY2(first.ok, first.message.c_str());
         const uint16_t held = runner.assignment().port;
         QVERIFY(held == a.port || held == b.port);
-        (held == a.port ? a : b).p.kill(); // the server it holds dies
-        (held == a.port ? a : b).p.waitForFinished(3000);
+        (held == a.port ? a : b).process->kill(); // the server it holds dies
+        (held == a.port ? a : b).process->waitForFinished(3000);
         const auto second = runner.run(testKernel("add_one"), req);
         QVERIFY2(second.ok, second.message.c_str());
         QCOMPARE(runner.assignment().port, held == a.port ? b.port : a.port);

@@ -14,6 +14,8 @@
 #include <QDir>
 #include <QFile>
 #include <QHeaderView>
+#include "common/RpcProcess.h"
+
 #include <QProcess>
 #include <QStandardPaths>
 #include <QRegularExpression>
@@ -34,30 +36,10 @@
 using namespace tessel::views;
 
 namespace {
+const QString kRpc = QStringLiteral(TESSEL_BINARY_DIR "/bin/tessel-rpc");
+}
 
-/// A tessel-rpc child and the port it listens on.
-struct RpcProcess {
-    std::unique_ptr<QProcess> process = std::make_unique<QProcess>();
-    quint16 port = 0;
-    bool start(const QStringList& args, const QString& program = QStringLiteral(TESSEL_BINARY_DIR "/bin/tessel-rpc")) {
-        process->start(program, args);
-        if (!process->waitForStarted(5000)) return false;
-        for (int i = 0; i < 50 && port == 0; ++i) {
-            if (!process->canReadLine() && !process->waitForReadyRead(200)) continue;
-            const QString line = QString::fromUtf8(process->readLine()).trimmed();
-            const auto m = QRegularExpression(QStringLiteral(R"(^listening on [^ ]+:(\d+)$)")).match(line);
-            if (m.hasMatch()) port = static_cast<quint16>(m.captured(1).toUInt());
-        }
-        return port != 0;
-    }
-    ~RpcProcess() {
-        if (process->state() != QProcess::NotRunning) {
-            process->terminate();
-            if (!process->waitForFinished(3000)) process->kill();
-            process->waitForFinished(1000);
-        }
-    }
-};
+namespace {
 
 /// The row of `parent` whose column 0 reads `text`; invalid when none.
 QModelIndex rowNamed(const QAbstractItemModel* m, const QModelIndex& parent, const QString& text) {
@@ -81,7 +63,7 @@ Endpoint endpoint(Endpoint::Kind kind, quint16 port, const QString& tokenFile = 
 class TestDevicePanel : public QObject {
     Q_OBJECT
     QTemporaryDir dir_;
-    RpcProcess tracker_, board_, locked_;
+    tessel::test::RpcProcess tracker_, board_, locked_;
     QString goodToken_, badToken_;
 
     void writeFile(const QString& path, const QByteArray& text) {
@@ -100,11 +82,11 @@ private slots:
         badToken_ = dir_.filePath(QStringLiteral("wrong-token"));
         writeFile(goodToken_, "sesame\n");
         writeFile(badToken_, "open-barley\n");
-        QVERIFY(tracker_.start({QStringLiteral("tracker"), QStringLiteral("--port"), QStringLiteral("0")}));
-        QVERIFY(board_.start({QStringLiteral("server"), QStringLiteral("--port"), QStringLiteral("0"),
+        QVERIFY(tracker_.start(kRpc, {QStringLiteral("tracker"), QStringLiteral("--port"), QStringLiteral("0")}));
+        QVERIFY(board_.start(kRpc, {QStringLiteral("server"), QStringLiteral("--port"), QStringLiteral("0"),
                               QStringLiteral("--tracker"), QStringLiteral("127.0.0.1:%1").arg(tracker_.port),
                               QStringLiteral("--key"), QStringLiteral("cpu")}));
-        QVERIFY(locked_.start({QStringLiteral("server"), QStringLiteral("--port"), QStringLiteral("0"),
+        QVERIFY(locked_.start(kRpc, {QStringLiteral("server"), QStringLiteral("--port"), QStringLiteral("0"),
                                QStringLiteral("--token-file"), goodToken_}));
     }
     void init() { QSettings().clear(); }
@@ -274,11 +256,10 @@ private slots:
         const QString qemu = QStandardPaths::findExecutable(QStringLiteral("qemu-aarch64-static"));
         if (qemu.isEmpty() || !QFile::exists(boardRpc))
             QFAIL("the qemu board is missing (qemu-aarch64-static, build-aarch64): ./run.sh test installs and builds it");
-        RpcProcess qemuBoard;
-        QVERIFY(qemuBoard.start({boardRpc, QStringLiteral("server"), QStringLiteral("--port"), QStringLiteral("0"),
+        tessel::test::RpcProcess qemuBoard;
+        QVERIFY(qemuBoard.start(qemu, {boardRpc, QStringLiteral("server"), QStringLiteral("--port"), QStringLiteral("0"),
                                  QStringLiteral("--tracker"), QStringLiteral("127.0.0.1:%1").arg(tracker_.port),
-                                 QStringLiteral("--key"), QStringLiteral("aarch64-qemu")},
-                                qemu));
+                                 QStringLiteral("--key"), QStringLiteral("aarch64-qemu")}));
         QSettings().clear();
         Session session;
         DevicePanel panel(&session);
