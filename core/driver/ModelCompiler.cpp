@@ -93,6 +93,14 @@ LoweredFunction lowerEdited(const std::string& name, const std::string& script,
     }
 }
 
+} // namespace
+
+std::string workloadKey(const graph::Graph& g, const graph::FusionGroup& group, const Target& target) {
+    return lower::groupWorkload(g, group) + " @ " + target.str();
+}
+
+namespace {
+
 /// The fused function of `group`: its TE from core/lower (which registers
 /// its plan tensors and step with `planner`), lowered to TIR from the
 /// default or the edited schedule. Adds the time spent building TE (and the
@@ -104,13 +112,26 @@ FusedFunction lowerFunction(const graph::Graph& g, const graph::FusionGroup& gro
     lower::LowerGroupOptions go;
     go.schedule = edited == options.schedules.end();
     go.scheduleOptions = scheduleOptionsFor(options.request.target, options.schedule);
+    const std::string workload = workloadKey(g, group, options.request.target);
+    auto tuned = go.schedule ? options.configs.find(workload) : options.configs.end();
+    if (tuned != options.configs.end()) go.config = tuned->second;
     auto t0 = Clock::now();
-    lower::GroupFunction fn = lower::lowerGroup(g, group, planner, go);
+    lower::GroupFunction fn;
+    try {
+        fn = lower::lowerGroup(g, group, planner, go);
+    } catch (const CompileError& e) {
+        if (tuned == options.configs.end()) throw;
+        throw CompileError("function " + group.name + ": the tuned configuration " + te::formatConfig(go.config) +
+                           " does not fit: " + e.diagnostic().message);
+    }
     teSeconds += since(t0);
     FusedFunction f;
     f.name = fn.name;
     f.group = fn.group;
     f.members = fn.members;
+    f.workload = workload;
+    f.knobs = fn.knobs;
+    f.tuned = tuned != options.configs.end();
     if (fn.empty()) return f; // nothing of it is used
     f.args = fn.planArgs;
     LowerOptions lo;

@@ -16,6 +16,7 @@
 #include "lower/LoweringSteps.h"
 #include "runtime/ExecutorPlan.h"
 #include "runtime/GraphExecutor.h"
+#include "te/ConfigSpace.h"
 #include "topi/Schedule.h"
 
 #include <functional>
@@ -47,6 +48,12 @@ struct CompileOptions {
     /// model has no function for, compileGraph throws CompileError
     /// "schedule for <fn>: ...". The computation itself is not checked.
     std::map<std::string, std::string> schedules;
+    /// Tuned configurations: a workload key (FusedFunction::workload) -> the
+    /// knob choices its functions are compiled with (apply-best: what
+    /// tune::RecordSet::bestConfigs() gives). A function whose workload has
+    /// none gets its defaults: the default schedule. A configuration that no
+    /// longer fits its template is a CompileError naming the function.
+    std::map<std::string, std::map<std::string, int64_t>> configs;
     /// Called between stages with the fraction done in [0, 1] and what comes
     /// next; returning false cancels the compile (CompileError "cancelled").
     /// Called on the compiling thread.
@@ -67,7 +74,18 @@ struct FusedFunction {
     std::vector<int> args;
     /// Floating-point operations of one call (multiply-adds count two).
     double flops = 0;
+    /// The tuning workload: workloadKey(group, target). Functions with equal
+    /// keys are one tuning task.
+    std::string workload;
+    /// Its knobs with the choices compiled (empty: nothing to tune).
+    std::vector<te::Knob> knobs;
+    /// True when a CompileOptions::configs entry chose the knobs.
+    bool tuned = false;
 };
+
+/// The tuning workload of a fused group compiled for `target`:
+/// lower::groupWorkload() and the target.
+std::string workloadKey(const graph::Graph& g, const graph::FusionGroup& group, const Target& target);
 
 struct CompileTimings {
     double graphSeconds = 0, lowerSeconds = 0, codegenSeconds = 0;

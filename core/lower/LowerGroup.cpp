@@ -103,6 +103,8 @@ GroupFunction lowerGroup(const graph::Graph& g, const graph::FusionGroup& group,
         return t;
     };
 
+    te::ConfigSpace cfg(options.config);
+    f.workload = groupWorkload(g, group);
     std::vector<Value> outputValues;
     for (int64_t id : group.members) {
         const graph::Node* n = g.findNode(id);
@@ -118,7 +120,7 @@ GroupFunction lowerGroup(const graph::Graph& g, const graph::FusionGroup& group,
                 throw CompileError(n->describe() + ": output shape " + t.str() +
                                    " is not static; bind the input shapes (--input-shape)");
         const OpStrategy* used = nullptr;
-        auto outs = computeNode(OpContext(*n, ins, consts, &packer), &used);
+        auto outs = computeNode(OpContext(*n, ins, consts, &packer, &cfg), &used);
         f.computes.push_back(n->describe() + ": " + used->compute);
         for (int i = 0; i < n->numOutputs(); ++i) {
             Value v = n->output(i);
@@ -155,9 +157,51 @@ GroupFunction lowerGroup(const graph::Graph& g, const graph::FusionGroup& group,
         outIdx.push_back(planner.tensorOf(outputValues[i]));
         f.planArgs.push_back(outIdx.back());
     }
-    if (options.schedule) f.schedule = topi::scheduleFused(f.outputs, options.scheduleOptions);
+    if (options.schedule) f.schedule = topi::scheduleFused(f.outputs, options.scheduleOptions, &cfg);
+    if (options.schedule) cfg.checkConfigUsed();
+    f.knobs = cfg.knobs();
     planner.addStep(f.name, f.planArgs, outIdx);
     return f;
+}
+
+std::string groupWorkload(const graph::Graph& g, const graph::FusionGroup& group) {
+    std::unordered_map<const graph::Node*, size_t> position;
+    std::string out;
+    for (int64_t id : group.members) {
+        const graph::Node* n = g.findNode(id);
+        TESSEL_CHECK(n, "fusion group " + group.name + " names a missing node");
+        position.emplace(n, position.size());
+        if (!out.empty()) out += "; ";
+        // The fusion pass's own annotations (fuse.group, fuse.function) name
+        // the group, not the kernel.
+        graph::Attributes attrs;
+        for (auto& [name, value] : n->attrs.entries())
+            if (!name.starts_with("fuse.")) attrs.set(name, value);
+        out += n->op + attrs.str() + "(";
+        for (size_t i = 0; i < n->inputs.size(); ++i) {
+            const Value& v = n->inputs[i];
+            if (i) out += ", ";
+            if (!v.defined()) {
+                out += "-";
+                continue;
+            }
+            auto p = position.find(v.producer());
+            if (p != position.end() && p->first != n) {
+                out += "%" + std::to_string(p->second) + "." + std::to_string(v.index());
+                continue;
+            }
+            auto c = v.constant();
+            // A one-element constant is folded into the arithmetic: its value is part of the kernel.
+            if (c && c->numElements() == 1)
+                out += "=" + std::to_string(c->dtype.isFloat() ? c->toDoubles()[0] : double(c->toInts()[0]));
+            else
+                out += (c ? "const " : "") + v.type().str();
+        }
+        out += ") -> ";
+        for (size_t i = 0; i < n->outputTypes.size(); ++i)
+            out += (i ? ", " : "") + n->outputTypes[i].str();
+    }
+    return out;
 }
 
 std::string describeFunction(const GroupFunction& f) {

@@ -17,6 +17,7 @@
 #include "te/Schedule.h"
 #include "topi/Schedule.h"
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -27,6 +28,11 @@ struct LowerGroupOptions {
     /// brings its own (an edited schedule).
     bool schedule = true;
     topi::ScheduleOptions scheduleOptions = {};
+    /// The knob choices of the function's template (a tuning record's
+    /// configuration: knob name -> choice index); empty: the defaults. A
+    /// choice out of range or a knob the function does not have is a
+    /// CompileError.
+    std::map<std::string, int64_t> config;
 };
 
 /// The TE function of one fused group.
@@ -46,6 +52,11 @@ struct GroupFunction {
     std::vector<std::string> computes;
     /// The default schedule (with LowerGroupOptions::schedule).
     te::Schedule schedule;
+    /// The function's knobs (its anchor's compute and schedule), each with
+    /// the choice taken; empty when nothing in it is tunable.
+    std::vector<te::Knob> knobs;
+    /// groupWorkload() of the group.
+    std::string workload;
 
     /// True when nothing the group computes is used (it makes no kernel).
     bool empty() const { return outputs.empty(); }
@@ -57,6 +68,13 @@ struct GroupFunction {
 /// adds its step.
 GroupFunction lowerGroup(const graph::Graph& g, const graph::FusionGroup& group, StoragePlanner& planner,
                          const LowerGroupOptions& options = {});
+
+/// What makes the group's kernel what it is, as text: per member its
+/// operator, attributes, input and output types, and where each input comes
+/// from (an earlier member, a constant, or outside); not the constants'
+/// values nor any name. Fused functions with equal texts are one tuning
+/// workload (the caller adds the target).
+std::string groupWorkload(const graph::Graph& g, const graph::FusionGroup& group);
 
 /// A summary of `f` for the stage view: its operators and the topi compute of
 /// each, its arguments (name, type, plan tensor) and its stages with their tags.

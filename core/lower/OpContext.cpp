@@ -26,8 +26,9 @@ std::string identifierOf(const graph::Node& node) {
 } // namespace
 
 OpContext::OpContext(const graph::Node& node, std::vector<te::Tensor> inputs,
-                     std::vector<Ref<graph::Constant>> constants, topi::ConstantPacker* packer)
-    : node_(node), inputs_(std::move(inputs)), constants_(std::move(constants)), packer_(packer),
+                     std::vector<Ref<graph::Constant>> constants, topi::ConstantPacker* packer,
+                     te::ConfigSpace* config)
+    : node_(node), inputs_(std::move(inputs)), constants_(std::move(constants)), packer_(packer), config_(config),
       name_(identifierOf(node)) {
     inputs_.resize(node.inputs.size());
     constants_.resize(node.inputs.size());

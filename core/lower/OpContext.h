@@ -10,6 +10,7 @@
 #pragma once
 
 #include "graph/Graph.h"
+#include "te/ConfigSpace.h"
 #include "te/Tensor.h"
 #include "topi/ConstantPacker.h"
 
@@ -23,8 +24,11 @@ class OpContext {
 public:
     /// `packer` (optional) makes packed weights kernel arguments; without
     /// one the computes pack them with a stage.
+    /// `config` (optional) is the fused function's knob space: a compute
+    /// whose layout is a knob (the blocked convolution's channel blocks)
+    /// defines it there; without one it takes the default.
     OpContext(const graph::Node& node, std::vector<te::Tensor> inputs, std::vector<Ref<graph::Constant>> constants,
-              topi::ConstantPacker* packer = nullptr);
+              topi::ConstantPacker* packer = nullptr, te::ConfigSpace* config = nullptr);
 
     const graph::Node& node() const { return node_; }
     const graph::Attributes& attrs() const { return node_.attrs; }
@@ -61,6 +65,8 @@ public:
 
     /// Where packed weights go (null: nowhere, computes use a stage).
     topi::ConstantPacker* packer() const { return packer_; }
+    /// The fused function's knob space (null: defaults).
+    te::ConfigSpace* config() const { return config_; }
 
     /// Throws CompileError("node 'n' (Op): message").
     [[noreturn]] void fail(const std::string& message) const;
@@ -70,6 +76,7 @@ private:
     std::vector<te::Tensor> inputs_;
     std::vector<Ref<graph::Constant>> constants_;
     topi::ConstantPacker* packer_ = nullptr;
+    te::ConfigSpace* config_ = nullptr;
     std::string name_;
 };
 

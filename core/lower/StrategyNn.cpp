@@ -73,7 +73,8 @@ Tensors convBlocked(const OpContext& ctx) {
     p.groups = ctx.attrs().getInt("group", 1);
     if (p.strides.size() != 2 || p.dilation.size() != 2 || p.padding.size() != 4) return {};
     if (!topi::nn::conv2dNCHWcLayout(ctx.input(0), ctx.input(1), p)) return {};
-    return {topi::nn::conv2dNCHWc(ctx.input(0), ctx.input(1), p, ctx.optionalInput(2), ctx.name(), ctx.packer())};
+    return {topi::nn::conv2dNCHWc(ctx.input(0), ctx.input(1), p, ctx.optionalInput(2), ctx.name(), ctx.packer(),
+                                  ctx.config())};
 }
 
 Tensors conv(const OpContext& ctx) {

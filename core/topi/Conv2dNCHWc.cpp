@@ -2,6 +2,7 @@
 
 #include "ir/Check.h"
 #include "ir/Diagnostic.h"
+#include "topi/Knobs.h"
 #include "topi/NnUtil.h"
 #include "topi/TopiUtil.h"
 
@@ -24,7 +25,7 @@ constexpr int64_t kMaxViewPlane = 28 * 28;
 namespace nn {
 
 std::optional<Conv2dNCHWcLayout> conv2dNCHWcLayout(const Tensor& data, const Tensor& weight,
-                                                   const ConvParams& params) {
+                                                   const ConvParams& params, te::ConfigSpace* cfg) {
     if (data.ndim() != 4 || weight.ndim() != 4 || data->dtype != DataType::float32() ||
         weight->dtype != DataType::float32() || params.groups != 1)
         return std::nullopt;
@@ -33,12 +34,18 @@ std::optional<Conv2dNCHWcLayout> conv2dNCHWcLayout(const Tensor& data, const Ten
     l.ocBn = oc % 16 == 0 ? 16 : oc % 8 == 0 ? 8 : 0;
     if (l.ocBn == 0) return std::nullopt;
     l.icBn = c % 16 == 0 ? 16 : largestDivisorAtMost(c, 16);
+    if (cfg) {
+        l.icBn = defineSplitKnob(*cfg, "tile_ic", c, 2, innerSplit(c, l.icBn),
+                                 [](const std::vector<int64_t>& f) { return f[1] <= 64; })[1];
+        l.ocBn = defineSplitKnob(*cfg, "tile_oc", oc, 2, innerSplit(oc, l.ocBn),
+                                 [](const std::vector<int64_t>& f) { return f[1] % 8 == 0 && f[1] <= 64; })[1];
+    }
     return l;
 }
 
 Tensor conv2dNCHWc(const Tensor& x, const Tensor& w, const ConvParams& params, const Tensor& bias,
-                   const std::string& name, ConstantPacker* packer) {
-    auto layout = conv2dNCHWcLayout(x, w, params);
+                   const std::string& name, ConstantPacker* packer, te::ConfigSpace* cfg) {
+    auto layout = conv2dNCHWcLayout(x, w, params, cfg);
     if (!layout) throw CompileError("the blocked convolution needs float32 NCHW data, one group and a multiple "
                                     "of 8 output channels");
     const auto xs = staticShape(x), ws = staticShape(w);
@@ -129,13 +136,17 @@ int64_t extentOf(const IterVar& iv) { return extentOr(iv, 1); }
 } // namespace
 
 void scheduleConv2dNCHWc(te::Schedule& s, const te::Tensor& conv, const te::Tensor& out,
-                         const ScheduleOptions& options) {
+                         const ScheduleOptions& options, te::ConfigSpace& cfg) {
     auto* outOp = dynamic_cast<const te::ComputeOpNode*>(out->op.get());
     auto* convOp = dynamic_cast<const te::ComputeOpNode*>(conv->op.get());
     TESSEL_CHECK(outOp && convOp && outOp->axis.size() == 4, "blocked conv schedule on unexpected stages");
     const int64_t ocBn = extentOf(convOp->axis[4]);
     const int64_t ow = extentOf(convOp->axis[3]);
-    const int64_t regN = largestDivisorAtMost(ow, 14);
+    const int64_t regN = defineSplitKnob(cfg, "tile_ow", ow, 2, innerSplit(ow, largestDivisorAtMost(ow, 14)),
+                                         [](const std::vector<int64_t>& f) { return f[1] <= 32; })[1];
+    const bool unrollKw = defineChoiceKnob(cfg, "unroll_kw", {te::KnobValue(false), te::KnobValue(true)},
+                                           te::KnobValue(false))
+                              .asBool();
 
     // The output: one task per (image, channel block) when there are enough of
     // them, so that a task writes whole 16-channel planes; per output row
@@ -172,6 +183,7 @@ void scheduleConv2dNCHWc(te::Schedule& s, const te::Tensor& conv, const te::Tens
     a.reorder(order);
     a.unroll(accOp->axis[3]);
     a.vectorize(accOp->axis[4]);
+    if (unrollKw) a.unroll(accOp->reduceAxis[2]);
 
     // The packed input: every block row in parallel.
     for (auto& t : convOp->inputTensors()) {

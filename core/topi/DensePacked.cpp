@@ -2,6 +2,7 @@
 
 #include "ir/Check.h"
 #include "ir/Diagnostic.h"
+#include "topi/Knobs.h"
 #include "topi/TopiUtil.h"
 
 namespace tessel::topi {
@@ -76,12 +77,20 @@ Tensor densePacked(const Tensor& a, const Tensor& b, const Tensor& c, const Gemm
 
 } // namespace nn
 
-void scheduleDensePacked(te::Schedule& s, const te::Tensor& acc, const te::Tensor& out, const ScheduleOptions&) {
+void scheduleDensePacked(te::Schedule& s, const te::Tensor& acc, const te::Tensor& out, const ScheduleOptions&,
+                         te::ConfigSpace& cfg) {
     auto* outOp = dynamic_cast<const te::ComputeOpNode*>(out->op.get());
     auto* accOp = dynamic_cast<const te::ComputeOpNode*>(acc->op.get());
     TESSEL_CHECK(outOp && accOp && outOp->axis.size() == 2, "packed dense schedule on unexpected stages");
     auto extent = [](const IterVar& iv) { return extentOr(iv, 1); };
-    const int64_t regM = largestDivisorAtMost(extent(outOp->axis[0]), 4);
+    const int64_t m = extent(outOp->axis[0]), k = extent(accOp->reduceAxis[0]);
+    const int64_t regM = defineSplitKnob(cfg, "tile_y", m, 2, innerSplit(m, largestDivisorAtMost(m, 4)),
+                                         [](const std::vector<int64_t>& f) { return f[1] <= 8; })[1];
+    const int64_t kInner = defineSplitKnob(cfg, "tile_k", k, 2, innerSplit(k, k),
+                                           [k](const std::vector<int64_t>& f) { return f[1] >= 4 && (f[1] <= 64 || f[1] == k); })[1];
+    const bool unrollK = defineChoiceKnob(cfg, "unroll_k", {te::KnobValue(false), te::KnobValue(true)},
+                                          te::KnobValue(false))
+                             .asBool();
 
     // The output: a task per block of rows and 16 columns.
     te::Stage o = s[out];
@@ -95,7 +104,14 @@ void scheduleDensePacked(te::Schedule& s, const te::Tensor& acc, const te::Tenso
     // regM x 16 accumulators in registers across the whole reduction.
     te::Stage a = s[acc];
     a.computeAt(o, task);
-    a.reorder({accOp->reduceAxis[0], accOp->axis[0], accOp->axis[1], accOp->axis[2]});
+    if (kInner < k) {
+        auto [ko, ki] = a.split(accOp->reduceAxis[0], intImm(kInner));
+        a.reorder({ko, ki, accOp->axis[0], accOp->axis[1], accOp->axis[2]});
+        if (unrollK) a.unroll(ki);
+    } else {
+        a.reorder({accOp->reduceAxis[0], accOp->axis[0], accOp->axis[1], accOp->axis[2]});
+        if (unrollK && k <= 64) a.unroll(accOp->reduceAxis[0]); // never a whole long reduction
+    }
     a.unroll(accOp->axis[0]);
     a.vectorize(accOp->axis[2]);
 }

@@ -6,6 +6,7 @@
 /// beta * C and the fused element-wise operators.
 #pragma once
 
+#include "te/ConfigSpace.h"
 #include "te/Schedule.h"
 #include "topi/ConstantPacker.h"
 #include "topi/Nn.h"
@@ -30,8 +31,13 @@ te::Tensor densePacked(const te::Tensor& a, const te::Tensor& b, const te::Tenso
 } // namespace nn
 
 /// The packed dense layer: `acc` the product in 16-column panels, `out` its
-/// output stage with the fused element-wise operators.
+/// output stage with the fused element-wise operators. Knobs (defined in
+/// `cfg`, defaults the rule's): "tile_y", the rows of one register block
+/// (inner factor up to 8; default the largest divisor of the rows up to 4),
+/// "tile_k", the reduction in [outer, inner] steps with the register block
+/// inside the outer one (default one outer step), and "unroll_k", unroll the
+/// inner steps (default no).
 void scheduleDensePacked(te::Schedule& s, const te::Tensor& acc, const te::Tensor& out,
-                         const ScheduleOptions& options);
+                         const ScheduleOptions& options, te::ConfigSpace& cfg);
 
 } // namespace tessel::topi

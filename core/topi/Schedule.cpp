@@ -4,6 +4,7 @@
 
 #include "topi/Conv2dNCHWc.h"
 #include "topi/DensePacked.h"
+#include "topi/Knobs.h"
 #include "topi/Tags.h"
 #include "topi/TopiUtil.h"
 
@@ -68,7 +69,10 @@ void scheduleInjective(te::Stage stage, const ScheduleOptions& options) {
     stage.parallel(fused);
 }
 
-te::Schedule scheduleFused(const std::vector<te::Tensor>& outputs, const ScheduleOptions& options) {
+te::Schedule scheduleFused(const std::vector<te::Tensor>& outputs, const ScheduleOptions& options,
+                           te::ConfigSpace* cfg) {
+    te::ConfigSpace defaults;
+    te::ConfigSpace& knobs = cfg ? *cfg : defaults;
     std::vector<te::Operation> ops;
     for (auto& t : outputs) ops.push_back(t->op);
     te::Schedule s = te::createSchedule(ops);
@@ -107,14 +111,14 @@ te::Schedule scheduleFused(const std::vector<te::Tensor>& outputs, const Schedul
         if (total * std::max<int64_t>(static_cast<int64_t>(op->reduceAxis.size()), 1) >= options.minParallelElements / 4)
             parallelOuter(stage, options, op->axis.size());
     }
-    if (convScheduled && blockedConv.defined()) scheduleConv2dNCHWc(s, blockedConv, outputs[0], options);
-    else if (convScheduled && packedDense.defined()) scheduleDensePacked(s, packedDense, outputs[0], options);
-    else if (convScheduled) scheduleDepthwiseNCHW(s, depthwise, outputs[0], options);
+    if (convScheduled && blockedConv.defined()) scheduleConv2dNCHWc(s, blockedConv, outputs[0], options, knobs);
+    else if (convScheduled && packedDense.defined()) scheduleDensePacked(s, packedDense, outputs[0], options, knobs);
+    else if (convScheduled) scheduleDepthwiseNCHW(s, depthwise, outputs[0], options, knobs);
     return s;
 }
 
 void scheduleDepthwiseNCHW(te::Schedule& s, const te::Tensor& conv, const te::Tensor& out,
-                           const ScheduleOptions& options) {
+                           const ScheduleOptions& options, te::ConfigSpace& cfg) {
     auto* outOp = dynamic_cast<const te::ComputeOpNode*>(out->op.get());
     auto* convOp = dynamic_cast<const te::ComputeOpNode*>(conv->op.get());
     TESSEL_CHECK(outOp && convOp && outOp->axis.size() == 4 && convOp->axis.size() == 4,
@@ -123,9 +127,14 @@ void scheduleDepthwiseNCHW(te::Schedule& s, const te::Tensor& conv, const te::Te
     const auto& ax = outOp->axis;
     // A task per channel plane when there are enough of them, so that tasks
     // write whole planes; per output row otherwise.
+    const bool manyPlanes = extentOf(ax[0]) * extentOf(ax[1]) >= options.minParallelPlanes;
+    const te::KnobValue planes(std::string("planes")), rows(std::string("rows"));
+    const bool byPlane = defineChoiceKnob(cfg, "parallel", {planes, rows}, manyPlanes ? planes : rows) == planes;
+    const bool unrollKw =
+        defineChoiceKnob(cfg, "unroll_kw", {te::KnobValue(false), te::KnobValue(true)}, te::KnobValue(false)).asBool();
     IterVar plane = o.fuse(ax[0], ax[1]);
     IterVar at = ax[2];
-    if (extentOf(ax[0]) * extentOf(ax[1]) >= options.minParallelPlanes) {
+    if (byPlane) {
         o.parallel(plane);
     } else {
         at = o.fuse(plane, ax[2]);
@@ -137,6 +146,7 @@ void scheduleDepthwiseNCHW(te::Schedule& s, const te::Tensor& conv, const te::Te
     std::vector<IterVar> order(convOp->reduceAxis.begin(), convOp->reduceAxis.end());
     order.push_back(convOp->axis[3]);
     d.reorder(order);
+    if (unrollKw && order.size() >= 3) d.unroll(order[order.size() - 2]);
     // The padded input: every plane in parallel.
     for (auto& t : convOp->inputTensors()) {
         auto* op = dynamic_cast<const te::ComputeOpNode*>(t->op.get());

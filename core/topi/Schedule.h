@@ -12,6 +12,7 @@
 /// declared beside their computes (Conv2dNCHWc.h, DensePacked.h).
 #pragma once
 
+#include "te/ConfigSpace.h"
 #include "te/Schedule.h"
 
 #include <vector>
@@ -28,8 +29,12 @@ struct ScheduleOptions {
     int64_t minParallelPlanes = 8;
 };
 
-/// The default schedule of the function computing `outputs`.
-te::Schedule scheduleFused(const std::vector<te::Tensor>& outputs, const ScheduleOptions& options = {});
+/// The default schedule of the function computing `outputs`. The anchor's
+/// schedule defines its knobs in `cfg` and takes their chosen values (the
+/// defaults, with an empty config, are its rules: topi/Knobs.h); without a
+/// `cfg` it uses the defaults.
+te::Schedule scheduleFused(const std::vector<te::Tensor>& outputs, const ScheduleOptions& options = {},
+                           te::ConfigSpace* cfg = nullptr);
 
 /// The injective schedule applied to one (root) stage: innermost axis
 /// vectorized when it divides into vectors, the outer axes fused and run in
@@ -40,8 +45,11 @@ void scheduleInjective(te::Stage stage, const ScheduleOptions& options);
 /// depthwise_conv2d): one task per channel plane (or output row), the
 /// convolution of a row computed inside it into a small buffer with the
 /// kernel taps outside the contiguous output-column loop, which LLVM
-/// vectorizes; `out` is the function's output stage.
+/// vectorizes; `out` is the function's output stage. Knobs (in `cfg`,
+/// defaults the rule's): "parallel" ("planes" or "rows": what one task
+/// computes; default planes when there are minParallelPlanes of them) and
+/// "unroll_kw" (unroll the kernel-width taps; default no).
 void scheduleDepthwiseNCHW(te::Schedule& s, const te::Tensor& conv, const te::Tensor& out,
-                           const ScheduleOptions& options);
+                           const ScheduleOptions& options, te::ConfigSpace& cfg);
 
 } // namespace tessel::topi

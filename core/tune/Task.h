@@ -63,9 +63,11 @@ public:
     /// configuration cannot be scheduled or lowered (a failed trial of kind
     /// build, never the end of a run).
     virtual Instance instantiate(const Config& config) const = 0;
-    /// The same computation under the plain reference schedule, whose
-    /// outputs every trial's are checked against.
-    virtual Instance reference() const = 0;
+    /// The computation instantiate(config) makes (a knob may change its
+    /// layout: a packed weight's blocks) under the plain reference schedule,
+    /// whose outputs that trial's are checked against. Trials whose
+    /// signatures are equal share one reference.
+    virtual Instance reference(const Config& config) const = 0;
 };
 
 } // namespace tessel::tune
