@@ -69,8 +69,8 @@ commands:
                                     compile a model, run it on TensorProto inputs (seeded
                                     random ones when not given), compare with expected
                                     outputs (ONNX's rtol 1e-3, atol 1e-7), print the latency
-                                    (--profile: and every kernel's time and GFLOP/s, in this
-                                    process). Runs in a local tessel-rpc server as an export,
+                                    (--profile: and every kernel's time and GFLOP/s, where it
+                                    runs). Runs in a local tessel-rpc server as an export,
                                     in this process (--in-process), or on a device (--rpc:
                                     compiled for its triple, checked against this machine's
                                     outputs to 1e-4 of the largest |value| unless --expect)
@@ -386,7 +386,7 @@ int cmdRunModel(const Args& a) {
     ro.atol = atol;
     ro.profile = a.profile;
     ro.seed = a.seed;
-    if (!a.inProcess && !a.profile) { // a profile times kernels one by one, in this process
+    if (!a.inProcess) {
         ro.device = &measurer.runner->session();
         ro.deviceTarget = measurer.deviceTarget.empty() ? codegen::hostTarget() : Target::parse(measurer.deviceTarget);
     }

@@ -43,6 +43,19 @@ std::vector<runtime::NDArray> inputValues(const CompiledModel& model, const std:
     return values;
 }
 
+/// The per-kernel profile from each plan step's milliseconds.
+std::vector<KernelProfile> profileOf(const CompiledModel& model, const std::vector<double>& ms) {
+    std::vector<KernelProfile> out;
+    for (size_t s = 0; s < ms.size() && s < model.plan.steps.size(); ++s) {
+        KernelProfile k;
+        k.function = model.plan.steps[s].function;
+        k.ms = ms[s];
+        if (auto* f = model.findFunction(k.function); f && ms[s] > 0) k.gflops = f->flops / (ms[s] * 1e-3) * 1e-9;
+        out.push_back(k);
+    }
+    return out;
+}
+
 /// Runs the model in this process: the outputs (copies) and timings into `rep`.
 std::vector<runtime::NDArray> runHere(const CompiledModel& model, const std::vector<runtime::NDArray>& inputs,
                                       const ModelRunOptions& options, ModelRunReport& rep) {
@@ -57,14 +70,9 @@ std::vector<runtime::NDArray> runHere(const CompiledModel& model, const std::vec
         rep.latencyMs = runtime::median(rep.runsMs);
     }
     if (options.profile) {
-        auto secs = exec->profile(std::max(options.repeat, 3));
-        for (size_t s = 0; s < secs.size(); ++s) {
-            KernelProfile k;
-            k.function = model.plan.steps[s].function;
-            k.ms = secs[s] * 1e3;
-            if (auto* f = model.findFunction(k.function); f && secs[s] > 0) k.gflops = f->flops / secs[s] * 1e-9;
-            rep.profile.push_back(k);
-        }
+        std::vector<double> ms;
+        for (double s : exec->profile(std::max(options.repeat, 3))) ms.push_back(s * 1e3);
+        rep.profile = profileOf(model, ms);
     }
     std::vector<runtime::NDArray> outputs;
     for (int o = 0; o < exec->numOutputs(); ++o) outputs.push_back(exec->output(o).copy());
@@ -74,7 +82,6 @@ std::vector<runtime::NDArray> runHere(const CompiledModel& model, const std::vec
 /// Runs the model on options.device: exported, uploaded, run in the session.
 std::vector<runtime::NDArray> runOnDevice(const CompiledModel& model, const std::vector<runtime::NDArray>& inputs,
                                           const ModelRunOptions& options, ModelRunReport& rep) {
-    if (options.profile) throw std::runtime_error("a per-kernel profile runs in this process only (--in-process)");
     rpc::Client& c = *options.device;
     std::string dir = (std::filesystem::temp_directory_path() / "tessel-export-XXXXXX").string();
     if (!::mkdtemp(dir.data())) throw std::runtime_error("cannot create a folder for the export");
@@ -115,6 +122,14 @@ std::vector<runtime::NDArray> runOnDevice(const CompiledModel& model, const std:
         spec.warmup = 0;
         rep.runsMs = c.runModel(in, out, spec).repeatsMs;
         rep.latencyMs = runtime::median(rep.runsMs);
+    }
+    if (options.profile) {
+        spec.repeat = static_cast<uint32_t>(std::max(options.repeat, 3));
+        const std::vector<double> ms = c.profileModel(in, spec).repeatsMs;
+        if (ms.size() != model.plan.steps.size())
+            throw std::runtime_error("the device profiled " + std::to_string(ms.size()) + " steps of " +
+                                     std::to_string(model.plan.steps.size()));
+        rep.profile = profileOf(model, ms);
     }
     for (uint64_t id : in) c.free(id);
     for (uint64_t id : out) c.free(id);

@@ -27,8 +27,8 @@ struct ModelRunOptions {
     /// An output element is close when |got - want| <= atol + rtol * |want|
     /// (ONNX's backend-test defaults).
     double rtol = 1e-3, atol = 1e-7;
-    /// Also time every kernel on its own (ModelRunReport::profile; in this
-    /// process only).
+    /// Also time every kernel on its own (ModelRunReport::profile), where
+    /// the model runs (a device: its profile-model request).
     bool profile = false;
     /// Where to run: null runs in this process. Otherwise the model is
     /// exported for `deviceTarget` (what it was compiled for) into a

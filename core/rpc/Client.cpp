@@ -130,6 +130,14 @@ Timing Client::run(const std::string& function, const std::vector<uint64_t>& ten
     return readTiming(call(Code::Run, w.take(), step, spec.timeoutMs), step);
 }
 
+Timing Client::profileModel(const std::vector<uint64_t>& inputs, const RunSpec& spec) {
+    Writer w;
+    w.u32(static_cast<uint32_t>(inputs.size()));
+    for (uint64_t id : inputs) w.u64(id);
+    spec.write(w);
+    return readTiming(call(Code::ProfileModel, w.take(), "profile model", spec.timeoutMs), "profile model");
+}
+
 std::string Client::loadModel() {
     const auto p = call(Code::LoadModel, {}, "load model", 60000);
     return parse(p, "load model", [](Reader& r) { return r.str(); });

@@ -68,6 +68,9 @@ public:
     /// (model.so, plan.json, weights.bin); its inputs and outputs as JSON.
     std::string loadModel();
     Timing runModel(const std::vector<uint64_t>& inputs, const std::vector<uint64_t>& outputs, const RunSpec& spec);
+    /// Times every step of the loaded model on its own (the median over
+    /// spec.repeat whole runs): one figure per plan step in repeatsMs.
+    Timing profileModel(const std::vector<uint64_t>& inputs, const RunSpec& spec);
     /// Ends the session politely.
     void bye();
     void close() { c_.close(); }

@@ -24,6 +24,7 @@ std::string codeName(uint16_t code) {
     case Code::LoadModel: return "load-model";
     case Code::RunModel: return "run-model";
     case Code::Bye: return "bye";
+    case Code::ProfileModel: return "profile-model";
     case Code::Register: return "register";
     case Code::Heartbeat: return "heartbeat";
     case Code::Request: return "request";

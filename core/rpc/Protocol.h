@@ -59,6 +59,7 @@ enum class Code : uint16_t {
     LoadModel = 24,  ///< -> Ok{json}: the exported model in the session folder
     RunModel = 25,   ///< input ids, output ids, RunSpec -> Ok{repeats, threads}
     Bye = 26,        ///< -> Ok{}, then the server closes the session
+    ProfileModel = 27, ///< input ids, RunSpec -> Ok{ms per plan step, threads}: each kernel timed on its own
     // Tracker messages (rpc/TrackerMessage.h; docs/rpc.md, "Tracker messages").
     Register = 40,  ///< server -> tracker: key, host, port, device json, free -> Ok{server id}
     Heartbeat = 41, ///< server -> tracker: free (no reply)

@@ -83,6 +83,7 @@ private:
     std::vector<char> run(Reader& r);
     std::vector<char> loadModel(Reader& r);
     std::vector<char> runModel(Reader& r);
+    std::vector<char> profileModel(Reader& r);
     Tensor& tensor(uint64_t id);
     const std::string& folder();
     std::vector<char> runSandboxed(const std::function<std::vector<double>()>& work, const RunSpec& spec,
@@ -370,6 +371,36 @@ std::vector<char> Session::runModel(Reader& r) {
         spec, "the model", outputs);
 }
 
+std::vector<char> Session::profileModel(Reader& r) {
+    const uint32_t ni = r.count(kMaxArgs, 8);
+    std::vector<uint64_t> in(ni);
+    for (auto& id : in) id = r.u64();
+    const RunSpec spec = RunSpec::read(r);
+    r.finish();
+    if (!model_) throw Refusal{ErrorCode::NotFound, "no model is loaded in this session"};
+    const auto& plan = model_->plan;
+    if (in.size() != plan.inputs.size())
+        throw Refusal{ErrorCode::Protocol, "the model takes " + std::to_string(plan.inputs.size()) + " inputs"};
+    std::vector<Tensor*> inputs;
+    for (size_t i = 0; i < in.size(); ++i) {
+        Tensor& t = tensor(in[i]);
+        const auto& p = plan.tensors[static_cast<size_t>(plan.inputs[i])];
+        if (t.dtype != p.dtype || t.shape != p.shape)
+            throw Refusal{ErrorCode::Protocol, "tensor " + std::to_string(in[i]) + " does not match the model's '" + p.name + "'"};
+        inputs.push_back(&t);
+    }
+    return runSandboxed(
+        [&] {
+            auto exec = model_->makeExecutor();
+            for (size_t i = 0; i < inputs.size(); ++i) exec->setInput(static_cast<int>(i), inputs[i]->view());
+            exec->run(); // warm
+            std::vector<double> ms;
+            for (double s : exec->profile(static_cast<int>(std::max<uint32_t>(spec.repeat, 1)))) ms.push_back(s * 1e3);
+            return ms;
+        },
+        spec, "the model", {});
+}
+
 bool Session::handle(const Frame& f) {
     Reader r(f.payload);
     std::vector<char> reply;
@@ -403,6 +434,7 @@ bool Session::handle(const Frame& f) {
         case Code::Run: reply = run(r); break;
         case Code::LoadModel: reply = loadModel(r); break;
         case Code::RunModel: reply = runModel(r); break;
+        case Code::ProfileModel: reply = profileModel(r); break;
         case Code::Bye:
             r.finish();
             c_.send(Code::Ok, {}, deadlineIn(5000), "bye");

@@ -2,11 +2,13 @@
 // in the test: identical workloads are one task weighted by their calls, the
 // empty configuration is exactly the default schedule, another configuration
 // computes the same values with another kernel, a stale configuration is a
-// clear error.
+// clear error; the per-kernel profile of a model run on a device (the local
+// tessel-rpc server's profile-model) names every step.
 #include "driver/ModelRunner.h"
 #include "driver/ModelTasks.h"
 #include "graph/Graph.h"
 #include "ir/Diagnostic.h"
+#include "rpc/RpcRunner.h"
 #include "tir/IRPrinter.h"
 
 #include <QtTest>
@@ -138,6 +140,28 @@ private slots:
             scale = std::max(scale, std::fabs(double(a.data<float>()[i])));
         }
         QVERIFY2(worst <= 1e-4 * scale, qPrintable(QString("max abs error %1 of %2").arg(worst).arg(scale)));
+    }
+
+    void aProfileOnTheDeviceTimesEveryKernel() {
+        auto m = driver::compileGraph(model());
+        rpc::LocalRunner local;
+        driver::ModelRunOptions ro;
+        ro.repeat = 3;
+        ro.profile = true;
+        ro.device = &local.session();
+        ro.deviceTarget = m.target;
+        auto rep = driver::runModel(m, {input()}, {}, ro);
+        QVERIFY2(rep.ok, rep.error.c_str());
+        QCOMPARE(rep.profile.size(), m.plan.steps.size());
+        double sum = 0;
+        for (size_t s = 0; s < rep.profile.size(); ++s) {
+            QCOMPARE(rep.profile[s].function, m.plan.steps[s].function);
+            QVERIFY(rep.profile[s].ms > 0);
+            sum += rep.profile[s].ms;
+            if (m.findFunction(rep.profile[s].function)->flops > 0) QVERIFY(rep.profile[s].gflops > 0);
+        }
+        // The kernels' times add up to about one run (each timed alone; allow for noise).
+        QVERIFY2(sum < 5 * rep.latencyMs + 1, qPrintable(QString("%1 ms of kernels, %2 ms a run").arg(sum).arg(rep.latencyMs)));
     }
 
     void staleConfigIsAClearError() {
