@@ -1,5 +1,6 @@
 #include "common/Session.h"
 
+#include "driver/ModelRunner.h"
 #include "ir/Diagnostic.h"
 
 #include "common/Jobs.h"
@@ -20,6 +21,8 @@ void Session::setModel(const QString& path, std::shared_ptr<const driver::Compil
     scriptText_.clear();
     currentFunction_.clear();
     artifacts_.reset();
+    profile_.clear(); // times of another compile
+    profileTotalMs_ = 0;
     emit modelChanged();
     emit currentFunctionChanged(currentFunction_);
     emit artifactsChanged();
@@ -47,6 +50,8 @@ void Session::clear() {
     currentFunction_.clear();
     artifacts_.reset();
     editedSchedules_.clear();
+    profile_.clear();
+    profileTotalMs_ = 0;
     emit cleared();
     emit currentFunctionChanged(currentFunction_);
     emit artifactsChanged();
@@ -103,6 +108,28 @@ void Session::setDevice(const DeviceChoice& device) {
     if (device == device_) return;
     device_ = device;
     emit deviceChanged();
+}
+
+QMap<QString, KernelTime> Session::kernelTimes(const driver::CompiledModel& model,
+                                               const std::vector<driver::KernelProfile>& steps) {
+    QMap<QString, KernelTime> times;
+    QMap<QString, double> flops;
+    for (const auto& k : steps) {
+        const QString name = QString::fromStdString(k.function);
+        times[name].ms += k.ms;
+        if (auto* f = model.findFunction(k.function)) flops[name] += f->flops;
+    }
+    for (auto it = times.begin(); it != times.end(); ++it)
+        if (it->ms > 0) it->gflops = flops.value(it.key()) / (it->ms * 1e-3) * 1e-9;
+    return times;
+}
+
+void Session::setProfile(const QMap<QString, KernelTime>& profile, const QString& device) {
+    profile_ = profile;
+    profileDevice_ = device;
+    profileTotalMs_ = 0;
+    for (const KernelTime& k : profile) profileTotalMs_ += k.ms;
+    emit profileChanged();
 }
 
 } // namespace tessel::views

@@ -17,16 +17,24 @@
 #include <QString>
 
 #include <memory>
+#include <vector>
 
 namespace tessel::driver {
 struct CompiledModel;
 struct FunctionArtifacts;
+struct KernelProfile;
 } // namespace tessel::driver
 
 namespace tessel::views {
 
 class Jobs;
 class MessageLog;
+
+/// One fused function's time in a profiled run of the model.
+struct KernelTime {
+    double ms = 0;
+    double gflops = 0;
+};
 
 class Session : public QObject {
     Q_OBJECT
@@ -93,6 +101,19 @@ public:
     DeviceChoice device() const { return device_; }
     void setDevice(const DeviceChoice& device);
 
+    /// The per-kernel times of the last profiled run of the open model
+    /// (Compile and Run Model), by fused function; empty until one ran. A
+    /// function called several times has its calls added.
+    QMap<QString, KernelTime> profile() const { return profile_; }
+    /// The sum of every kernel's time in that run.
+    double profileTotalMs() const { return profileTotalMs_; }
+    /// Where the profile was measured ("this machine", a device's name).
+    QString profileDevice() const { return profileDevice_; }
+    void setProfile(const QMap<QString, KernelTime>& profile, const QString& device);
+    /// A run's per-step profile of `model` by function (calls added up).
+    static QMap<QString, KernelTime> kernelTimes(const driver::CompiledModel& model,
+                                                 const std::vector<driver::KernelProfile>& steps);
+
 signals:
     void modelChanged();
     void scriptChanged();
@@ -102,6 +123,7 @@ signals:
     void editedSchedulesChanged();
     void targetChanged();
     void deviceChanged();
+    void profileChanged();
     /// A message for the user (errors from workers, finished measurements).
     void message(const QString& text, bool error);
 
@@ -123,6 +145,9 @@ private:
     QString target_ = QStringLiteral("host");
     Target resolvedTarget_;
     DeviceChoice device_;
+    QMap<QString, KernelTime> profile_;
+    double profileTotalMs_ = 0;
+    QString profileDevice_;
 };
 
 } // namespace tessel::views

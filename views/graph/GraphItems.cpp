@@ -6,6 +6,9 @@
 #include <QPainterPathStroker>
 #include <QStyleOptionGraphicsItem>
 
+#include <algorithm>
+#include <cmath>
+
 namespace tessel::views {
 
 namespace {
@@ -85,7 +88,7 @@ void NodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, 
     if (isSelected()) pen = QPen(kSelected, 3);
     painter->setRenderHint(QPainter::Antialiasing);
     painter->setPen(pen);
-    painter->setBrush(fill_);
+    painter->setBrush(paintedFill());
     painter->drawRoundedRect(rect_, radius, radius);
     if (lodOf(option, painter) < kTextLod || lines_.isEmpty()) return;
 
@@ -188,16 +191,44 @@ void ClusterItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* optio
     if (highlighted_) pen = QPen(kFunction, 2.5);
     if (isSelected()) pen = QPen(kSelected, 3);
     painter->setPen(pen);
-    painter->setBrush(fill_);
+    painter->setBrush(paintedFill());
     painter->drawRoundedRect(rect_, 8, 8);
     if (lodOf(option, painter) < kTextLod) return;
     QFontMetricsF m(fonts_.cluster);
     QRectF text(rect_.left() + 6, labelCentre_.y() - m.height() / 2, rect_.width() - 12,
                 m.height());
     painter->setFont(fonts_.cluster);
-    painter->setPen(fill_.darker(260));
-    painter->drawText(text, Qt::AlignLeft | Qt::AlignVCenter,
-                      m.elidedText(label_, Qt::ElideRight, text.width()));
+    const QColor back = paintedFill();
+    painter->setPen(back.lightnessF() < 0.55 ? QColor(Qt::white) : back.darker(260));
+    // The time joins the name where the strip has room for both (the tooltip always has it).
+    QString label = label_;
+    if (const QString both = label_ + QStringLiteral("  ·  ") + timeText_;
+        !timeText_.isEmpty() && m.horizontalAdvance(both) <= text.width())
+        label = both;
+    painter->drawText(text, Qt::AlignLeft | Qt::AlignVCenter, m.elidedText(label, Qt::ElideRight, text.width()));
+}
+
+void ClusterItem::setHeat(double share, const QString& timeText) {
+    heat_ = share < 0 ? -1 : std::min(share, 1.0);
+    timeText_ = heat_ < 0 ? QString() : timeText;
+    update();
+}
+
+QColor ClusterItem::paintedFill() const { return heatColor(fill_, heat_); }
+
+void NodeItem::setHeat(double share) {
+    heat_ = share < 0 ? -1 : std::min(share, 1.0);
+    update();
+}
+
+QColor NodeItem::paintedFill() const { return heatColor(fill_, heat_); }
+
+QColor heatColor(const QColor& base, double share) {
+    if (share < 0) return base;
+    const double t = 0.85 * std::sqrt(std::min(1.0, share));
+    static const QColor hot(226, 74, 51);
+    auto mix = [t](int a, int b) { return int(a + (b - a) * t); };
+    return QColor(mix(base.red(), hot.red()), mix(base.green(), hot.green()), mix(base.blue(), hot.blue()));
 }
 
 } // namespace tessel::views

@@ -45,6 +45,11 @@ public:
     /// Part of the function selected in the session (accent outline).
     void setFunctionHighlighted(bool on);
     bool isFunctionHighlighted() const { return functionHighlighted_; }
+    /// A fused function of one operator (no cluster): tinted by `share` of
+    /// the model's time as ClusterItem::setHeat does; negative: no tint.
+    void setHeat(double share);
+    double heat() const { return heat_; }
+    QColor paintedFill() const;
 
     QRectF boundingRect() const override;
     QPainterPath shape() const override;
@@ -58,7 +63,13 @@ private:
     Shape shape_;
     const GraphFonts& fonts_;
     bool matched_ = false, current_ = false, functionHighlighted_ = false;
+    double heat_ = -1;
 };
+
+/// `base` mixed towards red by `share` of a model's time (0..1); `base`
+/// itself for a negative share. A square root spreads the small shares most
+/// kernels have.
+QColor heatColor(const QColor& base, double share);
 
 class EdgeItem : public QGraphicsItem {
 public:
@@ -102,6 +113,13 @@ public:
     QRectF labelRect() const;
     void setFunctionHighlighted(bool on);
     bool isFunctionHighlighted() const { return highlighted_; }
+    /// Colours the cluster by `share` of the model's time (0..1: from its
+    /// pastel towards red) and adds `timeText` ("1.23 ms · 12 %") to its
+    /// label; a negative share removes both.
+    void setHeat(double share, const QString& timeText);
+    double heat() const { return heat_; }
+    /// The fill it paints with now.
+    QColor paintedFill() const;
 
     QRectF boundingRect() const override;
     QPainterPath shape() const override;
@@ -115,6 +133,8 @@ private:
     QColor fill_;
     const GraphFonts& fonts_;
     bool highlighted_ = false;
+    double heat_ = -1;
+    QString timeText_;
 };
 
 } // namespace tessel::views

@@ -102,6 +102,7 @@ GraphPanel::GraphPanel(Session* session, QWidget* parent)
     connect(session_, &Session::scriptChanged, this, &GraphPanel::rebuildStages);
     connect(session_, &Session::cleared, this, &GraphPanel::rebuildStages);
     connect(session_, &Session::currentFunctionChanged, this, &GraphPanel::onFunctionChanged);
+    connect(session_, &Session::profileChanged, this, &GraphPanel::applyProfile);
     connect(session_->jobs(), &Jobs::finished, this, [this](const QString& key, bool) {
         if (key == kLayoutJob && !session_->jobs()->isRunning(kLayoutJob)) busy_->hide();
     });
@@ -216,6 +217,7 @@ void GraphPanel::applyLayout(std::shared_ptr<const GraphDocument> doc, LayoutInp
         scene_->setGraph(doc, std::move(input), std::move(layout));
     }
     if (doc->nodes.empty()) scene_->showMessage(tr("The graph is empty."));
+    applyProfile();
     QRectF focus = scene_->highlightFunction(session_->currentFunction());
     updateSearch(false);
     int keep = keepNodeId_ >= 0 ? doc->indexOfNode(keepNodeId_) : -1;
@@ -234,6 +236,48 @@ void GraphPanel::applyLayout(std::shared_ptr<const GraphDocument> doc, LayoutInp
     emit selectionChanged();
     emit nodeSelected(keep >= 0 ? doc->nodes[size_t(keep)].id : -1);
     emit layoutFinished();
+}
+
+void GraphPanel::applyProfile() {
+    auto doc = scene_->document();
+    if (!doc) return;
+    const auto profile = session_->profile();
+    const double total = session_->profileTotalMs();
+    for (int i = 0; i < scene_->clusterItemCount(); ++i) {
+        ClusterItem* item = scene_->clusterItem(i);
+        auto it = profile.find(doc->clusters[size_t(i)].name);
+        if (it == profile.end() || total <= 0) {
+            item->setHeat(-1, {});
+            item->setToolTip({});
+            continue;
+        }
+        const double share = it->ms / total;
+        item->setHeat(share, tr("%1 ms · %2 %").arg(it->ms, 0, 'f', 3).arg(100 * share, 0, 'f', 1));
+        item->setToolTip(tr("%1\n%2 ms, %3 % of the model's time, %4 GFLOP/s (measured on %5)")
+                             .arg(doc->clusters[size_t(i)].name)
+                             .arg(it->ms, 0, 'f', 3)
+                             .arg(100 * share, 0, 'f', 1)
+                             .arg(it->gflops, 0, 'f', 1)
+                             .arg(session_->profileDevice()));
+    }
+    // A function of one operator has no cluster: its box carries the time.
+    for (int i = 0; i < scene_->nodeItemCount(); ++i) {
+        NodeItem* item = scene_->nodeItem(i);
+        const GraphDocNode& n = doc->nodes[size_t(i)];
+        auto it = n.cluster < 0 && !n.function.isEmpty() ? profile.find(n.function) : profile.end();
+        if (it == profile.end() || total <= 0) {
+            item->setHeat(-1);
+            item->setToolTip({});
+            continue;
+        }
+        item->setHeat(it->ms / total);
+        item->setToolTip(tr("%1\n%2 ms, %3 % of the model's time, %4 GFLOP/s (measured on %5)")
+                             .arg(n.function)
+                             .arg(it->ms, 0, 'f', 3)
+                             .arg(100 * it->ms / total, 0, 'f', 1)
+                             .arg(it->gflops, 0, 'f', 1)
+                             .arg(session_->profileDevice()));
+    }
 }
 
 void GraphPanel::onSceneSelection() {

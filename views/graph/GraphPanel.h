@@ -87,6 +87,9 @@ private:
                      LayoutResult layout);
     void onSceneSelection();
     void onFunctionChanged(const QString& name);
+    /// Colours every cluster by its function's share of the last profiled
+    /// run (Session::profile), with its time in the label and tooltip.
+    void applyProfile();
     void updateSearch(bool reveal);
     void revealMatch();
     void exportWithDialog(const QString& format);

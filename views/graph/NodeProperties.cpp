@@ -64,6 +64,7 @@ NodeProperties::NodeProperties(Session* session, QWidget* parent)
             [this](QTreeWidgetItem* item, int) { onItemClicked(item); });
     connect(session_, &Session::modelChanged, this, &NodeProperties::clear);
     connect(session_, &Session::cleared, this, &NodeProperties::clear);
+    connect(session_, &Session::profileChanged, this, [this] { showSelection(GraphSelection(selection_)); });
     clear();
 }
 
@@ -134,6 +135,7 @@ void NodeProperties::showNode(const GraphDocument& doc, int index) {
         auto* fn = addRow(tr("Fused function"), n.function);
         fn->setData(1, kFunctionRole, n.function);
         fn->setToolTip(1, tr("Click to select this function in every view"));
+        addTimeRows(n.function);
         QFont f = tree_->font();
         f.setUnderline(true);
         fn->setFont(1, f);
@@ -193,11 +195,23 @@ void NodeProperties::showNode(const GraphDocument& doc, int index) {
     }
 }
 
+void NodeProperties::addTimeRows(const QString& function) {
+    const auto profile = session_->profile();
+    auto it = profile.find(function);
+    if (it == profile.end() || session_->profileTotalMs() <= 0) return;
+    addRow(tr("Time"), tr("%1 ms (%2 % of the model, on %3)")
+                           .arg(it->ms, 0, 'f', 3)
+                           .arg(100 * it->ms / session_->profileTotalMs(), 0, 'f', 1)
+                           .arg(session_->profileDevice()));
+    if (it->gflops > 0) addRow(tr("Throughput"), tr("%1 GFLOP/s").arg(it->gflops, 0, 'f', 1));
+}
+
 void NodeProperties::showCluster(const GraphDocument& doc, int index) {
     const GraphDocCluster& c = doc.clusters[size_t(index)];
     title_->setText(tr("Fused function  %1").arg(c.name));
     auto* fn = addRow(tr("Fused function"), c.name);
     fn->setData(1, kFunctionRole, c.name);
+    addTimeRows(c.name);
     const graph::FusionGroup* grp =
         doc.model && c.group >= 0 && c.group < int(doc.model->fusion.groups.size())
             ? &doc.model->fusion.groups[size_t(c.group)]

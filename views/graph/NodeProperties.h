@@ -47,6 +47,8 @@ private:
     QTreeWidgetItem* addRow(const QString& property, const QString& value,
                             QTreeWidgetItem* parent = nullptr);
     void onItemClicked(QTreeWidgetItem* item);
+    /// "Time" and "Throughput" of `function` in the last profiled run, when there is one.
+    void addTimeRows(const QString& function);
 
     Session* session_;
     QPointer<GraphPanel> panel_;

@@ -839,6 +839,7 @@ void MainWindow::compileAndRunModel() {
             if (token.cancelled()) return r;
             driver::ModelRunOptions ro;
             ro.repeat = 10;
+            ro.profile = true; // the graph colours each fused function by its share
             // On the chosen device (the local server for this machine): the
             // model goes there as its export, so a crashing kernel is a message.
             std::unique_ptr<DeviceRunners> runners;
@@ -854,10 +855,13 @@ void MainWindow::compileAndRunModel() {
             return r;
         },
         this,
-        [this, path](std::shared_ptr<Result> r) {
+        [this, path, model = m, device](std::shared_ptr<Result> r) {
             if (!r->report.ok) {
                 showMessage(tr("Running %1 failed: %2").arg(path, QString::fromStdString(r->report.error)), true);
                 return;
+            }
+            if (session_->model() == model) { // still the model that ran
+                session_->setProfile(Session::kernelTimes(*model, r->report.profile), device.label());
             }
             showMessage(tr("%1: %2 ms (median of %3 runs, %4 threads), edited schedules: %5, compiled in %6 s")
                             .arg(QFileInfo(path).fileName())

@@ -5,6 +5,7 @@
 #include "common/Jobs.h"
 #include "common/Session.h"
 #include "driver/ModelCompiler.h"
+#include "driver/ModelRunner.h"
 #include "frontend/ModelZoo.h"
 #include "graph/GraphDocument.h"
 #include "graph/GraphLayout.h"
@@ -480,6 +481,59 @@ private slots:
         for (size_t i = 0; i < bare->nodes.size(); ++i)
             if (bare->nodes[i].op == "Relu") opaque = int(i);
         QVERIFY(bare->fusionReason(opaque).contains("element-wise"));
+    }
+
+    void aProfiledRunColoursEveryCluster() {
+        Fixture f(model_);
+        driver::ModelRunOptions ro;
+        ro.repeat = 3;
+        ro.profile = true;
+        auto rep = driver::runModel(*model_, {}, {}, ro);
+        QVERIFY2(rep.ok, rep.error.c_str());
+        const auto times = Session::kernelTimes(*model_, rep.profile);
+        QCOMPARE(times.size(), qsizetype(model_->functions.size()));
+        f.session.setProfile(times, QStringLiteral("this machine"));
+        auto doc = f.panel.document();
+        QVERIFY(f.panel.scene()->clusterItemCount() > 0);
+        // The heat of each cluster is its function's share; the largest is the most coloured.
+        double hottest = -1;
+        QString hottestName;
+        for (auto it = times.begin(); it != times.end(); ++it)
+            if (it->ms / f.session.profileTotalMs() > hottest) {
+                hottest = it->ms / f.session.profileTotalMs();
+                hottestName = it.key();
+            }
+        for (int i = 0; i < f.panel.scene()->clusterItemCount(); ++i) {
+            ClusterItem* c = f.panel.scene()->clusterItem(i);
+            const QString name = doc->clusters[size_t(i)].name;
+            QVERIFY2(times.contains(name), qPrintable(name));
+            QCOMPARE(c->heat(), times[name].ms / f.session.profileTotalMs());
+            QVERIFY2(c->toolTip().contains(" ms") && c->toolTip().contains("GFLOP/s"), qPrintable(c->toolTip()));
+            if (name == hottestName) {
+                const QColor fill = c->paintedFill();
+                QVERIFY(fill.red() > fill.blue()); // towards red
+            }
+        }
+        // A function of one operator (the Gemm) is a box, tinted by its share.
+        const int gemm = indexOfOp(*doc, "fc");
+        QVERIFY(gemm >= 0 && doc->nodes[size_t(gemm)].cluster < 0);
+        {
+            const QString fn = doc->nodes[size_t(gemm)].function;
+            QCOMPARE(f.panel.scene()->nodeItem(gemm)->heat(), times[fn].ms / f.session.profileTotalMs());
+            QVERIFY(f.panel.scene()->nodeItem(gemm)->toolTip().contains(fn));
+        }
+        // Properties show the time of the selected node's function.
+        int conv = indexOfOp(*doc, "conv1");
+        f.panel.selectNode(conv);
+        QVERIFY2(f.properties.value("Time").contains("ms ("), qPrintable(f.properties.text()));
+        QVERIFY(f.properties.value("Throughput").contains("GFLOP/s"));
+        if (const QByteArray dir = qgetenv("TESSEL_SCREENSHOT_DIR"); !dir.isEmpty())
+            f.panel.grab().save(QString::fromLocal8Bit(dir) + "/graph-profile.png");
+        // Another model: the times are gone.
+        f.session.setModel(QStringLiteral("small.onnx"), model_);
+        f.session.jobs()->waitForIdle();
+        QVERIFY(f.session.profile().isEmpty());
+        for (int i = 0; i < f.panel.scene()->clusterItemCount(); ++i) QCOMPARE(f.panel.scene()->clusterItem(i)->heat(), -1.0);
     }
 
     void exportsWriteValidFiles() {
