@@ -8,7 +8,8 @@ void CostModelRegistry::add(CostModelRecord record) {
     if (record.name.empty()) throw std::invalid_argument("a cost model needs a name");
     if (!record.make) throw std::invalid_argument("cost model '" + record.name + "' has no factory");
     if (const CostModelRecord* taken = find(record.name))
-        throw std::invalid_argument("cost model '" + record.name + "' is already registered (" + taken->origin + ")");
+        throw std::invalid_argument("cost model '" + record.name + "' is already registered" +
+                                    (taken->origin.empty() ? "" : " (" + taken->origin + ")"));
     records_.push_back(std::move(record));
 }
 

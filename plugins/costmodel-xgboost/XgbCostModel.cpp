@@ -18,9 +18,22 @@ namespace tessel::xgb {
 
 namespace {
 
+/// XGBoost's last error without what only its developers need: the
+/// "[12:00:00] ./src/data/data.cc:461: " prefix and the stack trace after it.
+std::string lastError() {
+    std::string e = XGBGetLastError();
+    if (auto nl = e.find('\n'); nl != std::string::npos) e.resize(nl);
+    if (e.starts_with("[")) {
+        if (auto close = e.find("] "); close != std::string::npos) {
+            if (auto where = e.find(": ", close + 2); where != std::string::npos) e = e.substr(where + 2);
+        }
+    }
+    return e;
+}
+
 /// Turns an XGBoost return code into an exception with XGBoost's own message.
 void check(int rc, const char* call) {
-    if (rc != 0) throw std::runtime_error(std::string("XGBoost ") + call + " failed: " + XGBGetLastError());
+    if (rc != 0) throw std::runtime_error(std::string("XGBoost ") + call + " failed: " + lastError());
 }
 
 /// A DMatrix freed at the end of its scope.
@@ -94,6 +107,11 @@ XgbOptions XgbOptions::parse(const tune::CostModelOptions& o) {
         else if (it->second == "reg") r.objective = Objective::Reg;
         else badOption("objective", it->second, "rank or reg");
     }
+    if (auto it = o.options.find("tree_method"); it != o.options.end()) {
+        if (it->second != "hist" && it->second != "exact" && it->second != "approx")
+            badOption("tree_method", it->second, "hist, exact or approx");
+        r.treeMethod = it->second;
+    }
     r.rounds = intOption(o, "rounds", r.rounds, 1);
     r.maxDepth = intOption(o, "max_depth", r.maxDepth, 1);
     r.eta = realOption(o, "eta", r.eta, 0.0, 1.0, true, "a number in (0, 1]");
@@ -113,7 +131,7 @@ const char* XgbOptions::xgbObjective() const {
 const char* XgbCostModel::summary() {
     return "XGBoost gradient-boosted trees (AutoTVM's cost model); options: objective=rank|reg (rank:pairwise, "
            "the default, or reg:squarederror), rounds=40, max_depth=3, eta=0.3, min_child_weight=1, "
-           "gamma=0.0001; seed and threads as given";
+           "gamma=0.0001, tree_method=hist|exact|approx (default hist); seed and threads as given";
 }
 
 XgbCostModel::XgbCostModel(const tune::CostModelOptions& options) : options_(XgbOptions::parse(options)) {}
@@ -166,6 +184,7 @@ void XgbCostModel::fit(const tune::FeatureMatrix& x, const std::vector<float>& y
     setParam(booster.handle, "lambda", "1");
     setParam(booster.handle, "alpha", "0");
     setParam(booster.handle, "subsample", "1");
+    setParam(booster.handle, "tree_method", options_.treeMethod);
     // XGBoost's seed is a 32-bit int.
     setParam(booster.handle, "seed", std::to_string(options_.seed % 2147483647u));
     if (options_.threads > 0) setParam(booster.handle, "nthread", std::to_string(options_.threads));
@@ -193,7 +212,7 @@ std::vector<float> XgbCostModel::predict(const tune::FeatureMatrix& x) const {
                                ", true], \"shape\": [" + std::to_string(rows) + ", " + std::to_string(x.cols) +
                                "], \"typestr\": \"<f4\", \"version\": 3}";
     const char* config =
-        "{\"type\": 0, \"training\": false, \"iteration_begin\": 0, \"iteration_end\": 0, \"strict_shape\": false, "
+        "{\"type\": 0, \"training\": false, \"cache_id\": 0, \"iteration_begin\": 0, \"iteration_end\": 0, \"strict_shape\": false, "
         "\"missing\": NaN}";
     const bst_ulong* shape = nullptr;
     bst_ulong dims = 0;
