@@ -109,12 +109,13 @@ inline int registrationError(char* error, size_t errorSize, std::string_view mes
 ///         });
 ///     }
 template <class F>
-int runRegistration(const PluginHost* host, char* error, size_t errorSize, F&& registerAll) noexcept {
+int runRegistration(const PluginHost* host, char* error, size_t errorSize,
+                    F&& registerAll) noexcept {
     if (!host) return registrationError(error, errorSize, "no host given");
     if (host->abi != kPluginAbi)
         return registrationError(error, errorSize,
-                                 "built for plugin ABI " + std::to_string(kPluginAbi) + ", the host speaks ABI " +
-                                     std::to_string(host->abi));
+                                 "built for plugin ABI " + std::to_string(kPluginAbi) +
+                                     ", the host speaks ABI " + std::to_string(host->abi));
     if (!host->costModels || !host->addCostModel)
         return registrationError(error, errorSize, "the host gave no cost model registry");
     try {
@@ -123,7 +124,8 @@ int runRegistration(const PluginHost* host, char* error, size_t errorSize, F&& r
     } catch (const std::exception& e) {
         return registrationError(error, errorSize, e.what());
     } catch (...) {
-        return registrationError(error, errorSize, "registration threw an exception that is not a std::exception");
+        return registrationError(error, errorSize,
+                                 "registration threw an exception that is not a std::exception");
     }
 }
 

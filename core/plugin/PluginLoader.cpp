@@ -41,31 +41,40 @@ void readMetadata(const json& j, std::string_view source, PluginMetadata& out) {
     auto text = [&](const char* key, bool required) -> std::string {
         if (!required && !j.contains(key)) return {};
         const json& v = field(key);
-        if (!v.is_string()) throw std::runtime_error("\"" + std::string(key) + "\" in " + src + " must be a string");
+        if (!v.is_string())
+            throw std::runtime_error("\"" + std::string(key) + "\" in " + src +
+                                     " must be a string");
         std::string s = v.get<std::string>();
-        if (required && s.empty()) throw std::runtime_error("\"" + std::string(key) + "\" in " + src + " is empty");
+        if (required && s.empty())
+            throw std::runtime_error("\"" + std::string(key) + "\" in " + src + " is empty");
         return s;
     };
     out.id = text("id", true);
     if (!std::all_of(out.id.begin(), out.id.end(), [](unsigned char c) {
             return std::isalnum(c) || c == '-' || c == '_' || c == '.';
         }))
-        throw std::runtime_error("\"id\" in " + src + " must be letters, digits, '-', '_' and '.' only, not '" +
-                                 out.id + "'");
+        throw std::runtime_error("\"id\" in " + src +
+                                 " must be letters, digits, '-', '_' and '.' only, not '" + out.id +
+                                 "'");
     out.name = text("name", true);
     out.version = text("version", true);
     const json& abi = field("abi");
-    if (!abi.is_number_integer()) throw std::runtime_error("\"abi\" in " + src + " must be an integer");
+    if (!abi.is_number_integer())
+        throw std::runtime_error("\"abi\" in " + src + " must be an integer");
     out.abi = abi.get<int>();
     out.library = text("library", true);
     const fs::path lib(out.library);
-    if (lib.is_absolute() || std::any_of(lib.begin(), lib.end(), [](const fs::path& p) { return p == ".."; }))
-        throw std::runtime_error("\"library\" in " + src + " must be a path inside the plugin folder, not '" +
-                                 out.library + "'");
+    if (lib.is_absolute() ||
+        std::any_of(lib.begin(), lib.end(), [](const fs::path& p) { return p == ".."; }))
+        throw std::runtime_error("\"library\" in " + src +
+                                 " must be a path inside the plugin folder, not '" + out.library +
+                                 "'");
     const json& provides = field("provides");
-    if (!provides.is_array()) throw std::runtime_error("\"provides\" in " + src + " must be an array of strings");
+    if (!provides.is_array())
+        throw std::runtime_error("\"provides\" in " + src + " must be an array of strings");
     for (const json& p : provides) {
-        if (!p.is_string()) throw std::runtime_error("\"provides\" in " + src + " must be an array of strings");
+        if (!p.is_string())
+            throw std::runtime_error("\"provides\" in " + src + " must be an array of strings");
         out.provides.push_back(p.get<std::string>());
     }
     out.description = text("description", false);
@@ -157,13 +166,14 @@ Refusal loadLibrary(PluginStatus& status, const Registries& into, LibraryHandle&
         error[sizeof error - 1] = '\0';
         std::string why = !thrown.empty() ? "it threw " + thrown
                           : error[0]      ? std::string(error)
-                                          : "it returned " + std::to_string(rc) + " without a message";
+                                     : "it returned " + std::to_string(rc) + " without a message";
         status.reason = "registration failed: " + why;
         return Refusal::RegistrationFailed;
     }
     for (const tune::CostModelRecord& r : scratch.records())
         if (const tune::CostModelRecord* taken = into.costModels->find(r.name)) {
-            status.reason = "it registers cost model '" + r.name + "', which " + taken->origin + " already provides";
+            status.reason = "it registers cost model '" + r.name + "', which " + taken->origin +
+                            " already provides";
             return Refusal::NameTaken;
         }
     for (const tune::CostModelRecord& r : scratch.records()) {
@@ -180,15 +190,24 @@ Refusal loadLibrary(PluginStatus& status, const Registries& into, LibraryHandle&
 
 const char* refusalName(Refusal r) {
     switch (r) {
-    case Refusal::None: return "loaded";
-    case Refusal::BadMetadata: return "bad metadata";
-    case Refusal::AbiMismatch: return "ABI mismatch";
-    case Refusal::DuplicateId: return "duplicate id";
-    case Refusal::LibraryMissing: return "library missing";
-    case Refusal::LibraryUnloadable: return "library unloadable";
-    case Refusal::NoEntryPoint: return "no entry point";
-    case Refusal::RegistrationFailed: return "registration failed";
-    case Refusal::NameTaken: return "name taken";
+    case Refusal::None:
+        return "loaded";
+    case Refusal::BadMetadata:
+        return "bad metadata";
+    case Refusal::AbiMismatch:
+        return "ABI mismatch";
+    case Refusal::DuplicateId:
+        return "duplicate id";
+    case Refusal::LibraryMissing:
+        return "library missing";
+    case Refusal::LibraryUnloadable:
+        return "library unloadable";
+    case Refusal::NoEntryPoint:
+        return "no entry point";
+    case Refusal::RegistrationFailed:
+        return "registration failed";
+    case Refusal::NameTaken:
+        return "name taken";
     }
     return "unknown";
 }
@@ -204,7 +223,8 @@ const PluginStatus* PluginSet::find(std::string_view id) const {
 }
 
 size_t PluginSet::loadedCount() const {
-    return static_cast<size_t>(std::count_if(plugins_.begin(), plugins_.end(), [](auto& p) { return p.loaded(); }));
+    return static_cast<size_t>(
+        std::count_if(plugins_.begin(), plugins_.end(), [](auto& p) { return p.loaded(); }));
 }
 
 PluginMetadata parseMetadata(std::string_view text, std::string_view source) {
@@ -247,11 +267,13 @@ const PluginStatus& loadPlugin(const fs::path& pluginDir, const Registries& into
     const PluginMetadata& m = status.metadata;
     if (m.abi != kPluginAbi) {
         status.refusal = Refusal::AbiMismatch;
-        status.reason = "plugin.json says ABI " + std::to_string(m.abi) + ", this Tessel speaks ABI " +
-                        std::to_string(kPluginAbi) + " (rebuild the plugin against this Tessel's headers)";
+        status.reason = "plugin.json says ABI " + std::to_string(m.abi) +
+                        ", this Tessel speaks ABI " + std::to_string(kPluginAbi) +
+                        " (rebuild the plugin against this Tessel's headers)";
     } else if (const PluginStatus* other = set.find(m.id); other && other->loaded()) {
         status.refusal = Refusal::DuplicateId;
-        status.reason = "a plugin with id '" + m.id + "' is already loaded from " + other->dir.string();
+        status.reason =
+            "a plugin with id '" + m.id + "' is already loaded from " + other->dir.string();
     } else {
         LibraryHandle library;
         status.refusal = loadLibrary(status, into, library);
@@ -263,11 +285,13 @@ const PluginStatus& loadPlugin(const fs::path& pluginDir, const Registries& into
 void loadPlugins(const std::vector<fs::path>& searchPath, const Registries& into, PluginSet& set) {
     if (!into.costModels) throw std::invalid_argument("loadPlugins: no cost model registry given");
     auto seen = [&](const fs::path& dir) {
-        return std::any_of(set.plugins().begin(), set.plugins().end(), [&](auto& p) { return p.dir == dir; });
+        return std::any_of(set.plugins().begin(), set.plugins().end(),
+                           [&](auto& p) { return p.dir == dir; });
     };
     for (const fs::path& entry : searchPath) {
         const fs::path dir = normalised(entry);
-        if (std::any_of(set.searched().begin(), set.searched().end(), [&](auto& s) { return s.dir == dir; }))
+        if (std::any_of(set.searched().begin(), set.searched().end(),
+                        [&](auto& s) { return s.dir == dir; }))
             continue;
         std::error_code ec;
         const bool exists = fs::is_directory(dir, ec);
@@ -279,7 +303,8 @@ void loadPlugins(const std::vector<fs::path>& searchPath, const Registries& into
         }
         std::vector<fs::path> folders;
         for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
-            if (it->is_directory(ec) && fs::exists(it->path() / "plugin.json", ec)) folders.push_back(it->path());
+            if (it->is_directory(ec) && fs::exists(it->path() / "plugin.json", ec))
+                folders.push_back(it->path());
         std::sort(folders.begin(), folders.end());
         for (const fs::path& f : folders)
             if (!seen(normalised(f))) loadPlugin(f, into, set);

@@ -36,23 +36,25 @@ namespace tessel::plugin {
 
 /// What plugin.json says (the fields that could be read, for a refused one).
 struct PluginMetadata {
-    std::string id;          ///< unique, [A-Za-z0-9._-]+ ("costmodel-xgboost")
-    std::string name;        ///< for people ("XGBoost cost model")
-    std::string version;     ///< the plugin's own version ("1.0")
-    int abi = 0;             ///< the plugin ABI it was built for (PluginApi.h's kPluginAbi)
-    std::string library;     ///< the shared library, relative to the plugin folder
+    std::string id;      ///< unique, [A-Za-z0-9._-]+ ("costmodel-xgboost")
+    std::string name;    ///< for people ("XGBoost cost model")
+    std::string version; ///< the plugin's own version ("1.0")
+    int abi = 0;         ///< the plugin ABI it was built for (PluginApi.h's kPluginAbi)
+    std::string library; ///< the shared library, relative to the plugin folder
     std::vector<std::string> provides; ///< what it says it registers ("cost-model:xgb")
-    std::string description; ///< optional, one line
+    std::string description;           ///< optional, one line
 };
 
 /// Why a plugin was refused.
 enum class Refusal {
-    None,               ///< loaded
-    BadMetadata,        ///< plugin.json missing a field, unreadable, not JSON, or a field of the wrong type
-    AbiMismatch,        ///< "abi" is not this Tessel's kPluginAbi
-    DuplicateId,        ///< a plugin with this id was loaded before
-    LibraryMissing,     ///< the file "library" names is not there
-    LibraryUnloadable,  ///< dlopen failed (dlerror says why: not a library, missing dependency, undefined symbol)
+    None,           ///< loaded
+    BadMetadata,    ///< plugin.json missing a field, unreadable, not JSON, or a field of the wrong
+                    ///< type
+    AbiMismatch,    ///< "abi" is not this Tessel's kPluginAbi
+    DuplicateId,    ///< a plugin with this id was loaded before
+    LibraryMissing, ///< the file "library" names is not there
+    LibraryUnloadable,  ///< dlopen failed (dlerror says why: not a library, missing dependency,
+                        ///< undefined symbol)
     NoEntryPoint,       ///< the library has no tessel_plugin_register
     RegistrationFailed, ///< the entry point returned an error (or threw)
     NameTaken,          ///< it registered a name another plugin or the built-ins already have
@@ -111,11 +113,13 @@ std::vector<std::filesystem::path> defaultSearchPath();
 /// Loads every plugin found in the folders of `searchPath` into `into`,
 /// appending what happened to `set` (ids already loaded in `set` are
 /// duplicates). A folder visited before (the same path twice) is skipped.
-void loadPlugins(const std::vector<std::filesystem::path>& searchPath, const Registries& into, PluginSet& set);
+void loadPlugins(const std::vector<std::filesystem::path>& searchPath, const Registries& into,
+                 PluginSet& set);
 
 /// Loads the one plugin in folder `pluginDir` (which holds plugin.json) into
 /// `into`, appends its status to `set` and returns it.
-const PluginStatus& loadPlugin(const std::filesystem::path& pluginDir, const Registries& into, PluginSet& set);
+const PluginStatus& loadPlugin(const std::filesystem::path& pluginDir, const Registries& into,
+                               PluginSet& set);
 
 /// Reads and checks plugin.json's text (`source` names it in messages).
 /// Throws std::runtime_error saying what is wrong with it.

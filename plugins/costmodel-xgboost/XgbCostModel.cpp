@@ -5,8 +5,8 @@
 #include <charconv>
 #include <cmath>
 #include <cstdint>
-#include <cstdlib>
 #include <cstdio>
+#include <cstdlib>
 #include <limits>
 #include <mutex>
 #include <numeric>
@@ -25,7 +25,8 @@ std::string lastError() {
     if (auto nl = e.find('\n'); nl != std::string::npos) e.resize(nl);
     if (e.starts_with("[")) {
         if (auto close = e.find("] "); close != std::string::npos) {
-            if (auto where = e.find(": ", close + 2); where != std::string::npos) e = e.substr(where + 2);
+            if (auto where = e.find(": ", close + 2); where != std::string::npos)
+                e = e.substr(where + 2);
         }
     }
     return e;
@@ -33,7 +34,8 @@ std::string lastError() {
 
 /// Turns an XGBoost return code into an exception with XGBoost's own message.
 void check(int rc, const char* call) {
-    if (rc != 0) throw std::runtime_error(std::string("XGBoost ") + call + " failed: " + lastError());
+    if (rc != 0)
+        throw std::runtime_error(std::string("XGBoost ") + call + " failed: " + lastError());
 }
 
 /// A DMatrix freed at the end of its scope.
@@ -69,8 +71,8 @@ int intOption(const tune::CostModelOptions& o, const std::string& key, int fallb
 }
 
 /// A finite number in [least, most], or (least, most] when leastExclusive.
-double realOption(const tune::CostModelOptions& o, const std::string& key, double fallback, double least,
-                  double most, bool leastExclusive, const char* accepts) {
+double realOption(const tune::CostModelOptions& o, const std::string& key, double fallback,
+                  double least, double most, bool leastExclusive, const char* accepts) {
     auto it = o.options.find(key);
     if (it == o.options.end()) return fallback;
     const std::string& v = it->second;
@@ -94,8 +96,8 @@ void setParam(BoosterHandle b, const char* name, const std::string& value) {
 
 void checkShape(const tune::FeatureMatrix& x) {
     if (x.cols == 0 ? !x.values.empty() : x.values.size() % x.cols != 0)
-        throw std::invalid_argument("xgb: " + std::to_string(x.values.size()) + " feature values are not rows of " +
-                                    std::to_string(x.cols));
+        throw std::invalid_argument("xgb: " + std::to_string(x.values.size()) +
+                                    " feature values are not rows of " + std::to_string(x.cols));
 }
 
 } // namespace
@@ -103,9 +105,12 @@ void checkShape(const tune::FeatureMatrix& x) {
 XgbOptions XgbOptions::parse(const tune::CostModelOptions& o) {
     XgbOptions r;
     if (auto it = o.options.find("objective"); it != o.options.end()) {
-        if (it->second == "rank") r.objective = Objective::Rank;
-        else if (it->second == "reg") r.objective = Objective::Reg;
-        else badOption("objective", it->second, "rank or reg");
+        if (it->second == "rank")
+            r.objective = Objective::Rank;
+        else if (it->second == "reg")
+            r.objective = Objective::Reg;
+        else
+            badOption("objective", it->second, "rank or reg");
     }
     if (auto it = o.options.find("tree_method"); it != o.options.end()) {
         if (it->second != "hist" && it->second != "exact" && it->second != "approx")
@@ -115,10 +120,12 @@ XgbOptions XgbOptions::parse(const tune::CostModelOptions& o) {
     r.rounds = intOption(o, "rounds", r.rounds, 1);
     r.maxDepth = intOption(o, "max_depth", r.maxDepth, 1);
     r.eta = realOption(o, "eta", r.eta, 0.0, 1.0, true, "a number in (0, 1]");
-    r.minChildWeight = realOption(o, "min_child_weight", r.minChildWeight, 0.0, std::numeric_limits<double>::max(),
-                                  false, "a number >= 0");
-    r.gamma = realOption(o, "gamma", r.gamma, 0.0, std::numeric_limits<double>::max(), false, "a number >= 0");
-    if (o.threads < 0) throw std::invalid_argument("xgb: threads must be >= 0, not " + std::to_string(o.threads));
+    r.minChildWeight = realOption(o, "min_child_weight", r.minChildWeight, 0.0,
+                                  std::numeric_limits<double>::max(), false, "a number >= 0");
+    r.gamma = realOption(o, "gamma", r.gamma, 0.0, std::numeric_limits<double>::max(), false,
+                         "a number >= 0");
+    if (o.threads < 0)
+        throw std::invalid_argument("xgb: threads must be >= 0, not " + std::to_string(o.threads));
     r.seed = o.seed;
     r.threads = o.threads;
     return r;
@@ -129,12 +136,15 @@ const char* XgbOptions::xgbObjective() const {
 }
 
 const char* XgbCostModel::summary() {
-    return "XGBoost gradient-boosted trees (AutoTVM's cost model); options: objective=rank|reg (rank:pairwise, "
-           "the default, or reg:squarederror), rounds=40, max_depth=3, eta=0.3, min_child_weight=1, "
+    return "XGBoost gradient-boosted trees (AutoTVM's cost model); options: objective=rank|reg "
+           "(rank:pairwise, "
+           "the default, or reg:squarederror), rounds=40, max_depth=3, eta=0.3, "
+           "min_child_weight=1, "
            "gamma=0.0001, tree_method=hist|exact|approx (default hist); seed and threads as given";
 }
 
-XgbCostModel::XgbCostModel(const tune::CostModelOptions& options) : options_(XgbOptions::parse(options)) {}
+XgbCostModel::XgbCostModel(const tune::CostModelOptions& options)
+    : options_(XgbOptions::parse(options)) {}
 
 XgbCostModel::~XgbCostModel() {
     if (booster_) XGBoosterFree(booster_);
@@ -145,17 +155,19 @@ bool XgbCostModel::trained() const {
     return booster_ != nullptr;
 }
 
-void XgbCostModel::fit(const tune::FeatureMatrix& x, const std::vector<float>& y, const std::vector<unsigned>& groups) {
+void XgbCostModel::fit(const tune::FeatureMatrix& x, const std::vector<float>& y,
+                       const std::vector<unsigned>& groups) {
     checkShape(x);
     const size_t rows = x.rows();
     if (y.size() != rows)
-        throw std::invalid_argument("xgb: " + std::to_string(y.size()) + " scores for " + std::to_string(rows) +
-                                    " rows");
+        throw std::invalid_argument("xgb: " + std::to_string(y.size()) + " scores for " +
+                                    std::to_string(rows) + " rows");
     std::vector<unsigned> sizes;
     for (unsigned g : groups)
         if (g > 0) sizes.push_back(g);
     if (!groups.empty() && std::accumulate(sizes.begin(), sizes.end(), size_t{0}) != rows)
-        throw std::invalid_argument("xgb: the groups' sizes do not add up to the " + std::to_string(rows) + " rows");
+        throw std::invalid_argument("xgb: the groups' sizes do not add up to the " +
+                                    std::to_string(rows) + " rows");
     if (rows == 0) {
         std::unique_lock lock(mutex_);
         if (booster_) XGBoosterFree(std::exchange(booster_, nullptr));
@@ -166,12 +178,15 @@ void XgbCostModel::fit(const tune::FeatureMatrix& x, const std::vector<float>& y
 
     // Trained outside the lock: predictions go on with the old booster meanwhile.
     DMatrix train;
-    check(XGDMatrixCreateFromMat_omp(x.values.data(), rows, x.cols, std::numeric_limits<float>::quiet_NaN(),
-                                     &train.handle, options_.threads),
+    check(XGDMatrixCreateFromMat_omp(x.values.data(), rows, x.cols,
+                                     std::numeric_limits<float>::quiet_NaN(), &train.handle,
+                                     options_.threads),
           "XGDMatrixCreateFromMat_omp");
-    check(XGDMatrixSetFloatInfo(train.handle, "label", y.data(), rows), "XGDMatrixSetFloatInfo(label)");
+    check(XGDMatrixSetFloatInfo(train.handle, "label", y.data(), rows),
+          "XGDMatrixSetFloatInfo(label)");
     if (options_.objective == XgbOptions::Objective::Rank)
-        check(XGDMatrixSetUIntInfo(train.handle, "group", sizes.data(), sizes.size()), "XGDMatrixSetUIntInfo(group)");
+        check(XGDMatrixSetUIntInfo(train.handle, "group", sizes.data(), sizes.size()),
+              "XGDMatrixSetUIntInfo(group)");
 
     Booster booster;
     check(XGBoosterCreate(&train.handle, 1, &booster.handle), "XGBoosterCreate");
@@ -204,26 +219,28 @@ std::vector<float> XgbCostModel::predict(const tune::FeatureMatrix& x) const {
     if (!booster_) return std::vector<float>(rows, 0.0f);
     if (rows == 0) return {};
     if (x.cols != cols_)
-        throw std::invalid_argument("xgb: rows of " + std::to_string(x.cols) + " features, trained on " +
-                                    std::to_string(cols_));
+        throw std::invalid_argument("xgb: rows of " + std::to_string(x.cols) +
+                                    " features, trained on " + std::to_string(cols_));
     // __array_interface__ of the rows (XGBoost reads them in place) and a
     // plain prediction over every tree, NaN meaning missing.
-    const std::string values = "{\"data\": [" + std::to_string(reinterpret_cast<uintptr_t>(x.values.data())) +
-                               ", true], \"shape\": [" + std::to_string(rows) + ", " + std::to_string(x.cols) +
-                               "], \"typestr\": \"<f4\", \"version\": 3}";
-    const char* config =
-        "{\"type\": 0, \"training\": false, \"cache_id\": 0, \"iteration_begin\": 0, \"iteration_end\": 0, \"strict_shape\": false, "
-        "\"missing\": NaN}";
+    const std::string values = "{\"data\": [" +
+                               std::to_string(reinterpret_cast<uintptr_t>(x.values.data())) +
+                               ", true], \"shape\": [" + std::to_string(rows) + ", " +
+                               std::to_string(x.cols) + "], \"typestr\": \"<f4\", \"version\": 3}";
+    const char* config = "{\"type\": 0, \"training\": false, \"cache_id\": 0, \"iteration_begin\": "
+                         "0, \"iteration_end\": 0, \"strict_shape\": false, "
+                         "\"missing\": NaN}";
     const bst_ulong* shape = nullptr;
     bst_ulong dims = 0;
     const float* out = nullptr;
     check(XGBoosterPredictFromDense(booster_, values.c_str(), config, nullptr, &shape, &dims, &out),
           "XGBoosterPredictFromDense");
     bst_ulong n = dims == 0 ? 0 : 1;
-    for (bst_ulong d = 0; d < dims; ++d) n *= shape[d];
+    for (bst_ulong d = 0; d < dims; ++d)
+        n *= shape[d];
     if (n != rows)
-        throw std::runtime_error("XGBoost predicted " + std::to_string(n) + " values for " + std::to_string(rows) +
-                                 " rows");
+        throw std::runtime_error("XGBoost predicted " + std::to_string(n) + " values for " +
+                                 std::to_string(rows) + " rows");
     return std::vector<float>(out, out + rows);
 }
 

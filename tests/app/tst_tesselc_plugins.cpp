@@ -21,8 +21,10 @@ struct Result {
 Result tesselc(const QStringList& args, const QString& pluginPath = {}) {
     QProcess p;
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    if (pluginPath.isEmpty()) env.remove("TESSEL_PLUGIN_PATH");
-    else env.insert("TESSEL_PLUGIN_PATH", pluginPath);
+    if (pluginPath.isEmpty())
+        env.remove("TESSEL_PLUGIN_PATH");
+    else
+        env.insert("TESSEL_PLUGIN_PATH", pluginPath);
     p.setProcessEnvironment(env);
     p.start(TESSEL_BINARY_DIR "/bin/tesselc", args);
     Result r;
@@ -35,18 +37,16 @@ Result tesselc(const QStringList& args, const QString& pluginPath = {}) {
 
 void makePlugin(const QString& dir, const QString& id, int abi, const char* fixture) {
     QDir().mkpath(dir);
-    QJsonObject o{{"id", id},
-                  {"name", "Test " + id},
-                  {"version", "2.5"},
-                  {"abi", abi},
-                  {"library", "libp.so"},
-                  {"provides", QJsonArray{"cost-model:test-sum"}}};
+    QJsonObject o{
+        {"id", id},   {"name", "Test " + id}, {"version", "2.5"},
+        {"abi", abi}, {"library", "libp.so"}, {"provides", QJsonArray{"cost-model:test-sum"}}};
     QFile meta(dir + "/plugin.json");
     if (!meta.open(QIODevice::WriteOnly)) qFatal("cannot write %s", qPrintable(meta.fileName()));
     meta.write(QJsonDocument(o).toJson());
     meta.close();
-    if (fixture && !QFile::copy(QStringLiteral(TEST_PLUGIN_LIBS "/libtessel_test_plugin_%1.so").arg(fixture),
-                                dir + "/libp.so"))
+    if (fixture &&
+        !QFile::copy(QStringLiteral(TEST_PLUGIN_LIBS "/libtessel_test_plugin_%1.so").arg(fixture),
+                     dir + "/libp.so"))
         qFatal("cannot copy the %s fixture", fixture);
 }
 
@@ -60,9 +60,11 @@ private slots:
     void buildTreePlugin() {
         auto r = tesselc({"plugins"});
         QCOMPARE(r.exitCode, 0);
-        QVERIFY2(r.out.contains("plugin folders searched:\n  " + kBuildPlugins + "\n"), qPrintable(r.out));
+        QVERIFY2(r.out.contains("plugin folders searched:\n  " + kBuildPlugins + "\n"),
+                 qPrintable(r.out));
         QVERIFY2(r.out.contains("plugins: 1 loaded, 0 refused"), qPrintable(r.out));
-        QVERIFY2(r.out.contains("  costmodel-xgboost 1.0  loaded  " + kBuildPlugins + "/costmodel-xgboost\n"),
+        QVERIFY2(r.out.contains("  costmodel-xgboost 1.0  loaded  " + kBuildPlugins +
+                                "/costmodel-xgboost\n"),
                  qPrintable(r.out));
         QVERIFY(r.out.contains("    XGBoost cost model: "));
         QVERIFY(r.out.contains("    registered cost-model:xgb\n"));
@@ -92,25 +94,31 @@ private slots:
         auto r = tesselc({"plugins"}, root + ":" + root + "/nowhere");
         QCOMPARE(r.exitCode, 0);
         const QString& o = r.out;
-        QVERIFY2(o.contains("plugin folders searched:\n  " + root + "\n  " + root + "/nowhere  (not there)\n  " +
-                            kBuildPlugins + "\n"),
+        QVERIFY2(o.contains("plugin folders searched:\n  " + root + "\n  " + root +
+                            "/nowhere  (not there)\n  " + kBuildPlugins + "\n"),
                  qPrintable(o));
         QVERIFY2(o.contains("plugins: 2 loaded, 6 refused"), qPrintable(o));
-        QVERIFY2(o.contains("  test-good 2.5  loaded  " + root + "/a-good\n    Test test-good\n"
+        QVERIFY2(o.contains("  test-good 2.5  loaded  " + root +
+                            "/a-good\n    Test test-good\n"
                             "    registered cost-model:test-sum\n"),
                  qPrintable(o));
         QVERIFY(o.contains("  test-newer 2.5  refused (ABI mismatch)  " + root + "/b-newer-abi\n"));
         QVERIFY(o.contains("    why: plugin.json says ABI 2, this Tessel speaks ABI 1"));
-        QVERIFY(o.contains("  test-noentry 2.5  refused (no entry point)  " + root + "/c-no-entry\n"));
+        QVERIFY(
+            o.contains("  test-noentry 2.5  refused (no entry point)  " + root + "/c-no-entry\n"));
         QVERIFY(o.contains("    why: 'libp.so' has no entry point tessel_plugin_register"));
-        QVERIFY(o.contains("  test-fails 2.5  refused (registration failed)  " + root + "/d-fails\n"));
+        QVERIFY(
+            o.contains("  test-fails 2.5  refused (registration failed)  " + root + "/d-fails\n"));
         QVERIFY(o.contains("    why: registration failed: the test device is not plugged in\n"));
-        QVERIFY(o.contains("  test-nolib 2.5  refused (library missing)  " + root + "/e-no-library\n"));
+        QVERIFY(
+            o.contains("  test-nolib 2.5  refused (library missing)  " + root + "/e-no-library\n"));
         QVERIFY(o.contains("    why: its library 'libp.so' is not in " + root + "/e-no-library\n"));
         QVERIFY(o.contains("  (no id)   refused (bad metadata)  " + root + "/f-broken\n"));
         QVERIFY(o.contains("    why: plugin.json is not valid JSON: "));
-        QVERIFY(o.contains("  costmodel-xgboost 2.5  refused (ABI mismatch)  " + root + "/g-shadow\n"));
-        QVERIFY(o.contains("  costmodel-xgboost 1.0  loaded  " + kBuildPlugins + "/costmodel-xgboost\n"));
+        QVERIFY(
+            o.contains("  costmodel-xgboost 2.5  refused (ABI mismatch)  " + root + "/g-shadow\n"));
+        QVERIFY(o.contains("  costmodel-xgboost 1.0  loaded  " + kBuildPlugins +
+                           "/costmodel-xgboost\n"));
         QVERIFY(o.contains("  test-sum "));
         QVERIFY(o.contains("           from " + root + "/a-good\n"));
     }
@@ -121,12 +129,15 @@ private slots:
         makePlugin(root + "/xgb-copy", "costmodel-xgboost", 1, "good");
         auto r = tesselc({"plugins"}, root);
         QCOMPARE(r.exitCode, 0);
-        // The first found wins: the copy on TESSEL_PLUGIN_PATH, and the build tree's is the duplicate.
-        QVERIFY2(r.out.contains("  costmodel-xgboost 2.5  loaded  " + root + "/xgb-copy\n"), qPrintable(r.out));
+        // The first found wins: the copy on TESSEL_PLUGIN_PATH, and the build tree's is the
+        // duplicate.
+        QVERIFY2(r.out.contains("  costmodel-xgboost 2.5  loaded  " + root + "/xgb-copy\n"),
+                 qPrintable(r.out));
         QVERIFY(r.out.contains("  costmodel-xgboost 1.0  refused (duplicate id)  " + kBuildPlugins +
                                "/costmodel-xgboost\n    XGBoost cost model: "));
-        QVERIFY(r.out.contains("    why: a plugin with id 'costmodel-xgboost' is already loaded from " + root +
-                               "/xgb-copy\n"));
+        QVERIFY(
+            r.out.contains("    why: a plugin with id 'costmodel-xgboost' is already loaded from " +
+                           root + "/xgb-copy\n"));
         QVERIFY(!r.out.contains("  xgb "));
     }
 

@@ -26,13 +26,18 @@ Q_DECLARE_METATYPE(tessel::plugin::Refusal)
 
 namespace {
 
-QString fixture(const char* name) { return QStringLiteral(TEST_PLUGIN_LIBS "/libtessel_test_plugin_%1.so").arg(name); }
+QString fixture(const char* name) {
+    return QStringLiteral(TEST_PLUGIN_LIBS "/libtessel_test_plugin_%1.so").arg(name);
+}
 
 QByteArray metadata(const QString& id, const QString& library, int abi = 1,
                     QStringList provides = {QStringLiteral("cost-model:test-sum")}) {
-    QJsonObject o{{"id", id},           {"name", "Test plugin " + id},
-                  {"version", "0.3"},   {"abi", abi},
-                  {"library", library}, {"provides", QJsonArray::fromStringList(provides)},
+    QJsonObject o{{"id", id},
+                  {"name", "Test plugin " + id},
+                  {"version", "0.3"},
+                  {"abi", abi},
+                  {"library", library},
+                  {"provides", QJsonArray::fromStringList(provides)},
                   {"description", "a plugin of the loader's tests"}};
     return QJsonDocument(o).toJson();
 }
@@ -53,14 +58,16 @@ fs::path makePlugin(const QString& dir, const QByteArray& json, const QString& l
 
 /// A registry holding one built-in model, as a context's would.
 void addBuiltin(tune::CostModelRegistry& r, const std::string& name = "builtin-model") {
-    r.add({name, "a built-in model", "built in", [](const tune::CostModelOptions&) -> std::unique_ptr<tune::CostModel> {
+    r.add({name, "a built-in model", "built in",
+           [](const tune::CostModelOptions&) -> std::unique_ptr<tune::CostModel> {
                return nullptr;
            }});
 }
 
 std::vector<std::string> names(const tune::CostModelRegistry& r) {
     std::vector<std::string> out;
-    for (auto& m : r.records()) out.push_back(m.name + "@" + m.origin);
+    for (auto& m : r.records())
+        out.push_back(m.name + "@" + m.origin);
     return out;
 }
 
@@ -71,8 +78,8 @@ class TestPluginLoader : public QObject {
 private slots:
     void loadsAndRegisters() {
         QTemporaryDir tmp;
-        const fs::path dir =
-            makePlugin(tmp.filePath("good"), metadata("test-good", "libgood.so"), fixture("good"), "libgood.so");
+        const fs::path dir = makePlugin(tmp.filePath("good"), metadata("test-good", "libgood.so"),
+                                        fixture("good"), "libgood.so");
         tune::CostModelRegistry registry;
         addBuiltin(registry);
         plugin::PluginSet set;
@@ -118,61 +125,88 @@ private slots:
         using R = plugin::Refusal;
         auto meta = [](QJsonObject change, QStringList remove = {}) {
             QJsonObject o = QJsonDocument::fromJson(metadata("test-case", "libcase.so")).object();
-            for (auto it = change.begin(); it != change.end(); ++it) o[it.key()] = it.value();
-            for (auto& k : remove) o.remove(k);
+            for (auto it = change.begin(); it != change.end(); ++it)
+                o[it.key()] = it.value();
+            for (auto& k : remove)
+                o.remove(k);
             return QJsonDocument(o).toJson();
         };
-        QTest::newRow("malformed JSON") << QByteArray("{\"id\": \"test-case\", \"abi\": 1,") << "good"
-                                        << R::BadMetadata << "plugin.json is not valid JSON: " << "";
-        QTest::newRow("not an object") << QByteArray("[1, 2]") << "good" << R::BadMetadata
-                                       << "plugin.json: not a JSON object" << "";
-        QTest::newRow("empty file") << QByteArray() << "good" << R::BadMetadata << "plugin.json is not valid JSON"
-                                    << "";
+        QTest::newRow("malformed JSON")
+            << QByteArray("{\"id\": \"test-case\", \"abi\": 1,") << "good" << R::BadMetadata
+            << "plugin.json is not valid JSON: "
+            << "";
+        QTest::newRow("not an object")
+            << QByteArray("[1, 2]") << "good" << R::BadMetadata << "plugin.json: not a JSON object"
+            << "";
+        QTest::newRow("empty file")
+            << QByteArray() << "good" << R::BadMetadata << "plugin.json is not valid JSON"
+            << "";
         for (const char* field : {"id", "name", "version", "abi", "library", "provides"})
             QTest::addRow("no %s", field) << meta({}, {field}) << "good" << R::BadMetadata
                                           << QStringLiteral("plugin.json has no \"%1\"").arg(field)
                                           << (QByteArray(field) == "id" ? "" : "test-case");
         QTest::newRow("abi a string") << meta({{"abi", "1"}}) << "good" << R::BadMetadata
-                                      << "\"abi\" in plugin.json must be an integer" << "test-case";
+                                      << "\"abi\" in plugin.json must be an integer"
+                                      << "test-case";
         QTest::newRow("abi a fraction") << meta({{"abi", 1.5}}) << "good" << R::BadMetadata
-                                        << "\"abi\" in plugin.json must be an integer" << "test-case";
+                                        << "\"abi\" in plugin.json must be an integer"
+                                        << "test-case";
         QTest::newRow("id a number") << meta({{"id", 7}}) << "good" << R::BadMetadata
-                                     << "\"id\" in plugin.json must be a string" << "";
-        QTest::newRow("empty id") << meta({{"id", ""}}) << "good" << R::BadMetadata << "\"id\" in plugin.json is empty"
+                                     << "\"id\" in plugin.json must be a string"
+                                     << "";
+        QTest::newRow("empty id") << meta({{"id", ""}}) << "good" << R::BadMetadata
+                                  << "\"id\" in plugin.json is empty"
                                   << "";
-        QTest::newRow("id with a space") << meta({{"id", "my plugin"}}) << "good" << R::BadMetadata
-                                         << "must be letters, digits, '-', '_' and '.' only, not 'my plugin'"
-                                         << "my plugin";
-        QTest::newRow("provides a string") << meta({{"provides", "cost-model:x"}}) << "good" << R::BadMetadata
-                                           << "\"provides\" in plugin.json must be an array of strings"
-                                           << "test-case";
-        QTest::newRow("provides numbers") << meta({{"provides", QJsonArray{1, 2}}}) << "good" << R::BadMetadata
-                                          << "\"provides\" in plugin.json must be an array of strings"
-                                          << "test-case";
-        QTest::newRow("description a number") << meta({{"description", 3}}) << "good" << R::BadMetadata
-                                              << "\"description\" in plugin.json must be a string" << "test-case";
-        QTest::newRow("library absolute") << meta({{"library", "/usr/lib/libcase.so"}}) << "good" << R::BadMetadata
-                                          << "must be a path inside the plugin folder" << "test-case";
-        QTest::newRow("library outside") << meta({{"library", "../libcase.so"}}) << "good" << R::BadMetadata
-                                         << "must be a path inside the plugin folder" << "test-case";
+        QTest::newRow("id with a space")
+            << meta({{"id", "my plugin"}}) << "good" << R::BadMetadata
+            << "must be letters, digits, '-', '_' and '.' only, not 'my plugin'"
+            << "my plugin";
+        QTest::newRow("provides a string")
+            << meta({{"provides", "cost-model:x"}}) << "good" << R::BadMetadata
+            << "\"provides\" in plugin.json must be an array of strings"
+            << "test-case";
+        QTest::newRow("provides numbers")
+            << meta({{"provides", QJsonArray{1, 2}}}) << "good" << R::BadMetadata
+            << "\"provides\" in plugin.json must be an array of strings"
+            << "test-case";
+        QTest::newRow("description a number")
+            << meta({{"description", 3}}) << "good" << R::BadMetadata
+            << "\"description\" in plugin.json must be a string"
+            << "test-case";
+        QTest::newRow("library absolute")
+            << meta({{"library", "/usr/lib/libcase.so"}}) << "good" << R::BadMetadata
+            << "must be a path inside the plugin folder"
+            << "test-case";
+        QTest::newRow("library outside")
+            << meta({{"library", "../libcase.so"}}) << "good" << R::BadMetadata
+            << "must be a path inside the plugin folder"
+            << "test-case";
         QTest::newRow("ABI mismatch") << meta({{"abi", 2}}) << "good" << R::AbiMismatch
-                                      << "plugin.json says ABI 2, this Tessel speaks ABI 1" << "test-case";
-        QTest::newRow("library missing") << meta({}) << "" << R::LibraryMissing
-                                         << "its library 'libcase.so' is not in " << "test-case";
-        QTest::newRow("not a library") << meta({}) << "garbage" << R::LibraryUnloadable
-                                       << "cannot load 'libcase.so': " << "test-case";
+                                      << "plugin.json says ABI 2, this Tessel speaks ABI 1"
+                                      << "test-case";
+        QTest::newRow("library missing")
+            << meta({}) << "" << R::LibraryMissing << "its library 'libcase.so' is not in "
+            << "test-case";
+        QTest::newRow("not a library")
+            << meta({}) << "garbage" << R::LibraryUnloadable << "cannot load 'libcase.so': "
+            << "test-case";
         QTest::newRow("undefined symbol") << meta({}) << "undefined" << R::LibraryUnloadable
-                                          << "undefined symbol: tessel_test_symbol_nobody_defines" << "test-case";
+                                          << "undefined symbol: tessel_test_symbol_nobody_defines"
+                                          << "test-case";
         QTest::newRow("no entry point") << meta({}) << "noentry" << R::NoEntryPoint
-                                        << "'libcase.so' has no entry point tessel_plugin_register" << "test-case";
-        QTest::newRow("registration fails") << meta({}) << "fails" << R::RegistrationFailed
-                                            << "registration failed: the test device is not plugged in"
-                                            << "test-case";
+                                        << "'libcase.so' has no entry point tessel_plugin_register"
+                                        << "test-case";
+        QTest::newRow("registration fails")
+            << meta({}) << "fails" << R::RegistrationFailed
+            << "registration failed: the test device is not plugged in"
+            << "test-case";
         QTest::newRow("second registration fails")
             << meta({}) << "partial" << R::RegistrationFailed
-            << "registration failed: cost model 'test-partial' is already registered" << "test-case";
+            << "registration failed: cost model 'test-partial' is already registered"
+            << "test-case";
         QTest::newRow("registration throws") << meta({}) << "throws" << R::RegistrationFailed
-                                             << "registration failed: it threw out of cheese" << "test-case";
+                                             << "registration failed: it threw out of cheese"
+                                             << "test-case";
     }
 
     void refusals() {
@@ -211,14 +245,16 @@ private slots:
 
     void nameTakenLeavesTheRegistry() {
         QTemporaryDir tmp;
-        const fs::path dir =
-            makePlugin(tmp.filePath("good"), metadata("test-good", "libgood.so"), fixture("good"), "libgood.so");
+        const fs::path dir = makePlugin(tmp.filePath("good"), metadata("test-good", "libgood.so"),
+                                        fixture("good"), "libgood.so");
         tune::CostModelRegistry registry;
         addBuiltin(registry, "test-sum");
         plugin::PluginSet set;
         const plugin::PluginStatus& s = plugin::loadPlugin(dir, {&registry}, set);
         QCOMPARE(s.refusal, plugin::Refusal::NameTaken);
-        QCOMPARE(s.reason, std::string("it registers cost model 'test-sum', which built in already provides"));
+        QCOMPARE(
+            s.reason,
+            std::string("it registers cost model 'test-sum', which built in already provides"));
         QCOMPARE(registry.records().size(), size_t(1));
         QCOMPARE(registry.find("test-sum")->origin, std::string("built in"));
     }
@@ -226,11 +262,14 @@ private slots:
     void duplicateIdFirstWins() {
         QTemporaryDir tmp;
         const fs::path first =
-            makePlugin(tmp.filePath("a/good"), metadata("test-good", "libgood.so"), fixture("good"), "libgood.so");
-        makePlugin(tmp.filePath("b/good"), metadata("test-good", "libgood.so"), fixture("good"), "libgood.so");
+            makePlugin(tmp.filePath("a/good"), metadata("test-good", "libgood.so"), fixture("good"),
+                       "libgood.so");
+        makePlugin(tmp.filePath("b/good"), metadata("test-good", "libgood.so"), fixture("good"),
+                   "libgood.so");
         tune::CostModelRegistry registry;
         plugin::PluginSet set;
-        plugin::loadPlugins({tmp.filePath("a").toStdString(), tmp.filePath("b").toStdString()}, {&registry}, set);
+        plugin::loadPlugins({tmp.filePath("a").toStdString(), tmp.filePath("b").toStdString()},
+                            {&registry}, set);
         QCOMPARE(set.plugins().size(), size_t(2));
         QVERIFY(set.plugins()[0].loaded());
         QCOMPARE(set.plugins()[1].refusal, plugin::Refusal::DuplicateId);
@@ -244,7 +283,8 @@ private slots:
     void searchPathFolders() {
         QTemporaryDir tmp;
         const QString root = tmp.filePath("plugins");
-        makePlugin(root + "/b-good", metadata("test-good", "libgood.so"), fixture("good"), "libgood.so");
+        makePlugin(root + "/b-good", metadata("test-good", "libgood.so"), fixture("good"),
+                   "libgood.so");
         makePlugin(root + "/c-bad", "{");
         // A folder without plugin.json is not a plugin (a build tree's CMakeFiles).
         QDir().mkpath(root + "/a-not-a-plugin");
@@ -255,7 +295,8 @@ private slots:
         tune::CostModelRegistry registry;
         plugin::PluginSet set;
         // The same folder twice, and a plugin folder already seen, are looked at once.
-        plugin::loadPlugins({root.toStdString(), root.toStdString() + "/", missing, (root + "/b-good").toStdString()},
+        plugin::loadPlugins({root.toStdString(), root.toStdString() + "/", missing,
+                             (root + "/b-good").toStdString()},
                             {&registry}, set);
         QCOMPARE(set.searched().size(), size_t(3));
         QCOMPARE(set.searched()[0].dir, fs::weakly_canonical(root.toStdString()));
@@ -276,25 +317,32 @@ private slots:
         const QByteArray saved = qgetenv("TESSEL_PLUGIN_PATH");
         qputenv("TESSEL_PLUGIN_PATH", "/opt/one::/opt/two/");
         const auto path = plugin::defaultSearchPath();
-        if (saved.isNull()) qunsetenv("TESSEL_PLUGIN_PATH");
-        else qputenv("TESSEL_PLUGIN_PATH", saved);
+        if (saved.isNull())
+            qunsetenv("TESSEL_PLUGIN_PATH");
+        else
+            qputenv("TESSEL_PLUGIN_PATH", saved);
         QCOMPARE(path.size(), size_t(4));
         QCOMPARE(path[0], fs::path("/opt/one"));
         QCOMPARE(path[1], fs::path("/opt/two/"));
-        // Next to the binaries: <build>/bin/.. is the build tree, whose plugins/ holds the built plugins.
+        // Next to the binaries: <build>/bin/.. is the build tree, whose plugins/ holds the built
+        // plugins.
         QCOMPARE(fs::weakly_canonical(path[2]), fs::weakly_canonical(TESSEL_BINARY_DIR "/plugins"));
-        QCOMPARE(fs::weakly_canonical(path[3]), fs::weakly_canonical(TESSEL_BINARY_DIR "/lib/tessel/plugins"));
+        QCOMPARE(fs::weakly_canonical(path[3]),
+                 fs::weakly_canonical(TESSEL_BINARY_DIR "/lib/tessel/plugins"));
     }
 
     void entryPointChecksTheHost() {
         void* lib = ::dlopen(qPrintable(fixture("good")), RTLD_NOW | RTLD_LOCAL);
         QVERIFY2(lib, ::dlerror());
-        auto entry = reinterpret_cast<plugin::RegisterFunction>(::dlsym(lib, plugin::kRegisterSymbol));
+        auto entry =
+            reinterpret_cast<plugin::RegisterFunction>(::dlsym(lib, plugin::kRegisterSymbol));
         QVERIFY(entry);
         tune::CostModelRegistry scratch;
         plugin::PluginHost host;
         host.costModels = &scratch;
-        host.addCostModel = [](tune::CostModelRegistry& r, tune::CostModelRecord m) { r.add(std::move(m)); };
+        host.addCostModel = [](tune::CostModelRegistry& r, tune::CostModelRecord m) {
+            r.add(std::move(m));
+        };
         char error[256] = {};
 
         host.abi = 99;
@@ -318,7 +366,8 @@ private slots:
     }
 
     void parseMetadataDirectly() {
-        const auto m = plugin::parseMetadata(R"({"id": "x.y_z-1", "name": "X", "version": "2", "abi": 1,
+        const auto m =
+            plugin::parseMetadata(R"({"id": "x.y_z-1", "name": "X", "version": "2", "abi": 1,
             "library": "lib/libx.so", "provides": [], "future-field": {"ignored": true}})");
         QCOMPARE(m.id, std::string("x.y_z-1"));
         QCOMPARE(m.library, std::string("lib/libx.so"));
@@ -336,8 +385,8 @@ private slots:
         using R = plugin::Refusal;
         QCOMPARE(QString(plugin::refusalName(R::None)), QString("loaded"));
         QSet<QString> seen;
-        for (R r : {R::BadMetadata, R::AbiMismatch, R::DuplicateId, R::LibraryMissing, R::LibraryUnloadable,
-                    R::NoEntryPoint, R::RegistrationFailed, R::NameTaken})
+        for (R r : {R::BadMetadata, R::AbiMismatch, R::DuplicateId, R::LibraryMissing,
+                    R::LibraryUnloadable, R::NoEntryPoint, R::RegistrationFailed, R::NameTaken})
             seen.insert(plugin::refusalName(r));
         QCOMPARE(seen.size(), 8);
         QVERIFY(seen.contains("ABI mismatch"));

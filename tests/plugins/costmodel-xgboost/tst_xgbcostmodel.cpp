@@ -32,8 +32,10 @@ std::vector<double> ranks(const std::vector<float>& v) {
     std::vector<double> r(v.size());
     for (size_t i = 0; i < order.size();) {
         size_t j = i;
-        while (j + 1 < order.size() && v[order[j + 1]] == v[order[i]]) ++j;
-        for (size_t k = i; k <= j; ++k) r[order[k]] = (i + j) / 2.0;
+        while (j + 1 < order.size() && v[order[j + 1]] == v[order[i]])
+            ++j;
+        for (size_t k = i; k <= j; ++k)
+            r[order[k]] = (i + j) / 2.0;
         i = j + 1;
     }
     return r;
@@ -42,7 +44,8 @@ std::vector<double> ranks(const std::vector<float>& v) {
 double spearman(const std::vector<float>& a, const std::vector<float>& b) {
     const auto ra = ranks(a), rb = ranks(b);
     const double n = static_cast<double>(a.size());
-    const double ma = std::accumulate(ra.begin(), ra.end(), 0.0) / n, mb = std::accumulate(rb.begin(), rb.end(), 0.0) / n;
+    const double ma = std::accumulate(ra.begin(), ra.end(), 0.0) / n,
+                 mb = std::accumulate(rb.begin(), rb.end(), 0.0) / n;
     double sab = 0, saa = 0, sbb = 0;
     for (size_t i = 0; i < ra.size(); ++i) {
         sab += (ra[i] - ma) * (rb[i] - mb);
@@ -67,7 +70,8 @@ Data synthetic(size_t rows, uint32_t seed) {
     Data d;
     for (size_t i = 0; i < rows; ++i) {
         float f[kCols];
-        for (size_t c = 0; c < kCols; ++c) f[c] = u(rng);
+        for (size_t c = 0; c < kCols; ++c)
+            f[c] = u(rng);
         for (size_t c = 5; c < kCols; ++c)
             if (u(rng) < 0.1f) f[c] = std::nanf("");
         d.x.values.insert(d.x.values.end(), f, f + kCols);
@@ -76,7 +80,8 @@ Data synthetic(size_t rows, uint32_t seed) {
     }
     const auto [lo, hi] = std::minmax_element(d.y.begin(), d.y.end());
     const float min = *lo, span = *hi - *lo;
-    for (float& v : d.y) v = (v - min) / span;
+    for (float& v : d.y)
+        v = (v - min) / span;
     return d;
 }
 
@@ -88,8 +93,8 @@ class TestXgbCostModel : public QObject {
     tune::CostModelRegistry registry_;
     plugin::PluginSet plugins_;
 
-    std::unique_ptr<tune::CostModel> make(std::map<std::string, std::string> options = {}, uint64_t seed = 7,
-                                          int threads = 1) {
+    std::unique_ptr<tune::CostModel> make(std::map<std::string, std::string> options = {},
+                                          uint64_t seed = 7, int threads = 1) {
         tune::CostModelOptions o;
         o.seed = seed;
         o.threads = threads;
@@ -109,8 +114,9 @@ private slots:
         const tune::CostModelRecord* r = registry_.find("xgb");
         QVERIFY(r);
         QCOMPARE(fs::path(r->origin), fs::weakly_canonical(kPluginDir));
-        for (const char* option : {"objective=rank|reg", "rank:pairwise", "reg:squarederror", "rounds=", "max_depth=",
-                                   "eta=", "min_child_weight=", "gamma=", "tree_method=hist|exact|approx"})
+        for (const char* option :
+             {"objective=rank|reg", "rank:pairwise", "reg:squarederror", "rounds=", "max_depth=",
+              "eta=", "min_child_weight=", "gamma=", "tree_method=hist|exact|approx"})
             QVERIFY2(r->summary.find(option) != std::string::npos, option);
         auto m = make();
         QCOMPARE(m->name(), std::string("xgb"));
@@ -142,19 +148,24 @@ private slots:
         if (grouped) groups = {200, 0, 300, 300}; // a zero-sized group is dropped
         const auto t0 = std::chrono::steady_clock::now();
         model->fit(train.x, train.y, groups);
-        const double fitMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+        const double fitMs =
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
+                .count();
         QVERIFY(model->trained());
         const auto predicted = model->predict(test.x);
         QCOMPARE(predicted.size(), test.y.size());
-        for (float p : predicted) QVERIFY(std::isfinite(p));
+        for (float p : predicted)
+            QVERIFY(std::isfinite(p));
         const double rho = spearman(predicted, test.y);
         qInfo("held-out Spearman %.3f, fit of 800 rows %.1f ms", rho, fitMs);
         QVERIFY2(rho > 0.9, qPrintable(QString::number(rho)));
         if (objective == "reg") {
             // A regression also predicts the scores themselves.
             double se = 0;
-            for (size_t i = 0; i < predicted.size(); ++i) se += (predicted[i] - test.y[i]) * (predicted[i] - test.y[i]);
-            QVERIFY2(std::sqrt(se / predicted.size()) < 0.1, qPrintable(QString::number(std::sqrt(se / predicted.size()))));
+            for (size_t i = 0; i < predicted.size(); ++i)
+                se += (predicted[i] - test.y[i]) * (predicted[i] - test.y[i]);
+            QVERIFY2(std::sqrt(se / predicted.size()) < 0.1,
+                     qPrintable(QString::number(std::sqrt(se / predicted.size()))));
         }
     }
 
@@ -165,7 +176,8 @@ private slots:
         auto strong = make();
         weak->fit(train.x, train.y);
         strong->fit(train.x, train.y);
-        const double rw = spearman(weak->predict(test.x), test.y), rs = spearman(strong->predict(test.x), test.y);
+        const double rw = spearman(weak->predict(test.x), test.y),
+                     rs = spearman(strong->predict(test.x), test.y);
         QVERIFY2(rw + 0.05 < rs, qPrintable(QString("%1 vs %2").arg(rw).arg(rs)));
     }
 
@@ -197,17 +209,39 @@ private slots:
         QTest::addColumn<QString>("key");
         QTest::addColumn<QString>("value");
         QTest::addColumn<QString>("message");
-        QTest::newRow("objective") << "objective" << "lambdamart" << "xgb: option objective='lambdamart': expected rank or reg";
-        QTest::newRow("rounds 0") << "rounds" << "0" << "xgb: option rounds='0': expected an integer >= 1";
-        QTest::newRow("rounds text") << "rounds" << "many" << "expected an integer >= 1";
-        QTest::newRow("rounds trailing") << "rounds" << "4x" << "expected an integer >= 1";
-        QTest::newRow("max_depth") << "max_depth" << "-2" << "xgb: option max_depth='-2': expected an integer >= 1";
-        QTest::newRow("eta 0") << "eta" << "0" << "xgb: option eta='0': expected a number in (0, 1]";
-        QTest::newRow("eta 2") << "eta" << "2" << "expected a number in (0, 1]";
-        QTest::newRow("eta nan") << "eta" << "nan" << "expected a number in (0, 1]";
-        QTest::newRow("gamma") << "gamma" << "-1" << "xgb: option gamma='-1': expected a number >= 0";
-        QTest::newRow("min_child_weight") << "min_child_weight" << "" << "expected a number >= 0";
-        QTest::newRow("tree_method") << "tree_method" << "gpu_hist" << "expected hist, exact or approx";
+        QTest::newRow("objective") << "objective"
+                                   << "lambdamart"
+                                   << "xgb: option objective='lambdamart': expected rank or reg";
+        QTest::newRow("rounds 0") << "rounds"
+                                  << "0"
+                                  << "xgb: option rounds='0': expected an integer >= 1";
+        QTest::newRow("rounds text") << "rounds"
+                                     << "many"
+                                     << "expected an integer >= 1";
+        QTest::newRow("rounds trailing") << "rounds"
+                                         << "4x"
+                                         << "expected an integer >= 1";
+        QTest::newRow("max_depth") << "max_depth"
+                                   << "-2"
+                                   << "xgb: option max_depth='-2': expected an integer >= 1";
+        QTest::newRow("eta 0") << "eta"
+                               << "0"
+                               << "xgb: option eta='0': expected a number in (0, 1]";
+        QTest::newRow("eta 2") << "eta"
+                               << "2"
+                               << "expected a number in (0, 1]";
+        QTest::newRow("eta nan") << "eta"
+                                 << "nan"
+                                 << "expected a number in (0, 1]";
+        QTest::newRow("gamma") << "gamma"
+                               << "-1"
+                               << "xgb: option gamma='-1': expected a number >= 0";
+        QTest::newRow("min_child_weight") << "min_child_weight"
+                                          << ""
+                                          << "expected a number >= 0";
+        QTest::newRow("tree_method") << "tree_method"
+                                     << "gpu_hist"
+                                     << "expected hist, exact or approx";
     }
 
     void badOptions() {
@@ -223,8 +257,13 @@ private slots:
     }
 
     void goodOptionsAndThreads() {
-        auto m = make({{"objective", "reg"}, {"rounds", "5"}, {"max_depth", "2"}, {"eta", "1"}, {"gamma", "0"},
-                       {"min_child_weight", "0.5"}, {"not-an-xgb-option", "is ignored"}},
+        auto m = make({{"objective", "reg"},
+                       {"rounds", "5"},
+                       {"max_depth", "2"},
+                       {"eta", "1"},
+                       {"gamma", "0"},
+                       {"min_child_weight", "0.5"},
+                       {"not-an-xgb-option", "is ignored"}},
                       1, 0);
         const Data d = synthetic(100, 9);
         m->fit(d.x, d.y);
@@ -237,7 +276,8 @@ private slots:
         const Data d = synthetic(50, 10);
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, m->fit(d.x, std::vector<float>(49, 0.0f)));
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, m->fit(d.x, d.y, {10, 10}));
-        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, m->fit(tune::FeatureMatrix{kCols, {1, 2, 3}}, {1}));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
+                                 m->fit(tune::FeatureMatrix{kCols, {1, 2, 3}}, {1}));
         QVERIFY(!m->trained());
         m->fit(d.x, d.y, {25, 25});
         const auto before = m->predict(d.x);
@@ -265,8 +305,9 @@ private slots:
         } catch (const std::runtime_error& e) {
             // XGBoost checks the labels as they are set; its message without its
             // timestamp, source line and stack trace.
-            QCOMPARE(QString(e.what()), QString("XGBoost XGDMatrixSetFloatInfo(label) failed: Check failed: valid: "
-                                                "Label contains NaN, infinity or a value too large."));
+            QCOMPARE(QString(e.what()),
+                     QString("XGBoost XGDMatrixSetFloatInfo(label) failed: Check failed: valid: "
+                             "Label contains NaN, infinity or a value too large."));
         }
         QVERIFY(m->trained());
         QCOMPARE(m->predict(d.x), before);
@@ -286,7 +327,8 @@ private slots:
             });
         // A fit on the same data meanwhile swaps in an equal booster.
         m->fit(train.x, train.y);
-        for (auto& th : threads) th.join();
+        for (auto& th : threads)
+            th.join();
         QCOMPARE(mismatches, std::vector<int>(4, 0));
     }
 
@@ -310,13 +352,19 @@ private slots:
         auto m = make({}, 1, 1);
         auto t0 = std::chrono::steady_clock::now();
         m->fit(x, y, {500, 500, 500, 500});
-        const double fitMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+        const double fitMs =
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
+                .count();
         t0 = std::chrono::steady_clock::now();
-        for (int i = 0; i < 10; ++i) m->predict(x);
+        for (int i = 0; i < 10; ++i)
+            m->predict(x);
         const double predictMs =
-            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count() / 10;
-        qInfo("fit 2,000 rows x 100 features, 40 rounds, hist, 1 thread: %.1f ms; predict 2,000 rows: %.2f ms", fitMs,
-              predictMs);
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
+                .count() /
+            10;
+        qInfo("fit 2,000 rows x 100 features, 40 rounds, hist, 1 thread: %.1f ms; predict 2,000 "
+              "rows: %.2f ms",
+              fitMs, predictMs);
         QVERIFY2(fitMs < 5000, qPrintable(QString::number(fitMs)));
     }
 
