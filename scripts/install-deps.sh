@@ -7,6 +7,10 @@ packages=(
   qt6-base-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools qt6-svg-dev qt6-qpa-plugins
   libqcustomplot-dev libgraphviz-dev graphviz
   nlohmann-json3-dev libfmt-dev
+  # The XGBoost cost model plugin (plugins/costmodel-xgboost): the C API. Debian's CMake
+  # config for it also imports the command-line program, /usr/bin/xgboost, and fails
+  # find_package when that is missing, so the package holding it comes too.
+  libxgboost-dev xgboost
   libonnx-dev libprotobuf-dev protobuf-compiler libonnx-testdata
   libopenblas-dev libdnnl-dev
   # Tests and benchmarks only, never a runtime dependency of Tessel: the whole-model

@@ -19,7 +19,9 @@
 #include "te/script/Script.h"
 #include "tir/IRPrinter.h"
 #include "graph/passes/GraphPassRegistry.h"
+#include "plugin/PluginLoader.h"
 #include "tir/passes/PassRegistry.h"
+#include "tune/CostModel.h"
 
 #include <nlohmann/json.hpp>
 
@@ -63,6 +65,10 @@ commands:
                                     instantiate a template for another workload (the
                                     parameters its tessel.workload(...) declares)
   passes                            list every TIR and graph pass with its summary
+  plugins [--json]                  list the plugin folders searched (TESSEL_PLUGIN_PATH, then the
+                                    build's and the installed plugins next to tesselc), each plugin
+                                    found: id, version, folder, loaded or refused and why, what it
+                                    registered; and every cost model with where it came from
   run MODEL.onnx [--input-shape NAME:D1,D2,...]... [--inputs a.pb,b.pb] [--expect c.pb,...]
         [--threads N] [--repeat R] [--rtol X] [--atol Y] [--json] [--profile] [--in-process]
         [--rpc HOST:PORT | --rpc-tracker HOST:PORT --rpc-key KEY] [--rpc-token-file F]
@@ -244,6 +250,57 @@ int cmdPasses(const driver::Context& context = driver::Context::builtin()) {
     for (auto& p : context.tirPasses.passes()) std::printf("  %-34s %s\n", p.name.c_str(), p.summary.c_str());
     std::printf("graph passes:\n");
     for (auto& p : context.graphPasses.passes()) std::printf("  %-34s %s\n", p.name.c_str(), p.summary.c_str());
+    return 0;
+}
+
+/// `plugins [--json]`: what the built-in context loaded and refused. A refused
+/// plugin is reported, not an error: the exit status is 0.
+int cmdPlugins(const Args& a, const driver::Context& context = driver::Context::builtin()) {
+    if (!a.file.empty()) throw UsageError("plugins takes no file");
+    const plugin::PluginSet& set = context.plugins();
+    const tune::CostModelRegistry& models = context.costModels();
+    if (a.json) {
+        nlohmann::json j;
+        j["search_path"] = nlohmann::json::array();
+        for (auto& f : set.searched()) j["search_path"].push_back({{"dir", f.dir.string()}, {"exists", f.exists}});
+        j["plugins"] = nlohmann::json::array();
+        for (auto& p : set.plugins())
+            j["plugins"].push_back({{"id", p.metadata.id},
+                                    {"name", p.metadata.name},
+                                    {"version", p.metadata.version},
+                                    {"abi", p.metadata.abi},
+                                    {"library", p.metadata.library},
+                                    {"provides", p.metadata.provides},
+                                    {"description", p.metadata.description},
+                                    {"dir", p.dir.string()},
+                                    {"loaded", p.loaded()},
+                                    {"refusal", p.loaded() ? "" : plugin::refusalName(p.refusal)},
+                                    {"reason", p.reason},
+                                    {"registered", p.registered}});
+        j["cost_models"] = nlohmann::json::array();
+        for (auto& m : models.records())
+            j["cost_models"].push_back({{"name", m.name}, {"origin", m.origin}, {"summary", m.summary}});
+        std::printf("%s\n", j.dump(2).c_str());
+        return 0;
+    }
+    std::printf("plugin folders searched:\n");
+    for (auto& f : set.searched()) std::printf("  %s%s\n", f.dir.c_str(), f.exists ? "" : "  (not there)");
+    std::printf("plugins: %zu loaded, %zu refused\n", set.loadedCount(), set.refusedCount());
+    for (auto& p : set.plugins()) {
+        const std::string id = p.metadata.id.empty() ? "(no id)" : p.metadata.id;
+        std::printf("  %s %s  %s  %s\n", id.c_str(), p.metadata.version.c_str(),
+                    p.loaded() ? "loaded" : ("refused (" + std::string(plugin::refusalName(p.refusal)) + ")").c_str(),
+                    p.dir.c_str());
+        if (!p.metadata.name.empty())
+            std::printf("    %s%s%s\n", p.metadata.name.c_str(), p.metadata.description.empty() ? "" : ": ",
+                        p.metadata.description.c_str());
+        if (!p.loaded()) std::printf("    why: %s\n", p.reason.c_str());
+        for (auto& r : p.registered) std::printf("    registered %s\n", r.c_str());
+    }
+    std::printf("cost models:\n");
+    if (models.records().empty()) std::printf("  (none)\n");
+    for (auto& m : models.records())
+        std::printf("  %-8s %s\n           from %s\n", m.name.c_str(), m.summary.c_str(), m.origin.c_str());
     return 0;
 }
 
@@ -719,6 +776,7 @@ int main(int argc, char** argv) {
     try {
         a = parseArgs(argc, argv);
         if (a.command == "passes") return cmdPasses();
+        if (a.command == "plugins") return cmdPlugins(a);
         if (a.command == "lower") return cmdLower(a);
         if (a.command == "build") return cmdBuild(a);
         if (a.command == "run") return a.file.ends_with(".onnx") ? cmdRunModel(a) : cmdRun(a);

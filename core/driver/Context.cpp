@@ -4,7 +4,8 @@ namespace tessel::driver {
 
 Context::Context() : graphPasses("graph pass"), tirPasses("TIR pass") {}
 
-Context::Context(Builtins) : Context() {
+Context::Context(Builtins b) : Context() {
+    pluginsOnFirstUse_ = b.pluginsOnFirstUse;
     graph::registerGraphOps(ops);
     graph::registerGraphPasses(graphPasses, ops);
     tir::registerTirPasses(tirPasses);
@@ -15,8 +16,30 @@ Context Context::withBuiltins() {
 }
 
 const Context& Context::builtin() {
-    static const Context context = withBuiltins();
+    static const Context context(Builtins{.pluginsOnFirstUse = true});
     return context;
+}
+
+void Context::loadDefaultPlugins() const {
+    if (!pluginsOnFirstUse_) return;
+    std::call_once(pluginsOnce_, [this] {
+        plugin::loadPlugins(plugin::defaultSearchPath(), plugin::Registries{&costModels_}, plugins_);
+    });
+}
+
+const tune::CostModelRegistry& Context::costModels() const {
+    loadDefaultPlugins();
+    return costModels_;
+}
+
+const plugin::PluginSet& Context::loadPlugins(const std::vector<std::filesystem::path>& searchPath) {
+    plugin::loadPlugins(searchPath, plugin::Registries{&costModels_}, plugins_);
+    return plugins_;
+}
+
+const plugin::PluginSet& Context::plugins() const {
+    loadDefaultPlugins();
+    return plugins_;
 }
 
 } // namespace tessel::driver

@@ -1,7 +1,7 @@
 /// \file
 /// The registries a compile looks things up in, as one object: the graph
-/// operators, the graph passes and the TIR passes (and, as the next pieces
-/// land, cost models).
+/// operators, the graph passes, the TIR passes and the tuner's cost models,
+/// and the plugins that added to them.
 ///
 /// Every registry is filled by the same explicit function that fills the
 /// built-in one (graph::registerGraphOps, graph::registerGraphPasses,
@@ -12,6 +12,13 @@
 /// records its stage snapshots. Context::builtin() is the context of
 /// everything Tessel ships, built once.
 ///
+/// Plugins (plugin/PluginLoader.h) register into a context's registries:
+/// loadPlugins() loads those on a search path into this context. The
+/// built-in context loads the plugins on plugin::defaultSearchPath() (the
+/// ones Tessel ships, as XGBoost's cost model, and TESSEL_PLUGIN_PATH's) the
+/// first time its cost models or its plugin report are asked for, so a
+/// compile that needs neither loads none.
+///
 /// A context never moves and is never copied: the graph passes of
 /// withBuiltins() hold a pointer to the context's own operator registry, so
 /// an operator added to `ops` after the passes were registered is seen by
@@ -21,7 +28,13 @@
 
 #include "graph/OpRegistry.h"
 #include "graph/passes/GraphPassRegistry.h"
+#include "plugin/PluginLoader.h"
 #include "tir/passes/PassRegistry.h"
+#include "tune/CostModel.h"
+
+#include <filesystem>
+#include <mutex>
+#include <vector>
 
 namespace tessel::driver {
 
@@ -48,9 +61,33 @@ public:
     graph::GraphPassRegistry graphPasses;
     tir::PassRegistry tirPasses;
 
+    /// The cost models the tuner makes by name (tune/CostModel.h): the
+    /// built-in ones, then those plugins add. On builtin() the first call
+    /// loads the default plugins first.
+    tune::CostModelRegistry& costModels() { return costModels_; }
+    const tune::CostModelRegistry& costModels() const;
+
+    /// Loads the plugins in the folders of `searchPath` into this context's
+    /// registries; returns the report of every load into it so far.
+    const plugin::PluginSet& loadPlugins(const std::vector<std::filesystem::path>& searchPath);
+    /// What was loaded into this context and what was refused, and why (on
+    /// builtin(): the default search path's plugins, loaded on first use).
+    const plugin::PluginSet& plugins() const;
+
 private:
-    struct Builtins {};
+    struct Builtins {
+        bool pluginsOnFirstUse = false;
+    };
     explicit Context(Builtins);
+    /// builtin()'s lazy load of the default plugins (once, thread-safe).
+    void loadDefaultPlugins() const;
+
+    // Mutable for builtin()'s load on first use, which happens at most once,
+    // under pluginsOnce_, before any reader sees them.
+    mutable tune::CostModelRegistry costModels_;
+    mutable plugin::PluginSet plugins_;
+    mutable std::once_flag pluginsOnce_;
+    bool pluginsOnFirstUse_ = false;
 };
 
 } // namespace tessel::driver
