@@ -150,6 +150,12 @@ Tensors densePacked(const OpContext& ctx) {
     return {topi::nn::densePacked(ctx.input(0), ctx.input(1), ctx.optionalInput(2), p, ctx.name(), ctx.packer())};
 }
 
+/// The packed dense layer, for MatMul of any rank with a constant float32 2-d B.
+Tensors matmulPacked(const OpContext& ctx) {
+    if (!ctx.constant(1) || !topi::nn::matmulPackedApplies(ctx.input(0), ctx.input(1))) return {};
+    return {topi::nn::matmulPacked(ctx.input(0), ctx.input(1), ctx.name(), ctx.packer())};
+}
+
 } // namespace
 
 void addNnStrategies(std::vector<OpStrategy>& s) {
@@ -161,6 +167,7 @@ void addNnStrategies(std::vector<OpStrategy>& s) {
     s.push_back({"Gemm", "topi::nn::gemm", [](const OpContext& c) {
                      return Tensors{topi::nn::gemm(c.input(0), c.input(1), c.optionalInput(2), gemmParams(c), c.name())};
                  }});
+    s.push_back({"MatMul", "topi::nn::matmulPacked", matmulPacked});
     s.push_back({"MatMul", "topi::nn::matmul", [](const OpContext& c) {
                      return Tensors{topi::nn::matmul(c.input(0), c.input(1), c.name())};
                  }});

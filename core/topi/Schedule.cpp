@@ -83,7 +83,7 @@ te::Schedule scheduleFused(const std::vector<te::Tensor>& outputs, const Schedul
     }
     te::Tensor anchor = blockedConv.defined() ? blockedConv : packedDense.defined() ? packedDense : depthwise;
     bool convScheduled = anchor.defined() && outputs.size() == 1 &&
-                         outputs[0].ndim() == (packedDense.defined() ? 2 : 4) &&
+                         (packedDense.defined() ? outputs[0].ndim() >= 2 : outputs[0].ndim() == 4) &&
                          !outputs[0]->op.sameAs(anchor->op);
     for (te::Stage stage : s.stages()) {
         auto* op = dynamic_cast<const te::ComputeOpNode*>(stage.op().get());
