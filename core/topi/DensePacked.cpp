@@ -147,19 +147,29 @@ void scheduleDensePacked(te::Schedule& s, const te::Tensor& acc, const te::Tenso
     TESSEL_CHECK(outOp && accOp && outOp->axis.size() >= 2, "packed dense schedule on unexpected stages");
     auto extent = [](const IterVar& iv) { return extentOr(iv, 1); };
     const auto& ax = outOp->axis;
-    const int64_t regM = largestDivisorAtMost(extent(ax[ax.size() - 2]), 4);
+    // The row axis: M, or for an M of 1 (a [S, 1, K] activation, as
+    // PyTorch's sequence-first attention has) the innermost batch axis with
+    // more than one index; the axes between them have one index.
+    size_t rowAxis = ax.size() - 2;
+    while (rowAxis > 0 && extent(ax[rowAxis]) == 1) --rowAxis;
+    const int64_t regM = largestDivisorAtMost(extent(ax[rowAxis]), 4);
 
-    // The output: a task per block of rows and 16 columns (and per index of a
-    // MatMul's batch axes: splitting the rows alone keeps the rows of the
+    // The output: a task per block of regM rows and 16 columns (and per index
+    // of the other axes: splitting one axis only keeps the rows of the
     // product a task needs one exact block).
     te::Stage o = s[out];
-    auto [mo, mi] = o.split(ax[ax.size() - 2], intImm(regM));
+    auto [mo, mi] = o.split(ax[rowAxis], intImm(regM));
     auto [jb, ji] = o.split(ax.back(), intImm(kLanes));
-    std::vector<IterVar> order(ax.begin(), ax.end() - 2);
-    for (const IterVar& iv : {mo, jb, mi, ji}) order.push_back(iv);
+    std::vector<IterVar> outer(ax.begin(), ax.begin() + static_cast<std::ptrdiff_t>(rowAxis));
+    outer.push_back(mo);
+    outer.insert(outer.end(), ax.begin() + static_cast<std::ptrdiff_t>(rowAxis) + 1, ax.end() - 1);
+    outer.push_back(jb);
+    std::vector<IterVar> order = outer;
+    order.push_back(mi);
+    order.push_back(ji);
     o.reorder(order);
-    for (size_t d = ax.size() - 2; d-- > 0;) mo = o.fuse(ax[d], mo);
-    IterVar task = o.fuse(mo, jb);
+    IterVar task = outer[0];
+    for (size_t d = 1; d < outer.size(); ++d) task = o.fuse(task, outer[d]);
     o.parallel(task);
     o.vectorize(ji);
 
