@@ -4,6 +4,7 @@
 #include "lower/Strategy.h"
 
 #include "topi/Conv2dNCHWc.h"
+#include "topi/ConvTransposeNCHWc.h"
 #include "topi/DensePacked.h"
 #include "topi/Nn.h"
 
@@ -114,6 +115,10 @@ Tensors convTranspose(const OpContext& ctx) {
         p.padding[i] = padBegin;
         p.padding[i + n] = full - ys[i + 2] - padBegin;
     }
+    // 2-d, one group, dilation 1: by phases in channel blocks.
+    if (topi::nn::convTransposeNCHWcApplies(ctx.input(0), ctx.input(1), p))
+        return {topi::nn::convTransposeNCHWc(ctx.input(0), ctx.input(1), p, ctx.optionalInput(2), ctx.name(),
+                                             ctx.packer())};
     return {topi::nn::convTranspose(ctx.input(0), ctx.input(1), p, ctx.optionalInput(2), ctx.name())};
 }
 
