@@ -3,6 +3,7 @@
 // the explicit parameters of the topi computes.
 #include "lower/Strategy.h"
 
+#include "topi/BatchMatmul.h"
 #include "topi/Conv2dNCHWc.h"
 #include "topi/ConvTransposeNCHWc.h"
 #include "topi/DensePacked.h"
@@ -155,6 +156,18 @@ Tensors densePacked(const OpContext& ctx) {
     return {topi::nn::densePacked(ctx.input(0), ctx.input(1), ctx.optionalInput(2), p, ctx.name(), ctx.packer())};
 }
 
+/// Gemm with a computed float32 B laid out [N, K] (transB): B is copied into
+/// [K, N] inside the function, the layout the batched matmul schedule
+/// vectorizes along; nothing (the general Gemm runs) otherwise.
+Tensors gemmTransposedB(const OpContext& ctx) {
+    auto p = gemmParams(ctx);
+    const auto& b = ctx.input(1);
+    if (!p.transB || ctx.constant(1) || b.ndim() != 2 || b->dtype != DataType::float32()) return {};
+    p.transB = false;
+    return {topi::nn::gemm(ctx.input(0), topi::nn::transposedCopy(b, ctx.name() + "_bt"), ctx.optionalInput(2), p,
+                           ctx.name())};
+}
+
 /// The packed dense layer, for MatMul of any rank with a constant float32 2-d B.
 Tensors matmulPacked(const OpContext& ctx) {
     if (!ctx.constant(1) || !topi::nn::matmulPackedApplies(ctx.input(0), ctx.input(1))) return {};
@@ -169,6 +182,7 @@ void addNnStrategies(std::vector<OpStrategy>& s) {
     s.push_back({"Gemm", "topi::nn::densePacked", densePacked});
     s.push_back({"Conv", "topi::nn::conv", conv});
     s.push_back({"ConvTranspose", "topi::nn::convTranspose", convTranspose});
+    s.push_back({"Gemm", "topi::nn::gemm", gemmTransposedB});
     s.push_back({"Gemm", "topi::nn::gemm", [](const OpContext& c) {
                      return Tensors{topi::nn::gemm(c.input(0), c.input(1), c.optionalInput(2), gemmParams(c), c.name())};
                  }});
