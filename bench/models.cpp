@@ -2,10 +2,12 @@
 // onnxruntime-node run by scripts/ort-run.mjs), batch 1, on 1 and 2 threads, in
 // one run.
 //
-//   bench_models [--rounds R] [--repeat N] [--models resnet18,resnet50,mobilenet_v2]
+//   bench_models [--rounds R] [--repeat N]
+//                [--models resnet18,resnet50,mobilenet_v2,transformer_encoder,dcgan_generator]
 //                [--threads 1,2] [--models-dir DIR] [--ort DIR]
 //
-// The models are torchvision's (seeded random weights) exported to ONNX by
+// The models are torchvision's and two built from torch.nn (a transformer
+// encoder, a DCGAN generator), all with seeded random weights, exported to ONNX by
 // scripts/export-models.py into <build>/models (run here when they are missing
 // or stale). Each model is imported and compiled once with default options
 // (import and compile times are printed), checked once against ONNX Runtime's
@@ -131,7 +133,8 @@ std::string fmt(double v, const char* f = "%.2f") {
 
 int main(int argc, char** argv) {
     int rounds = 3, repeat = 20;
-    std::vector<std::string> models = {"resnet18", "resnet50", "mobilenet_v2"};
+    std::vector<std::string> models = {"resnet18", "resnet50", "mobilenet_v2", "transformer_encoder",
+                                       "dcgan_generator"};
     std::vector<int> threadCounts = {1, 2};
     fs::path modelsDir = fs::path(TESSEL_BINARY_DIR) / "models";
     std::string ortDir = std::getenv("ORT_DIR") ? std::getenv("ORT_DIR") : TESSEL_BINARY_DIR "/ort";

@@ -5,8 +5,18 @@
 
 Exports torchvision's resnet18, resnet50 and mobilenet_v2 (weights=None: seeded
 random weights, so nothing is downloaded; eval mode; opset 13; input
-float32[1,3,224,224] "input", output "output") to ONNX, laid out like ONNX's
-backend test cases:
+float32[1,3,224,224] "input", output "output"), and two models built here from
+torch.nn with seeded random weights:
+
+    transformer_encoder  nn.TransformerEncoder of 6 nn.TransformerEncoderLayer
+                         (d_model 512, 8 heads, feed-forward 2048, GELU,
+                         batch_first), input float32[1,128,512], opset 17
+                         (LayerNormalization as an operator)
+    dcgan_generator      the DCGAN generator: a latent float32[1,100,1,1] through
+                         5 ConvTranspose2d (the first 4 with BatchNorm2d + ReLU,
+                         the last with Tanh) to float32[1,3,64,64], opset 13
+
+to ONNX, laid out like ONNX's backend test cases:
 
     OUT/<model>/model.onnx                      the model
     OUT/<model>/test_data_set_0/input_0.pb      a seeded random input (TensorProto)
@@ -38,9 +48,9 @@ import sys
 import time
 import warnings
 
-MODELS = ("resnet18", "resnet50", "mobilenet_v2")
-OPSET = 13
-INPUT_SHAPE = (1, 3, 224, 224)
+MODELS = ("resnet18", "resnet50", "mobilenet_v2", "transformer_encoder", "dcgan_generator")
+OPSET = {"transformer_encoder": 17}  # 13 otherwise
+INPUT_SHAPE = {"transformer_encoder": (1, 128, 512), "dcgan_generator": (1, 100, 1, 1)}  # (1, 3, 224, 224) otherwise
 SEED = 0
 HERE = os.path.dirname(os.path.abspath(__file__))
 ORT_RUN = os.path.join(HERE, "ort-run.mjs")
@@ -52,6 +62,8 @@ PROBES = {
     "resnet18": ["/relu/", "/layer2/", "/layer4/", "/Flatten"],
     "resnet50": ["/maxpool/", "/layer2/", "/layer3/", "/Flatten"],
     "mobilenet_v2": ["/features/features.0/", "/features/features.7/", "/features/features.18/", "/Flatten"],
+    "transformer_encoder": ["/layers.0/self_attn/Softmax", "/layers.0/norm1/", "/layers.2/", "/layers.4/"],
+    "dcgan_generator": ["/main/main.2/", "/main/main.5/", "/main/main.11/"],
 }
 
 
@@ -100,10 +112,46 @@ def require_modules(*names):
 
 def build_torch_model(name):
     import torch
-    import torchvision
 
     torch.manual_seed(SEED)
-    model = getattr(torchvision.models, name)(weights=None)
+    if name == "transformer_encoder":
+        layer = torch.nn.TransformerEncoderLayer(d_model=512, nhead=8, dim_feedforward=2048, activation="gelu",
+                                                 batch_first=True)
+        model = torch.nn.TransformerEncoder(layer, num_layers=6)
+        # TransformerEncoder copies one layer 6 times and torch initialises
+        # biases to 0 and LayerNorm to 1/0: every parameter gets its own seeded
+        # random values instead, so that no layer is the same as another and no
+        # bias or normalisation is a no-op.
+        gen = torch.Generator().manual_seed(SEED + 1)
+        with torch.no_grad():
+            for pname, p in model.named_parameters():
+                if "norm" in pname and pname.endswith("weight"):
+                    p.copy_(torch.rand(p.shape, generator=gen) + 0.5)
+                elif p.dim() == 1:
+                    p.copy_(torch.randn(p.shape, generator=gen) * 0.1)
+                else:
+                    p.copy_(torch.randn(p.shape, generator=gen) / p.shape[1] ** 0.5)
+        return model.eval()
+    if name == "dcgan_generator":
+        nn = torch.nn
+        stages = []
+        for cin, cout, stride, pad in ((100, 512, 1, 0), (512, 256, 2, 1), (256, 128, 2, 1), (128, 64, 2, 1)):
+            stages += [nn.ConvTranspose2d(cin, cout, 4, stride, pad, bias=False), nn.BatchNorm2d(cout), nn.ReLU(True)]
+        stages += [nn.ConvTranspose2d(64, 3, 4, 2, 1, bias=False), nn.Tanh()]
+
+        class Generator(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.main = nn.Sequential(*stages)
+
+            def forward(self, z):
+                return self.main(z)
+
+        model = Generator()
+    else:
+        import torchvision
+
+        model = getattr(torchvision.models, name)(weights=None)
     gen = torch.Generator().manual_seed(SEED + 1)
     with torch.no_grad():
         for m in model.modules():
@@ -126,6 +174,8 @@ def export(name, out):
     if up_to_date(files, [os.path.abspath(__file__)]):
         return False
     require_modules("torch", "torchvision")
+    opset = OPSET.get(name, 13)
+    shape = INPUT_SHAPE.get(name, (1, 3, 224, 224))
     import io
 
     import numpy as np
@@ -138,7 +188,10 @@ def export(name, out):
     with warnings.catch_warnings():
         # PRESERVE warns about constant folding in training mode; the model is in eval mode.
         warnings.filterwarnings("ignore", message=".*constant folding.*")
-        torch.onnx.export(model, torch.zeros(*INPUT_SHAPE), buf, opset_version=OPSET,
+        # Gradients stay enabled: in eval mode without them, nn.TransformerEncoderLayer
+        # takes its fused fast path (aten::_transformer_encoder_layer_fwd), which
+        # has no ONNX export.
+        torch.onnx.export(model, torch.zeros(*shape), buf, opset_version=opset,
                           input_names=["input"], output_names=["output"],
                           training=torch.onnx.TrainingMode.PRESERVE, do_constant_folding=True)
     proto = onnx.load_from_string(buf.getvalue())
@@ -161,7 +214,7 @@ def export(name, out):
     onnx.checker.check_model(probe)
 
     rng = np.random.default_rng(SEED)
-    x = rng.standard_normal(INPUT_SHAPE).astype(np.float32)
+    x = rng.standard_normal(shape).astype(np.float32)
     for d, m in ((plain_dir, proto), (probe_dir, probe)):
         os.makedirs(os.path.join(d, "test_data_set_0"), exist_ok=True)
         write_tensor(os.path.join(d, "test_data_set_0"), "input_0", x, "input")

@@ -3,7 +3,9 @@
 // the explicit parameters of the topi computes.
 #include "lower/Strategy.h"
 
+#include "topi/BatchMatmul.h"
 #include "topi/Conv2dNCHWc.h"
+#include "topi/ConvTransposeNCHWc.h"
 #include "topi/DensePacked.h"
 #include "topi/Nn.h"
 
@@ -115,6 +117,10 @@ Tensors convTranspose(const OpContext& ctx) {
         p.padding[i] = padBegin;
         p.padding[i + n] = full - ys[i + 2] - padBegin;
     }
+    // 2-d, one group, dilation 1: by phases in channel blocks.
+    if (topi::nn::convTransposeNCHWcApplies(ctx.input(0), ctx.input(1), p))
+        return {topi::nn::convTransposeNCHWc(ctx.input(0), ctx.input(1), p, ctx.optionalInput(2), ctx.name(),
+                                             ctx.packer())};
     return {topi::nn::convTranspose(ctx.input(0), ctx.input(1), p, ctx.optionalInput(2), ctx.name())};
 }
 
@@ -151,6 +157,24 @@ Tensors densePacked(const OpContext& ctx) {
     return {topi::nn::densePacked(ctx.input(0), ctx.input(1), ctx.optionalInput(2), p, ctx.name(), ctx.packer())};
 }
 
+/// Gemm with a computed float32 B laid out [N, K] (transB): B is copied into
+/// [K, N] inside the function, the layout the batched matmul schedule
+/// vectorizes along; nothing (the general Gemm runs) otherwise.
+Tensors gemmTransposedB(const OpContext& ctx) {
+    auto p = gemmParams(ctx);
+    const auto& b = ctx.input(1);
+    if (!p.transB || ctx.constant(1) || b.ndim() != 2 || b->dtype != DataType::float32()) return {};
+    p.transB = false;
+    return {topi::nn::gemm(ctx.input(0), topi::nn::transposedCopy(b, ctx.name() + "_bt"), ctx.optionalInput(2), p,
+                           ctx.name())};
+}
+
+/// The packed dense layer, for MatMul of any rank with a constant float32 2-d B.
+Tensors matmulPacked(const OpContext& ctx) {
+    if (!ctx.constant(1) || !topi::nn::matmulPackedApplies(ctx.input(0), ctx.input(1))) return {};
+    return {topi::nn::matmulPacked(ctx.input(0), ctx.input(1), ctx.name(), ctx.packer())};
+}
+
 } // namespace
 
 void addNnStrategies(std::vector<OpStrategy>& s) {
@@ -159,9 +183,11 @@ void addNnStrategies(std::vector<OpStrategy>& s) {
     s.push_back({"Gemm", "topi::nn::densePacked", densePacked});
     s.push_back({"Conv", "topi::nn::conv", conv});
     s.push_back({"ConvTranspose", "topi::nn::convTranspose", convTranspose});
+    s.push_back({"Gemm", "topi::nn::gemm", gemmTransposedB});
     s.push_back({"Gemm", "topi::nn::gemm", [](const OpContext& c) {
                      return Tensors{topi::nn::gemm(c.input(0), c.input(1), c.optionalInput(2), gemmParams(c), c.name())};
                  }});
+    s.push_back({"MatMul", "topi::nn::matmulPacked", matmulPacked});
     s.push_back({"MatMul", "topi::nn::matmul", [](const OpContext& c) {
                      return Tensors{topi::nn::matmul(c.input(0), c.input(1), c.name())};
                  }});

@@ -15,6 +15,37 @@ constexpr int64_t kLanes = 16;
 
 namespace nn {
 
+namespace {
+
+/// B [K, N] (or [N, K] with transB) in [ceil(N/16), K, 16] panels, the last
+/// one padded with zeros: from the packer when it knows B, else a stage.
+Tensor packPanels(const Tensor& b, bool transB, int64_t k, int64_t n, const std::string& name,
+                  ConstantPacker* packer) {
+    const int64_t nb = (n + kLanes - 1) / kLanes;
+    Tensor panels;
+    if (packer)
+        panels = packer->derive(b, name + "_bpack", DataType::float32(), {nb, k, kLanes},
+                                [&](const void* from, void* to) {
+                                    const float* src = static_cast<const float*>(from);
+                                    float* dst = static_cast<float*>(to);
+                                    for (int64_t j = 0; j < n; ++j)
+                                        for (int64_t kk = 0; kk < k; ++kk)
+                                            dst[(j / kLanes * k + kk) * kLanes + j % kLanes] =
+                                                src[transB ? j * k + kk : kk * n + j];
+                                });
+    if (panels.defined()) return panels;
+    return te::compute(
+        toExprs({nb, k, kLanes}),
+        [&](const std::vector<Var>& i) {
+            Expr j = i[0] * intImm(kLanes) + i[2];
+            Expr jc = clampIndex(j, 0, n - 1);
+            return select(j < intImm(n), transB ? b({jc, i[1]}) : b({i[1], jc}), makeZero(DataType::float32()));
+        },
+        name + "_bpack", tag::kOpaque);
+}
+
+} // namespace
+
 bool densePackedApplies(const Tensor& a, const Tensor& b, const GemmParams& params) {
     return !params.transA && a->dtype == DataType::float32() && b->dtype == DataType::float32() &&
            a.ndim() == 2 && b.ndim() == 2;
@@ -34,26 +65,7 @@ Tensor densePacked(const Tensor& a, const Tensor& b, const Tensor& c, const Gemm
     const int64_t nb = (n + kLanes - 1) / kLanes; // the last panel padded with zeros
     const double alpha = params.alpha, beta = params.beta;
 
-    Tensor panels;
-    if (packer)
-        panels = packer->derive(b, name + "_bpack", DataType::float32(), {nb, k, kLanes},
-                                [&](const void* from, void* to) {
-                                    const float* src = static_cast<const float*>(from);
-                                    float* dst = static_cast<float*>(to);
-                                    for (int64_t j = 0; j < n; ++j)
-                                        for (int64_t kk = 0; kk < k; ++kk)
-                                            dst[(j / kLanes * k + kk) * kLanes + j % kLanes] =
-                                                src[transB ? j * k + kk : kk * n + j];
-                                });
-    if (!panels.defined())
-        panels = te::compute(
-            toExprs({nb, k, kLanes}),
-            [&](const std::vector<Var>& i) {
-                Expr j = i[0] * intImm(kLanes) + i[2];
-                Expr jc = clampIndex(j, 0, n - 1);
-                return select(j < intImm(n), transB ? b({jc, i[1]}) : b({i[1], jc}), makeZero(DataType::float32()));
-            },
-            name + "_bpack", tag::kOpaque);
+    Tensor panels = packPanels(b, transB, k, n, name, packer);
 
     IterVar rk = te::reduceAxis(Range(intImm(0), intImm(k)), "rk");
     Tensor acc = te::compute(
@@ -75,29 +87,99 @@ Tensor densePacked(const Tensor& a, const Tensor& b, const Tensor& c, const Gemm
         name, tag::kInjective, {"i", "j"});
 }
 
+bool matmulPackedApplies(const Tensor& a, const Tensor& b) {
+    return a->dtype == DataType::float32() && b->dtype == DataType::float32() && a.ndim() >= 2 && b.ndim() == 2;
+}
+
+Tensor matmulPacked(const Tensor& a, const Tensor& b, const std::string& name, ConstantPacker* packer) {
+    if (!matmulPackedApplies(a, b))
+        throw CompileError("the packed matrix product needs float32 operands, A of rank 2 or more and a 2-d B");
+    const auto as = staticShape(a), bs = staticShape(b);
+    const size_t rank = as.size();
+    const int64_t k = as[rank - 1], n = bs[1];
+    if (bs[0] != k)
+        throw CompileError("the inner dimensions of A and B differ (" + std::to_string(k) + " and " +
+                           std::to_string(bs[0]) + ")");
+    int64_t rows = 1;
+    for (size_t d = 0; d + 1 < rank; ++d) rows *= as[d];
+    const int64_t nb = (n + kLanes - 1) / kLanes;
+    Tensor panels = packPanels(b, false, k, n, name, packer);
+
+    // Row r of the product is A's row r in row-major order over its leading axes.
+    auto rowIndex = [&](Expr r) {
+        std::vector<Expr> idx(rank - 1);
+        for (size_t d = rank - 1; d-- > 0;) {
+            idx[d] = d == 0 ? r : floormod(r, intImm(as[d]));
+            if (d > 0) r = floordiv(r, intImm(as[d]));
+        }
+        return idx;
+    };
+    IterVar rk = te::reduceAxis(Range(intImm(0), intImm(k)), "rk");
+    Tensor acc = te::compute(
+        toExprs({rows, nb, kLanes}),
+        [&](const std::vector<Var>& i) {
+            auto ai = rowIndex(i[0]);
+            ai.push_back(rk->var);
+            return te::sum(a(ai) * panels({i[1], rk->var, i[2]}), {rk});
+        },
+        name + "_dense", tag::kDensePacked, {"i", "jb", "ji"});
+    std::vector<int64_t> outShape(as.begin(), as.end() - 1);
+    outShape.push_back(n);
+    std::vector<std::string> names;
+    for (size_t d = 0; d + 2 < rank; ++d) names.push_back("b" + std::to_string(d));
+    names.push_back("i");
+    names.push_back("j");
+    return te::compute(
+        toExprs(outShape),
+        [&](const std::vector<Var>& i) {
+            Expr r = i[0];
+            for (size_t d = 1; d + 1 < rank; ++d) r = r * intImm(as[d]) + i[d];
+            Expr j = i[rank - 1];
+            return acc({r, floordiv(j, intImm(kLanes)), floormod(j, intImm(kLanes))});
+        },
+        name, tag::kInjective, names);
+}
+
 } // namespace nn
 
 void scheduleDensePacked(te::Schedule& s, const te::Tensor& acc, const te::Tensor& out, const ScheduleOptions&,
                          te::ConfigSpace& cfg) {
     auto* outOp = dynamic_cast<const te::ComputeOpNode*>(out->op.get());
     auto* accOp = dynamic_cast<const te::ComputeOpNode*>(acc->op.get());
-    TESSEL_CHECK(outOp && accOp && outOp->axis.size() == 2, "packed dense schedule on unexpected stages");
+    TESSEL_CHECK(outOp && accOp && outOp->axis.size() >= 2, "packed dense schedule on unexpected stages");
     auto extent = [](const IterVar& iv) { return extentOr(iv, 1); };
-    const int64_t m = extent(outOp->axis[0]), k = extent(accOp->reduceAxis[0]);
+    const auto& ax = outOp->axis;
+    // The row axis: M, or for an M of 1 (a [S, 1, K] activation, as
+    // PyTorch's sequence-first attention has) the innermost batch axis with
+    // more than one index; the axes between them have one index.
+    size_t rowAxis = ax.size() - 2;
+    while (rowAxis > 0 && extent(ax[rowAxis]) == 1) --rowAxis;
+    const int64_t m = extent(ax[rowAxis]), k = extent(accOp->reduceAxis[0]);
     const int64_t regM = defineSplitKnob(cfg, "tile_y", m, 2, innerSplit(m, largestDivisorAtMost(m, 4)),
                                          [](const std::vector<int64_t>& f) { return f[1] <= 8; })[1];
-    const int64_t kInner = defineSplitKnob(cfg, "tile_k", k, 2, innerSplit(k, k),
-                                           [k](const std::vector<int64_t>& f) { return f[1] >= 4 && (f[1] <= 64 || f[1] == k); })[1];
+    const int64_t kInner = defineSplitKnob(cfg, "tile_k", k, 2, innerSplit(k, k), [k](const std::vector<int64_t>& f) {
+                               return f[1] >= 4 && (f[1] <= 64 || f[1] == k);
+                           })[1];
     const bool unrollK = defineChoiceKnob(cfg, "unroll_k", {te::KnobValue(false), te::KnobValue(true)},
                                           te::KnobValue(false))
                              .asBool();
 
-    // The output: a task per block of rows and 16 columns.
+    // The output: a task per block of regM rows and 16 columns (and per index
+    // of the other axes: splitting one axis only keeps the rows of the
+    // product a task needs one exact block).
     te::Stage o = s[out];
-    auto [mo, mi] = o.split(outOp->axis[0], intImm(regM));
-    auto [jb, ji] = o.split(outOp->axis[1], intImm(kLanes));
-    o.reorder({mo, jb, mi, ji});
-    IterVar task = o.fuse(mo, jb);
+    auto [mo, mi] = o.split(ax[rowAxis], intImm(regM));
+    auto [jb, ji] = o.split(ax.back(), intImm(kLanes));
+    std::vector<IterVar> outer(ax.begin(), ax.begin() + static_cast<std::ptrdiff_t>(rowAxis));
+    outer.push_back(mo);
+    outer.insert(outer.end(), ax.begin() + static_cast<std::ptrdiff_t>(rowAxis) + 1, ax.end() - 1);
+    outer.push_back(jb);
+    std::vector<IterVar> order = outer;
+    order.push_back(mi);
+    order.push_back(ji);
+    o.reorder(order);
+    IterVar task = outer[0];
+    for (size_t d = 1; d < outer.size(); ++d) task = o.fuse(task, outer[d]);
     o.parallel(task);
     o.vectorize(ji);
 

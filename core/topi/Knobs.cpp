@@ -21,6 +21,12 @@ std::vector<int64_t> defineSplitKnob(te::ConfigSpace& cfg, const std::string& na
     return cfg.define(name, te::KnobKind::Split, std::move(choices), defaultIndex).value().ints();
 }
 
+int64_t defineInnerSplit(te::ConfigSpace& cfg, const std::string& name, int64_t extent, int64_t maxInner,
+                         int64_t defaultInner, const std::function<bool(int64_t)>& keep) {
+    return defineSplitKnob(cfg, name, extent, 2, innerSplit(extent, defaultInner),
+                           [&](const std::vector<int64_t>& f) { return f[1] <= maxInner && (!keep || keep(f[1])); })[1];
+}
+
 te::KnobValue defineChoiceKnob(te::ConfigSpace& cfg, const std::string& name,
                                       std::vector<te::KnobValue> candidates, const te::KnobValue& defaultValue) {
     auto it = std::find(candidates.begin(), candidates.end(), defaultValue);

@@ -32,6 +32,12 @@ std::vector<int64_t> defineSplitKnob(te::ConfigSpace& cfg, const std::string& na
 te::KnobValue defineChoiceKnob(te::ConfigSpace& cfg, const std::string& name,
                                       std::vector<te::KnobValue> candidates, const te::KnobValue& defaultValue);
 
+/// A two-part split knob of `extent` whose inner factor is at most
+/// `maxInner` (and kept by `keep` when given) and whose default is the split
+/// with inner factor `defaultInner`; returns the chosen inner factor.
+int64_t defineInnerSplit(te::ConfigSpace& cfg, const std::string& name, int64_t extent, int64_t maxInner,
+                         int64_t defaultInner, const std::function<bool(int64_t)>& keep = {});
+
 /// The split [extent / inner, inner] of a two-part split knob.
 inline std::vector<int64_t> innerSplit(int64_t extent, int64_t inner) { return {extent / inner, inner}; }
 

@@ -2,7 +2,9 @@
 
 #include "ir/Check.h"
 
+#include "topi/BatchMatmul.h"
 #include "topi/Conv2dNCHWc.h"
+#include "topi/ConvTransposeNCHWc.h"
 #include "topi/DensePacked.h"
 #include "topi/Knobs.h"
 #include "topi/Tags.h"
@@ -79,16 +81,24 @@ te::Schedule scheduleFused(const std::vector<te::Tensor>& outputs, const Schedul
     // A blocked convolution with one output (its NCHW stage and the fused
     // element-wise operators) gets its own schedule.
     // So does a packed dense layer.
-    te::Tensor blockedConv, packedDense, depthwise;
+    te::Tensor blockedConv, packedDense, depthwise, matmul, convTranspose;
     for (te::Stage stage : s.stages()) {
         if (stage.op()->tag == tag::kConv2dNCHWc) blockedConv = stage.op().output(0);
         if (stage.op()->tag == tag::kDensePacked) packedDense = stage.op().output(0);
         if (stage.op()->tag == tag::kDepthwise) depthwise = stage.op().output(0);
+        if (stage.op()->tag == tag::kDense) matmul = stage.op().output(0);
+        if (stage.op()->tag == tag::kConvTransposeNCHWc) convTranspose = stage.op().output(0);
     }
     te::Tensor anchor = blockedConv.defined() ? blockedConv : packedDense.defined() ? packedDense : depthwise;
     bool convScheduled = anchor.defined() && outputs.size() == 1 &&
-                         outputs[0].ndim() == (packedDense.defined() ? 2 : 4) &&
+                         (packedDense.defined() ? outputs[0].ndim() >= 2 : outputs[0].ndim() == 4) &&
                          !outputs[0]->op.sameAs(anchor->op);
+    // A matrix product of two activations (its output may be the product itself).
+    const bool matmulScheduled = !anchor.defined() && matmul.defined() && outputs.size() == 1 &&
+                                 matmulScheduleApplies(matmul, outputs[0]);
+    const bool convTransposeScheduled = convTranspose.defined() && outputs.size() == 1 && outputs[0].ndim() == 4 &&
+                                        !outputs[0]->op.sameAs(convTranspose->op);
+    convScheduled = convScheduled || matmulScheduled || convTransposeScheduled;
     for (te::Stage stage : s.stages()) {
         auto* op = dynamic_cast<const te::ComputeOpNode*>(stage.op().get());
         if (!op) continue;
@@ -111,7 +121,9 @@ te::Schedule scheduleFused(const std::vector<te::Tensor>& outputs, const Schedul
         if (total * std::max<int64_t>(static_cast<int64_t>(op->reduceAxis.size()), 1) >= options.minParallelElements / 4)
             parallelOuter(stage, options, op->axis.size());
     }
-    if (convScheduled && blockedConv.defined()) scheduleConv2dNCHWc(s, blockedConv, outputs[0], options, knobs);
+    if (matmulScheduled) scheduleMatmul(s, matmul, outputs[0], options, knobs);
+    else if (convTransposeScheduled) scheduleConvTransposeNCHWc(s, convTranspose, outputs[0], options, knobs);
+    else if (convScheduled && blockedConv.defined()) scheduleConv2dNCHWc(s, blockedConv, outputs[0], options, knobs);
     else if (convScheduled && packedDense.defined()) scheduleDensePacked(s, packedDense, outputs[0], options, knobs);
     else if (convScheduled) scheduleDepthwiseNCHW(s, depthwise, outputs[0], options, knobs);
     return s;

@@ -1,6 +1,8 @@
 // Whole models against ONNX Runtime: torchvision's ResNet-18, ResNet-50 and
 // MobileNet-V2 (seeded random weights, batch norms with seeded random
-// statistics), each also as a _probe variant whose graph outputs include 3 or 4
+// statistics), a 6-layer nn.TransformerEncoder (opset 17: MatMuls of rank 3,
+// attention, LayerNormalization, Erf) and a DCGAN generator (ConvTranspose +
+// BatchNormalization + Relu stages), each also as a _probe variant whose graph outputs include 3 or 4
 // intermediate tensors, compiled by driver::compileModel and run by
 // driver::runModel on a seeded random input. Every output must be within
 // 1e-3 x max|reference| of ONNX Runtime's (max abs error), and the reference
@@ -176,7 +178,8 @@ private slots:
     void againstOnnxRuntime_data() {
         QTest::addColumn<QString>("name");
         for (const char* m : {"resnet18", "resnet18_probe", "mobilenet_v2", "mobilenet_v2_probe", "resnet50",
-                              "resnet50_probe"})
+                              "resnet50_probe", "transformer_encoder", "transformer_encoder_probe", "dcgan_generator",
+                              "dcgan_generator_probe"})
             QTest::newRow(m) << QString(m);
     }
 

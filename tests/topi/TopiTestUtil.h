@@ -48,10 +48,15 @@ struct OpRun {
 
 using Tensors = std::vector<te::Tensor>;
 
-/// Lowers `outs` (every stage at root) with the placeholders in `args` bound
-/// to `buffers`, runs it and fills `r`. Placeholders the outputs do not read
-/// (Gemm's C when beta = 0) are no arguments.
-inline void runTensors(OpRun& r, const Tensors& args, const std::vector<runtime::NDArray>& buffers, const Tensors& outs) {
+/// Makes the schedule of a function from its outputs' operations.
+using ScheduleMaker = std::function<te::Schedule(const std::vector<te::Operation>&)>;
+
+/// Lowers `outs` (every stage at root, or under the schedule `makeSchedule`
+/// makes) with the placeholders in `args` bound to `buffers`, runs it and
+/// fills `r`. Placeholders the outputs do not read (Gemm's C when beta = 0)
+/// are no arguments.
+inline void runTensors(OpRun& r, const Tensors& args, const std::vector<runtime::NDArray>& buffers, const Tensors& outs,
+                       const ScheduleMaker& makeSchedule = {}) {
     std::vector<te::Operation> outOps;
     for (auto& t : outs)
         outOps.push_back(t->op);
@@ -69,7 +74,7 @@ inline void runTensors(OpRun& r, const Tensors& args, const std::vector<runtime:
         r.outputs.emplace_back(topi::staticShape(t), t->dtype);
         ptrs.push_back(r.outputs.back().rawData());
     }
-    auto f = driver::lowerSchedule(te::createSchedule(outOps), used, "op_test");
+    auto f = driver::lowerSchedule(makeSchedule ? makeSchedule(outOps) : te::createSchedule(outOps), used, "op_test");
     codegen::BuildOptions bo;
     bo.emitAssembly = false;
     auto built = driver::buildFunctions({f}, codegen::hostTarget(), bo);

@@ -2,6 +2,10 @@
 // tests, PyTorch's exported module and operator tests (opset 6 models), and
 // plain-loop references for the attribute combinations those leave out.
 #include "TopiTestUtil.h"
+#include "topi/BatchMatmul.h"
+#include "topi/ConvTransposeNCHWc.h"
+#include "topi/DensePacked.h"
+#include "topi/Schedule.h"
 
 #include <QtTest>
 
@@ -763,6 +767,203 @@ private slots:
         QVERIFY2(g.error.empty(), g.error.c_str());
         CHECK_CLOSE(d, g.outputs[0]);
         QVERIFY(isReduction(stageTagged(d, topi::tag::kDense)));
+    }
+
+    // ------------------------------------------------------------------
+    // The default schedules (topi::scheduleFused, as the model compiler runs
+    // them) of MatMul and ConvTranspose, against the plain-loop references.
+
+    // MatMul of rank 2, 3 and 4: a constant B through the packed dense layer
+    // (packed by the packer or by a stage), two activations through the
+    // blocked batched schedule; with and without an element-wise epilogue
+    // (2 * x + 1) fused after the product.
+    void matmulScheduled_data() {
+        QTest::addColumn<Shape>("a");
+        QTest::addColumn<Shape>("b");
+        QTest::addColumn<Shape>("out");
+        QTest::addColumn<int>("constB"); // 0: activation, 1: packed by a stage, 2: by the packer
+        QTest::addColumn<bool>("epilogue");
+        for (int e = 0; e < 2; ++e) {
+            const bool ep = e == 1;
+            const char* sfx = ep ? "_epilogue" : "";
+            auto row = [&](const char* name) -> QTestData& { return QTest::newRow((std::string(name) + sfx).c_str()); };
+            row("2d_const_partial_panel") << Shape{37, 20} << Shape{20, 24} << Shape{37, 24} << 2 << ep;
+            row("3d_const_stage") << Shape{2, 37, 20} << Shape{20, 40} << Shape{2, 37, 40} << 1 << ep;
+            row("3d_const_m1") << Shape{33, 1, 20} << Shape{20, 32} << Shape{33, 1, 32} << 2 << ep;
+            row("4d_const") << Shape{2, 3, 5, 20} << Shape{20, 17} << Shape{2, 3, 5, 17} << 2 << ep;
+            row("2d") << Shape{37, 20} << Shape{20, 48} << Shape{37, 48} << 0 << ep;
+            row("3d_attention") << Shape{8, 12, 16} << Shape{8, 16, 64} << Shape{8, 12, 64} << 0 << ep;
+            row("3d_odd_n") << Shape{3, 7, 9} << Shape{3, 9, 10} << Shape{3, 7, 10} << 0 << ep;
+            row("4d") << Shape{2, 4, 8, 16} << Shape{2, 4, 16, 32} << Shape{2, 4, 8, 32} << 0 << ep;
+            row("4d_broadcast") << Shape{2, 1, 6, 16} << Shape{3, 16, 32} << Shape{2, 3, 6, 32} << 0 << ep;
+        }
+    }
+    void matmulScheduled() {
+        QFETCH(Shape, a);
+        QFETCH(Shape, b);
+        QFETCH(Shape, out);
+        QFETCH(int, constB);
+        QFETCH(bool, epilogue);
+        NDArray x = randomArray(a, 60), y = randomArray(b, 61);
+        NDArray want = matmulRef(x, y, out);
+        if (epilogue)
+            for (int64_t i = 0; i < want.numElements(); ++i) want.data<float>()[i] = 2 * want.data<float>()[i] + 1;
+        Tensors args = placeholders({x, y});
+        TestPacker packer;
+        packer.know(args[1], y);
+        OpRun r;
+        try {
+            te::Tensor mm = constB ? topi::nn::matmulPacked(args[0], args[1], "mm", constB == 2 ? &packer : nullptr)
+                                   : topi::nn::matmul(args[0], args[1], "mm");
+            te::Tensor o = mm;
+            if (epilogue)
+                o = te::compute(mm->shape, [&](const std::vector<tir::Var>& i) {
+                    return mm(topi::exprs(i)) * topi::constant(DataType::float32(), 2.0) +
+                           topi::constant(DataType::float32(), 1.0);
+                }, "twice_plus_one", topi::tag::kElemWise);
+            std::vector<NDArray> buffers{x, y};
+            args.insert(args.end(), packer.args.begin(), packer.args.end());
+            buffers.insert(buffers.end(), packer.buffers.begin(), packer.buffers.end());
+            runTensors(r, args, buffers, {o}, [](const std::vector<te::Operation>& ops) {
+                std::vector<te::Tensor> outs;
+                for (auto& op : ops) outs.push_back(op.output(0));
+                return topi::scheduleFused(outs);
+            });
+        } catch (const std::exception& e) {
+            r.error = e.what();
+        }
+        CHECK_CLOSE(r, want);
+        QVERIFY(isReduction(stageTagged(r, constB ? topi::tag::kDensePacked : topi::tag::kDense)));
+        QCOMPARE(packer.args.size(), size_t(constB == 2 ? 1 : 0));
+    }
+
+    // The batched schedule's knobs: an empty config is the heuristic (4 rows,
+    // 4 vectors of columns), and every other choice computes the same product.
+    void matmulScheduleKnobs() {
+        NDArray x = randomArray({4, 12, 16}, 62), y = randomArray({4, 16, 64}, 63);
+        NDArray want = matmulRef(x, y, {4, 12, 64});
+        auto run = [&](std::map<std::string, int64_t> config, std::vector<te::Knob>* knobs) {
+            Tensors args = placeholders({x, y});
+            OpRun r;
+            try {
+                te::Tensor mm = topi::nn::matmul(args[0], args[1], "mm");
+                runTensors(r, args, {x, y}, {mm}, [&](const std::vector<te::Operation>& ops) {
+                    te::Schedule s = te::createSchedule(ops);
+                    te::ConfigSpace cfg(config);
+                    topi::scheduleMatmul(s, mm, mm, {}, cfg);
+                    cfg.checkConfigUsed();
+                    if (knobs) *knobs = cfg.knobs();
+                    return s;
+                });
+            } catch (const std::exception& e) {
+                r.error = e.what();
+            }
+            return r;
+        };
+        std::vector<te::Knob> knobs;
+        OpRun byDefault = run({}, &knobs);
+        CHECK_CLOSE(byDefault, want);
+        QCOMPARE(knobs.size(), size_t(2));
+        QCOMPARE(knobs[0].name, std::string("tile_x"));
+        QCOMPARE(knobs[0].value().ints(), (std::vector<int64_t>{1, 64}));
+        QCOMPARE(knobs[1].name, std::string("tile_y"));
+        QCOMPARE(knobs[1].value().ints(), (std::vector<int64_t>{3, 4}));
+        // Whole vectors only: 16, 32 and 64 columns.
+        QCOMPARE(knobs[0].size(), int64_t(3));
+        for (int64_t ix = 0; ix < knobs[0].size(); ++ix)
+            for (int64_t iy = 0; iy < knobs[1].size(); ++iy) {
+                OpRun r = run({{"tile_x", ix}, {"tile_y", iy}}, nullptr);
+                CHECK_CLOSE(r, want);
+            }
+    }
+
+    // ConvTranspose by phases, scheduled: strides 1, 2 and 3, kernels the
+    // stride does not divide (zero taps), asymmetric pads, output padding, a
+    // negative end pad (a larger output, as output_shape can ask), output
+    // channels not a multiple of 8, a 1x1 input; weights packed by the
+    // packer or a stage; the bias and a fused Relu.
+    void convTransposeScheduled_data() {
+        QTest::addColumn<Shape>("xs");
+        QTest::addColumn<Shape>("ws");
+        QTest::addColumn<Shape>("strides");
+        QTest::addColumn<Shape>("pads");
+        QTest::addColumn<Shape>("outPad");
+        QTest::addColumn<bool>("withPacker");
+        for (int p = 0; p < 2; ++p) {
+            const bool packed = p == 1;
+            auto row = [&](const char* name) -> QTestData& {
+                return QTest::newRow((std::string(name) + (packed ? "_packer" : "_stage")).c_str());
+            };
+            row("s1_pad1") << Shape{1, 5, 4, 4} << Shape{5, 16, 3, 3} << Shape{1, 1} << Shape{1, 1, 1, 1}
+                           << Shape{0, 0} << packed;
+            row("s2_k4_dcgan") << Shape{1, 8, 4, 4} << Shape{8, 16, 4, 4} << Shape{2, 2} << Shape{1, 1, 1, 1}
+                               << Shape{0, 0} << packed;
+            row("s3_s2_k5_outpad") << Shape{2, 6, 3, 5} << Shape{6, 8, 5, 3} << Shape{3, 2} << Shape{0, 1, 2, 0}
+                                   << Shape{2, 1} << packed;
+            row("s2_oc3") << Shape{1, 4, 5, 5} << Shape{4, 3, 3, 3} << Shape{2, 2} << Shape{1, 1, 1, 1}
+                          << Shape{1, 1} << packed;
+            row("s1_1x1_input") << Shape{1, 20, 1, 1} << Shape{20, 32, 4, 4} << Shape{1, 1} << Shape{0, 0, 0, 0}
+                                << Shape{0, 0} << packed;
+            row("s2_negative_end") << Shape{1, 3, 3, 4} << Shape{3, 8, 3, 2} << Shape{2, 2} << Shape{0, 1, -1, -2}
+                                   << Shape{0, 0} << packed;
+        }
+    }
+    void convTransposeScheduled() {
+        QFETCH(Shape, xs);
+        QFETCH(Shape, ws);
+        QFETCH(Shape, strides);
+        QFETCH(Shape, pads);
+        QFETCH(Shape, outPad);
+        QFETCH(bool, withPacker);
+        NDArray x = randomArray(xs, 64), w = randomArray(ws, 65), b = randomArray({ws[1]}, 66);
+        Shape outShape{xs[0], ws[1], 0, 0};
+        for (size_t d = 0; d < 2; ++d)
+            outShape[d + 2] = strides[d] * (xs[d + 2] - 1) + outPad[d] + ws[d + 2] - pads[d] - pads[d + 2];
+        NDArray want = convTransposeRef(x, w, &b, 1, {strides, {1, 1}, {pads[0], pads[1]}}, outShape);
+        for (int64_t i = 0; i < want.numElements(); ++i)
+            want.data<float>()[i] = std::max(want.data<float>()[i], 0.0f);
+        Tensors args = placeholders({x, w, b});
+        topi::nn::ConvTransposeParams p{.strides = strides, .padding = pads, .outputPadding = outPad};
+        QVERIFY(topi::nn::convTransposeNCHWcApplies(args[0], args[1], p));
+        TestPacker packer;
+        packer.know(args[1], w);
+        OpRun r;
+        try {
+            te::Tensor ct = topi::nn::convTransposeNCHWc(args[0], args[1], p, args[2], "ct",
+                                                         withPacker ? &packer : nullptr);
+            te::Tensor relu = te::compute(ct->shape, [&](const std::vector<tir::Var>& i) {
+                return tir::max(ct(topi::exprs(i)), topi::constant(DataType::float32(), 0.0));
+            }, "relu", topi::tag::kElemWise);
+            std::vector<NDArray> buffers{x, w, b};
+            args.insert(args.end(), packer.args.begin(), packer.args.end());
+            buffers.insert(buffers.end(), packer.buffers.begin(), packer.buffers.end());
+            runTensors(r, args, buffers, {relu}, [&](const std::vector<te::Operation>&) {
+                return topi::scheduleFused({relu});
+            });
+        } catch (const std::exception& e) {
+            r.error = e.what();
+        }
+        CHECK_CLOSE(r, want);
+        QVERIFY(isReduction(stageTagged(r, topi::tag::kConvTransposeNCHWc)));
+        QCOMPARE(packer.args.size(), size_t(withPacker ? 1 : 0));
+    }
+
+    // Grouped or dilated transposed convolutions keep the general compute
+    // (checked in convTransposeGroupsStridesDilationsPads); so does ONNX's
+    // node through its strategy.
+    void convTransposeBlockedAppliesTo() {
+        Tensors args = placeholders({randomArray({1, 4, 3, 3}, 67), randomArray({4, 2, 3, 3}, 68)});
+        QVERIFY(topi::nn::convTransposeNCHWcApplies(args[0], args[1], {.strides = {2, 2}}));
+        QVERIFY(!topi::nn::convTransposeNCHWcApplies(args[0], args[1], {.groups = 2}));
+        QVERIFY(!topi::nn::convTransposeNCHWcApplies(args[0], args[1], {.dilation = {2, 1}}));
+        auto dilated = runOp("ConvTranspose", {randomArray({1, 4, 3, 3}, 67), randomArray({4, 2, 3, 3}, 68)},
+                             attrs({{"dilations", Shape{2, 1}}}));
+        QVERIFY2(dilated.error.empty(), dilated.error.c_str());
+        QVERIFY(!stageTagged(dilated, topi::tag::kConvTransposeNCHWc));
+        auto plain = runOp("ConvTranspose", {randomArray({1, 4, 3, 3}, 67), randomArray({4, 2, 3, 3}, 68)},
+                           attrs({{"strides", Shape{2, 2}}}));
+        QVERIFY2(plain.error.empty(), plain.error.c_str());
+        QVERIFY(stageTagged(plain, topi::tag::kConvTransposeNCHWc));
     }
 };
 
