@@ -1,5 +1,7 @@
 #include "driver/Context.h"
 
+#include "tune/RandomModel.h"
+
 namespace tessel::driver {
 
 Context::Context() : graphPasses("graph pass"), tirPasses("TIR pass") {}
@@ -8,6 +10,7 @@ Context::Context(Builtins) : Context() {
     graph::registerGraphOps(ops);
     graph::registerGraphPasses(graphPasses, ops);
     tir::registerTirPasses(tirPasses);
+    tune::registerBuiltinCostModels(costModels);
 }
 
 Context Context::withBuiltins() {

@@ -1,7 +1,6 @@
 /// \file
 /// The registries a compile looks things up in, as one object: the graph
-/// operators, the graph passes and the TIR passes (and, as the next pieces
-/// land, cost models).
+/// operators, the graph passes, the TIR passes and the tuner's cost models.
 ///
 /// Every registry is filled by the same explicit function that fills the
 /// built-in one (graph::registerGraphOps, graph::registerGraphPasses,
@@ -22,6 +21,7 @@
 #include "graph/OpRegistry.h"
 #include "graph/passes/GraphPassRegistry.h"
 #include "tir/passes/PassRegistry.h"
+#include "tune/CostModel.h"
 
 namespace tessel::driver {
 
@@ -47,6 +47,9 @@ public:
     graph::OpRegistry ops;
     graph::GraphPassRegistry graphPasses;
     tir::PassRegistry tirPasses;
+    /// The cost models the model-based tuners make by name
+    /// (tune::registerBuiltinCostModels: "random"; plugins add "xgb").
+    tune::CostModelRegistry costModels;
 
 private:
     struct Builtins {};
