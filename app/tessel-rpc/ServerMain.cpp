@@ -8,8 +8,11 @@
 #include "runtime/DeviceInfo.h"
 
 #include <atomic>
+#include <pthread.h>
 #include <signal.h>
+#include <unistd.h>
 
+#include <cerrno>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
@@ -17,6 +20,7 @@
 #include <algorithm>
 #include <memory>
 #include <string>
+#include <thread>
 
 namespace {
 
@@ -27,7 +31,7 @@ int usage() {
     std::fprintf(stderr,
                  "usage: tessel-rpc server [--host 127.0.0.1] [--port 9090] [--tracker HOST:PORT --key KEY]\n"
                  "                         [--token-file F] [--tracker-token-file F] [--max-upload MB]\n"
-                 "                         [--max-sessions N] [--advertise HOST]\n");
+                 "                         [--max-sessions N] [--advertise HOST] [--exit-on-eof]\n");
     return 2;
 }
 
@@ -37,6 +41,7 @@ int serverMain(int argc, char** argv) {
     tessel::rpc::ServerOptions o;
     o.version = TESSEL_VERSION;
     std::string tracker, key, tokenFile, trackerTokenFile, advertise;
+    bool exitOnEof = false;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
         auto value = [&]() -> std::string {
@@ -62,6 +67,7 @@ int serverMain(int argc, char** argv) {
         else if (a == "--max-upload") o.maxUploadBytes = std::strtoull(value().c_str(), nullptr, 10) << 20;
         else if (a == "--max-sessions") o.maxSessions = std::max(1, std::atoi(value().c_str()));
         else if (a == "--advertise") advertise = value();
+        else if (a == "--exit-on-eof") exitOnEof = true;
         else if (a == "-h" || a == "--help") return usage(), 0;
         else {
             std::fprintf(stderr, "tessel-rpc server: unknown option '%s'\n", a.c_str());
@@ -129,6 +135,24 @@ int serverMain(int argc, char** argv) {
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, nullptr);
     sigaction(SIGTERM, &sa, nullptr);
+    if (exitOnEof) {
+        // A local server (rpc::LocalServer) reads nothing from its stdin, a
+        // pipe its owner holds: end of file means the owner is gone. The
+        // watcher blocks every signal, so the SIGTERM it raises reaches the
+        // main thread and wakes its poll().
+        std::thread([] {
+            sigset_t all;
+            sigfillset(&all);
+            pthread_sigmask(SIG_BLOCK, &all, nullptr);
+            for (char c;;) {
+                const ssize_t n = ::read(0, &c, 1);
+                if (n > 0 || (n < 0 && errno == EINTR)) continue;
+                break;
+            }
+            gStop.store(true);
+            ::kill(::getpid(), SIGTERM);
+        }).detach();
+    }
     try {
         tessel::rpc::runServer(o, gStop);
     } catch (const std::exception& e) {

@@ -2,6 +2,9 @@
 #include "codegen/CodeGenC.h"
 #include "codegen/CodeGenLLVM.h"
 #include "codegen/Target.h"
+#include "TuneCommands.h"
+#include "driver/Context.h"
+#include "tune/Features.h"
 #include "driver/ModelCompiler.h"
 #include "driver/ModelDriver.h"
 #include "driver/ModelRunner.h"
@@ -64,6 +67,20 @@ commands:
   space|lower|build|run FILE.te --workload NAME=VALUE,...
                                     instantiate a template for another workload (the
                                     parameters its tessel.workload(...) declares)
+  tune FILE.te --trials N --records F [--tuner xgb|xgb-reg|ga|random|grid] [--early-stopping N]
+        [--threads T] [--seed S] [--workload NAME=VALUE,...]... [--rpc-tracker HOST:PORT --rpc-key KEY]
+        [--features itervar|knob|curve] [--cost-model NAME] [--batch B] [--build-jobs J]
+        [--timeout SECONDS] [--no-transfer] [--verbose]
+                                    search the template's knobs for the fastest configuration
+                                    (docs/tuning.md): each --workload is one task, with one
+                                    progress line (trials, best GFLOP/s, speed-up over the
+                                    default, ETA); every trial is appended to F as it ends, and
+                                    a run on an F that has trials of the workload resumes (N
+                                    counts them). --threads: the kernels' threads; measured in a
+                                    tessel-rpc server child or on a device like run
+  records F [--best] [--json]       summarise a records file per workload (trials, failures by
+                                    kind, best and default GFLOP/s); --best: the best record of
+                                    each workload, as JSON lines
   passes                            list every TIR and graph pass with its summary
   plugins [--json]                  list the plugin folders searched (TESSEL_PLUGIN_PATH, then the
                                     build's and the installed plugins next to tesselc), each plugin
@@ -135,6 +152,13 @@ struct Args {
     /// zoo: the weights' seed, and --list.
     uint64_t seed = 1;
     bool list = false;
+    /// tune: each --workload apart (one task each).
+    std::vector<std::map<std::string, int64_t>> workloads;
+    /// tune and records.
+    std::string records, tuner = "xgb", costModel, features = "itervar";
+    int trials = 0, earlyStopping = 0, batch = 0, buildJobs = 0;
+    double timeout = 10;
+    bool noTransfer = false, verbose = false, best = false;
 };
 
 Args parseArgs(int argc, char** argv) {
@@ -204,12 +228,26 @@ Args parseArgs(int argc, char** argv) {
         }
         else if (s == "--workload") {
             try {
-                for (auto& [name, v] : te::script::parseWorkload(value())) a.workload[name] = v;
+                auto w = te::script::parseWorkload(value());
+                a.workloads.push_back(w);
+                for (auto& [name, v] : w) a.workload[name] = v;
             } catch (const CompileError& e) {
                 throw UsageError("--workload: " + e.diagnostic().message);
             }
         }
         else if (s == "--profile") a.profile = true;
+        else if (s == "--records") a.records = value();
+        else if (s == "--tuner") a.tuner = value();
+        else if (s == "--cost-model") a.costModel = value();
+        else if (s == "--features") a.features = value();
+        else if (s == "--trials") a.trials = number();
+        else if (s == "--early-stopping") a.earlyStopping = number();
+        else if (s == "--batch") a.batch = number();
+        else if (s == "--build-jobs") a.buildJobs = number();
+        else if (s == "--timeout") a.timeout = real();
+        else if (s == "--no-transfer") a.noTransfer = true;
+        else if (s == "--verbose") a.verbose = true;
+        else if (s == "--best") a.best = true;
         else if (s == "--list") a.list = true;
         else if (s == "--seed") {
             std::string v = value();
@@ -493,6 +531,45 @@ int cmdRunModel(const Args& a) {
         }
     }
     return rep.ok ? 0 : 1;
+}
+
+/// `tune FILE.te`: TuneCommands.cpp, measured where run measures.
+int cmdTune(const Args& a) {
+    if (a.file.empty()) throw UsageError("no .te template given");
+    if (!a.file.ends_with(".te")) throw UsageError("tune takes a TE script template (FILE.te)");
+    if (a.records.empty()) throw UsageError("tune needs --records FILE (every trial is appended to it)");
+    if (a.trials <= 0) throw UsageError("tune needs --trials N (N > 0)");
+    if (!tune::featureKindFromName(a.features)) throw UsageError("--features must be itervar, knob or curve");
+    Measurer measurer(a);
+    cli::TuneArgs t;
+    t.file = a.file;
+    t.workloads = a.workloads;
+    t.records = a.records;
+    t.tuner = a.tuner;
+    t.costModel = a.costModel;
+    t.features = a.features;
+    t.trials = a.trials;
+    t.earlyStopping = a.earlyStopping;
+    t.threads = a.threads;
+    t.buildJobs = a.buildJobs;
+    t.batch = a.batch;
+    t.seed = a.seed;
+    t.timeoutSeconds = a.timeout;
+    t.transfer = !a.noTransfer;
+    t.verbose = a.verbose;
+    Args targetArgs = a;
+    if (!measurer.deviceTarget.empty()) targetArgs.target = measurer.deviceTarget;
+    t.target = requestFor(targetArgs).target;
+    codegen::LocalBuilder hostBuilder(t.target, codegen::BuildOptions{});
+    cli::TuneDevice d;
+    d.builder = measurer.builder ? measurer.builder.get() : &hostBuilder;
+    d.runner = measurer.runner ? static_cast<runtime::Runner*>(measurer.runner.get()) : &measurer.hostRunner;
+    if (measurer.builder) {
+        d.referenceBuilder = measurer.referenceBuilder.get();
+        d.referenceRunner = &measurer.hostRunner;
+    }
+    // A tuner that cannot be made (its cost model not loaded) is an error, not a usage error.
+    return cli::runTune(t, d, driver::Context::builtin().costModels());
 }
 
 /// `compile FILE.te -o DIR`: one kernel of the script as a model of one step.
@@ -785,6 +862,11 @@ int main(int argc, char** argv) {
         if (a.command == "show") return cmdShow(a);
         if (a.command == "compile") return cmdCompile(a);
         if (a.command == "zoo") return cmdZoo(a);
+        if (a.command == "tune") return cmdTune(a);
+        if (a.command == "records") {
+            if (a.file.empty()) throw UsageError("records needs a records file");
+            return cli::runRecords(a.file, a.best, a.json);
+        }
         if (a.command == "help" || a.command == "--help" || a.command == "-h") {
             std::fputs(kUsage, stdout);
             return 0;

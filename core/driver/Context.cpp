@@ -1,5 +1,7 @@
 #include "driver/Context.h"
 
+#include "tune/RandomModel.h"
+
 namespace tessel::driver {
 
 Context::Context() : graphPasses("graph pass"), tirPasses("TIR pass") {}
@@ -9,6 +11,7 @@ Context::Context(Builtins b) : Context() {
     graph::registerGraphOps(ops);
     graph::registerGraphPasses(graphPasses, ops);
     tir::registerTirPasses(tirPasses);
+    tune::registerBuiltinCostModels(costModels_);
 }
 
 Context Context::withBuiltins() {

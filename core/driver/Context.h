@@ -60,7 +60,6 @@ public:
     graph::OpRegistry ops;
     graph::GraphPassRegistry graphPasses;
     tir::PassRegistry tirPasses;
-
     /// The cost models the tuner makes by name (tune/CostModel.h): the
     /// built-in ones, then those plugins add. On builtin() the first call
     /// loads the default plugins first.

@@ -52,7 +52,10 @@ public:
         return {buildJobOf(l.function, workload_.key), l.group.knobs};
     }
 
-    tune::Instance reference(const tune::Config& config) const override {
+    tune::Instance reference() const override { return referenceFor({}); }
+
+    /// The blocked layout is a knob (tile_ic, tile_oc): each layout has its own reference.
+    tune::Instance referenceFor(const tune::Config& config) const override {
         Lowered l = lowerWith(config, true);
         return {buildJobOf(lowerReference(l.function), workload_.key), l.group.knobs};
     }

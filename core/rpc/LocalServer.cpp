@@ -72,6 +72,10 @@ void LocalServer::stop() {
 }
 
 void LocalServer::stopLocked() {
+    if (lifeline_ >= 0) {
+        ::close(lifeline_);
+        lifeline_ = -1;
+    }
     if (pid_ <= 0) return;
     ::kill(pid_, SIGTERM);
     for (int i = 0; i < 100; ++i) {
@@ -129,14 +133,23 @@ void LocalServer::ensureRunning() {
 
     int out[2];
     if (::pipe2(out, O_CLOEXEC) != 0) throw std::runtime_error("cannot create a pipe");
+    // The server's stdin: it stops when the write end closes, which the
+    // kernel does when this process ends, however it ends.
+    int life[2];
+    if (::pipe2(life, O_CLOEXEC) != 0) {
+        ::close(out[0]);
+        ::close(out[1]);
+        throw std::runtime_error("cannot create a pipe");
+    }
     const std::string logPath = dir_ + "/server.log";
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
     posix_spawn_file_actions_adddup2(&actions, out[1], 1);
     posix_spawn_file_actions_addopen(&actions, 2, logPath.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0600);
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_adddup2(&actions, life[0], 0);
     const std::string tokenPath = dir_ + "/token";
-    std::vector<std::string> args = {binary_, "server", "--host", "127.0.0.1", "--port", "0", "--token-file", tokenPath};
+    std::vector<std::string> args = {binary_, "server", "--host", "127.0.0.1", "--port", "0", "--token-file", tokenPath,
+                                     "--exit-on-eof"};
     std::vector<char*> argv;
     for (auto& a : args) argv.push_back(a.data());
     argv.push_back(nullptr);
@@ -144,11 +157,14 @@ void LocalServer::ensureRunning() {
     const int rc = ::posix_spawn(&pid, binary_.c_str(), &actions, nullptr, argv.data(), environ);
     posix_spawn_file_actions_destroy(&actions);
     ::close(out[1]);
+    ::close(life[0]);
     if (rc != 0) {
         ::close(out[0]);
+        ::close(life[1]);
         throw std::runtime_error("cannot start '" + binary_ + "': " + std::strerror(rc));
     }
     pid_ = pid;
+    lifeline_ = life[1];
     ++starts_;
 
     // It prints "listening on 127.0.0.1:PORT" once it accepts connections.

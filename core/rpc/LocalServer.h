@@ -2,7 +2,10 @@
 /// A `tessel-rpc server` child process on loopback, with a fresh random
 /// token in a private folder, started on demand and restarted when it died.
 /// Its log goes to a file in that folder (lastLog() shows its end).
-/// Thread-safe.
+/// Its standard input is a pipe this process holds open: however this
+/// process ends (a kill -9 of `tesselc tune` included), the pipe closes and
+/// the server stops (`tessel-rpc server --exit-on-eof`), so no server
+/// outlives its owner. Thread-safe.
 #pragma once
 
 #include <sys/types.h>
@@ -50,6 +53,8 @@ private:
     std::string dir_;
     std::string token_;
     pid_t pid_ = -1;
+    /// The write end of the server's standard input (-1 without a server).
+    int lifeline_ = -1;
     uint16_t port_ = 0;
     int starts_ = 0;
 };

@@ -19,6 +19,7 @@
 #include "te/ConfigSpace.h"
 
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -63,11 +64,29 @@ public:
     /// configuration cannot be scheduled or lowered (a failed trial of kind
     /// build, never the end of a run).
     virtual Instance instantiate(const Config& config) const = 0;
-    /// The computation instantiate(config) makes (a knob may change its
-    /// layout: a packed weight's blocks) under the plain reference schedule,
-    /// whose outputs that trial's are checked against. Trials whose
-    /// signatures are equal share one reference.
-    virtual Instance reference(const Config& config) const = 0;
+    /// The same computation under the plain reference schedule, whose
+    /// outputs every trial's are checked against.
+    virtual Instance reference() const = 0;
+
+    /// The reference for `config`'s kernel. A template whose knobs choose the
+    /// layout of its arguments (conv2d_nchwc.te packs its input in blocks of
+    /// tile_ic) computes the same thing on differently shaped arguments, so
+    /// each layout needs its own reference; the measurer asks once per
+    /// distinct signature. By default: reference().
+    virtual Instance referenceFor(const Config& config) const { return reference(); }
+
+    /// The function loop features are computed from (tune/Features.h): the
+    /// kernel flattened and simplified, its loops still annotated (before
+    /// vectorization and unrolling take them apart), which is cheaper than
+    /// instantiate() when only features are wanted. Throws CompileError as
+    /// instantiate() does. By default: instantiate(config).job.func.
+    virtual tir::PrimFunc featureFunction(const Config& config) const { return instantiate(config).job.func; }
+
+    /// The same template or operator for another workload of its class (the
+    /// `json` of a record's workload), for transfer learning from records of
+    /// other workloads; null when the task cannot make one (then those
+    /// records do not warm-start the model).
+    virtual std::unique_ptr<Task> forWorkload(const std::string& json) const { return nullptr; }
 };
 
 } // namespace tessel::tune

@@ -108,7 +108,7 @@ private slots:
                      QString::fromStdString(tir::toString(f->lowered.lowered)));
             for (auto& k : inst.knobs) QCOMPARE(k.chosen, k.defaultIndex);
             // The reference computes the same signature.
-            auto ref = t.task->reference({});
+            auto ref = t.task->reference();
             QCOMPARE(ref.job.signature.args.size(), inst.job.signature.args.size());
         }
     }

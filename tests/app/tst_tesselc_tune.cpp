@@ -1,0 +1,251 @@
+// `tesselc tune` and `tesselc records` as a user runs them: a small GEMM
+// template tuned with a records file, a progress line per task, resume to the
+// same budget, the summary and the best records, the clear error of a tuner
+// whose cost model is not loaded, and kill -9 at random moments: the records
+// file always reads, a resumed run loses at most the trial in flight and ends
+// with every configuration measured once.
+#include <QtTest>
+
+#include <QDir>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QRandomGenerator>
+#include <QRegularExpression>
+#include <QTemporaryDir>
+
+#include <set>
+
+namespace {
+
+struct Result {
+    int exitCode = -1;
+    QString out, err;
+};
+
+Result tesselc(const QStringList& args) {
+    QProcess p;
+    p.start(TESSEL_BINARY_DIR "/bin/tesselc", args);
+    Result r;
+    if (!p.waitForFinished(300000)) return r;
+    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2;
+    r.out = QString::fromUtf8(p.readAllStandardOutput());
+    r.err = QString::fromUtf8(p.readAllStandardError());
+    return r;
+}
+
+const QString kGemm = TESSEL_SOURCE_DIR "/resources/templates/gemm.te";
+
+QStringList tuneArgs(const QString& records, int trials, const QString& workload = "M=64,N=64,K=64") {
+    return {"tune", kGemm, "--workload", workload, "--trials", QString::number(trials), "--tuner", "random",
+            "--records", records, "--threads", "1", "--batch", "4"};
+}
+
+/// Every line of a records file as JSON; a line that does not parse counts in `torn`.
+QList<QJsonObject> readRecords(const QString& path, int* torn = nullptr) {
+    QFile f(path);
+    QList<QJsonObject> out;
+    if (!f.open(QIODevice::ReadOnly)) return out;
+    int bad = 0;
+    for (const QByteArray& line : f.readAll().split('\n')) {
+        if (line.trimmed().isEmpty()) continue;
+        const QJsonDocument d = QJsonDocument::fromJson(line);
+        if (d.isObject()) out.push_back(d.object());
+        else ++bad;
+    }
+    if (torn) *torn = bad;
+    return out;
+}
+
+QString configOf(const QJsonObject& r) {
+    return QString::fromUtf8(QJsonDocument(r["config"].toObject()).toJson(QJsonDocument::Compact));
+}
+
+QString readProc(const QString& path) {
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll()).replace(QChar('\0'), ' ') : QString();
+}
+
+/// Local servers of this build (`tessel-rpc server ... --exit-on-eof`) whose
+/// parent is not the tesselc or test that started them.
+QStringList orphanedServers() {
+    QStringList out;
+    const QString binary = TESSEL_BINARY_DIR "/bin/tessel-rpc";
+    for (const QString& pid : QDir("/proc").entryList(QDir::Dirs)) {
+        bool number = false;
+        pid.toInt(&number);
+        if (!number) continue;
+        const QString cmd = readProc("/proc/" + pid + "/cmdline");
+        if (!cmd.startsWith(binary + " server") || !cmd.contains("--exit-on-eof")) continue;
+        // Field 4 of /proc/PID/stat is the parent (after the parenthesised name).
+        const QString stat = readProc("/proc/" + pid + "/stat");
+        const QStringList fields = stat.mid(stat.lastIndexOf(')') + 2).split(' ');
+        if (fields.size() < 2 || fields[0] == "Z") continue; // exited, not yet reaped
+        const QString parent = readProc("/proc/" + fields[1] + "/cmdline");
+        if (!parent.contains("tesselc") && !parent.contains("/tst_")) out << pid + " (parent " + fields[1] + ")";
+    }
+    return out;
+}
+
+} // namespace
+
+class TestTesselcTune : public QObject {
+    Q_OBJECT
+private slots:
+    void tuneResumeAndSummarise() {
+        QTemporaryDir dir;
+        const QString records = dir.filePath("gemm.jsonl");
+        const Result r = tesselc(tuneArgs(records, 12));
+        QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
+        const QRegularExpression line(R"(gemm\.te M=64,N=64,K=64: 12/12 trials, best ([0-9.]+) GFLOP/s, ([0-9.]+)x over the default, \d+ failed, ETA 0s)");
+        QVERIFY2(line.match(r.out).hasMatch(), qPrintable(r.out));
+        QVERIFY2(r.out.contains("best: "), qPrintable(r.out));
+        auto recs = readRecords(records);
+        QCOMPARE(recs.size(), 12);
+        QVERIFY(recs[0]["default"].toBool());
+        for (auto& rec : recs) {
+            QVERIFY(rec["workload"].toObject()["key"].toString().startsWith("template:gemm(M=64,N=64,K=64) llvm"));
+            QCOMPARE(rec["tuner"].toString(), QString("random"));
+            QCOMPARE(rec["workload"].toObject()["params"].toObject()["M"].toInt(), 64);
+            QVERIFY(rec["values"].toObject().contains("tile_x"));
+            if (rec["error"].toString() == "none") QCOMPARE(rec["costs"].toArray().size(), 3);
+        }
+
+        // Resume to a budget of 20: 8 more trials, none measured twice.
+        const Result again = tesselc(tuneArgs(records, 20));
+        QVERIFY2(again.exitCode == 0, qPrintable(again.out + again.err));
+        QVERIFY2(again.out.contains("12 trials from"), qPrintable(again.out));
+        QVERIFY2(again.out.contains("20/20 trials"), qPrintable(again.out));
+        recs = readRecords(records);
+        QCOMPARE(recs.size(), 20);
+        std::set<QString> configs;
+        for (auto& rec : recs) configs.insert(configOf(rec));
+        QCOMPARE(int(configs.size()), 20);
+
+        // A second workload in the same file: one progress line each.
+        const Result two = tesselc({"tune", kGemm, "--workload", "M=32,N=64,K=64", "--workload", "M=64,N=64,K=64",
+                                    "--trials", "20", "--tuner", "grid", "--records", records, "--threads", "1"});
+        QVERIFY2(two.exitCode == 0, qPrintable(two.out + two.err));
+        QVERIFY2(two.out.contains("gemm.te M=32,N=64,K=64: 20/20 trials"), qPrintable(two.out));
+        QVERIFY2(two.out.contains("gemm.te M=64,N=64,K=64: 20/20 trials"), qPrintable(two.out));
+        QCOMPARE(readRecords(records).size(), 40);
+
+        const Result summary = tesselc({"records", records});
+        QVERIFY2(summary.exitCode == 0, qPrintable(summary.err));
+        QVERIFY2(summary.out.contains("40 records, 2 workloads"), qPrintable(summary.out));
+        QVERIFY2(summary.out.contains("template:gemm(M=64,N=64,K=64)"), qPrintable(summary.out));
+        QVERIFY2(summary.out.contains("20 trials"), qPrintable(summary.out));
+        QVERIFY2(summary.out.contains("faster tuned"), qPrintable(summary.out));
+
+        const Result best = tesselc({"records", records, "--best"});
+        QCOMPARE(best.exitCode, 0);
+        const QStringList bestLines = best.out.split('\n', Qt::SkipEmptyParts);
+        QCOMPARE(bestLines.size(), 2);
+        double fastest = 1e30;
+        for (auto& rec : readRecords(records))
+            if (rec["workload"].toObject()["params"].toObject()["M"].toInt() == 64 && rec["error"].toString() == "none") {
+                QList<double> c;
+                for (auto v : rec["costs"].toArray()) c.push_back(v.toDouble());
+                std::sort(c.begin(), c.end());
+                fastest = std::min(fastest, c[c.size() / 2]);
+            }
+        bool found = false;
+        for (auto& l : bestLines) {
+            const QJsonObject o = QJsonDocument::fromJson(l.toUtf8()).object();
+            if (o["workload"].toObject()["params"].toObject()["M"].toInt() != 64) continue;
+            QList<double> c;
+            for (auto v : o["costs"].toArray()) c.push_back(v.toDouble());
+            std::sort(c.begin(), c.end());
+            QCOMPARE(c[c.size() / 2], fastest);
+            found = true;
+        }
+        QVERIFY(found);
+
+        const Result json = tesselc({"records", records, "--json"});
+        const QJsonArray arr = QJsonDocument::fromJson(json.out.toUtf8()).array();
+        QCOMPARE(arr.size(), 2);
+        QCOMPARE(arr[0].toObject()["trials"].toInt(), 20);
+        QVERIFY(arr[0].toObject()["best_gflops"].toDouble() > 0);
+    }
+
+    void tunerWithoutItsModelAndBadInvocations() {
+        QTemporaryDir dir;
+        const QString records = dir.filePath("r.jsonl");
+        QStringList args = tuneArgs(records, 4);
+        args[args.indexOf("random")] = "xgb";
+        const Result xgb = tesselc(args);
+        if (xgb.exitCode != 0) {
+            // Without the XGBoost plugin: a clear error, nothing measured.
+            QCOMPARE(xgb.exitCode, 1);
+            QVERIFY2(xgb.err.contains("cost model 'xgb'") && xgb.err.contains("plugins/costmodel-xgboost"),
+                     qPrintable(xgb.err));
+            QVERIFY(readRecords(records).isEmpty());
+        } else {
+            QCOMPARE(readRecords(records).size(), 4); // the plugin is loaded
+        }
+        QCOMPARE(tesselc({"tune", kGemm, "--trials", "4"}).exitCode, 2); // no --records
+        QCOMPARE(tesselc({"tune", kGemm, "--records", records}).exitCode, 2); // no --trials
+        QCOMPARE(tesselc({"tune", kGemm, "--trials", "4", "--records", records, "--features", "loops"}).exitCode, 2);
+        const Result unknown = tesselc({"tune", kGemm, "--trials", "4", "--records", records, "--tuner", "annealing"});
+        QCOMPARE(unknown.exitCode, 1);
+        QVERIFY2(unknown.err.contains("unknown tuner 'annealing'"), qPrintable(unknown.err));
+        QCOMPARE(tesselc({"records", dir.filePath("none.jsonl")}).exitCode, 1);
+    }
+
+    void killNineAndResume() {
+        // 10 kills at random moments of a 40-trial run, then a resume each time.
+        QTemporaryDir dir;
+        const QString records = dir.filePath("kill.jsonl");
+        const int budget = 40;
+        int kills = 0;
+        for (int round = 0; round < 10; ++round) {
+            QProcess p;
+            QStringList args = tuneArgs(records, budget);
+            args << "--verbose";
+            p.start(TESSEL_BINARY_DIR "/bin/tesselc", args);
+            QVERIFY(p.waitForStarted());
+            const int ms = 300 + int(QRandomGenerator::global()->bounded(1500));
+            if (!p.waitForFinished(ms)) {
+                p.kill(); // SIGKILL
+                p.waitForFinished();
+                ++kills;
+            }
+            // Every trial the run reported as done is in the file (it is
+            // written before it is reported): only the one in flight is lost.
+            const int reported = int(QString::fromUtf8(p.readAllStandardOutput()).count(QRegularExpression("\\n  trial \\d+:")));
+            int torn = 0;
+            const auto recs = readRecords(records, &torn);
+            QVERIFY2(torn <= 1 + round, "more than one torn line per kill");
+            std::set<QString> configs;
+            for (auto& r : recs) configs.insert(configOf(r));
+            QCOMPARE(int(configs.size()), int(recs.size())); // nothing measured twice
+            QVERIFY(int(recs.size()) >= reported);
+            // `tesselc records` reads it, skipping a torn line with a warning.
+            const Result summary = tesselc({"records", records});
+            QCOMPARE(summary.exitCode, 0);
+        }
+        QVERIFY(kills >= 5);
+        const Result finish = tesselc(tuneArgs(records, budget));
+        QVERIFY2(finish.exitCode == 0, qPrintable(finish.out + finish.err));
+        QVERIFY2(finish.out.contains(QString("%1/%1 trials").arg(budget)), qPrintable(finish.out));
+        const auto recs = readRecords(records);
+        QCOMPARE(int(recs.size()), budget);
+        std::set<QString> configs;
+        for (auto& r : recs) configs.insert(configOf(r));
+        QCOMPARE(int(configs.size()), budget);
+        // No tessel-rpc server outlived its killed tesselc: every local server
+        // of this build still running belongs to a live process that started
+        // it (another suite running beside this one), none to init or a reaper.
+        QStringList orphans;
+        for (int wait = 0; wait < 30; ++wait) {
+            orphans = orphanedServers();
+            if (orphans.isEmpty()) break;
+            QTest::qWait(100);
+        }
+        QVERIFY2(orphans.isEmpty(), qPrintable("orphaned local servers: " + orphans.join(", ")));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestTesselcTune)
+#include "tst_tesselc_tune.moc"
