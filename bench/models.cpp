@@ -4,7 +4,12 @@
 //
 //   bench_models [--rounds R] [--repeat N]
 //                [--models resnet18,resnet50,mobilenet_v2,transformer_encoder,dcgan_generator]
-//                [--threads 1,2] [--models-dir DIR] [--ort DIR]
+//                [--threads 1,2] [--models-dir DIR] [--ort DIR] [--records F]
+//
+// --records F (tesselc tune's records, one file for any number of models):
+// every fused function whose workload F has is compiled with its best
+// configuration (apply-best), the rest with the default schedules; the
+// header line says how many functions of each model were tuned.
 //
 // The models are torchvision's and two built from torch.nn (a transformer
 // encoder, a DCGAN generator), all with seeded random weights, exported to ONNX by
@@ -22,6 +27,7 @@
 // load on a shared machine.
 #include "driver/ModelCompiler.h"
 #include "driver/ModelRunner.h"
+#include "driver/ModelTasks.h"
 #include "frontend/OnnxImporter.h"
 #include "frontend/TensorProto.h"
 #include "ir/Diagnostic.h"
@@ -137,6 +143,7 @@ int main(int argc, char** argv) {
                                        "dcgan_generator"};
     std::vector<int> threadCounts = {1, 2};
     fs::path modelsDir = fs::path(TESSEL_BINARY_DIR) / "models";
+    std::string recordsFile;
     std::string ortDir = std::getenv("ORT_DIR") ? std::getenv("ORT_DIR") : TESSEL_BINARY_DIR "/ort";
     for (int i = 1; i < argc; ++i) {
         auto next = [&](const char* what) -> std::string {
@@ -151,13 +158,14 @@ int main(int argc, char** argv) {
         else if (!std::strcmp(argv[i], "--models")) models = splitList(next("--models"));
         else if (!std::strcmp(argv[i], "--models-dir")) modelsDir = next("--models-dir");
         else if (!std::strcmp(argv[i], "--ort")) ortDir = next("--ort");
+        else if (!std::strcmp(argv[i], "--records")) recordsFile = next("--records");
         else if (!std::strcmp(argv[i], "--threads")) {
             threadCounts.clear();
             for (auto& t : splitList(next("--threads"))) threadCounts.push_back(std::max(1, std::atoi(t.c_str())));
         } else {
             std::fprintf(stderr,
                          "usage: bench_models [--rounds R] [--repeat N] [--models a,b] [--threads 1,2] "
-                         "[--models-dir DIR] [--ort DIR]\n");
+                         "[--models-dir DIR] [--ort DIR] [--records F]\n");
             return 2;
         }
     }
@@ -217,7 +225,18 @@ int main(int argc, char** argv) {
             auto t0 = std::chrono::steady_clock::now();
             graph::Graph g = frontend::importOnnx((dir / "model.onnx").string());
             info.importS = secondsSince(t0);
-            model = driver::compileGraph(g);
+            driver::CompileOptions co;
+            if (!recordsFile.empty()) co.configs = driver::bestConfigs(tune::Records::load(recordsFile));
+            model = driver::compileGraph(g, co);
+            if (!recordsFile.empty()) {
+                size_t tunable = 0, tuned = 0;
+                for (auto& f : model.functions) {
+                    tunable += !f.knobs.empty();
+                    tuned += f.tuned;
+                }
+                std::printf("%s: %zu of %zu tunable functions tuned (%s)\n", name.c_str(), tuned, tunable,
+                            recordsFile.c_str());
+            }
             info.timings = model.timings;
             info.functions = static_cast<int>(model.functions.size());
             input = driver::toNDArray(*frontend::readTensorProto((data / "input_0.pb").string()).value);

@@ -54,15 +54,24 @@ int runTune(const TuneArgs& a, const TuneDevice& device, const tune::CostModelRe
     auto kind = tune::featureKindFromName(a.features);
     if (!kind) throw std::invalid_argument("--features must be itervar, knob or curve");
 
-    std::vector<std::unique_ptr<driver::ScriptTask>> tasks;
+    std::vector<WeightedTask> tasks;
     std::vector<std::map<std::string, int64_t>> workloads = a.workloads;
     if (workloads.empty()) workloads.push_back({});
     for (auto& w : workloads) {
         driver::ScriptTaskOptions so;
         so.workload = w;
         so.target = a.target;
-        tasks.push_back(driver::ScriptTask::fromFile(a.file, so));
+        tasks.push_back({std::shared_ptr<const tune::Task>(driver::ScriptTask::fromFile(a.file, so)), 1});
     }
+    return runTuneTasks(tasks, a, device, models);
+}
+
+int runTuneTasks(const std::vector<WeightedTask>& tasks, const TuneArgs& a, const TuneDevice& device,
+                 const tune::CostModelRegistry& models) {
+    if (a.records.empty()) throw std::invalid_argument("tune needs --records FILE (trials are appended to it)");
+    if (a.trials <= 0) throw std::invalid_argument("tune needs --trials N (N > 0)");
+    auto kind = tune::featureKindFromName(a.features);
+    if (!kind) throw std::invalid_argument("--features must be itervar, knob or curve");
 
     std::vector<std::string> warnings;
     tune::Records history = tune::Records::load(a.records, &warnings, false);
@@ -79,7 +88,12 @@ int runTune(const TuneArgs& a, const TuneDevice& device, const tune::CostModelRe
 
     const bool tty = isatty(fileno(stdout));
     int status = 0;
-    for (auto& task : tasks) {
+    int number = 0;
+    for (auto& [task, weight] : tasks) {
+        ++number;
+        if (tasks.size() > 1)
+            std::printf("[%d/%zu] %s (called %d time%s a run)\n", number, tasks.size(), task->name().c_str(), weight,
+                        weight == 1 ? "" : "s");
         tune::TuneOptions to;
         to.tuner = a.tuner;
         to.costModel = a.costModel;

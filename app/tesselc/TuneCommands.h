@@ -7,9 +7,11 @@
 #include "ir/Target.h"
 #include "runtime/Runner.h"
 #include "tune/CostModel.h"
+#include "tune/Task.h"
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -49,6 +51,17 @@ struct TuneDevice {
 /// template that does not run, std::invalid_argument for a tuner that
 /// cannot be made (an unknown name, the "xgb" model not loaded).
 int runTune(const TuneArgs& args, const TuneDevice& device, const tune::CostModelRegistry& models);
+
+/// One task to tune and how many times a run of its model calls it.
+struct WeightedTask {
+    std::shared_ptr<const tune::Task> task;
+    int weight = 1;
+};
+
+/// Tunes `tasks` in turn (a model's: `tesselc tune MODEL.onnx`) as runTune
+/// tunes a template's workloads; a summary line per task with its weight.
+int runTuneTasks(const std::vector<WeightedTask>& tasks, const TuneArgs& args, const TuneDevice& device,
+                 const tune::CostModelRegistry& models);
 
 /// `tesselc records F [--best] [--json]`: a summary per workload, or the
 /// best record of each.

@@ -8,6 +8,7 @@
 #include "driver/ModelCompiler.h"
 #include "driver/ModelDriver.h"
 #include "driver/ModelRunner.h"
+#include "driver/ModelTasks.h"
 #include "frontend/TensorProto.h"
 #include "driver/Measure.h"
 #include "frontend/ModelZoo.h"
@@ -25,6 +26,7 @@
 #include "plugin/PluginLoader.h"
 #include "tir/passes/PassRegistry.h"
 #include "tune/CostModel.h"
+#include "tune/Records.h"
 
 #include <nlohmann/json.hpp>
 
@@ -67,12 +69,13 @@ commands:
   space|lower|build|run FILE.te --workload NAME=VALUE,...
                                     instantiate a template for another workload (the
                                     parameters its tessel.workload(...) declares)
-  tune FILE.te --trials N --records F [--tuner xgb|xgb-reg|ga|random|grid] [--early-stopping N]
+  tune FILE.te|MODEL.onnx --trials N --records F [--tuner xgb|xgb-reg|ga|random|grid] [--early-stopping N]
         [--threads T] [--seed S] [--workload NAME=VALUE,...]... [--rpc-tracker HOST:PORT --rpc-key KEY]
         [--features itervar|knob|curve] [--cost-model NAME] [--batch B] [--build-jobs J]
         [--timeout SECONDS] [--no-transfer] [--verbose]
                                     search the template's knobs for the fastest configuration
-                                    (docs/tuning.md): each --workload is one task, with one
+                                    (docs/tuning.md): each --workload is one task (a model: each
+                                    fused function with knobs, identical workloads once), with one
                                     progress line (trials, best GFLOP/s, speed-up over the
                                     default, ETA); every trial is appended to F as it ends, and
                                     a run on an F that has trials of the workload resumes (N
@@ -97,9 +100,12 @@ commands:
                                     in this process (--in-process), or on a device (--rpc:
                                     compiled for its triple, checked against this machine's
                                     outputs to 1e-4 of the largest |value| unless --expect)
-  compile MODEL.onnx [--input-shape ...] [--target TARGET] -o DIR
+  compile MODEL.onnx [--input-shape ...] [--target TARGET] [--records F] -o DIR
                                     export: DIR/model.so (kernels), DIR/plan.json (executor
-                                    plan), DIR/weights.bin; the runtime alone runs them
+                                    plan), DIR/weights.bin; the runtime alone runs them.
+                                    --records F (compile, run, show): every fused function whose
+                                    workload F has takes its best configuration (apply-best);
+                                    the others keep the default schedule
   compile FILE.te [--function NAME] [--target TARGET] -o DIR
                                     export one kernel of the script the same way, as a model
                                     of one step (placeholders in, computed tensors out)
@@ -347,6 +353,26 @@ driver::CompileRequest requestFor(const Args& a) {
     return driver::CompileRequest::forTarget(a.target.empty() ? "host" : a.target);
 }
 
+/// --records F: the best configuration of every workload F has (apply-best).
+std::map<std::string, tune::Config> tunedConfigs(const Args& a) {
+    if (a.records.empty()) return {};
+    std::vector<std::string> warnings;
+    const tune::Records records = tune::Records::load(a.records, &warnings, true);
+    for (auto& w : warnings) std::fprintf(stderr, "tesselc: warning: %s\n", w.c_str());
+    return driver::bestConfigs(records);
+}
+
+/// How many of `m`'s functions took a tuned configuration, for a line of output.
+void reportTuned(const Args& a, const driver::CompiledModel& m) {
+    if (a.records.empty()) return;
+    size_t tunable = 0, tuned = 0;
+    for (auto& f : m.functions) {
+        tunable += !f.knobs.empty();
+        tuned += f.tuned;
+    }
+    std::fprintf(stderr, "%s: %zu of %zu tunable functions tuned\n", a.records.c_str(), tuned, tunable);
+}
+
 frontend::ImportOptions importOptions(const Args& a) {
     frontend::ImportOptions io;
     for (auto& b : a.inputShapes) {
@@ -361,7 +387,9 @@ int showFunctions(const Args& a, const frontend::ImportOptions& io) {
     driver::CompileOptions co;
     co.request = requestFor(a);
     co.trace = a.stage != "tir";
+    co.configs = tunedConfigs(a);
     auto m = driver::compileModel(a.file, io, co);
+    reportTuned(a, m);
     std::vector<const driver::FusedFunction*> fns;
     for (auto& f : m.functions)
         if (a.function.empty() || f.name == a.function) fns.push_back(&f);
@@ -449,7 +477,9 @@ int cmdRunModel(const Args& a) {
     Measurer measurer(a);
     driver::CompileOptions co;
     if (!measurer.deviceTarget.empty()) co.request = driver::CompileRequest::forTarget(measurer.deviceTarget);
+    co.configs = tunedConfigs(a);
     auto m = driver::compileModel(a.file, importOptions(a), co);
+    reportTuned(a, m);
     auto inputs = readTensors(a.inputs);
     auto expected = readTensors(a.expect);
     if (inputs.size() > m.plan.inputs.size())
@@ -535,8 +565,7 @@ int cmdRunModel(const Args& a) {
 
 /// `tune FILE.te`: TuneCommands.cpp, measured where run measures.
 int cmdTune(const Args& a) {
-    if (a.file.empty()) throw UsageError("no .te template given");
-    if (!a.file.ends_with(".te")) throw UsageError("tune takes a TE script template (FILE.te)");
+    if (a.file.empty()) throw UsageError("no .te template or model given");
     if (a.records.empty()) throw UsageError("tune needs --records FILE (every trial is appended to it)");
     if (a.trials <= 0) throw UsageError("tune needs --trials N (N > 0)");
     if (!tune::featureKindFromName(a.features)) throw UsageError("--features must be itervar, knob or curve");
@@ -569,7 +598,16 @@ int cmdTune(const Args& a) {
         d.referenceRunner = &measurer.hostRunner;
     }
     // A tuner that cannot be made (its cost model not loaded) is an error, not a usage error.
-    return cli::runTune(t, d, driver::Context::builtin().costModels());
+    if (a.file.ends_with(".te")) return cli::runTune(t, d, driver::Context::builtin().costModels());
+    // A model: every fused function with knobs, identical workloads once.
+    driver::CompileOptions co;
+    co.request = driver::CompileRequest::forTarget(t.target.str());
+    const auto model = driver::compileModel(a.file, importOptions(a), co);
+    std::vector<cli::WeightedTask> tasks;
+    for (auto& mt : driver::extractTasks(model, co)) tasks.push_back({mt.task, mt.weight});
+    std::printf("%s: %zu fused functions, %zu tuning tasks\n", a.file.c_str(), model.functions.size(), tasks.size());
+    if (tasks.empty()) return 0;
+    return cli::runTuneTasks(tasks, t, d, driver::Context::builtin().costModels());
 }
 
 /// `compile FILE.te -o DIR`: one kernel of the script as a model of one step.
@@ -596,7 +634,9 @@ int cmdCompile(const Args& a) {
     if (a.file.ends_with(".te")) return compileKernel(a);
     driver::CompileOptions co;
     co.request = requestFor(a);
+    co.configs = tunedConfigs(a);
     auto m = driver::compileModel(a.file, importOptions(a), co);
+    reportTuned(a, m);
     driver::exportModel(m, a.output, co.request.target);
     std::printf("%s: %zu fused functions, %.1f MiB of weights, %.1f MiB of activations -> %s\n", a.file.c_str(),
                 m.functions.size(), double(m.plan.weightsBytes) / (1 << 20), double(m.plan.storageBytes()) / (1 << 20),

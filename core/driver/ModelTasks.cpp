@@ -100,6 +100,13 @@ std::shared_ptr<const tune::Task> makeFusedTask(std::shared_ptr<const graph::Gra
     return task;
 }
 
+std::map<std::string, tune::Config> bestConfigs(const tune::Records& records) {
+    std::map<std::string, tune::Config> out;
+    for (const std::string& key : records.workloads())
+        if (const tune::Record* r = records.best(key)) out[key] = r->config;
+    return out;
+}
+
 std::vector<ModelTask> extractTasks(const CompiledModel& model, const CompileOptions& options) {
     auto graph = std::make_shared<const graph::Graph>(model.graph);
     std::vector<ModelTask> tasks;

@@ -15,8 +15,10 @@
 #pragma once
 
 #include "driver/ModelCompiler.h"
+#include "tune/Records.h"
 #include "tune/Task.h"
 
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -35,6 +37,11 @@ struct ModelTask {
 /// The tasks of `model` (compiled with `options`, whose target and schedule
 /// options the tasks keep), in the order the model first calls them.
 std::vector<ModelTask> extractTasks(const CompiledModel& model, const CompileOptions& options = {});
+
+/// Apply-best: per workload key of `records`, the configuration of its
+/// fastest successful trial (for CompileOptions::configs). Workloads without
+/// a successful trial are left out, so their functions keep the default.
+std::map<std::string, tune::Config> bestConfigs(const tune::Records& records);
 
 /// The task of one fused group of `graph` (the graph after the passes, as
 /// CompiledModel::graph holds it); null when it has no knobs.

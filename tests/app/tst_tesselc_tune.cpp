@@ -169,6 +169,39 @@ private slots:
         QVERIFY(arr[0].toObject()["best_gflops"].toDouble() > 0);
     }
 
+    /// A model's tasks (the DCGAN generator of the models fixture: five
+    /// transposed convolutions), tuned, then applied: the tuned model matches
+    /// ONNX Runtime's output.
+    void aModelIsTunedAndTheBestIsApplied() {
+        const QString model = TESSEL_BINARY_DIR "/models/dcgan_generator";
+        if (!QFile::exists(model + "/model.onnx")) QSKIP("the models fixture (models/references) has not run");
+        QTemporaryDir dir;
+        const QString records = dir.filePath("dcgan.jsonl");
+        const Result r = tesselc({"tune", model + "/model.onnx", "--trials", "4", "--tuner", "random", "--records",
+                                  records, "--threads", "1", "--batch", "2"});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
+        QVERIFY2(r.out.contains("5 tuning tasks"), qPrintable(r.out));
+        QVERIFY2(r.out.contains("[5/5] ConvTranspose"), qPrintable(r.out));
+        const auto recs = readRecords(records);
+        QVERIFY(recs.size() >= 5);
+        QSet<QString> workloads;
+        for (auto& rec : recs) workloads.insert(rec["workload"].toObject()["key"].toString());
+        QCOMPARE(workloads.size(), 5);
+
+        const Result run = tesselc({"run", model + "/model.onnx", "--records", records, "--inputs",
+                                    model + "/test_data_set_0/input_0.pb", "--expect",
+                                    model + "/test_data_set_0/output_0.pb", "--atol", "1e-4", "--repeat", "2"});
+        QVERIFY2(run.exitCode == 0, qPrintable(run.out + run.err));
+        QVERIFY2(run.err.contains("5 of 5 tunable functions tuned"), qPrintable(run.err));
+
+        // A records file of nothing this model has: every function keeps its default.
+        const QString other = dir.filePath("other.jsonl");
+        QVERIFY(tesselc(tuneArgs(other, 2)).exitCode == 0);
+        const Result plain = tesselc({"compile", model + "/model.onnx", "--records", other, "-o", dir.filePath("out")});
+        QVERIFY2(plain.exitCode == 0, qPrintable(plain.out + plain.err));
+        QVERIFY2(plain.err.contains("0 of 5 tunable functions tuned"), qPrintable(plain.err));
+    }
+
     void tunerWithoutItsModelAndBadInvocations() {
         QTemporaryDir dir;
         const QString records = dir.filePath("r.jsonl");
