@@ -184,7 +184,18 @@ int runRecords(const std::string& file, bool best, bool json) {
     }
     std::printf("%s: %zu records, %zu workloads\n", file.c_str(), records.size(), summary.size());
     for (auto& s : summary) {
-        std::printf("\n%s\n  %d trials, %d failed", s.workload.key.c_str(), s.trials, s.failed);
+        // The key ends with the target's full text: say the workload, then the machine in short.
+        std::string what = s.workload.key;
+        if (!s.target.empty() && what.size() > s.target.size() && what.ends_with(" " + s.target))
+            what.resize(what.size() - s.target.size() - 1);
+        std::string on;
+        try {
+            const Target t = Target::parse(s.target);
+            on = t.triple + (t.cpu.empty() ? "" : " " + t.cpu);
+        } catch (const std::exception&) {
+            on = s.target;
+        }
+        std::printf("\n%s on %s\n  %d trials, %d failed", what.c_str(), on.c_str(), s.trials, s.failed);
         if (!s.errors.empty()) {
             std::string kinds;
             for (auto& [e, n] : s.errors) kinds += (kinds.empty() ? "" : ", ") + std::to_string(n) + " " + runtime::measureErrorName(e);

@@ -88,7 +88,8 @@ std::string formatRecord(const Record& r) {
     wl["key"] = r.workload.key;
     json values = json::object();
     for (auto& [k, v] : r.values) values[k] = valueToJson(v);
-    json j = json::object();
+    // Fields in the documented order (Records.h, docs/tuning.md).
+    nlohmann::ordered_json j = nlohmann::ordered_json::object();
     j["workload"] = wl;
     j["target"] = r.target;
     j["config"] = r.config;
@@ -102,7 +103,7 @@ std::string formatRecord(const Record& r) {
     j["trial"] = r.trial;
     j["time"] = r.timestamp;
     j["version"] = r.version;
-    return j.dump(-1, ' ', false, json::error_handler_t::replace);
+    return j.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
 }
 
 Record parseRecord(std::string_view line) {
