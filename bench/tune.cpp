@@ -129,7 +129,7 @@ int main(int argc, char** argv) {
         return 2;
     }
     // Plugins register their cost models into the context's registry.
-    const tune::CostModelRegistry& models = driver::Context::builtin().costModels;
+    const tune::CostModelRegistry& models = driver::Context::builtin().costModels();
     if (!recordsDir.empty()) fs::create_directories(recordsDir);
 
     std::printf("bench_tune: %d trials, %d seeds, batch %d, %s features, kernels on %d thread%s, %s %s\n", trials,
