@@ -4,6 +4,7 @@
 #include "common/Session.h"
 #include "driver/TeDriver.h"
 #include "driver/TuneTasks.h"
+#include "ir/Diagnostic.h"
 #include "te/ConfigSpace.h"
 #include "te/script/ScriptPrinter.h"
 #include "tuning/RecordTable.h"
@@ -23,6 +24,7 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSpinBox>
+#include <QSignalBlocker>
 #include <QSplitter>
 #include <QTableView>
 #include <QVBoxLayout>
@@ -251,6 +253,10 @@ void TuningView::syncControls() {
                        static_cast<QWidget*>(earlyStopping_), static_cast<QWidget*>(workload_),
                        static_cast<QWidget*>(order_)})
         w->setEnabled(!running);
+    if (trials_->value() != tuning_->trials()) {
+        const QSignalBlocker block(trials_);
+        trials_->setValue(tuning_->trials());
+    }
     workload_->setVisible(script);
     workloadLabel_->setVisible(script);
     order_->setVisible(!script);
@@ -392,7 +398,13 @@ void TuningView::openScriptRecord(const tune::Record& r) {
             auto fns = driver::lowerScript(text.toStdString(), so);
             if (fns.empty()) throw std::runtime_error("the template builds no function");
             const auto& f = fns.front();
-            return QString::fromStdString(te::script::printScript(f.schedule, f.args, f.name));
+            try {
+                return QString::fromStdString(te::script::printScript(f.schedule, f.args, f.name));
+            } catch (const CompileError& e) {
+                // What the script language cannot say: the template itself,
+                // whose knobs then take their defaults (the header names the choice).
+                return QStringLiteral("# %1\n%2").arg(QString::fromStdString(e.diagnostic().message), text);
+            }
         },
         this,
         [this, target, header, config, trial = r.trial](QString script) {
