@@ -15,6 +15,7 @@
 #include "schedule/ScheduleEditor.h"
 #include "shell/MessagesView.h"
 #include "stages/StageView.h"
+#include "tuning/TuningView.h"
 
 #include <QCoreApplication>
 
@@ -115,6 +116,15 @@ ViewRegistry builtinViews() {
     devices.placement.area = Qt::BottomDockWidgetArea;
     devices.placement.tabWith = QStringLiteral("MessagesDock");
     r.add(devices);
+
+    ViewRecord tuning = record(QStringLiteral("TuningDock"),
+                               QT_TRANSLATE_NOOP("tessel::views::MainWindow", "Tuning"),
+                               QStringLiteral("tuning"), make<TuningView>());
+    tuning.placement.tabWith = QStringLiteral("GraphDock");
+    // Chosen, it takes most of the window: its table, two charts and the records.
+    tuning.placement.roomWidthShare = 0.6;
+    tuning.placement.roomHeightShare = 0.6;
+    r.add(tuning);
     return r;
 }
 
