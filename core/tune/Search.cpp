@@ -23,7 +23,9 @@ std::vector<int64_t> RandomSearch::nextBatch(int n) {
 }
 
 GeneticSearch::GeneticSearch(const Space& space, Visited& visited, uint64_t seed, GeneticOptions options)
-    : space_(space), visited_(visited), rng_(seed), options_(options) {
+    // Its own stream of the seed: the first generation is not the random tuner's first points.
+    : space_(space), visited_(visited), rng_(seed ^ 0x6a09e667f3bcc909ull), options_(options) {
+    if (options_.populationSize <= 0) options_.populationSize = 100;
     options_.populationSize = int(std::max<int64_t>(1, std::min<int64_t>(options_.populationSize, space_.size())));
     options_.elites = std::clamp(options_.elites, 0, options_.populationSize);
 }

@@ -93,8 +93,10 @@ private:
 };
 
 struct GeneticOptions {
-    /// Configurations per generation (at most the space's size).
-    int populationSize = 100;
+    /// Configurations per generation (at most the space's size); 0: a
+    /// quarter of the trial budget, between 8 and AutoTVM's 100, so that a
+    /// small budget still sees several generations.
+    int populationSize = 0;
     /// The best of a generation kept as they are in the next.
     int elites = 3;
     /// The chance that a child's knob takes a random choice.

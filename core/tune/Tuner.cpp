@@ -63,7 +63,9 @@ Tuner::Tuner(const Task& task, const CostModelRegistry& models, TuneOptions opti
         model_ = search.get();
         search_ = std::move(search);
     } else if (t == "ga") {
-        search_ = std::make_unique<GeneticSearch>(space_, visited_, options_.seed, options_.genetic);
+        GeneticOptions go = options_.genetic;
+        if (go.populationSize <= 0) go.populationSize = std::clamp(options_.trials / 4, 8, 100);
+        search_ = std::make_unique<GeneticSearch>(space_, visited_, options_.seed, go);
     } else if (t == "random") {
         search_ = std::make_unique<RandomSearch>(space_, visited_, options_.seed);
     } else if (t == "grid") {
