@@ -3,6 +3,8 @@
 // that must fail with the message in their FILE.onnx.expect sidecar.
 #include "frontend/OnnxBytes.h"
 
+#include "common/Tesselc.h"
+
 #include <QtTest>
 
 #include <QDir>
@@ -14,21 +16,9 @@
 
 namespace {
 
-struct Result {
-    int exitCode = -1;
-    QString out, err;
-};
+using Result = tessel::test::TesselcResult;
 
-Result tesselc(const QStringList& args) {
-    QProcess p;
-    p.start(TESSEL_BINARY_DIR "/bin/tesselc", args);
-    Result r;
-    if (!p.waitForFinished(300000)) return r;
-    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2;
-    r.out = QString::fromUtf8(p.readAllStandardOutput());
-    r.err = QString::fromUtf8(p.readAllStandardError());
-    return r;
-}
+Result tesselc(const QStringList& args) { return tessel::test::runTesselc(args); }
 
 QString example(const char* name) { return QString(TESSEL_SOURCE_DIR "/resources/examples/gemm/") + name; }
 

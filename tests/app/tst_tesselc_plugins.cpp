@@ -1,6 +1,8 @@
 // `tesselc plugins` as a user runs it: the XGBoost plugin of the build tree loaded,
 // and plugins on TESSEL_PLUGIN_PATH loaded or refused, each with its reason, in text
 // and in JSON; refused plugins are not an error (exit status 0).
+#include "common/Tesselc.h"
+
 #include <QtTest>
 
 #include <QDir>
@@ -13,26 +15,15 @@
 
 namespace {
 
-struct Result {
-    int exitCode = -1;
-    QString out, err;
-};
+using Result = tessel::test::TesselcResult;
 
 Result tesselc(const QStringList& args, const QString& pluginPath = {}) {
-    QProcess p;
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     if (pluginPath.isEmpty())
         env.remove("TESSEL_PLUGIN_PATH");
     else
         env.insert("TESSEL_PLUGIN_PATH", pluginPath);
-    p.setProcessEnvironment(env);
-    p.start(TESSEL_BINARY_DIR "/bin/tesselc", args);
-    Result r;
-    if (!p.waitForFinished(120000)) return r;
-    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2;
-    r.out = QString::fromUtf8(p.readAllStandardOutput());
-    r.err = QString::fromUtf8(p.readAllStandardError());
-    return r;
+    return tessel::test::runTesselc(args, env);
 }
 
 void makePlugin(const QString& dir, const QString& id, int abi, const char* fixture) {

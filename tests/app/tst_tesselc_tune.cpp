@@ -4,6 +4,8 @@
 // whose cost model is not loaded, and kill -9 at random moments: the records
 // file always reads, a resumed run loses at most the trial in flight and ends
 // with every configuration measured once.
+#include "common/Tesselc.h"
+
 #include <QtTest>
 
 #include <QDir>
@@ -19,21 +21,9 @@
 
 namespace {
 
-struct Result {
-    int exitCode = -1;
-    QString out, err;
-};
+using Result = tessel::test::TesselcResult;
 
-Result tesselc(const QStringList& args) {
-    QProcess p;
-    p.start(TESSEL_BINARY_DIR "/bin/tesselc", args);
-    Result r;
-    if (!p.waitForFinished(300000)) return r;
-    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2;
-    r.out = QString::fromUtf8(p.readAllStandardOutput());
-    r.err = QString::fromUtf8(p.readAllStandardError());
-    return r;
-}
+Result tesselc(const QStringList& args) { return tessel::test::runTesselc(args); }
 
 const QString kGemm = TESSEL_SOURCE_DIR "/resources/templates/gemm.te";
 
