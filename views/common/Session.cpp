@@ -110,6 +110,12 @@ void Session::setDevice(const DeviceChoice& device) {
     emit deviceChanged();
 }
 
+void Session::setRecordsPath(const QString& path) {
+    if (path == recordsPath_) return;
+    recordsPath_ = path;
+    emit recordsChanged();
+}
+
 QMap<QString, KernelTime> Session::kernelTimes(const driver::CompiledModel& model,
                                                const std::vector<driver::KernelProfile>& steps) {
     QMap<QString, KernelTime> times;

@@ -101,6 +101,12 @@ public:
     DeviceChoice device() const { return device_; }
     void setDevice(const DeviceChoice& device);
 
+    /// Tuned configurations every compile of the model applies (apply-best,
+    /// driver/ApplyBest.h): a records file, or a folder of them such as the
+    /// bundled resources/records; empty: the default schedules (untuned).
+    QString recordsPath() const { return recordsPath_; }
+    void setRecordsPath(const QString& path);
+
     /// The per-kernel times of the last profiled run of the open model
     /// (Compile and Run Model), by fused function; empty until one ran. A
     /// function called several times has its calls added.
@@ -124,6 +130,7 @@ signals:
     void targetChanged();
     void deviceChanged();
     void profileChanged();
+    void recordsChanged();
     /// A message for the user (errors from workers, finished measurements).
     void message(const QString& text, bool error);
 
@@ -145,6 +152,7 @@ private:
     QString target_ = QStringLiteral("host");
     Target resolvedTarget_;
     DeviceChoice device_;
+    QString recordsPath_;
     QMap<QString, KernelTime> profile_;
     double profileTotalMs_ = 0;
     QString profileDevice_;
