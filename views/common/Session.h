@@ -16,7 +16,9 @@
 #include <QObject>
 #include <QString>
 
+#include <map>
 #include <memory>
+#include <string>
 #include <vector>
 
 namespace tessel::driver {
@@ -107,6 +109,15 @@ public:
     QString recordsPath() const { return recordsPath_; }
     void setRecordsPath(const QString& path);
 
+    /// Configurations chosen for single workloads (a record opened in the
+    /// Tuning view): workload key (FusedFunction::workload) -> knob choices,
+    /// applied over the records' by every compile of the model. Cleared
+    /// when another model opens.
+    using KnobChoices = std::map<std::string, int64_t>;
+    const std::map<std::string, KnobChoices>& chosenConfigs() const { return chosenConfigs_; }
+    /// Chooses `config` for `workload` (an empty one removes the choice).
+    void setChosenConfig(const std::string& workload, const KnobChoices& config);
+
     /// The per-kernel times of the last profiled run of the open model
     /// (Compile and Run Model), by fused function; empty until one ran. A
     /// function called several times has its calls added.
@@ -131,6 +142,7 @@ signals:
     void deviceChanged();
     void profileChanged();
     void recordsChanged();
+    void chosenConfigsChanged();
     /// A message for the user (errors from workers, finished measurements).
     void message(const QString& text, bool error);
 
@@ -153,6 +165,7 @@ private:
     Target resolvedTarget_;
     DeviceChoice device_;
     QString recordsPath_;
+    std::map<std::string, KnobChoices> chosenConfigs_;
     QMap<QString, KernelTime> profile_;
     double profileTotalMs_ = 0;
     QString profileDevice_;

@@ -203,6 +203,8 @@ void NodeProperties::addTimeRows(const QString& function) {
         if (const driver::FusedFunction* f = m->findFunction(function.toStdString())) {
             if (!session_->editedSchedule(function).isEmpty())
                 addRow(tr("Schedule"), tr("edited in the schedule editor"));
+            else if (f->tuned && session_->chosenConfigs().count(f->workload))
+                addRow(tr("Schedule"), tr("configuration opened from the Tuning view"));
             else if (f->tuned)
                 addRow(tr("Schedule"), tr("tuned (%1)").arg(QFileInfo(session_->recordsPath()).fileName()));
             else if (!f->knobs.empty())

@@ -88,9 +88,13 @@ QString firstInterestingFunction(const driver::CompiledModel& m) {
 
 /// Apply-best for a compile job (runs on the worker): the configurations of
 /// the records at `path` (a file or a folder) for `target`; none without a path.
-std::map<std::string, tune::Config> tunedConfigs(const QString& path, const Target& target) {
-    if (path.isEmpty()) return {};
-    return driver::bestConfigsFor(driver::loadRecords(path.toStdString()), target).configs;
+/// Configurations chosen in the session (Session::chosenConfigs) win over the records'.
+std::map<std::string, tune::Config> tunedConfigs(const QString& path, const Target& target,
+                                                 const std::map<std::string, Session::KnobChoices>& chosen) {
+    std::map<std::string, tune::Config> configs;
+    if (!path.isEmpty()) configs = driver::bestConfigsFor(driver::loadRecords(path.toStdString()), target).configs;
+    for (const auto& [key, config] : chosen) configs[key] = config;
+    return configs;
 }
 
 } // namespace
@@ -144,6 +148,11 @@ MainWindow::MainWindow(QWidget* parent, ViewRegistry views)
     connect(session_, &Session::scriptChanged, this, &MainWindow::updateTitle);
     connect(session_, &Session::targetChanged, this, &MainWindow::onTargetChanged);
     connect(session_, &Session::recordsChanged, this, &MainWindow::onRecordsChanged);
+    connect(session_, &Session::chosenConfigsChanged, this, [this] {
+        if (session_->kind() == Session::Kind::Model && session_->model())
+            compileModel(session_->sourcePath(), session_->inputShapes(), session_->currentFunction(),
+                         session_->editedSchedules());
+    });
     auto* jobs = session_->jobs();
     connect(jobs, &Jobs::started, this, &MainWindow::updateJobStatus);
     connect(jobs, &Jobs::finished, this, &MainWindow::updateJobStatus);
@@ -679,14 +688,15 @@ void MainWindow::compileModel(const QString& path, const QMap<QString, QString>&
     showMessage(tr("Compiling %1…").arg(name), false);
     session_->jobs()->run<std::shared_ptr<const driver::CompiledModel>>(
         QStringLiteral("compile-model"), tr("Compiling %1").arg(name),
-        [path, io, sched, request = session_->request(), records = session_->recordsPath()](const CancelToken& token) {
+        [path, io, sched, request = session_->request(), records = session_->recordsPath(),
+         chosen = session_->chosenConfigs()](const CancelToken& token) {
             frontend::ImportOptions opts;
             opts.inputShapes = io;
             driver::CompileOptions co;
             co.request = request;
             co.trace = true;
             co.schedules = sched;
-            co.configs = tunedConfigs(records, request.target);
+            co.configs = tunedConfigs(records, request.target, chosen);
             co.progress = [token](double fraction, const std::string&) {
                 token.setProgress(fraction);
                 return !token.cancelled();
@@ -897,14 +907,15 @@ void MainWindow::compileAndRunModel() {
     };
     session_->jobs()->run<std::shared_ptr<Result>>(
         QStringLiteral("run-model"), tr("Compiling and running %1").arg(QFileInfo(path).fileName()),
-        [path, io, sched, device, request = session_->request(), records = session_->recordsPath()](
+        [path, io, sched, device, request = session_->request(), records = session_->recordsPath(),
+         chosen = session_->chosenConfigs()](
             const CancelToken& token) {
             frontend::ImportOptions opts;
             opts.inputShapes = io;
             driver::CompileOptions co;
             co.request = request;
             co.schedules = sched;
-            co.configs = tunedConfigs(records, request.target);
+            co.configs = tunedConfigs(records, request.target, chosen);
             co.progress = [token](double f, const std::string&) {
                 token.setProgress(0.8 * f);
                 return !token.cancelled();

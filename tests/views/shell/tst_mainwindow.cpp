@@ -122,6 +122,26 @@ void TestMainWindow::exampleGraphToCode() {
     QVERIFY2(again.wait(240000), "the model did not compile again");
     QCOMPARE(countTuned(&tunable), 0);
     QVERIFY(s->jobs()->waitForIdle(120000));
+    // A configuration chosen for one workload (a record opened in the Tuning
+    // view) applies to the functions of that workload alone.
+    std::string workload;
+    Session::KnobChoices choice;
+    int sharing = 0;
+    for (const auto& f : s->model()->functions)
+        if (!f.knobs.empty() && workload.empty()) {
+            workload = f.workload;
+            for (const auto& k : f.knobs) choice[k.name] = k.size() > 1 ? (k.defaultIndex + 1) % k.size() : 0;
+        }
+    for (const auto& f : s->model()->functions) sharing += f.workload == workload;
+    QSignalSpy chosen(&w, &MainWindow::modelReady);
+    s->setChosenConfig(workload, choice);
+    QVERIFY2(chosen.wait(240000), "the model did not compile with the chosen configuration");
+    QCOMPARE(countTuned(&tunable), sharing);
+    QSignalSpy unchosen(&w, &MainWindow::modelReady);
+    s->setChosenConfig(workload, {});
+    QVERIFY(unchosen.wait(240000));
+    QCOMPARE(countTuned(&tunable), 0);
+    QVERIFY(s->jobs()->waitForIdle(120000));
 
     // Pick a node of another fused function in the graph, by a real click.
     GraphPanel* g = w.view<GraphPanel>();
