@@ -629,6 +629,16 @@ FLOP/cycle: %5 단정밀도 벡터, 코어당 FMA(융합 곱셈-덧셈) 장치 2
         <source>Graph exported to %1</source>
         <translation>그래프를 %1(으)로 내보냈습니다</translation>
     </message>
+    <message>
+        <source>%1 ms · %2 %</source>
+        <translation>%1 ms · %2%</translation>
+    </message>
+    <message>
+        <source>%1
+%2 ms, %3 % of the model&apos;s time, %4 GFLOP/s (measured on %5)</source>
+        <translation>%1
+%2 ms, 모델 시간의 %3%, %4 GFLOP/s (%5에서 측정)</translation>
+    </message>
 </context>
 <context>
     <name>tessel::views::GraphScene</name>
@@ -1145,6 +1155,58 @@ FLOP/cycle: %5 단정밀도 벡터, 코어당 FMA(융합 곱셈-덧셈) 장치 2
         <source>Devices</source>
         <translation>장치</translation>
     </message>
+    <message>
+        <source>Tuning</source>
+        <translation>튜닝</translation>
+    </message>
+    <message>
+        <source>&amp;Tuned Configurations</source>
+        <translation>튜닝된 구성(&amp;T)</translation>
+    </message>
+    <message>
+        <source>Default Schedules (Untuned)</source>
+        <translation>기본 스케줄 (튜닝 안 함)</translation>
+    </message>
+    <message>
+        <source>Every fused function keeps its default schedule</source>
+        <translation>모든 융합 함수가 기본 스케줄을 그대로 사용합니다</translation>
+    </message>
+    <message>
+        <source>Bundled for This Machine Kind</source>
+        <translation>기본 제공 (이 컴퓨터 종류용)</translation>
+    </message>
+    <message>
+        <source>The zoo models&apos; configurations tuned on an x86-64 machine with AVX-512 (%1)</source>
+        <translation>AVX-512를 지원하는 x86-64 컴퓨터에서 튜닝한 model zoo 모델들의 구성 (%1)</translation>
+    </message>
+    <message>
+        <source>Records: %1</source>
+        <translation>기록: %1</translation>
+    </message>
+    <message>
+        <source>Choose Records File…</source>
+        <translation>기록 파일 선택…</translation>
+    </message>
+    <message>
+        <source>Tuned configurations</source>
+        <translation>튜닝된 구성</translation>
+    </message>
+    <message>
+        <source>Tuning records (*.jsonl);;All files (*)</source>
+        <translation>튜닝 기록 (*.jsonl);;모든 파일 (*)</translation>
+    </message>
+    <message>
+        <source>Default schedules: tuned configurations are off</source>
+        <translation>기본 스케줄: 튜닝된 구성을 사용하지 않습니다</translation>
+    </message>
+    <message>
+        <source>Tuned configurations from %1</source>
+        <translation>튜닝된 구성 사용: %1</translation>
+    </message>
+    <message>
+        <source>; %1 of %2 tunable functions tuned</source>
+        <translation>; 튜닝 가능한 함수 %2개 중 %1개 튜닝됨</translation>
+    </message>
 </context>
 <context>
     <name>tessel::views::NodeProperties</name>
@@ -1282,6 +1344,44 @@ FLOP/cycle: %5 단정밀도 벡터, 코어당 FMA(융합 곱셈-덧셈) 장치 2
         <source>Operators</source>
         <translation>연산자</translation>
     </message>
+    <message>
+        <source>Schedule</source>
+        <translation>스케줄</translation>
+    </message>
+    <message>
+        <source>edited in the schedule editor</source>
+        <translation>스케줄 편집기에서 편집됨</translation>
+    </message>
+    <message>
+        <source>configuration opened from the Tuning view</source>
+        <translation>튜닝 보기에서 연 구성</translation>
+    </message>
+    <message>
+        <source>tuned (%1)</source>
+        <translation>튜닝됨 (%1)</translation>
+    </message>
+    <message numerus="yes">
+        <source>default (%n tunable knob(s))</source>
+        <translation>
+            <numerusform>기본값 (튜닝 가능한 노브 %n개)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Time</source>
+        <translation>소요 시간</translation>
+    </message>
+    <message>
+        <source>%1 ms (%2 % of the model, on %3)</source>
+        <translation>%1 ms (모델의 %2%, %3에서 측정)</translation>
+    </message>
+    <message>
+        <source>Throughput</source>
+        <translation>처리량</translation>
+    </message>
+    <message>
+        <source>%1 GFLOP/s</source>
+        <translation>%1 GFLOP/s</translation>
+    </message>
 </context>
 <context>
     <name>tessel::views::PassReferenceDialog</name>
@@ -1351,6 +1451,37 @@ FLOP/cycle: %5 단정밀도 벡터, 코어당 FMA(융합 곱셈-덧셈) 장치 2
     <message>
         <source>cannot read %1: %2</source>
         <translation>%1을(를) 읽을 수 없습니다: %2</translation>
+    </message>
+</context>
+<context>
+    <name>tessel::views::RecordTable</name>
+    <message>
+        <source>ok (default)</source>
+        <translation>정상 (기본값)</translation>
+    </message>
+    <message>
+        <source>ok</source>
+        <translation>정상</translation>
+    </message>
+    <message>
+        <source>Trial</source>
+        <translation>시행</translation>
+    </message>
+    <message>
+        <source>GFLOP/s</source>
+        <translation>GFLOP/s</translation>
+    </message>
+    <message>
+        <source>Result</source>
+        <translation>결과</translation>
+    </message>
+    <message>
+        <source>Configuration</source>
+        <translation>구성</translation>
+    </message>
+    <message>
+        <source>Message</source>
+        <translation>메시지</translation>
     </message>
 </context>
 <context>
@@ -1798,6 +1929,309 @@ Script: %2</source>
     <message>
         <source>After: %1</source>
         <translation>이후: %1</translation>
+    </message>
+</context>
+<context>
+    <name>tessel::views::TaskTable</name>
+    <message>
+        <source>pending</source>
+        <translation>대기 중</translation>
+    </message>
+    <message>
+        <source>running</source>
+        <translation>실행 중</translation>
+    </message>
+    <message>
+        <source>paused</source>
+        <translation>일시 중지됨</translation>
+    </message>
+    <message>
+        <source>done</source>
+        <translation>완료</translation>
+    </message>
+    <message>
+        <source>stopped</source>
+        <translation>중지됨</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>실패</translation>
+    </message>
+    <message>
+        <source>%1/%2 (%3 failed)</source>
+        <translation>%1/%2 (실패 %3회)</translation>
+    </message>
+    <message>
+        <source>Functions: %1</source>
+        <translation>함수: %1</translation>
+    </message>
+    <message>
+        <source>Workload</source>
+        <translation>워크로드</translation>
+    </message>
+    <message>
+        <source>Weight</source>
+        <translation>가중치</translation>
+    </message>
+    <message>
+        <source>Trials</source>
+        <translation>시행</translation>
+    </message>
+    <message>
+        <source>Best GFLOP/s</source>
+        <translation>최고 GFLOP/s</translation>
+    </message>
+    <message>
+        <source>Speed-up</source>
+        <translation>속도 향상</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>상태</translation>
+    </message>
+</context>
+<context>
+    <name>tessel::views::TuningSession</name>
+    <message>
+        <source>The model has no function with a tunable schedule.</source>
+        <translation>모델에 튜닝 가능한 스케줄을 가진 함수가 없습니다.</translation>
+    </message>
+    <message>
+        <source>The script defines no knobs (cfg.define_split, define_knob …): nothing to tune.</source>
+        <translation>스크립트가 노브를 정의하지 않습니다 (cfg.define_split, define_knob …): 튜닝할 대상이 없습니다.</translation>
+    </message>
+    <message>
+        <source>Open a model or a TE script template to tune it.</source>
+        <translation>튜닝하려면 모델 또는 TE 스크립트 템플릿을 여세요.</translation>
+    </message>
+    <message>
+        <source>Cannot make tuning tasks: %1</source>
+        <translation>튜닝 작업을 만들 수 없습니다: %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n task(s); records: %1</source>
+        <translation>
+            <numerusform>작업 %n개; 기록: %1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Cannot read %1: %2</source>
+        <translation>%1을(를) 읽을 수 없습니다: %2</translation>
+    </message>
+    <message>
+        <source>Nothing to tune.</source>
+        <translation>튜닝할 대상이 없습니다.</translation>
+    </message>
+    <message>
+        <source>The trial budget must be at least 1.</source>
+        <translation>시행 횟수는 1 이상이어야 합니다.</translation>
+    </message>
+    <message>
+        <source>Unknown tuner &apos;%1&apos;.</source>
+        <translation>알 수 없는 튜너 &apos;%1&apos;입니다.</translation>
+    </message>
+    <message>
+        <source>Stopping after the trial in flight…</source>
+        <translation>진행 중인 시행이 끝나면 중지합니다…</translation>
+    </message>
+    <message>
+        <source>Tuning failed: %1</source>
+        <translation>튜닝 실패: %1</translation>
+    </message>
+    <message>
+        <source>Tuning %1 failed: %2</source>
+        <translation>%1 튜닝 실패: %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>Stopped after %n trial(s); records: %1</source>
+        <translation>
+            <numerusform>시행 %n회 후 중지됨; 기록: %1</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Finished: %n trial(s) measured; records: %1</source>
+        <translation>
+            <numerusform>완료: 시행 %n회 측정; 기록: %1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1: %2/%3 trials, best %4 GFLOP/s</source>
+        <translation>%1: 시행 %2/%3, 최고 %4 GFLOP/s</translation>
+    </message>
+    <message>
+        <source>, %1× over the default</source>
+        <translation>, 기본 스케줄 대비 %1×</translation>
+    </message>
+    <message>
+        <source>Starting the device and the first task…</source>
+        <translation>장치와 첫 번째 작업을 시작하는 중…</translation>
+    </message>
+    <message>
+        <source>ETA %1</source>
+        <translation>남은 시간 약 %1</translation>
+    </message>
+    <message>
+        <source>ETA ?</source>
+        <translation>남은 시간 ?</translation>
+    </message>
+    <message>
+        <source>Paused — %1</source>
+        <translation>일시 중지됨 — %1</translation>
+    </message>
+</context>
+<context>
+    <name>tessel::views::TuningView</name>
+    <message>
+        <source>trial</source>
+        <translation>시행</translation>
+    </message>
+    <message>
+        <source>GFLOP/s</source>
+        <translation>GFLOP/s</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>실패</translation>
+    </message>
+    <message>
+        <source>best</source>
+        <translation>최고</translation>
+    </message>
+    <message>
+        <source>measured GFLOP/s</source>
+        <translation>측정 GFLOP/s</translation>
+    </message>
+    <message>
+        <source>predicted score</source>
+        <translation>예측 점수</translation>
+    </message>
+    <message>
+        <source>planned trial</source>
+        <translation>계획된 시행</translation>
+    </message>
+    <message>
+        <source>Records:</source>
+        <translation>기록:</translation>
+    </message>
+    <message>
+        <source>all</source>
+        <translation>전체</translation>
+    </message>
+    <message>
+        <source>ok</source>
+        <translation>정상</translation>
+    </message>
+    <message>
+        <source>Double-click a record to open its configuration</source>
+        <translation>기록을 더블클릭하면 해당 구성이 열립니다</translation>
+    </message>
+    <message>
+        <source>Tuner:</source>
+        <translation>튜너:</translation>
+    </message>
+    <message>
+        <source>Trials:</source>
+        <translation>시행 횟수:</translation>
+    </message>
+    <message>
+        <source>Early stop:</source>
+        <translation>조기 중단:</translation>
+    </message>
+    <message>
+        <source>off</source>
+        <translation>사용 안 함</translation>
+    </message>
+    <message>
+        <source>End a task after this many trials without a faster one</source>
+        <translation>이 횟수만큼 시행하는 동안 더 빠른 구성이 나오지 않으면 작업을 끝냅니다</translation>
+    </message>
+    <message>
+        <source>Workload:</source>
+        <translation>워크로드:</translation>
+    </message>
+    <message>
+        <source>the template&apos;s (M=256,N=256,K=256)</source>
+        <translation>템플릿의 기본값 (M=256,N=256,K=256)</translation>
+    </message>
+    <message>
+        <source>The template&apos;s workload parameters, NAME=VALUE,…</source>
+        <translation>템플릿의 워크로드 매개변수, NAME=VALUE,…</translation>
+    </message>
+    <message>
+        <source>table order</source>
+        <translation>표 순서대로</translation>
+    </message>
+    <message>
+        <source>heaviest first</source>
+        <translation>무거운 작업부터</translation>
+    </message>
+    <message>
+        <source>Start</source>
+        <translation>시작</translation>
+    </message>
+    <message>
+        <source>Pause</source>
+        <translation>일시 중지</translation>
+    </message>
+    <message>
+        <source>Resume</source>
+        <translation>재개</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>중지</translation>
+    </message>
+    <message>
+        <source>%1 of %2 trials</source>
+        <translation>시행 %2회 중 %1회</translation>
+    </message>
+    <message>
+        <source>Trials</source>
+        <translation>시행</translation>
+    </message>
+    <message>
+        <source>Cost model</source>
+        <translation>비용 모델</translation>
+    </message>
+    <message numerus="yes">
+        <source>Predicted vs measured: Spearman ρ = %1 (%n trial(s))</source>
+        <translation>
+            <numerusform>예측 대 측정: 스피어만 ρ = %1 (시행 %n회)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Predicted vs measured (%n planned trial(s))</source>
+        <translation>
+            <numerusform>예측 대 측정 (계획된 시행 %n회)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1, trial %2: %3 (%4)</source>
+        <translation>%1, 시행 %2: %3 (%4)</translation>
+    </message>
+    <message>
+        <source># %1, trial %2 of the tuning records: --config %3
+# %4
+</source>
+        <translation># %1, 튜닝 기록의 시행 %2: --config %3
+# %4
+</translation>
+    </message>
+    <message>
+        <source>Opening trial %1 (%2)…</source>
+        <translation>시행 %1 (%2) 여는 중…</translation>
+    </message>
+    <message>
+        <source>Opening a tuned configuration</source>
+        <translation>튜닝된 구성 여는 중</translation>
+    </message>
+    <message>
+        <source>Trial %1 (%2) is open in the schedule editor as %3</source>
+        <translation>시행 %1 (%2)이(가) 스케줄 편집기에 %3(으)로 열렸습니다</translation>
+    </message>
+    <message>
+        <source>Cannot open the configuration: %1</source>
+        <translation>구성을 열 수 없습니다: %1</translation>
     </message>
 </context>
 </TS>

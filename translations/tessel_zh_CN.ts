@@ -629,6 +629,16 @@ FLOP/cycle：%5 单精度向量，每核两个融合乘加（FMA）单元。
         <source>Graph exported to %1</source>
         <translation>图已导出到 %1</translation>
     </message>
+    <message>
+        <source>%1 ms · %2 %</source>
+        <translation>%1 ms · %2%</translation>
+    </message>
+    <message>
+        <source>%1
+%2 ms, %3 % of the model&apos;s time, %4 GFLOP/s (measured on %5)</source>
+        <translation>%1
+%2 ms，占模型耗时的 %3%，%4 GFLOP/s（测量于 %5）</translation>
+    </message>
 </context>
 <context>
     <name>tessel::views::GraphScene</name>
@@ -1145,6 +1155,58 @@ FLOP/cycle：%5 单精度向量，每核两个融合乘加（FMA）单元。
         <source>Devices</source>
         <translation>设备</translation>
     </message>
+    <message>
+        <source>Tuning</source>
+        <translation>调优</translation>
+    </message>
+    <message>
+        <source>&amp;Tuned Configurations</source>
+        <translation>调优配置(&amp;T)</translation>
+    </message>
+    <message>
+        <source>Default Schedules (Untuned)</source>
+        <translation>默认调度（未调优）</translation>
+    </message>
+    <message>
+        <source>Every fused function keeps its default schedule</source>
+        <translation>每个融合函数都保留其默认调度</translation>
+    </message>
+    <message>
+        <source>Bundled for This Machine Kind</source>
+        <translation>内置（适用于此类机器）</translation>
+    </message>
+    <message>
+        <source>The zoo models&apos; configurations tuned on an x86-64 machine with AVX-512 (%1)</source>
+        <translation>在支持 AVX-512 的 x86-64 机器上调优的模型库模型配置（%1）</translation>
+    </message>
+    <message>
+        <source>Records: %1</source>
+        <translation>记录：%1</translation>
+    </message>
+    <message>
+        <source>Choose Records File…</source>
+        <translation>选择记录文件…</translation>
+    </message>
+    <message>
+        <source>Tuned configurations</source>
+        <translation>调优配置</translation>
+    </message>
+    <message>
+        <source>Tuning records (*.jsonl);;All files (*)</source>
+        <translation>调优记录 (*.jsonl);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Default schedules: tuned configurations are off</source>
+        <translation>默认调度：已关闭调优配置</translation>
+    </message>
+    <message>
+        <source>Tuned configurations from %1</source>
+        <translation>使用调优配置：%1</translation>
+    </message>
+    <message>
+        <source>; %1 of %2 tunable functions tuned</source>
+        <translation>；%2 个可调优函数中已调优 %1 个</translation>
+    </message>
 </context>
 <context>
     <name>tessel::views::NodeProperties</name>
@@ -1282,6 +1344,44 @@ FLOP/cycle：%5 单精度向量，每核两个融合乘加（FMA）单元。
         <source>Operators</source>
         <translation>算子</translation>
     </message>
+    <message>
+        <source>Schedule</source>
+        <translation>调度</translation>
+    </message>
+    <message>
+        <source>edited in the schedule editor</source>
+        <translation>已在调度编辑器中编辑</translation>
+    </message>
+    <message>
+        <source>configuration opened from the Tuning view</source>
+        <translation>从调优视图打开的配置</translation>
+    </message>
+    <message>
+        <source>tuned (%1)</source>
+        <translation>已调优（%1）</translation>
+    </message>
+    <message numerus="yes">
+        <source>default (%n tunable knob(s))</source>
+        <translation>
+            <numerusform>默认（%n 个可调参数）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Time</source>
+        <translation>耗时</translation>
+    </message>
+    <message>
+        <source>%1 ms (%2 % of the model, on %3)</source>
+        <translation>%1 ms（占模型的 %2%，测量于 %3）</translation>
+    </message>
+    <message>
+        <source>Throughput</source>
+        <translation>吞吐量</translation>
+    </message>
+    <message>
+        <source>%1 GFLOP/s</source>
+        <translation>%1 GFLOP/s</translation>
+    </message>
 </context>
 <context>
     <name>tessel::views::PassReferenceDialog</name>
@@ -1351,6 +1451,37 @@ FLOP/cycle：%5 单精度向量，每核两个融合乘加（FMA）单元。
     <message>
         <source>cannot read %1: %2</source>
         <translation>无法读取 %1：%2</translation>
+    </message>
+</context>
+<context>
+    <name>tessel::views::RecordTable</name>
+    <message>
+        <source>ok (default)</source>
+        <translation>正常（默认）</translation>
+    </message>
+    <message>
+        <source>ok</source>
+        <translation>正常</translation>
+    </message>
+    <message>
+        <source>Trial</source>
+        <translation>试验</translation>
+    </message>
+    <message>
+        <source>GFLOP/s</source>
+        <translation>GFLOP/s</translation>
+    </message>
+    <message>
+        <source>Result</source>
+        <translation>结果</translation>
+    </message>
+    <message>
+        <source>Configuration</source>
+        <translation>配置</translation>
+    </message>
+    <message>
+        <source>Message</source>
+        <translation>消息</translation>
     </message>
 </context>
 <context>
@@ -1798,6 +1929,309 @@ Script: %2</source>
     <message>
         <source>After: %1</source>
         <translation>之后：%1</translation>
+    </message>
+</context>
+<context>
+    <name>tessel::views::TaskTable</name>
+    <message>
+        <source>pending</source>
+        <translation>等待中</translation>
+    </message>
+    <message>
+        <source>running</source>
+        <translation>运行中</translation>
+    </message>
+    <message>
+        <source>paused</source>
+        <translation>已暂停</translation>
+    </message>
+    <message>
+        <source>done</source>
+        <translation>已完成</translation>
+    </message>
+    <message>
+        <source>stopped</source>
+        <translation>已停止</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>%1/%2 (%3 failed)</source>
+        <translation>%1/%2（失败 %3 次）</translation>
+    </message>
+    <message>
+        <source>Functions: %1</source>
+        <translation>函数：%1</translation>
+    </message>
+    <message>
+        <source>Workload</source>
+        <translation>工作负载</translation>
+    </message>
+    <message>
+        <source>Weight</source>
+        <translation>权重</translation>
+    </message>
+    <message>
+        <source>Trials</source>
+        <translation>试验</translation>
+    </message>
+    <message>
+        <source>Best GFLOP/s</source>
+        <translation>最佳 GFLOP/s</translation>
+    </message>
+    <message>
+        <source>Speed-up</source>
+        <translation>加速比</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>状态</translation>
+    </message>
+</context>
+<context>
+    <name>tessel::views::TuningSession</name>
+    <message>
+        <source>The model has no function with a tunable schedule.</source>
+        <translation>模型中没有可调优调度的函数。</translation>
+    </message>
+    <message>
+        <source>The script defines no knobs (cfg.define_split, define_knob …): nothing to tune.</source>
+        <translation>脚本没有定义任何可调参数（cfg.define_split、define_knob …）：没有可调优的内容。</translation>
+    </message>
+    <message>
+        <source>Open a model or a TE script template to tune it.</source>
+        <translation>请打开模型或 TE 脚本模板以进行调优。</translation>
+    </message>
+    <message>
+        <source>Cannot make tuning tasks: %1</source>
+        <translation>无法创建调优任务：%1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n task(s); records: %1</source>
+        <translation>
+            <numerusform>%n 个任务；记录：%1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Cannot read %1: %2</source>
+        <translation>无法读取 %1：%2</translation>
+    </message>
+    <message>
+        <source>Nothing to tune.</source>
+        <translation>没有可调优的内容。</translation>
+    </message>
+    <message>
+        <source>The trial budget must be at least 1.</source>
+        <translation>试验次数至少为 1。</translation>
+    </message>
+    <message>
+        <source>Unknown tuner &apos;%1&apos;.</source>
+        <translation>未知的调优器“%1”。</translation>
+    </message>
+    <message>
+        <source>Stopping after the trial in flight…</source>
+        <translation>将在当前试验完成后停止…</translation>
+    </message>
+    <message>
+        <source>Tuning failed: %1</source>
+        <translation>调优失败：%1</translation>
+    </message>
+    <message>
+        <source>Tuning %1 failed: %2</source>
+        <translation>调优 %1 失败：%2</translation>
+    </message>
+    <message numerus="yes">
+        <source>Stopped after %n trial(s); records: %1</source>
+        <translation>
+            <numerusform>已在 %n 次试验后停止；记录：%1</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Finished: %n trial(s) measured; records: %1</source>
+        <translation>
+            <numerusform>已完成：测量了 %n 次试验；记录：%1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1: %2/%3 trials, best %4 GFLOP/s</source>
+        <translation>%1：试验 %2/%3，最佳 %4 GFLOP/s</translation>
+    </message>
+    <message>
+        <source>, %1× over the default</source>
+        <translation>，为默认调度的 %1×</translation>
+    </message>
+    <message>
+        <source>Starting the device and the first task…</source>
+        <translation>正在启动设备和第一个任务…</translation>
+    </message>
+    <message>
+        <source>ETA %1</source>
+        <translation>预计剩余 %1</translation>
+    </message>
+    <message>
+        <source>ETA ?</source>
+        <translation>预计剩余时间未知</translation>
+    </message>
+    <message>
+        <source>Paused — %1</source>
+        <translation>已暂停 — %1</translation>
+    </message>
+</context>
+<context>
+    <name>tessel::views::TuningView</name>
+    <message>
+        <source>trial</source>
+        <translation>试验</translation>
+    </message>
+    <message>
+        <source>GFLOP/s</source>
+        <translation>GFLOP/s</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>best</source>
+        <translation>最佳</translation>
+    </message>
+    <message>
+        <source>measured GFLOP/s</source>
+        <translation>实测 GFLOP/s</translation>
+    </message>
+    <message>
+        <source>predicted score</source>
+        <translation>预测得分</translation>
+    </message>
+    <message>
+        <source>planned trial</source>
+        <translation>计划的试验</translation>
+    </message>
+    <message>
+        <source>Records:</source>
+        <translation>记录：</translation>
+    </message>
+    <message>
+        <source>all</source>
+        <translation>全部</translation>
+    </message>
+    <message>
+        <source>ok</source>
+        <translation>正常</translation>
+    </message>
+    <message>
+        <source>Double-click a record to open its configuration</source>
+        <translation>双击记录以打开其配置</translation>
+    </message>
+    <message>
+        <source>Tuner:</source>
+        <translation>调优器：</translation>
+    </message>
+    <message>
+        <source>Trials:</source>
+        <translation>试验次数：</translation>
+    </message>
+    <message>
+        <source>Early stop:</source>
+        <translation>提前停止：</translation>
+    </message>
+    <message>
+        <source>off</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <source>End a task after this many trials without a faster one</source>
+        <translation>连续这么多次试验都没有更快的配置时，结束该任务</translation>
+    </message>
+    <message>
+        <source>Workload:</source>
+        <translation>工作负载：</translation>
+    </message>
+    <message>
+        <source>the template&apos;s (M=256,N=256,K=256)</source>
+        <translation>模板的默认值（M=256,N=256,K=256）</translation>
+    </message>
+    <message>
+        <source>The template&apos;s workload parameters, NAME=VALUE,…</source>
+        <translation>模板的工作负载参数，格式为 NAME=VALUE,…</translation>
+    </message>
+    <message>
+        <source>table order</source>
+        <translation>按表格顺序</translation>
+    </message>
+    <message>
+        <source>heaviest first</source>
+        <translation>最重的任务优先</translation>
+    </message>
+    <message>
+        <source>Start</source>
+        <translation>开始</translation>
+    </message>
+    <message>
+        <source>Pause</source>
+        <translation>暂停</translation>
+    </message>
+    <message>
+        <source>Resume</source>
+        <translation>继续</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <source>%1 of %2 trials</source>
+        <translation>%1 / %2 次试验</translation>
+    </message>
+    <message>
+        <source>Trials</source>
+        <translation>试验</translation>
+    </message>
+    <message>
+        <source>Cost model</source>
+        <translation>代价模型</translation>
+    </message>
+    <message numerus="yes">
+        <source>Predicted vs measured: Spearman ρ = %1 (%n trial(s))</source>
+        <translation>
+            <numerusform>预测与实测：Spearman ρ = %1（%n 次试验）</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Predicted vs measured (%n planned trial(s))</source>
+        <translation>
+            <numerusform>预测与实测（%n 次计划的试验）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1, trial %2: %3 (%4)</source>
+        <translation>%1，第 %2 次试验：%3（%4）</translation>
+    </message>
+    <message>
+        <source># %1, trial %2 of the tuning records: --config %3
+# %4
+</source>
+        <translation># %1，调优记录中的第 %2 次试验：--config %3
+# %4
+</translation>
+    </message>
+    <message>
+        <source>Opening trial %1 (%2)…</source>
+        <translation>正在打开第 %1 次试验（%2）…</translation>
+    </message>
+    <message>
+        <source>Opening a tuned configuration</source>
+        <translation>正在打开调优配置</translation>
+    </message>
+    <message>
+        <source>Trial %1 (%2) is open in the schedule editor as %3</source>
+        <translation>第 %1 次试验（%2）已在调度编辑器中作为 %3 打开</translation>
+    </message>
+    <message>
+        <source>Cannot open the configuration: %1</source>
+        <translation>无法打开该配置：%1</translation>
     </message>
 </context>
 </TS>
