@@ -7,6 +7,7 @@
 #include "runtime/TimeEvaluator.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -67,7 +68,9 @@ public:
             setPool();
             exec_ = c_.model.makeExecutor();
             for (int i = 0; i < exec_->numInputs(); ++i) exec_->setInput(i, inputs[size_t(i)]);
+            const auto t0 = std::chrono::steady_clock::now();
             exec_->run();
+            lastMs_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
             std::vector<runtime::NDArray> out;
             for (int o = 0; o < exec_->numOutputs(); ++o) out.push_back(exec_->output(o).copy());
             return out;
@@ -83,8 +86,10 @@ public:
             out_.push_back(c.alloc(t.dtype, t.shape));
         }
         rpc::RunSpec spec = runSpec();
-        spec.repeat = 0; // one untimed run
-        threads_ = c.runModel(in_, out_, spec).threads;
+        spec.repeat = 0; // one run, timed alone: the first estimate of a run's time
+        const rpc::Timing first = c.runModel(in_, out_, spec);
+        threads_ = first.threads;
+        if (!first.repeatsMs.empty()) lastMs_ = first.repeatsMs[0];
         std::vector<runtime::NDArray> out;
         for (size_t o = 0; o < out_.size(); ++o) {
             const auto& t = plan.tensors[size_t(plan.outputs[o])];
@@ -93,23 +98,29 @@ public:
         return out;
     }
 
+    /// Times `runs` whole runs one by one (their median is the round's
+    /// figure), then every step over as many runs (each step's median).
     CompareRound round() {
         CompareRound r;
+        const int runs = runsPerRound();
         if (!side_.device) {
             setPool();
-            runtime::TimeEvaluator ev{std::max(1, options_.number), 1, 0, 0};
-            r.ms = ev.measure([&] { exec_->run(); }).at(0) * 1e3;
-            for (double s : exec_->profile(1)) r.stepMs.push_back(s * 1e3);
+            runtime::TimeEvaluator ev{1, runs, 0, 0};
+            r.ms = runtime::median(ev.measure([&] { exec_->run(); })) * 1e3;
+            for (double s : exec_->profile(runs)) r.stepMs.push_back(s * 1e3);
+            lastMs_ = r.ms;
             return r;
         }
         rpc::Client& c = *side_.device;
         ensureLoaded();
         rpc::RunSpec spec = runSpec();
+        spec.repeat = uint32_t(runs);
         // A device run makes a fresh executor: one untimed run first.
         spec.warmup = 1;
         const rpc::Timing t = c.runModel(in_, out_, spec);
         if (t.repeatsMs.empty()) throw std::runtime_error("the device returned no timing");
-        r.ms = t.repeatsMs[0];
+        r.ms = runtime::median(t.repeatsMs);
+        lastMs_ = r.ms;
         threads_ = t.threads;
         r.stepMs = c.profileModel(in_, spec).repeatsMs;
         if (r.stepMs.size() != c_.model.plan.steps.size())
@@ -125,11 +136,20 @@ private:
         rpc::RunSpec spec;
         spec.threads = uint32_t(std::max(0, side_.threads));
         spec.timeoutMs = uint32_t(std::clamp(options_.timeoutSeconds * 1e3, 1.0, 3.6e6));
-        spec.number = uint32_t(std::max(1, options_.number));
+        spec.number = 1;
         spec.repeat = 1;
         spec.minRepeatMs = 0;
         spec.warmup = 0;
         return spec;
+    }
+
+    /// Runs per round: enough to fill about minRoundMs at the last figure's
+    /// pace, within [1, maxRunsPerRound], so a model of microseconds is not
+    /// timed by one run.
+    int runsPerRound() const {
+        const double most = std::max(1, options_.maxRunsPerRound);
+        if (!(lastMs_ > 0)) return 1;
+        return int(std::clamp(std::ceil(options_.minRoundMs / lastMs_), 1.0, most));
     }
 
     /// In this process the pool is global: each side sets its thread count.
@@ -160,6 +180,7 @@ private:
     const CompareOptions& options_;
     Loaded& loaded_;
     int threads_;
+    double lastMs_ = 0; ///< the last figure of one run (the first run's time at first)
     std::unique_ptr<runtime::GraphExecutor> exec_;
     std::vector<uint64_t> in_, out_;
 };
@@ -350,6 +371,8 @@ CompareResult compareModels(const graph::Graph& imported, const CompareSide& a, 
     r.compiles = int(compiles.size());
     Compiled& ca = *compiles.front();
     Compiled& cb = *compiles.back();
+    for (const auto& f : ca.model.functions) r.tunableA += !f.knobs.empty();
+    for (const auto& f : cb.model.functions) r.tunableB += !f.knobs.empty();
     checkSameInterface(ca.model, cb.model);
 
     const PoolGuard pool;

@@ -50,11 +50,14 @@ struct CompareSide {
 };
 
 struct CompareOptions {
-    /// Interleaved rounds (A then B, each timed whole and per kernel).
+    /// Interleaved rounds: A then B, each timing `runs` whole runs one by one
+    /// (their median is the round's figure) and every kernel over as many
+    /// runs (each kernel's median). `runs` fills about minRoundMs at the
+    /// previous round's pace, between 1 and maxRunsPerRound, so a model of
+    /// microseconds is not timed by one clock reading.
     int rounds = 10;
-    /// Back-to-back runs of the whole model timed per round (their mean is
-    /// the round's figure).
-    int number = 1;
+    double minRoundMs = 10;
+    int maxRunsPerRound = 100;
     /// Seed of the random inputs in [0, 1), the same for both sides.
     uint64_t seed = 1;
     /// B's outputs agree with A's when |b - a| <= tolerance * max|a| for every
@@ -106,6 +109,8 @@ struct CompareResult {
     int rounds = 0;
     /// 1 when both sides shared one compile.
     int compiles = 0;
+    /// Fused functions with knobs (that a records file could tune) per side.
+    int tunableA = 0, tunableB = 0;
     /// The outputs were compared (both sides ran), and whether they agree.
     bool outputsChecked = false, outputsAgree = false;
     /// The largest |b - a| over the outputs, and the largest |a|.
