@@ -27,6 +27,7 @@
 // load on a shared machine.
 #include "driver/ModelCompiler.h"
 #include "driver/ModelRunner.h"
+#include "driver/ApplyBest.h"
 #include "driver/ModelTasks.h"
 #include "frontend/OnnxImporter.h"
 #include "frontend/TensorProto.h"
@@ -226,7 +227,8 @@ int main(int argc, char** argv) {
             graph::Graph g = frontend::importOnnx((dir / "model.onnx").string());
             info.importS = secondsSince(t0);
             driver::CompileOptions co;
-            if (!recordsFile.empty()) co.configs = driver::bestConfigs(tune::Records::load(recordsFile));
+            if (!recordsFile.empty())
+                co.configs = driver::bestConfigsFor(driver::loadRecords(recordsFile), co.request.target).configs;
             model = driver::compileGraph(g, co);
             if (!recordsFile.empty()) {
                 size_t tunable = 0, tuned = 0;

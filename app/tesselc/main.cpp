@@ -9,6 +9,7 @@
 #include "driver/ModelCompiler.h"
 #include "driver/ModelDriver.h"
 #include "driver/ModelRunner.h"
+#include "driver/ApplyBest.h"
 #include "driver/ModelTasks.h"
 #include "frontend/TensorProto.h"
 #include "driver/Measure.h"
@@ -376,12 +377,18 @@ driver::CompileRequest requestFor(const Args& a) {
 }
 
 /// --records F: the best configuration of every workload F has (apply-best).
-std::map<std::string, tune::Config> tunedConfigs(const Args& a) {
+/// Apply-best from --records (a file, or a folder of them such as
+/// resources/records): records of `target`, else of a machine of its kind.
+std::map<std::string, tune::Config> tunedConfigs(const Args& a, const Target& target) {
     if (a.records.empty()) return {};
     std::vector<std::string> warnings;
-    const tune::Records records = tune::Records::load(a.records, &warnings, true);
+    const tune::Records records = driver::loadRecords(a.records, &warnings);
     for (auto& w : warnings) std::fprintf(stderr, "tesselc: warning: %s\n", w.c_str());
-    return driver::bestConfigs(records);
+    driver::AppliedRecords applied = driver::bestConfigsFor(records, target);
+    if (applied.sameKind > 0)
+        std::fprintf(stderr, "%s: %d workload%s measured on another %s machine of this kind\n", a.records.c_str(),
+                     applied.sameKind, applied.sameKind == 1 ? "" : "s", target.arch().c_str());
+    return std::move(applied.configs);
 }
 
 /// How many of `m`'s functions took a tuned configuration, for a line of output.
@@ -409,7 +416,7 @@ int showFunctions(const Args& a, const frontend::ImportOptions& io) {
     driver::CompileOptions co;
     co.request = requestFor(a);
     co.trace = a.stage != "tir";
-    co.configs = tunedConfigs(a);
+    co.configs = tunedConfigs(a, co.request.target);
     auto m = driver::compileModel(a.file, io, co);
     reportTuned(a, m);
     std::vector<const driver::FusedFunction*> fns;
@@ -499,7 +506,7 @@ int cmdRunModel(const Args& a) {
     Measurer measurer(a);
     driver::CompileOptions co;
     if (!measurer.deviceTarget.empty()) co.request = driver::CompileRequest::forTarget(measurer.deviceTarget);
-    co.configs = tunedConfigs(a);
+    co.configs = tunedConfigs(a, co.request.target);
     auto m = driver::compileModel(a.file, importOptions(a), co);
     reportTuned(a, m);
     auto inputs = readTensors(a.inputs);
@@ -686,7 +693,7 @@ int cmdCompile(const Args& a) {
     if (a.file.ends_with(".te")) return compileKernel(a);
     driver::CompileOptions co;
     co.request = requestFor(a);
-    co.configs = tunedConfigs(a);
+    co.configs = tunedConfigs(a, co.request.target);
     auto m = driver::compileModel(a.file, importOptions(a), co);
     reportTuned(a, m);
     driver::exportModel(m, a.output, co.request.target);

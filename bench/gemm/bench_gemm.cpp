@@ -1,7 +1,12 @@
 // bench/gemm: every step of the GEMM ladder against OpenBLAS cblas_sgemm and
 // oneDNN dnnl_sgemm, on the same sizes, with 1 and 2 threads, in one run.
 //
-//   bench_gemm [--quick] [--rounds R] [DIR]
+//   bench_gemm [--quick] [--rounds R] [--records F] [DIR]
+//
+// --records F (a records file or folder, `tesselc tune resources/templates/gemm.te
+// --workload M=1024,N=1024,K=1024`): the template with the best configuration
+// for this target (or another machine of its kind) becomes the last step, the
+// one measured against the libraries: "tuned GEMM against OpenBLAS and oneDNN".
 //
 // Figures are medians: each measurement is the median of 10 repeats of at least
 // 100 ms; the last step and the two libraries are measured R times, interleaved,
@@ -9,7 +14,9 @@
 // Ratios are ours / theirs in GFLOP/s (1.00 = as fast as the best library).
 #include "gemm/Anchors.h"
 
+#include "driver/ApplyBest.h"
 #include "driver/Measure.h"
+#include "driver/TuneTasks.h"
 #include "ir/Diagnostic.h"
 #include "runtime/ThreadPool.h"
 
@@ -46,9 +53,11 @@ int main(int argc, char** argv) {
     bool quick = false;
     int rounds = 5;
     std::string dir = TESSEL_SOURCE_DIR "/resources/examples/gemm";
+    std::string records;
     for (int i = 1; i < argc; ++i) {
         if (!std::strcmp(argv[i], "--quick")) quick = true;
         else if (!std::strcmp(argv[i], "--rounds") && i + 1 < argc) rounds = std::max(1, std::atoi(argv[++i]));
+        else if (!std::strcmp(argv[i], "--records") && i + 1 < argc) records = argv[++i];
         else dir = argv[i];
     }
 
@@ -63,8 +72,32 @@ int main(int argc, char** argv) {
             so.fileName = f.string();
             steps.push_back({f.stem().string(), driver::lowerScript(readFile(f), so).at(0)});
         }
+        if (!records.empty()) {
+            // The tuned template for 1024^3: its best record, lowered like a ladder step.
+            const std::string tmpl = TESSEL_SOURCE_DIR "/resources/templates/gemm.te";
+            driver::ScriptTaskOptions to;
+            to.fileName = tmpl;
+            to.workload = {{"M", 1024}, {"N", 1024}, {"K", 1024}};
+            auto task = driver::ScriptTask::fromFile(tmpl, to);
+            const Target host = codegen::hostTarget();
+            auto applied = driver::bestConfigsFor(driver::loadRecords(records), host);
+            auto it = applied.configs.find(task->workload().key);
+            if (it == applied.configs.end()) {
+                std::fprintf(stderr, "bench_gemm: %s has no successful record of gemm.te at 1024^3 for this machine\n",
+                             records.c_str());
+                return 1;
+            }
+            driver::ScriptOptions so;
+            so.fileName = tmpl;
+            so.config = it->second;
+            so.workload = to.workload;
+            steps.push_back({"gemm.te tuned", driver::lowerScript(readFile(tmpl), so).at(0)});
+        }
     } catch (const CompileError& e) {
         std::fprintf(stderr, "bench_gemm: %s\n", e.diagnostic().str().c_str());
+        return 1;
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "bench_gemm: %s\n", e.what());
         return 1;
     }
     if (steps.empty()) {

@@ -95,6 +95,12 @@ public:
     /// The external function computing `base` ("tanh", "erf") on scalars of
     /// `elem` (a float type of 32 or 64 bits).
     virtual std::string mathFunction(std::string_view base, DataType elem) const = 0;
+
+    /// Whether `base` ("exp", "erf") on `elem` is emitted inline as a
+    /// polynomial (CodeGenLLVM_FastMath.cpp) rather than through
+    /// `mathFunction` or an LLVM intrinsic: where the math library has no
+    /// vector form, the inline one vectorises.
+    virtual bool inlineMath(std::string_view base, DataType elem) const = 0;
 };
 
 /// What the CPU hooks need to know about the target.

@@ -126,6 +126,12 @@ public:
         return std::string(base) + (elem.bits() == 64 ? "" : "f");
     }
 
+    bool inlineMath(std::string_view base, DataType elem) const override {
+        // libm has no vector entry points we link against; float32 only
+        // (double keeps libm's accuracy).
+        return elem.isFloat() && elem.bits() == 32 && (base == "exp" || base == "erf");
+    }
+
 private:
     CpuTargetInfo info_;
 };

@@ -1,5 +1,6 @@
 // TIR intrinsics: math as LLVM intrinsics where LLVM has them (it vectorises
-// and constant-folds those), the hooks' math library for the rest (tanh,
+// and constant-folds those), inline polynomials where the hooks ask for them
+// (float exp and erf on the CPU), the hooks' math library for the rest (tanh,
 // erf), prefetch, `likely`, and calls to extern functions.
 #include "codegen/CodeGenLLVM_Internal.h"
 
@@ -112,6 +113,15 @@ llvm::Value* CodeGenLLVM::emitMath(const CallNode* op) {
     std::vector<llvm::Value*> args;
     for (auto& a : op->args)
         args.push_back(emitExpr(a));
+    const DataType elem = t.element();
+    if (op->op == Intrinsic::Exp && hooks_->inlineMath("exp", elem)) {
+        need(1);
+        return emitInlineExp(args[0]);
+    }
+    if (op->op == Intrinsic::Erf && hooks_->inlineMath("erf", elem)) {
+        need(1);
+        return emitInlineErf(args[0]);
+    }
     if (auto id = unaryFloatIntrinsic(op->op)) {
         need(1);
         floatOnly();
@@ -140,8 +150,10 @@ llvm::Value* CodeGenLLVM::emitMath(const CallNode* op) {
         need(1);
         floatOnly();
         llvm::Value* one = llvm::ConstantFP::get(args[0]->getType(), 1.0);
-        llvm::Value* e =
-            builder_.CreateUnaryIntrinsic(llvm::Intrinsic::exp, builder_.CreateFNeg(args[0]));
+        llvm::Value* minus = builder_.CreateFNeg(args[0]);
+        llvm::Value* e = hooks_->inlineMath("exp", elem)
+                             ? emitInlineExp(minus)
+                             : builder_.CreateUnaryIntrinsic(llvm::Intrinsic::exp, minus);
         return builder_.CreateFDiv(one, builder_.CreateFAdd(one, e));
     }
     case Intrinsic::Pow:

@@ -61,8 +61,9 @@ WindowAttrs windowAttrs(const OpContext& ctx, const std::vector<int64_t>& kernel
 }
 
 /// The blocked convolution, for 2-d float32 convolutions with constant
-/// weights, explicit or no padding, one group and output channels a multiple
-/// of 8; nothing (the general Conv runs) otherwise.
+/// weights, explicit or no padding, and output channels per group a multiple
+/// of 8 (grouped ones too; depthwise ones have one channel per group and take
+/// their own schedule); nothing (the general Conv runs) otherwise.
 Tensors convBlocked(const OpContext& ctx) {
     const auto& x = ctx.inputType(0);
     if (x.rank() != 4 || x.dtype != DataType::float32() || !ctx.constant(1)) return {};

@@ -27,9 +27,13 @@ namespace nn {
 std::optional<Conv2dNCHWcLayout> conv2dNCHWcLayout(const Tensor& data, const Tensor& weight,
                                                    const ConvParams& params, te::ConfigSpace* cfg) {
     if (data.ndim() != 4 || weight.ndim() != 4 || data->dtype != DataType::float32() ||
-        weight->dtype != DataType::float32() || params.groups != 1)
+        weight->dtype != DataType::float32() || params.groups < 1)
         return std::nullopt;
-    const int64_t c = staticShape(data)[1], oc = staticShape(weight)[0];
+    // Per group: its input channels (the weights' second axis) and output
+    // channels; the blocks split those, so no block straddles two groups.
+    const int64_t g = params.groups, cAll = staticShape(data)[1], ocAll = staticShape(weight)[0];
+    if (cAll % g != 0 || ocAll % g != 0 || staticShape(weight)[1] * g != cAll) return std::nullopt;
+    const int64_t c = cAll / g, oc = ocAll / g;
     Conv2dNCHWcLayout l;
     l.ocBn = oc % 16 == 0 ? 16 : oc % 8 == 0 ? 8 : 0;
     if (l.ocBn == 0) return std::nullopt;
@@ -46,14 +50,13 @@ std::optional<Conv2dNCHWcLayout> conv2dNCHWcLayout(const Tensor& data, const Ten
 Tensor conv2dNCHWc(const Tensor& x, const Tensor& w, const ConvParams& params, const Tensor& bias,
                    const std::string& name, ConstantPacker* packer, te::ConfigSpace* cfg) {
     auto layout = conv2dNCHWcLayout(x, w, params, cfg);
-    if (!layout) throw CompileError("the blocked convolution needs float32 NCHW data, one group and a multiple "
-                                    "of 8 output channels");
+    if (!layout) throw CompileError("the blocked convolution needs float32 NCHW data, weights that fit its groups "
+                                    "and a multiple of 8 output channels per group");
     const auto xs = staticShape(x), ws = staticShape(w);
-    if (ws[1] != xs[1])
-        throw CompileError("weights with " + std::to_string(ws[1]) + " input channels do not fit the " +
-                           std::to_string(xs[1]) + " input channels");
     const Window win = slidingWindow(xs, {ws[2], ws[3]}, params.strides, params.padding, params.dilation, false);
     const int64_t n = xs[0], c = xs[1], h = xs[2], wd = xs[3], oc = ws[0], kh = ws[2], kw = ws[3];
+    // cg input and og output channels per group (all of them with one group).
+    const int64_t groups = params.groups, cg = c / groups, og = oc / groups;
     const int64_t oh = win.out[0], ow = win.out[1];
     const int64_t sh = win.strides[0], sw = win.strides[1], dh = win.dilations[0], dw = win.dilations[1];
     const int64_t pt = win.padBegin[0], pl = win.padBegin[1];
@@ -75,20 +78,21 @@ Tensor conv2dNCHWc(const Tensor& x, const Tensor& w, const ConvParams& params, c
         },
         name + "_data", view ? tag::kInjective : tag::kPad, {"n", "cb", "h", "w", "ci"});
 
-    // w[OC, C, KH, KW] -> [OC/ocBn, C/icBn, KH, KW, icBn, ocBn].
-    const std::vector<int64_t> kshape{oc / ocBn, c / icBn, kh, kw, icBn, ocBn};
+    // w[OC, Cg, KH, KW] -> [OC/ocBn, Cg/icBn, KH, KW, icBn, ocBn]: an output
+    // block reduces over the input blocks of its group only.
+    const std::vector<int64_t> kshape{oc / ocBn, cg / icBn, kh, kw, icBn, ocBn};
     Tensor kernel;
     if (packer)
         kernel = packer->derive(w, name + "_wpack", DataType::float32(), kshape, [&](const void* from, void* to) {
             const float* src = static_cast<const float*>(from);
             float* dst = static_cast<float*>(to);
             for (int64_t o = 0; o < oc; ++o)
-                for (int64_t ci = 0; ci < c; ++ci)
+                for (int64_t ci = 0; ci < cg; ++ci)
                     for (int64_t i = 0; i < kh; ++i)
                         for (int64_t j = 0; j < kw; ++j) {
-                            int64_t d = ((((o / ocBn * (c / icBn) + ci / icBn) * kh + i) * kw + j) * icBn +
+                            int64_t d = ((((o / ocBn * (cg / icBn) + ci / icBn) * kh + i) * kw + j) * icBn +
                                          ci % icBn) * ocBn + o % ocBn;
-                            dst[d] = src[((o * c + ci) * kh + i) * kw + j];
+                            dst[d] = src[((o * cg + ci) * kh + i) * kw + j];
                         }
         });
     if (!kernel.defined()) {
@@ -101,7 +105,7 @@ Tensor conv2dNCHWc(const Tensor& x, const Tensor& w, const ConvParams& params, c
             name + "_wpack", tag::kOpaque);
     }
 
-    auto rcb = te::reduceAxis(Range(intImm(0), intImm(c / icBn)), "rcb");
+    auto rcb = te::reduceAxis(Range(intImm(0), intImm(cg / icBn)), "rcb");
     auto rh = te::reduceAxis(Range(intImm(0), intImm(kh)), "rh");
     auto rw = te::reduceAxis(Range(intImm(0), intImm(kw)), "rw");
     auto rci = te::reduceAxis(Range(intImm(0), intImm(icBn)), "rci");
@@ -110,7 +114,9 @@ Tensor conv2dNCHWc(const Tensor& x, const Tensor& w, const ConvParams& params, c
         [&](const std::vector<Var>& i) {
             Expr hh = i[2] * intImm(sh) + rh->var * intImm(dh);
             Expr ww = i[3] * intImm(sw) + rw->var * intImm(dw);
-            return te::sum(data({i[0], rcb->var, hh, ww, rci->var}) *
+            // The first input block of this output block's group.
+            Expr cb = groups == 1 ? Expr(rcb->var) : floordiv(i[1], intImm(og / ocBn)) * intImm(cg / icBn) + rcb->var;
+            return te::sum(data({i[0], cb, hh, ww, rci->var}) *
                                kernel({i[1], rcb->var, rh->var, rw->var, rci->var, i[4]}),
                            {rcb, rh, rw, rci});
         },

@@ -31,9 +31,12 @@ struct Conv2dNCHWcLayout {
 };
 
 /// The blocking of conv2d(data, weight, params), or nullopt when the blocked
-/// path does not apply: it needs 4-d float32 data and weights, one group, and
-/// output channels a multiple of 8. With `cfg` the blocks are the knobs
-/// "tile_ic" (the input-channel block, at most 64) and "tile_oc" (the
+/// path does not apply: it needs 4-d float32 data and weights that fit
+/// `params.groups`, and output channels per group a multiple of 8. Grouped
+/// convolutions block each group's channels (a block never straddles two
+/// groups; each output block reduces over its group's input blocks only), so
+/// the knobs split the channels of one group. With `cfg` the blocks are the
+/// knobs "tile_ic" (the input-channel block, at most 64) and "tile_oc" (the
 /// output-channel block: a multiple of 8 up to 64), whose defaults are the
 /// rule's: 16 channels, or the largest divisor up to 16 (8 output channels
 /// when 16 does not divide them). (Depthwise convolutions stay NCHW: with one

@@ -12,6 +12,7 @@
 #include <QtTest>
 
 #include <cmath>
+#include <limits>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
@@ -568,6 +569,57 @@ private slots:
                                         .arg(ref[slot])));
             QCOMPARE(iv[x], int32_t(a0 * 4.0f) + int32_t(a0 > 0));
         }
+    }
+
+    void inlineExpAndErfCoverTheFloatRange() {
+        // Float exp/erf are inline polynomials (vectorised, no libm call per
+        // lane): compare with libm in double over the whole float range,
+        // with the edges (overflow, subnormal results, infinities, NaN).
+        std::vector<float> xs;
+        for (double x = -110; x <= 95; x += 0.0371) xs.push_back(float(x));
+        for (float x : {0.0f, -0.0f, 1e-30f, -1e-30f, 88.72f, 88.73f, -87.5f, -103.9f, -104.0f, 3.9f, 4.0f, 4.5f,
+                        -6.0f, std::numeric_limits<float>::infinity(), -std::numeric_limits<float>::infinity(),
+                        std::numeric_limits<float>::quiet_NaN()})
+            xs.push_back(x);
+        while (xs.size() % 16) xs.push_back(0.5f);
+        const int n = int(xs.size());
+        Buffer A = buffer("A", n), E = buffer("E", n), F = buffer("F", n), S = buffer("S", n);
+        Var v("v");
+        Expr idx = RampNode::make(v * 16, Expr(1), 16);
+        Expr a = load(A, idx);
+        Stmt body = loop(v, 0, n / 16,
+                         SeqStmtNode::make({store(E, exp(a), idx), store(F, call(Intrinsic::Erf, {a}), idx),
+                                            store(S, call(Intrinsic::Sigmoid, {a}), idx)}));
+        BuildResult r = buildHost(PrimFunc::make("fastmath", {A, E, F, S}, body));
+        QVERIFY2(r.llvmIROptimized.find("@expf") == std::string::npos, "exp still calls libm");
+        QVERIFY2(r.llvmIROptimized.find("@erff") == std::string::npos, "erf still calls libm");
+        Aligned<float> av(n), e(n), f(n), sg(n);
+        for (int i = 0; i < n; ++i) av[i] = xs[i];
+        QCOMPARE(run(r, "fastmath", {av.get(), e.get(), f.get(), sg.get()}), 0);
+        double worstExp = 0, worstErf = 0, worstSigmoid = 0;
+        for (int i = 0; i < n; ++i) {
+            const double x = xs[i];
+            if (std::isnan(x)) {
+                QVERIFY(std::isnan(e[i]) && std::isnan(f[i]) && std::isnan(sg[i]));
+                continue;
+            }
+            const float wantExp = float(std::exp(x)); // inf past FLT_MAX, subnormal or 0 below
+            if (std::isinf(wantExp) || wantExp == 0.0f) {
+                QVERIFY2(e[i] == wantExp || (wantExp == 0.0f && e[i] < 2e-45f),
+                         qPrintable(QString("exp(%1) = %2, want %3").arg(x).arg(e[i]).arg(wantExp)));
+            } else if (wantExp >= std::numeric_limits<float>::min()) {
+                worstExp = std::max(worstExp, std::fabs(e[i] - std::exp(x)) / std::exp(x));
+            } else {
+                QVERIFY(std::fabs(e[i] - wantExp) <= 2e-45f); // subnormal: within one step
+            }
+            worstErf = std::max(worstErf, std::fabs(f[i] - std::erf(x)));
+            worstSigmoid = std::max(worstSigmoid, std::fabs(sg[i] - 1.0 / (1.0 + std::exp(-x))));
+        }
+        qInfo("inline exp: %.3g relative, erf: %.3g absolute, sigmoid %.3g absolute", worstExp, worstErf,
+              worstSigmoid);
+        QVERIFY2(worstExp < 2.5e-7, qPrintable(QString::number(worstExp)));
+        QVERIFY2(worstErf < 1e-6, qPrintable(QString::number(worstErf)));
+        QVERIFY2(worstSigmoid < 1e-6, qPrintable(QString::number(worstSigmoid)));
     }
 
     void multipleFunctions() {

@@ -687,6 +687,56 @@ private slots:
         QVERIFY(!topi::nn::conv2dNCHWcLayout(narrow[0], narrow[1], {}));
     }
 
+    // Grouped convolutions in blocks: each group's channels are blocked on
+    // their own (2 groups of 16 -> 16; 3 groups of 24 -> 8 with 1x1 strided),
+    // against the reference, scheduled as a model compiles them.
+    void blockedConvGrouped_data() {
+        QTest::addColumn<int>("groups");
+        QTest::addColumn<int>("channels");
+        QTest::addColumn<int>("outChannels");
+        QTest::addColumn<int>("kernel");
+        QTest::addColumn<int>("stride");
+        QTest::newRow("2 groups 3x3") << 2 << 32 << 32 << 3 << 1;
+        QTest::newRow("3 groups 1x1 strided") << 3 << 24 << 24 << 1 << 2;
+        QTest::newRow("4 groups 3x3 strided, 8 out per group") << 4 << 16 << 32 << 3 << 2;
+    }
+    void blockedConvGrouped() {
+        QFETCH(int, groups);
+        QFETCH(int, channels);
+        QFETCH(int, outChannels);
+        QFETCH(int, kernel);
+        QFETCH(int, stride);
+        NDArray x = randomArray({1, channels, 10, 9}, 40),
+                w = randomArray({outChannels, channels / groups, kernel, kernel}, 41),
+                b = randomArray({outChannels}, 42);
+        const int64_t pad = kernel / 2;
+        topi::nn::ConvParams p{.strides = {stride, stride}, .padding = {pad, pad, pad, pad}, .groups = groups};
+        Tensors args = placeholders({x, w, b});
+        auto layout = topi::nn::conv2dNCHWcLayout(args[0], args[1], p);
+        QVERIFY(layout);
+        QVERIFY((channels / groups) % layout->icBn == 0 && (outChannels / groups) % layout->ocBn == 0);
+        TestPacker packer;
+        packer.know(args[1], w);
+        OpRun r;
+        try {
+            Tensors outs{topi::nn::conv2dNCHWc(args[0], args[1], p, args[2], "conv", &packer)};
+            std::vector<NDArray> buffers{x, w, b};
+            args.insert(args.end(), packer.args.begin(), packer.args.end());
+            buffers.insert(buffers.end(), packer.buffers.begin(), packer.buffers.end());
+            runTensors(r, args, buffers, outs, [&](const std::vector<te::Operation>&) { return topi::scheduleFused(outs); });
+        } catch (const std::exception& e) {
+            r.error = e.what();
+        }
+        const int64_t oh = (10 + 2 * pad - kernel) / stride + 1, ow = (9 + 2 * pad - kernel) / stride + 1;
+        CHECK_CLOSE(r, convRef(x, w, &b, groups, {{stride, stride}, {1, 1}, {pad, pad}}, {1, outChannels, oh, ow}));
+        QVERIFY(isReduction(stageTagged(r, topi::tag::kConv2dNCHWc)));
+        // Weights that do not fit the groups, or a depthwise convolution: not blocked.
+        QVERIFY(!topi::nn::conv2dNCHWcLayout(args[0], placeholders({randomArray({outChannels, channels, kernel, kernel}, 43)})[0], p));
+        topi::nn::ConvParams dw = p;
+        dw.groups = channels;
+        QVERIFY(!topi::nn::conv2dNCHWcLayout(args[0], placeholders({randomArray({channels, 1, kernel, kernel}, 44)})[0], dw));
+    }
+
     // The packed dense layer: N = 20 leaves the last 16-column panel part
     // padding, which must never reach the output.
     void densePackedMatchesGemm_data() {

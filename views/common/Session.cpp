@@ -15,6 +15,7 @@ Session::~Session() = default;
 void Session::setModel(const QString& path, std::shared_ptr<const driver::CompiledModel> model,
                        const QMap<QString, QString>& inputShapes) {
     kind_ = Kind::Model;
+    if (path != sourcePath_) chosenConfigs_.clear(); // another model's workloads
     sourcePath_ = path;
     model_ = std::move(model);
     inputShapes_ = inputShapes;
@@ -108,6 +109,22 @@ void Session::setDevice(const DeviceChoice& device) {
     if (device == device_) return;
     device_ = device;
     emit deviceChanged();
+}
+
+void Session::setRecordsPath(const QString& path) {
+    if (path == recordsPath_) return;
+    recordsPath_ = path;
+    emit recordsChanged();
+}
+
+void Session::setChosenConfig(const std::string& workload, const KnobChoices& config) {
+    auto it = chosenConfigs_.find(workload);
+    if (config.empty() ? it == chosenConfigs_.end() : (it != chosenConfigs_.end() && it->second == config)) return;
+    if (config.empty())
+        chosenConfigs_.erase(it);
+    else
+        chosenConfigs_[workload] = config;
+    emit chosenConfigsChanged();
 }
 
 QMap<QString, KernelTime> Session::kernelTimes(const driver::CompiledModel& model,

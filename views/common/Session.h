@@ -16,7 +16,9 @@
 #include <QObject>
 #include <QString>
 
+#include <map>
 #include <memory>
+#include <string>
 #include <vector>
 
 namespace tessel::driver {
@@ -101,6 +103,21 @@ public:
     DeviceChoice device() const { return device_; }
     void setDevice(const DeviceChoice& device);
 
+    /// Tuned configurations every compile of the model applies (apply-best,
+    /// driver/ApplyBest.h): a records file, or a folder of them such as the
+    /// bundled resources/records; empty: the default schedules (untuned).
+    QString recordsPath() const { return recordsPath_; }
+    void setRecordsPath(const QString& path);
+
+    /// Configurations chosen for single workloads (a record opened in the
+    /// Tuning view): workload key (FusedFunction::workload) -> knob choices,
+    /// applied over the records' by every compile of the model. Cleared
+    /// when another model opens.
+    using KnobChoices = std::map<std::string, int64_t>;
+    const std::map<std::string, KnobChoices>& chosenConfigs() const { return chosenConfigs_; }
+    /// Chooses `config` for `workload` (an empty one removes the choice).
+    void setChosenConfig(const std::string& workload, const KnobChoices& config);
+
     /// The per-kernel times of the last profiled run of the open model
     /// (Compile and Run Model), by fused function; empty until one ran. A
     /// function called several times has its calls added.
@@ -124,6 +141,8 @@ signals:
     void targetChanged();
     void deviceChanged();
     void profileChanged();
+    void recordsChanged();
+    void chosenConfigsChanged();
     /// A message for the user (errors from workers, finished measurements).
     void message(const QString& text, bool error);
 
@@ -145,6 +164,8 @@ private:
     QString target_ = QStringLiteral("host");
     Target resolvedTarget_;
     DeviceChoice device_;
+    QString recordsPath_;
+    std::map<std::string, KnobChoices> chosenConfigs_;
     QMap<QString, KernelTime> profile_;
     double profileTotalMs_ = 0;
     QString profileDevice_;

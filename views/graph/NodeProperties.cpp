@@ -7,6 +7,7 @@
 
 #include <QHeaderView>
 #include <QLabel>
+#include <QFileInfo>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
@@ -196,6 +197,19 @@ void NodeProperties::showNode(const GraphDocument& doc, int index) {
 }
 
 void NodeProperties::addTimeRows(const QString& function) {
+    // Which schedule the function was compiled with: what a tuned-against-
+    // untuned comparison is about.
+    if (const auto m = session_->model())
+        if (const driver::FusedFunction* f = m->findFunction(function.toStdString())) {
+            if (!session_->editedSchedule(function).isEmpty())
+                addRow(tr("Schedule"), tr("edited in the schedule editor"));
+            else if (f->tuned && session_->chosenConfigs().count(f->workload))
+                addRow(tr("Schedule"), tr("configuration opened from the Tuning view"));
+            else if (f->tuned)
+                addRow(tr("Schedule"), tr("tuned (%1)").arg(QFileInfo(session_->recordsPath()).fileName()));
+            else if (!f->knobs.empty())
+                addRow(tr("Schedule"), tr("default (%n tunable knob(s))", nullptr, int(f->knobs.size())));
+        }
     const auto profile = session_->profile();
     auto it = profile.find(function);
     if (it == profile.end() || session_->profileTotalMs() <= 0) return;

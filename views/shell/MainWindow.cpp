@@ -5,6 +5,7 @@
 #include "common/Resources.h"
 #include "common/DeviceChoice.h"
 #include "common/Session.h"
+#include "driver/ApplyBest.h"
 #include "driver/ModelCompiler.h"
 #include "driver/ModelRunner.h"
 #include "frontend/ModelZoo.h"
@@ -85,6 +86,17 @@ QString firstInterestingFunction(const driver::CompiledModel& m) {
     return m.functions.empty() ? QString() : QString::fromStdString(m.functions.front().name);
 }
 
+/// Apply-best for a compile job (runs on the worker): the configurations of
+/// the records at `path` (a file or a folder) for `target`; none without a path.
+/// Configurations chosen in the session (Session::chosenConfigs) win over the records'.
+std::map<std::string, tune::Config> tunedConfigs(const QString& path, const Target& target,
+                                                 const std::map<std::string, Session::KnobChoices>& chosen) {
+    std::map<std::string, tune::Config> configs;
+    if (!path.isEmpty()) configs = driver::bestConfigsFor(driver::loadRecords(path.toStdString()), target).configs;
+    for (const auto& [key, config] : chosen) configs[key] = config;
+    return configs;
+}
+
 } // namespace
 
 QRect fitWindowToScreen(const QSize& preferred, const QRect& available) {
@@ -135,6 +147,12 @@ MainWindow::MainWindow(QWidget* parent, ViewRegistry views)
     connect(session_, &Session::modelChanged, this, &MainWindow::updateTitle);
     connect(session_, &Session::scriptChanged, this, &MainWindow::updateTitle);
     connect(session_, &Session::targetChanged, this, &MainWindow::onTargetChanged);
+    connect(session_, &Session::recordsChanged, this, &MainWindow::onRecordsChanged);
+    connect(session_, &Session::chosenConfigsChanged, this, [this] {
+        if (session_->kind() == Session::Kind::Model && session_->model())
+            compileModel(session_->sourcePath(), session_->inputShapes(), session_->currentFunction(),
+                         session_->editedSchedules());
+    });
     auto* jobs = session_->jobs();
     connect(jobs, &Jobs::started, this, &MainWindow::updateJobStatus);
     connect(jobs, &Jobs::finished, this, &MainWindow::updateJobStatus);
@@ -259,6 +277,10 @@ void MainWindow::createMenus() {
     runMenu_->setObjectName(QStringLiteral("RunMenu"));
     runMenu_->addAction(compileRunAct_);
     runMenu_->addAction(cancelAct_);
+    runMenu_->addSeparator();
+    recordsMenu_ = runMenu_->addMenu(QString());
+    recordsMenu_->setObjectName(QStringLiteral("RecordsMenu"));
+    connect(recordsMenu_, &QMenu::aboutToShow, this, &MainWindow::rebuildRecordsMenu);
 
     settingsMenu_ = menuBar()->addMenu(QString());
     settingsMenu_->setObjectName(QStringLiteral("SettingsMenu"));
@@ -294,6 +316,7 @@ void MainWindow::retranslate() {
     runMenu_->setTitle(tr("&Run"));
     compileRunAct_->setText(tr("Compile and Run &Model"));
     cancelAct_->setText(tr("&Cancel Running Work"));
+    recordsMenu_->setTitle(tr("&Tuned Configurations"));
     settingsMenu_->setTitle(tr("&Settings"));
     languageMenu_->setTitle(tr("&Language"));
     targetAct_->setText(tr("&Target…"));
@@ -540,6 +563,54 @@ void MainWindow::onTargetChanged() {
                      session_->editedSchedules());
 }
 
+QString MainWindow::bundledRecords() {
+    const QString dir = resourcePath(QStringLiteral("records"));
+    return QDir(dir).entryList({QStringLiteral("*.jsonl")}, QDir::Files).isEmpty() ? QString() : dir;
+}
+
+void MainWindow::rebuildRecordsMenu() {
+    recordsMenu_->clear();
+    auto* group = new QActionGroup(recordsMenu_);
+    const QString current = session_->recordsPath();
+    auto add = [&](const QString& text, const QString& path, const QString& tip) {
+        QAction* a = recordsMenu_->addAction(text);
+        a->setCheckable(true);
+        a->setChecked(current == path);
+        a->setToolTip(tip);
+        a->setStatusTip(tip);
+        group->addAction(a);
+        connect(a, &QAction::triggered, this, [this, path] { session_->setRecordsPath(path); });
+        return a;
+    };
+    add(tr("Default Schedules (Untuned)"), QString(), tr("Every fused function keeps its default schedule"));
+    const QString bundled = bundledRecords();
+    add(tr("Bundled for This Machine Kind"), bundled,
+        tr("The zoo models' configurations tuned on an x86-64 machine with AVX-512 (%1)").arg(bundled))
+        ->setEnabled(!bundled.isEmpty());
+    if (!current.isEmpty() && current != bundled)
+        add(tr("Records: %1").arg(QFileInfo(current).fileName()), current, current);
+    recordsMenu_->addSeparator();
+    connect(recordsMenu_->addAction(tr("Choose Records File…")), &QAction::triggered, this,
+            &MainWindow::chooseRecordsFile);
+}
+
+void MainWindow::chooseRecordsFile() {
+    const QString path = QFileDialog::getOpenFileName(this, tr("Tuned configurations"), session_->recordsPath(),
+                                                      tr("Tuning records (*.jsonl);;All files (*)"));
+    if (!path.isEmpty()) session_->setRecordsPath(path);
+}
+
+void MainWindow::onRecordsChanged() {
+    const QString path = session_->recordsPath();
+    showMessage(path.isEmpty() ? tr("Default schedules: tuned configurations are off")
+                               : tr("Tuned configurations from %1").arg(path),
+                false);
+    // The open model's kernels were made with the old configurations.
+    if (session_->kind() == Session::Kind::Model && session_->model())
+        compileModel(session_->sourcePath(), session_->inputShapes(), session_->currentFunction(),
+                     session_->editedSchedules());
+}
+
 // ---------------------------------------------------------------- opening
 
 void MainWindow::openDialog() {
@@ -617,13 +688,15 @@ void MainWindow::compileModel(const QString& path, const QMap<QString, QString>&
     showMessage(tr("Compiling %1…").arg(name), false);
     session_->jobs()->run<std::shared_ptr<const driver::CompiledModel>>(
         QStringLiteral("compile-model"), tr("Compiling %1").arg(name),
-        [path, io, sched, request = session_->request()](const CancelToken& token) {
+        [path, io, sched, request = session_->request(), records = session_->recordsPath(),
+         chosen = session_->chosenConfigs()](const CancelToken& token) {
             frontend::ImportOptions opts;
             opts.inputShapes = io;
             driver::CompileOptions co;
             co.request = request;
             co.trace = true;
             co.schedules = sched;
+            co.configs = tunedConfigs(records, request.target, chosen);
             co.progress = [token](double fraction, const std::string&) {
                 token.setProgress(fraction);
                 return !token.cancelled();
@@ -638,11 +711,18 @@ void MainWindow::compileModel(const QString& path, const QMap<QString, QString>&
             QString fn = selectFunction;
             if (fn.isEmpty() || !m->findFunction(fn.toStdString())) fn = firstInterestingFunction(*m);
             session_->selectFunction(fn);
-            showMessage(tr("%1: %2 fused functions, compiled in %3 s")
-                            .arg(name)
-                            .arg(m->functions.size())
-                            .arg(m->timings.totalSeconds(), 0, 'f', 2),
-                        false);
+            int tunable = 0, tuned = 0;
+            for (const auto& f : m->functions) {
+                tunable += !f.knobs.empty();
+                tuned += f.tuned;
+            }
+            QString text = tr("%1: %2 fused functions, compiled in %3 s")
+                               .arg(name)
+                               .arg(m->functions.size())
+                               .arg(m->timings.totalSeconds(), 0, 'f', 2);
+            if (!session_->recordsPath().isEmpty())
+                text += tr("; %1 of %2 tunable functions tuned").arg(tuned).arg(tunable);
+            showMessage(text, false);
             pendingProject_ = Project();
             emit modelReady();
         },
@@ -679,6 +759,7 @@ bool MainWindow::openProject(const QString& path) {
     if (!p.windowState.isEmpty()) layout_->restore(p.windowState);
     if (!p.windowGeometry.isEmpty()) restoreGeometry(p.windowGeometry);
     session_->setTarget(p.target);
+    session_->setRecordsPath(p.records);
     if (!p.modelPath.isEmpty()) {
         pendingProject_ = p;
         openModel(p.modelPath, p.inputShapes);
@@ -701,6 +782,7 @@ bool MainWindow::saveProject(const QString& path) {
         p.scriptText = session_->scriptText();
     }
     p.target = session_->target();
+    p.records = session_->recordsPath();
     p.currentFunction = session_->currentFunction();
     p.windowGeometry = saveGeometry();
     p.windowState = layout_->state();
@@ -724,6 +806,9 @@ void MainWindow::saveProjectAs() {
 
 void MainWindow::openExample() {
     if (auto* d = dock(QStringLiteral("LessonDock"))) d->show();
+    // Like TVM's TopHub: the example runs with the configurations tuned for
+    // this kind of machine (Run > Tuned Configurations switches them off).
+    session_->setRecordsPath(bundledRecords());
     openZooModel(QStringLiteral("resnet18"));
 }
 
@@ -822,12 +907,15 @@ void MainWindow::compileAndRunModel() {
     };
     session_->jobs()->run<std::shared_ptr<Result>>(
         QStringLiteral("run-model"), tr("Compiling and running %1").arg(QFileInfo(path).fileName()),
-        [path, io, sched, device, request = session_->request()](const CancelToken& token) {
+        [path, io, sched, device, request = session_->request(), records = session_->recordsPath(),
+         chosen = session_->chosenConfigs()](
+            const CancelToken& token) {
             frontend::ImportOptions opts;
             opts.inputShapes = io;
             driver::CompileOptions co;
             co.request = request;
             co.schedules = sched;
+            co.configs = tunedConfigs(records, request.target, chosen);
             co.progress = [token](double f, const std::string&) {
                 token.setProgress(0.8 * f);
                 return !token.cancelled();

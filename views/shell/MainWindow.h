@@ -63,8 +63,12 @@ public:
     QString projectPath() const { return projectPath_; }
     /// Opens whatever `path` is (.onnx, .te or a project file).
     bool openFile(const QString& path);
-    /// The bundled example: ResNet-18 from the model zoo, and the GEMM lesson.
+    /// The bundled example: ResNet-18 from the model zoo, and the GEMM lesson,
+    /// compiled with the bundled tuned configurations (bundledRecords()).
     void openExample();
+    /// The bundled records (resources/records: the zoo models tuned on an
+    /// x86-64 machine with AVX-512), or empty when this installation has none.
+    static QString bundledRecords();
     /// Writes model-zoo model `name` ("resnet18", "mobilenet_v2") to the cache and opens it.
     void openZooModel(const QString& name);
 
@@ -141,6 +145,9 @@ private:
     void updateTitle();
     void chooseTarget();
     void onTargetChanged();
+    void rebuildRecordsMenu();
+    void chooseRecordsFile();
+    void onRecordsChanged();
     void showPassReference();
     void showAbout();
     void openDialog();
@@ -159,7 +166,7 @@ private:
     QMap<QString, QDockWidget*> docks_;   ///< by record id; kept across language changes
 
     QMenu *fileMenu_ = nullptr, *recentMenu_ = nullptr, *examplesMenu_ = nullptr, *viewMenu_ = nullptr,
-          *runMenu_ = nullptr, *settingsMenu_ = nullptr, *languageMenu_ = nullptr, *helpMenu_ = nullptr;
+          *runMenu_ = nullptr, *recordsMenu_ = nullptr, *settingsMenu_ = nullptr, *languageMenu_ = nullptr, *helpMenu_ = nullptr;
     QAction *openAct_, *openProjectAct_, *saveProjectAct_, *saveProjectAsAct_, *quitAct_, *compileRunAct_,
         *cancelAct_, *passRefAct_, *lessonAct_, *aboutAct_, *aboutQtAct_, *resetLayoutAct_, *targetAct_,
         *maximiseAct_;

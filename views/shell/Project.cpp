@@ -57,6 +57,7 @@ QByteArray Project::toJson(const QString& projectDir) const {
         o.insert(QStringLiteral("script"), s);
     }
     o.insert(QStringLiteral("target"), target);
+    if (!records.isEmpty()) o.insert(QStringLiteral("records"), relativeTo(projectDir, records));
     o.insert(QStringLiteral("schedules"), mapToJson(schedules));
     if (!currentFunction.isEmpty()) o.insert(QStringLiteral("currentFunction"), currentFunction);
     QJsonObject w;
@@ -91,6 +92,7 @@ bool Project::fromJson(const QByteArray& json, const QString& projectDir, QStrin
     p.scriptPath = resolve(projectDir, s.value(QStringLiteral("path")).toString());
     p.scriptText = s.value(QStringLiteral("text")).toString();
     p.target = o.value(QStringLiteral("target")).toString(QStringLiteral("host"));
+    p.records = resolve(projectDir, o.value(QStringLiteral("records")).toString());
     p.schedules = mapFromJson(o.value(QStringLiteral("schedules")));
     p.currentFunction = o.value(QStringLiteral("currentFunction")).toString();
     QJsonObject w = o.value(QStringLiteral("window")).toObject();

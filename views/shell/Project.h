@@ -22,6 +22,7 @@ struct Project {
     QString scriptPath;                 ///< absolute; empty when a model is open
     QString scriptText;                 ///< the script's text as edited (kept even if unsaved)
     QString target = QStringLiteral("host");
+    QString records;                    ///< tuned configurations (Session::recordsPath); empty: none
     QMap<QString, QString> schedules;   ///< fused function -> TE script
     QString currentFunction;
     QByteArray windowGeometry, windowState;

@@ -358,10 +358,11 @@ void TuningView::openRecord(int row) {
         openScriptRecord(*r);
         return;
     }
-    // A model task: its functions take configurations only through
-    // CompileOptions::configs (apply-best), which the session does not hold
-    // yet; the function is selected and its configuration shown.
+    // A model task: the session takes the configuration for this workload
+    // (over the records'), the model compiles again with it, and the function
+    // stays selected, so the schedule editor shows its schedule under it.
     session_->selectFunction(t.functions.front());
+    if (r->ok() && !r->workload.key.empty()) session_->setChosenConfig(r->workload.key, r->config);
     recordMessage_ = tr("%1, trial %2: %3 (%4)").arg(t.functions.front()).arg(r->trial).arg(config, RecordTable::valuesText(*r));
     status_->setText(recordMessage_);
     emit recordOpened(config);

@@ -11,6 +11,7 @@
 #include "common/CodeEditor.h"
 #include "common/Jobs.h"
 #include "common/MessageLog.h"
+#include "codegen/Target.h"
 #include "common/Session.h"
 #include "driver/FunctionArtifacts.h"
 #include "driver/ModelCompiler.h"
@@ -92,6 +93,55 @@ void TestMainWindow::exampleGraphToCode() {
     QVERIFY(s->model());
     QVERIFY(s->jobs()->waitForIdle(120000));
     QVERIFY(!s->currentFunction().isEmpty());
+
+    // The example opens with the bundled tuned configurations (like TVM's
+    // TopHub): on an x86-64 machine with AVX-512 every tunable function of
+    // ResNet-18 takes one; elsewhere none fits and all keep the default.
+    QVERIFY(!MainWindow::bundledRecords().isEmpty());
+    QCOMPARE(s->recordsPath(), MainWindow::bundledRecords());
+    auto countTuned = [&](int* tunable) {
+        int tuned = 0;
+        *tunable = 0;
+        for (const auto& f : s->model()->functions) {
+            *tunable += !f.knobs.empty();
+            tuned += f.tuned;
+        }
+        return tuned;
+    };
+    int tunable = 0;
+    const int tuned = countTuned(&tunable);
+    QVERIFY(tunable > 0);
+    const tessel::Target host = tessel::codegen::hostTarget();
+    QCOMPARE(tuned, host.arch() == "x86_64" && host.vectorBits == 512 ? tunable : 0);
+    QVERIFY2(s->messages()->lastText().contains(QStringLiteral("%1 of %2 tunable functions tuned").arg(tuned).arg(tunable)) ||
+                 tuned == 0,
+             qPrintable(s->messages()->lastText()));
+    // Switched off, the model compiles again with the default schedules.
+    QSignalSpy again(&w, &MainWindow::modelReady);
+    s->setRecordsPath(QString());
+    QVERIFY2(again.wait(240000), "the model did not compile again");
+    QCOMPARE(countTuned(&tunable), 0);
+    QVERIFY(s->jobs()->waitForIdle(120000));
+    // A configuration chosen for one workload (a record opened in the Tuning
+    // view) applies to the functions of that workload alone.
+    std::string workload;
+    Session::KnobChoices choice;
+    int sharing = 0;
+    for (const auto& f : s->model()->functions)
+        if (!f.knobs.empty() && workload.empty()) {
+            workload = f.workload;
+            for (const auto& k : f.knobs) choice[k.name] = k.size() > 1 ? (k.defaultIndex + 1) % k.size() : 0;
+        }
+    for (const auto& f : s->model()->functions) sharing += f.workload == workload;
+    QSignalSpy chosen(&w, &MainWindow::modelReady);
+    s->setChosenConfig(workload, choice);
+    QVERIFY2(chosen.wait(240000), "the model did not compile with the chosen configuration");
+    QCOMPARE(countTuned(&tunable), sharing);
+    QSignalSpy unchosen(&w, &MainWindow::modelReady);
+    s->setChosenConfig(workload, {});
+    QVERIFY(unchosen.wait(240000));
+    QCOMPARE(countTuned(&tunable), 0);
+    QVERIFY(s->jobs()->waitForIdle(120000));
 
     // Pick a node of another fused function in the graph, by a real click.
     GraphPanel* g = w.view<GraphPanel>();

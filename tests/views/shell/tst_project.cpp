@@ -41,6 +41,7 @@ void TestProject::roundTrip() {
     p.modelPath = dir.filePath(QStringLiteral("models/resnet18.onnx"));
     p.inputShapes = {{QStringLiteral("input"), QStringLiteral("1,3,224,224")}};
     p.target = QStringLiteral("host");
+    p.records = dir.filePath(QStringLiteral("records/resnet18.jsonl"));
     p.schedules = {{QStringLiteral("fused_conv2d_relu_1"), QStringLiteral("s = te.create_schedule(C.op)\n")}};
     p.currentFunction = QStringLiteral("fused_conv2d_relu_1");
     p.windowState = QByteArray("\x00\x01state", 7);
@@ -52,6 +53,7 @@ void TestProject::roundTrip() {
     QCOMPARE(q.modelPath, p.modelPath);
     QCOMPARE(q.inputShapes, p.inputShapes);
     QCOMPARE(q.schedules, p.schedules);
+    QCOMPARE(q.records, p.records); // kept relative to the project, resolved back
     QCOMPARE(q.currentFunction, p.currentFunction);
     QCOMPARE(q.windowState, p.windowState);
     QVERIFY(q.scriptPath.isEmpty());

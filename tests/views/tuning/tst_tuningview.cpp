@@ -286,6 +286,15 @@ private slots:
         QCOMPARE(opened.count(), 1);
         QCOMPARE(session.currentFunction(), t.functions.front());
         QVERIFY(view.statusText().contains(opened.at(0).at(0).toString()));
+        // The session takes the record's configuration for its workload: the
+        // next compile of the model applies it (over any records file).
+        const tune::Record* r = view.records()->record(1);
+        QVERIFY(r && r->ok());
+        QCOMPARE(session.chosenConfigs().size(), size_t(1));
+        QCOMPARE(session.chosenConfigs().at(r->workload.key), r->config);
+        bool matches = false;
+        for (const auto& f : model->functions) matches |= f.workload == r->workload.key;
+        QVERIFY2(matches, "the record's key is a workload key of the model's functions");
     }
 };
 
