@@ -2,11 +2,10 @@
 
 #include "codegen/Target.h"
 #include "driver/ModelCompare.h"
-#include "driver/ModelTasks.h"
+#include "driver/ApplyBest.h"
 #include "rpc/Address.h"
 #include "rpc/Auth.h"
 #include "rpc/RpcRunner.h"
-#include "tune/Records.h"
 
 #include <cmath>
 #include <cstdio>
@@ -74,22 +73,32 @@ void openSessions(const CompareArgs& args, Sessions& s) {
     if (!args.rpc.empty() || !args.rpcTracker.empty()) s.target = codegen::targetForDevice(s.a->device());
 }
 
-/// A side's configurations from its records file (empty: untuned).
-std::map<std::string, tune::Config> configsOf(const std::string& records) {
+/// A side's configurations from its records file or folder for `target`
+/// (apply-best, as `run --records` takes them; empty: untuned).
+std::map<std::string, tune::Config> configsOf(const std::string& records, const Target& target) {
     if (records.empty()) return {};
     std::vector<std::string> warnings;
-    const tune::Records r = tune::Records::load(records, &warnings, true);
+    const tune::Records r = driver::loadRecords(records, &warnings);
     for (auto& w : warnings) std::fprintf(stderr, "tesselc: warning: %s\n", w.c_str());
-    return driver::bestConfigs(r);
+    driver::AppliedRecords applied = driver::bestConfigsFor(r, target);
+    if (applied.sameKind > 0)
+        std::fprintf(stderr, "%s: %d workload%s measured on another %s machine of this kind\n", records.c_str(),
+                     applied.sameKind, applied.sameKind == 1 ? "" : "s", target.arch().c_str());
+    return std::move(applied.configs);
 }
 
 std::string labelOf(const std::string& records, const std::string& other) {
     if (records.empty()) return "untuned";
     namespace fs = std::filesystem;
-    const std::string name = fs::path(records).filename().string();
+    auto baseName = [](const std::string& path) {
+        fs::path p = fs::path(path).lexically_normal();
+        if (p.filename().empty()) p = p.parent_path(); // "records/"
+        return p.filename().string();
+    };
+    const std::string name = baseName(records);
     // Two files of one name in different folders: say the paths.
-    if (!other.empty() && other != records && fs::path(other).filename().string() == name) return records;
-    return name;
+    if (!other.empty() && other != records && baseName(other) == name) return records;
+    return fs::is_directory(records) ? name + "/" : name;
 }
 
 std::string figure(double v, const char* format) {
@@ -126,16 +135,16 @@ void printTable(const driver::CompareResult& r) {
 } // namespace
 
 int runCompare(const CompareArgs& args) {
+    Sessions s;
+    openSessions(args, s);
     driver::CompareSide a, b;
-    a.configs = configsOf(args.recordsA);
-    b.configs = configsOf(args.recordsB);
+    a.configs = configsOf(args.recordsA, s.target);
+    b.configs = configsOf(args.recordsB, s.target);
     a.label = labelOf(args.recordsA, args.recordsB);
     b.label = labelOf(args.recordsB, args.recordsA);
     a.threads = args.threadsA;
     b.threads = args.threadsB;
 
-    Sessions s;
-    openSessions(args, s);
     a.device = s.a;
     b.device = s.b;
     a.target = b.target = s.target;

@@ -56,7 +56,7 @@ struct CompareOptions {
     /// previous round's pace, between 1 and maxRunsPerRound, so a model of
     /// microseconds is not timed by one clock reading.
     int rounds = 10;
-    double minRoundMs = 10;
+    double minRoundMs = 50;
     int maxRunsPerRound = 100;
     /// Seed of the random inputs in [0, 1), the same for both sides.
     uint64_t seed = 1;

@@ -3,11 +3,10 @@
 #include "codegen/Target.h"
 #include "common/Session.h"
 #include "driver/ModelCompare.h"
-#include "driver/ModelTasks.h"
+#include "driver/ApplyBest.h"
 #include "ir/Diagnostic.h"
 #include "rpc/Auth.h"
 #include "rpc/RpcRunner.h"
-#include "tune/Records.h"
 #include "tuning/TuningSession.h"
 
 #include <QFileInfo>
@@ -25,7 +24,9 @@ QString q(const std::string& s) { return QString::fromStdString(s); }
 /// What the worker needs of one side, copied on the GUI thread.
 struct SidePlan {
     std::string label;
-    std::string records; ///< empty: untuned
+    std::string records; ///< a file or a folder; empty: none
+    /// Configurations applied over the records' (the session's chosen ones).
+    std::map<std::string, Session::KnobChoices> chosen;
     DeviceChoice device;
     int threads = 0;
 };
@@ -55,9 +56,13 @@ struct SideSessions {
     }
 };
 
-std::map<std::string, tune::Config> configsOf(const std::string& records) {
-    if (records.empty()) return {};
-    return driver::bestConfigs(tune::Records::load(records, nullptr, true));
+/// Apply-best of a side's records file or folder for `target`, with its
+/// chosen configurations over them (as the session's compiles take them).
+std::map<std::string, tune::Config> configsOf(const SidePlan& side, const Target& target) {
+    std::map<std::string, tune::Config> configs;
+    if (!side.records.empty()) configs = driver::bestConfigsFor(driver::loadRecords(side.records), target).configs;
+    for (const auto& [key, config] : side.chosen) configs[key] = config;
+    return configs;
 }
 
 QString ms(double v) { return std::isfinite(v) ? QString::number(v, 'g', 4) : QStringLiteral("–"); }
@@ -65,7 +70,20 @@ QString ms(double v) { return std::isfinite(v) ? QString::number(v, 'g', 4) : QS
 } // namespace
 
 CompareSession::CompareSession(Session* session, QObject* parent) : QObject(parent), session_(session) {
-    sides_[1].schedules = CompareSideChoice::Schedules::TuningRecords;
+    connect(session_, &Session::recordsChanged, this, &CompareSession::followSession);
+    connect(session_, &Session::chosenConfigsChanged, this, &CompareSession::followSession);
+    connect(session_, &Session::modelChanged, this, &CompareSession::followSession);
+    followSession();
+}
+
+void CompareSession::followSession() {
+    if (!defaultB_) return;
+    const bool tuned = !session_->recordsPath().isEmpty() || !session_->chosenConfigs().empty();
+    const auto schedules =
+        tuned ? CompareSideChoice::Schedules::SessionRecords : CompareSideChoice::Schedules::TuningRecords;
+    if (sides_[1].schedules == schedules) return;
+    sides_[1].schedules = schedules;
+    emit sidesChanged();
 }
 
 CompareSession::~CompareSession() {
@@ -74,6 +92,7 @@ CompareSession::~CompareSession() {
 }
 
 void CompareSession::setSide(int index, const CompareSideChoice& side) {
+    if (index & 1) defaultB_ = false;
     if (sides_[index & 1] == side) return;
     sides_[index & 1] = side;
     emit sidesChanged();
@@ -88,6 +107,7 @@ QString CompareSession::recordsPath(int index) const {
     const CompareSideChoice& s = sides_[index & 1];
     switch (s.schedules) {
     case CompareSideChoice::Schedules::RecordsFile: return s.recordsPath;
+    case CompareSideChoice::Schedules::SessionRecords: return session_->recordsPath();
     case CompareSideChoice::Schedules::TuningRecords: return tuningRecordsPath();
     case CompareSideChoice::Schedules::Untuned: break;
     }
@@ -96,9 +116,15 @@ QString CompareSession::recordsPath(int index) const {
 
 QString CompareSession::sideLabel(int index) const {
     const CompareSideChoice& s = sides_[index & 1];
-    QString label = s.schedules == CompareSideChoice::Schedules::Untuned ? tr("untuned")
-                    : recordsPath(index).isEmpty()                       ? tr("(no records file)")
-                                                                         : QFileInfo(recordsPath(index)).fileName();
+    const QFileInfo records(recordsPath(index));
+    QString label;
+    if (s.schedules == CompareSideChoice::Schedules::Untuned)
+        label = tr("untuned");
+    else if (records.filePath().isEmpty())
+        label = s.schedules == CompareSideChoice::Schedules::SessionRecords ? tr("tuned (chosen configurations)")
+                                                                            : tr("(no records file)");
+    else
+        label = records.isDir() ? records.fileName() + QLatin1Char('/') : records.fileName();
     if (!s.device.isLocal()) label += tr(" on %1").arg(s.device.label());
     if (s.threads > 0) label += tr(", %n thread(s)", nullptr, s.threads);
     return label;
@@ -114,7 +140,14 @@ bool CompareSession::start() {
     for (int i = 0; i < 2; ++i) {
         const QString side = i == 0 ? QStringLiteral("A") : QStringLiteral("B");
         const QString records = recordsPath(i);
-        if (sides_[i].schedules != CompareSideChoice::Schedules::Untuned) {
+        const bool session = sides_[i].schedules == CompareSideChoice::Schedules::SessionRecords;
+        if (session && records.isEmpty() && session_->chosenConfigs().empty()) {
+            setStatus(tr("Side %1: the model compiles with the default schedules (Run > Tuned Configurations): "
+                         "choose tuned configurations there, or a records file here.")
+                          .arg(side));
+            return false;
+        }
+        if (sides_[i].schedules != CompareSideChoice::Schedules::Untuned && !(session && records.isEmpty())) {
             if (records.isEmpty()) {
                 setStatus(tr("Choose a records file for side %1.").arg(side));
                 return false;
@@ -130,6 +163,7 @@ bool CompareSession::start() {
         }
         sides[i].label = sideLabel(i).toStdString();
         sides[i].records = records.toStdString();
+        if (session) sides[i].chosen = session_->chosenConfigs();
         sides[i].device = sides_[i].device;
         sides[i].threads = sides_[i].threads;
     }
@@ -165,15 +199,13 @@ bool CompareSession::start() {
         QString error;
         try {
             driver::CompareSide s[2];
-            for (int i = 0; i < 2; ++i) {
-                s[i].label = sides[i].label;
-                s[i].configs = configsOf(sides[i].records);
-                s[i].threads = sides[i].threads;
-            }
             SideSessions sessions(sides);
             for (int i = 0; i < 2; ++i) {
+                s[i].label = sides[i].label;
+                s[i].threads = sides[i].threads;
                 s[i].device = sessions.client[i];
                 s[i].target = sides[i].device.isLocal() ? local : codegen::targetForDevice(s[i].device->device());
+                s[i].configs = configsOf(sides[i], s[i].target);
             }
             // At most ~20 updates a second: a long run of short rounds must not flood the GUI.
             auto shownAt = std::chrono::steady_clock::now() - std::chrono::seconds(1);

@@ -3,8 +3,9 @@
 /// and a comparison of the open model on a worker thread
 /// (driver::compareModels: compiled once per side, measured interleaved).
 ///
-/// A side is its schedules (untuned: the default schedules; a records file's
-/// best configurations; or the Tuning view's current records file), where it
+/// A side is its schedules (untuned: the default schedules; the session's
+/// tuned configurations, Run > Tuned Configurations; the Tuning view's
+/// current records file; or a records file's best configurations), where it
 /// runs (this machine's warm tessel-rpc server, or a device of the device
 /// panel; each side gets a session of its own) and its threads. The model is
 /// the Session's, imported again from its file with the Session's input
@@ -33,7 +34,15 @@ class Session;
 
 /// What one side of a comparison is.
 struct CompareSideChoice {
-    enum class Schedules { Untuned, RecordsFile, TuningRecords };
+    enum class Schedules {
+        Untuned,
+        /// What every compile of the session applies (Session::recordsPath, a
+        /// file or a folder such as the bundled records, and the
+        /// configurations chosen in the Tuning view over them).
+        SessionRecords,
+        TuningRecords,
+        RecordsFile
+    };
     Schedules schedules = Schedules::Untuned;
     /// The records file (Schedules::RecordsFile).
     QString recordsPath;
@@ -52,8 +61,10 @@ public:
 
     Session* session() const { return session_; }
 
-    /// Side 0 (A) or 1 (B). By default A is untuned and B takes the Tuning
-    /// view's records, both on this machine.
+    /// Side 0 (A) or 1 (B). By default A is untuned and B tuned, both on this
+    /// machine: the session's tuned configurations when it has some (the
+    /// example opens with the bundled records), else the Tuning view's records
+    /// file; B follows the session that way until the user sets it.
     CompareSideChoice side(int index) const { return sides_[index & 1]; }
     void setSide(int index, const CompareSideChoice& side);
     /// The side in words, for legends and messages: "untuned",
@@ -67,7 +78,7 @@ public:
     /// when the shell linked one, else its default beside the open model.
     void setTuningRecordsSource(std::function<QString()> source) { tuningRecords_ = std::move(source); }
     QString tuningRecordsPath() const;
-    /// The records file side `index` uses (empty when untuned).
+    /// The records file (or folder) side `index` uses (empty when untuned).
     QString recordsPath(int index) const;
 
     bool isRunning() const { return running_; }
@@ -102,9 +113,12 @@ private:
     void onProgress(double fraction, const QString& stage);
     void onDone(std::shared_ptr<const driver::CompareResult> result, const QString& error);
     void setStatus(const QString& text);
+    void followSession();
 
     Session* session_;
     CompareSideChoice sides_[2];
+    /// B is still the default (follows the session's tuned configurations).
+    bool defaultB_ = true;
     int rounds_ = 10;
     std::function<QString()> tuningRecords_;
     bool running_ = false;

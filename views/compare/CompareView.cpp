@@ -30,10 +30,15 @@ namespace tessel::views {
 
 namespace {
 
-/// The schedules combo's entries, in CompareSideChoice::Schedules order.
-constexpr CompareSideChoice::Schedules kSchedules[] = {CompareSideChoice::Schedules::Untuned,
-                                                       CompareSideChoice::Schedules::TuningRecords,
-                                                       CompareSideChoice::Schedules::RecordsFile};
+/// The schedules combo's entries, in order.
+constexpr CompareSideChoice::Schedules kSchedules[] = {
+    CompareSideChoice::Schedules::Untuned, CompareSideChoice::Schedules::SessionRecords,
+    CompareSideChoice::Schedules::TuningRecords, CompareSideChoice::Schedules::RecordsFile};
+constexpr int kScheduleCount = int(std::size(kSchedules));
+
+int scheduleIndex(CompareSideChoice::Schedules s) {
+    return int(std::find(std::begin(kSchedules), std::end(kSchedules), s) - std::begin(kSchedules));
+}
 
 } // namespace
 
@@ -142,6 +147,7 @@ CompareView::CompareView(Session* session, QWidget* parent)
     connect(session_, &Session::deviceChanged, this, &CompareView::refreshDevices);
     connect(session_, &Session::modelChanged, this, &CompareView::syncControls);
     connect(session_, &Session::cleared, this, &CompareView::syncControls);
+    connect(session_, &Session::recordsChanged, this, &CompareView::syncControls);
     refreshDevices();
     syncControls();
     status_->setText(tr("Choose what A and B are, then Run: both are measured in one run, interleaved."));
@@ -156,6 +162,7 @@ void CompareView::buildSide(int index, QGridLayout* grid) {
     c.schedules = new QComboBox(this);
     c.schedules->setObjectName(QStringLiteral("CompareSchedules") + side);
     c.schedules->addItem(tr("Untuned (default schedules)"));
+    c.schedules->addItem(tr("Tuned: Run > Tuned Configurations"));
     c.schedules->addItem(tr("Tuned: the Tuning view's records"));
     c.schedules->addItem(tr("Tuned: a records file"));
     grid->addWidget(c.schedules, row, 1);
@@ -194,7 +201,7 @@ void CompareView::chooseRecords(int index) {
     if (file.isEmpty()) return;
     {
         const QSignalBlocker block(sides_[index].schedules);
-        sides_[index].schedules->setCurrentIndex(2);
+        sides_[index].schedules->setCurrentIndex(scheduleIndex(CompareSideChoice::Schedules::RecordsFile));
     }
     sides_[index].records->setText(file);
     applyControls(index);
@@ -204,7 +211,7 @@ void CompareView::applyControls(int index) {
     if (syncing_) return;
     const SideControls& c = sides_[index];
     CompareSideChoice s = compare_->side(index);
-    s.schedules = kSchedules[std::clamp(c.schedules->currentIndex(), 0, 2)];
+    s.schedules = kSchedules[std::clamp(c.schedules->currentIndex(), 0, kScheduleCount - 1)];
     if (s.schedules == CompareSideChoice::Schedules::RecordsFile) s.recordsPath = c.records->text().trimmed();
     const int d = c.device->currentIndex();
     if (d >= 0 && d < devices_.size()) s.device = devices_[d];
@@ -219,8 +226,7 @@ void CompareView::syncControls() {
     for (int i = 0; i < 2; ++i) {
         SideControls& c = sides_[i];
         const CompareSideChoice s = compare_->side(i);
-        c.schedules->setCurrentIndex(int(std::find(std::begin(kSchedules), std::end(kSchedules), s.schedules) -
-                                         std::begin(kSchedules)));
+        c.schedules->setCurrentIndex(scheduleIndex(s.schedules));
         const bool file = s.schedules == CompareSideChoice::Schedules::RecordsFile;
         const QString path = compare_->recordsPath(i);
         if (!c.records->hasFocus()) c.records->setText(path);
@@ -234,6 +240,7 @@ void CompareView::syncControls() {
                            static_cast<QWidget*>(c.threads)})
             w->setEnabled(!running && (w != c.records || s.schedules != CompareSideChoice::Schedules::Untuned));
     }
+    rounds_->setValue(compare_->rounds());
     rounds_->setEnabled(!running);
     const bool model = session_->kind() == Session::Kind::Model && session_->model();
     run_->setEnabled(!running && model);

@@ -6,9 +6,12 @@
 // values are the result's figures, and the ratio labels; the table says the
 // same; the exported CSV parses and matches the measured figures; PNG and
 // PDF files are written; Cancel stops a long run and keeps its rounds; the
-// device list offers the device panel's servers. A screenshot of the view
+// device list offers the device panel's servers; side B follows the
+// session's tuned configurations (a folder of records) until the user sets
+// it; ResNet-18 untuned against the bundled records, the demo, shown with
+// every tunable function tuned. A screenshot of the view
 // goes to <build>/screenshots/views/compare-view.png, the exported chart to
-// compare-chart.png beside it.
+// compare-chart.png beside it, the ResNet-18 demo to compare-resnet18.png.
 #include "common/Session.h"
 #include "common/SmallConvNet.h"
 #include "compare/CompareChart.h"
@@ -19,6 +22,7 @@
 #include "driver/ModelCompare.h"
 #include "driver/ModelCompiler.h"
 #include "driver/ModelTasks.h"
+#include "frontend/ModelZoo.h"
 #include "tune/Records.h"
 
 #include <qcustomplot.h>
@@ -140,7 +144,8 @@ private slots:
         QVERIFY(!view.runButton()->isEnabled());
         QVERIFY(!view.compare()->start());
         QVERIFY2(view.statusText().contains(QStringLiteral("Open a model")), qPrintable(view.statusText()));
-        // Defaults: A untuned, B the Tuning view's records (beside the model).
+        // Defaults: A untuned, B the Tuning view's records (beside the model) while
+        // the session compiles untuned.
         QCOMPARE(view.compare()->side(0).schedules, CompareSideChoice::Schedules::Untuned);
         QCOMPARE(view.compare()->side(1).schedules, CompareSideChoice::Schedules::TuningRecords);
         session.setModel(model_, compiled_);
@@ -150,6 +155,38 @@ private slots:
         QVERIFY(!view.compare()->start());
         QVERIFY2(view.statusText().contains(QStringLiteral("does not exist yet")), qPrintable(view.statusText()));
         QCOMPARE(view.compare()->sideLabel(0), QStringLiteral("untuned"));
+    }
+
+    void sideBFollowsTheSessionsTunedConfigurations() {
+        Session session;
+        CompareView view(&session);
+        session.setModel(model_, compiled_);
+        QCOMPARE(view.compare()->side(1).schedules, CompareSideChoice::Schedules::TuningRecords);
+        // Run > Tuned Configurations: a folder of records, as the bundled ones are.
+        QDir(dir_.path()).mkpath(QStringLiteral("bundle"));
+        const QString bundle = dir_.filePath(QStringLiteral("bundle"));
+        QFile::remove(bundle + QStringLiteral("/small.jsonl"));
+        QVERIFY(QFile::copy(records_, bundle + QStringLiteral("/small.jsonl")));
+        session.setRecordsPath(bundle);
+        QCOMPARE(view.compare()->side(1).schedules, CompareSideChoice::Schedules::SessionRecords);
+        QCOMPARE(view.compare()->recordsPath(1), bundle);
+        QCOMPARE(view.compare()->sideLabel(1), QStringLiteral("bundle/"));
+        view.compare()->setRounds(1);
+        QSignalSpy finished(view.compare(), &CompareSession::finished);
+        QVERIFY(view.compare()->start());
+        QVERIFY2(finished.wait(180000), qPrintable(view.statusText()));
+        auto result = view.compare()->result();
+        QVERIFY(result);
+        QVERIFY2(result->ok(), result->error.c_str());
+        int tuned = 0;
+        for (const auto& row : result->rows) tuned += row.tunedB;
+        QVERIFY(tuned >= 4);
+        // Once the user chose B, it stays.
+        CompareSideChoice b;
+        view.compare()->setSide(1, b);
+        session.setRecordsPath(QString());
+        session.setRecordsPath(bundle);
+        QCOMPARE(view.compare()->side(1).schedules, CompareSideChoice::Schedules::Untuned);
     }
 
     void runShowsTheMeasuredFigures() {
@@ -260,6 +297,40 @@ private slots:
         QVERIFY(view.grab().save(shots + QStringLiteral("/compare-view.png")));
         QFile::remove(shots + QStringLiteral("/compare-chart.png"));
         QVERIFY(QFile::copy(png, shots + QStringLiteral("/compare-chart.png"))); // the export, to look at too
+    }
+
+    void resnet18UntunedAgainstTheBundledRecords() {
+        // The demo: ResNet-18 of the zoo, untuned against what the example opens
+        // with (Run > Tuned Configurations: the bundled records).
+        const QString path = dir_.filePath(QStringLiteral("resnet18.onnx"));
+        frontend::writeZooModel("resnet18", path.toStdString());
+        auto model = std::make_shared<const driver::CompiledModel>(driver::compileModel(path.toStdString(), {}));
+        Session session;
+        CompareView view(&session);
+        session.setModel(path, model);
+        session.setRecordsPath(QStringLiteral(TESSEL_SOURCE_DIR "/resources/records"));
+        QCOMPARE(view.compare()->side(1).schedules, CompareSideChoice::Schedules::SessionRecords);
+        view.compare()->setRounds(5);
+        view.resize(1100, 900);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QSignalSpy finished(view.compare(), &CompareSession::finished);
+        QVERIFY(view.compare()->start());
+        QVERIFY2(finished.wait(300000), qPrintable(view.statusText()));
+        auto result = view.compare()->result();
+        QVERIFY(result);
+        QVERIFY2(result->ok(), result->error.c_str());
+        int tuned = 0;
+        for (const auto& row : result->rows) tuned += row.tunedB;
+        QCOMPARE(tuned, result->tunableB); // the bundled records cover every tunable function
+        QVERIFY(tuned >= 20);
+        QCOMPARE(view.chart()->barsB()->dataCount(), int(result->rows.size()) + 1);
+        qInfo("ResNet-18 end to end: untuned %.3f ms, bundled records %.3f ms, B/A %.3f", result->latencyA,
+              result->latencyB, result->ratio);
+        const QString shots = QStringLiteral(TESSEL_BINARY_DIR "/screenshots/views");
+        QDir().mkpath(shots);
+        QTest::qWait(50);
+        QVERIFY(view.grab().save(shots + QStringLiteral("/compare-resnet18.png")));
     }
 
     void cancelKeepsTheRoundsSoFar() {
