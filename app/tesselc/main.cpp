@@ -2,6 +2,7 @@
 #include "codegen/CodeGenC.h"
 #include "codegen/CodeGenLLVM.h"
 #include "codegen/Target.h"
+#include "CompareCommand.h"
 #include "TuneCommands.h"
 #include "driver/Context.h"
 #include "tune/Features.h"
@@ -101,6 +102,18 @@ commands:
                                     in this process (--in-process), or on a device (--rpc:
                                     compiled for its triple, checked against this machine's
                                     outputs to 1e-4 of the largest |value| unless --expect)
+  compare MODEL.onnx [--records G | --records-b G] [--records-a F] [--threads T] [--threads-a T]
+        [--threads-b T] [--rounds N] [--csv FILE] [--input-shape ...] [--seed S] [--in-process]
+        [--rpc HOST:PORT | --rpc-tracker HOST:PORT --rpc-key KEY] [--rpc-token-file F]
+                                    the model two ways, A (untuned, or --records-a F's best
+                                    configurations) against B (--records G's), measured in one
+                                    run: N rounds (default 10) of A then B, each whole and per
+                                    kernel; prints per fused function A's and B's ms, GFLOP/s,
+                                    the ratio B/A and which side a records file tuned, an
+                                    end-to-end line, and whether the outputs agree (to 1e-4 of
+                                    max |A|); --csv writes the same at full precision. Runs in a
+                                    local tessel-rpc server (a session per side), in this
+                                    process (--in-process), or on a device like run
   compile MODEL.onnx [--input-shape ...] [--target TARGET] [--records F] -o DIR
                                     export: DIR/model.so (kernels), DIR/plan.json (executor
                                     plan), DIR/weights.bin; the runtime alone runs them.
@@ -164,6 +177,9 @@ struct Args {
     /// tune and records.
     std::string records, tuner = "xgb", costModel, features = "itervar";
     int trials = 0, earlyStopping = 0, batch = 0, buildJobs = 0;
+    /// compare: the sides' records and threads (-1: --threads), rounds, CSV file.
+    std::string recordsA, recordsB, csv;
+    int threadsA = -1, threadsB = -1, rounds = 10;
     double timeout = 10;
     bool noTransfer = false, verbose = false, best = false;
 };
@@ -244,6 +260,12 @@ Args parseArgs(int argc, char** argv) {
         }
         else if (s == "--profile") a.profile = true;
         else if (s == "--records") a.records = value();
+        else if (s == "--records-a") a.recordsA = value();
+        else if (s == "--records-b") a.recordsB = value();
+        else if (s == "--threads-a") a.threadsA = number();
+        else if (s == "--threads-b") a.threadsB = number();
+        else if (s == "--rounds") a.rounds = number();
+        else if (s == "--csv") a.csv = value();
         else if (s == "--tuner") a.tuner = value();
         else if (s == "--cost-model") a.costModel = value();
         else if (s == "--features") a.features = value();
@@ -617,6 +639,36 @@ int cmdTune(const Args& a) {
     return cli::runTuneTasks(tasks, t, d, driver::Context::builtin().costModels());
 }
 
+/// `compare MODEL.onnx`: CompareCommand.cpp.
+int cmdCompare(const Args& a) {
+    if (a.file.empty()) throw UsageError("no model given");
+    if (!a.records.empty() && !a.recordsB.empty()) throw UsageError("--records and --records-b both name side B");
+    cli::CompareArgs c;
+    c.file = a.file;
+    c.import = importOptions(a);
+    c.recordsA = a.recordsA;
+    c.recordsB = a.recordsB.empty() ? a.records : a.recordsB;
+    c.threadsA = a.threadsA >= 0 ? a.threadsA : a.threads;
+    c.threadsB = a.threadsB >= 0 ? a.threadsB : a.threads;
+    if (c.recordsA == c.recordsB && c.threadsA == c.threadsB)
+        throw UsageError("compare needs two different sides: --records G (B tuned by G), --records-a F, or "
+                         "--threads-a and --threads-b");
+    if (a.rounds < 1) throw UsageError("--rounds needs at least 1");
+    c.rounds = a.rounds;
+    c.seed = a.seed;
+    c.csv = a.csv;
+    c.inProcess = a.inProcess;
+    c.rpc = a.rpc;
+    c.rpcTracker = a.rpcTracker;
+    c.rpcKey = a.rpcKey;
+    c.rpcTokenFile = a.rpcTokenFile;
+    try {
+        return cli::runCompare(c);
+    } catch (const std::invalid_argument& e) {
+        throw UsageError(e.what());
+    }
+}
+
 /// `compile FILE.te -o DIR`: one kernel of the script as a model of one step.
 int compileKernel(const Args& a) {
     auto fns = lowerFile(a.file, false, a);
@@ -910,6 +962,7 @@ int main(int argc, char** argv) {
         if (a.command == "compile") return cmdCompile(a);
         if (a.command == "zoo") return cmdZoo(a);
         if (a.command == "tune") return cmdTune(a);
+        if (a.command == "compare") return cmdCompare(a);
         if (a.command == "records") {
             if (a.file.empty()) throw UsageError("records needs a records file");
             return cli::runRecords(a.file, a.best, a.json);

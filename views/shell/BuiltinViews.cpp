@@ -8,6 +8,9 @@
 #include "shell/ViewRegistry.h"
 
 #include "code/CodeView.h"
+#include "common/Session.h"
+#include "compare/CompareSession.h"
+#include "compare/CompareView.h"
 #include "devices/DevicePanel.h"
 #include "graph/GraphPanel.h"
 #include "graph/NodeProperties.h"
@@ -15,9 +18,11 @@
 #include "schedule/ScheduleEditor.h"
 #include "shell/MessagesView.h"
 #include "stages/StageView.h"
+#include "tuning/TuningSession.h"
 #include "tuning/TuningView.h"
 
 #include <QCoreApplication>
+#include <QPointer>
 
 namespace tessel::views {
 
@@ -125,6 +130,27 @@ ViewRegistry builtinViews() {
     tuning.placement.roomWidthShare = 0.6;
     tuning.placement.roomHeightShare = 0.6;
     r.add(tuning);
+
+    ViewRecord compare = record(QStringLiteral("CompareDock"),
+                                QT_TRANSLATE_NOOP("tessel::views::MainWindow", "Compare"),
+                                QStringLiteral("compare"), make<CompareView>());
+    compare.placement.tabWith = QStringLiteral("GraphDock");
+    // Chosen, it takes most of the window: its chart and table.
+    compare.placement.roomWidthShare = 0.6;
+    compare.placement.roomHeightShare = 0.6;
+    // "The Tuning view's records" are its records file; devices come from the panel.
+    compare.link = [](QWidget* self, const ViewLookup& find) {
+        auto* view = static_cast<CompareView*>(self);
+        if (auto* tuning = qobject_cast<TuningView*>(find(QStringLiteral("TuningDock")))) {
+            QPointer<TuningView> t(tuning);
+            view->compare()->setTuningRecordsSource([t, session = view->compare()->session()] {
+                return t ? t->tuning()->recordsPath() : TuningSession::defaultRecordsPath(session->sourcePath());
+            });
+        }
+        if (auto* devices = qobject_cast<DevicePanel*>(find(QStringLiteral("DevicesDock"))))
+            view->followDevices(devices->list());
+    };
+    r.add(compare);
     return r;
 }
 
