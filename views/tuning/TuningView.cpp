@@ -59,6 +59,14 @@ QCustomPlot* makePlot(QWidget* parent, const QString& name, const QString& x, co
 
 QCPTextElement* titleOf(QCustomPlot* plot) { return qobject_cast<QCPTextElement*>(plot->plotLayout()->element(0, 0)); }
 
+/// A task's name as a chart title: a model task's name ("Conv float32[...]
+/// -> float32[...]") is wider than a chart beside another, so the result
+/// type goes on a line of its own.
+QString chartTitle(const QString& taskName) {
+    QString t = taskName;
+    return t.replace(QStringLiteral(" -> "), QStringLiteral("\n→ "));
+}
+
 QCPGraph* scatter(QCustomPlot* plot, const QString& name, QCPScatterStyle style) {
     QCPGraph* g = plot->addGraph();
     g->setName(name);
@@ -298,7 +306,7 @@ void TuningView::refreshPlots() {
     titleOf(modelPlot_)->setText(tr("Cost model"));
     if (row >= 0 && row < int(tuning_->tasks().size())) {
         const TuningTask& t = tuning_->tasks()[size_t(row)];
-        titleOf(trialPlot_)->setText(t.name);
+        titleOf(trialPlot_)->setText(chartTitle(t.name));
         for (const TrialPoint& p : t.points) addPoint(-1, p);
     }
     addPoint(-1, TrialPoint{-1}); // rescale and title
@@ -309,7 +317,7 @@ void TuningView::addPoint(int task, const TrialPoint& p) {
         // A trial of the run: only the selected task's curves change.
         syncControls();
         if (task != currentTask()) return;
-        if (currentTask() >= 0 && tuning_->tasks()[size_t(task)].points.size() == 1) titleOf(trialPlot_)->setText(tuning_->tasks()[size_t(task)].name);
+        if (currentTask() >= 0 && tuning_->tasks()[size_t(task)].points.size() == 1) titleOf(trialPlot_)->setText(chartTitle(tuning_->tasks()[size_t(task)].name));
     }
     if (p.trial >= 0) {
         if (p.failed) trialPlot_->graph(1)->addData(p.trial, 0);
