@@ -8,6 +8,8 @@
 #                     then bench/models (ResNet-18/50, MobileNet-V2) against ONNX Runtime
 #   ./run.sh bench-models   only the model benchmark
 #   ./run.sh bench-tune     the tuners' search quality (bench/tune.cpp, docs/tuning.md)
+#   ./run.sh bench-conv     ResNet-18's 3x3 convolutions, default and tuned (resources/records),
+#                           against oneDNN's convolution (bench/conv.cpp, docs/tuning.md)
 # test and bench also install ONNX Runtime for node (scripts/setup-ort.sh, into
 # BUILD_DIR/ort): the reference of the model tests and the anchor of bench_models.
 # test also cross-builds the runtime alone for aarch64 into BOARD_DIR, the board that
@@ -52,6 +54,8 @@ case "$mode" in
     "$BUILD_DIR"/bin/bench_models ;;
   bench-tune)
     "$BUILD_DIR"/bin/bench_tune ;;
+  bench-conv)
+    "$BUILD_DIR"/bin/bench_conv ;;
   *)
-    echo "usage: $0 [main|ladder|test|bench|bench-models|bench-tune]" >&2; exit 2 ;;
+    echo "usage: $0 [main|ladder|test|bench|bench-models|bench-tune|bench-conv]" >&2; exit 2 ;;
 esac
