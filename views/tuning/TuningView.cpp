@@ -121,6 +121,10 @@ TuningView::TuningView(Session* session, QWidget* parent)
         ->setPen(QPen(QColor(60, 150, 80)));
     plots->addWidget(trialPlot_);
     plots->addWidget(modelPlot_);
+    // The two charts share the width: the trial curve is the one watched.
+    plots->setStretchFactor(0, 1);
+    plots->setStretchFactor(1, 1);
+    plots->setSizes({1000, 1000});
     split->addWidget(plots);
 
     auto* recordsBox = new QWidget(split);
