@@ -186,6 +186,352 @@ FLOP/cycle: %5 단정밀도 벡터, 코어당 FMA(융합 곱셈-덧셈) 장치 2
     </message>
 </context>
 <context>
+    <name>tessel::views::CompareChart</name>
+    <message>
+        <source>Milliseconds per run of the model, per fused function and end to end, for side A and side B (log scale). Beside each pair: B&apos;s time divided by A&apos;s, green where B is faster.</source>
+        <translation>A 쪽과 B 쪽에서 모델 1회 실행당 걸린 시간(ms), 융합 함수별 및 모델 전체 (로그 스케일). 각 쌍 옆의 값은 B의 시간을 A의 시간으로 나눈 것이며, B가 더 빠르면 녹색입니다.</translation>
+    </message>
+    <message>
+        <source>ms per run of the model (log scale)</source>
+        <translation>모델 1회 실행당 ms (로그 스케일)</translation>
+    </message>
+    <message>
+        <source>end to end</source>
+        <translation>모델 전체</translation>
+    </message>
+    <message>
+        <source>A: %1</source>
+        <translation>A: %1</translation>
+    </message>
+    <message>
+        <source>B: %1</source>
+        <translation>B: %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>B / A per fused function and end to end: below 1, B is faster (median of %n round(s))</source>
+        <translation>
+            <numerusform>융합 함수별 및 모델 전체의 B / A: 1보다 작으면 B가 더 빠름 (라운드 %n회의 중앙값)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>A</source>
+        <translation>A</translation>
+    </message>
+    <message>
+        <source>B</source>
+        <translation>B</translation>
+    </message>
+    <message>
+        <source>No comparison yet: choose sides A and B and press Run.</source>
+        <translation>아직 비교 결과가 없습니다: A 쪽과 B 쪽을 고른 뒤 실행을 누르세요.</translation>
+    </message>
+    <message>
+        <source>only on A</source>
+        <translation>A에만 있음</translation>
+    </message>
+    <message>
+        <source>only on B</source>
+        <translation>B에만 있음</translation>
+    </message>
+</context>
+<context>
+    <name>tessel::views::CompareSession</name>
+    <message>
+        <source>untuned</source>
+        <translation>튜닝 안 함</translation>
+    </message>
+    <message>
+        <source>tuned (chosen configurations)</source>
+        <translation>튜닝됨 (선택한 구성)</translation>
+    </message>
+    <message>
+        <source>(no records file)</source>
+        <translation>(기록 파일 없음)</translation>
+    </message>
+    <message>
+        <source> on %1</source>
+        <translation> (%1에서 실행)</translation>
+    </message>
+    <message numerus="yes">
+        <source>, %n thread(s)</source>
+        <translation>
+            <numerusform>, 스레드 %n개</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Open a model to compare it untuned and tuned.</source>
+        <translation>튜닝 전과 후를 비교하려면 모델을 여세요.</translation>
+    </message>
+    <message>
+        <source>Side %1: the model compiles with the default schedules (Run &gt; Tuned Configurations): choose tuned configurations there, or a records file here.</source>
+        <translation>%1 쪽: 모델이 기본 스케줄로 컴파일됩니다 (실행 &gt; 튜닝된 구성): 그곳에서 튜닝된 구성을 고르거나, 여기서 기록 파일을 고르세요.</translation>
+    </message>
+    <message>
+        <source>Choose a records file for side %1.</source>
+        <translation>%1 쪽의 기록 파일을 고르세요.</translation>
+    </message>
+    <message>
+        <source>Side %1: the Tuning view&apos;s records file %2 does not exist yet: tune first, or choose a records file.</source>
+        <translation>%1 쪽: 튜닝 보기의 기록 파일 %2이(가) 아직 없습니다: 먼저 튜닝하거나 기록 파일을 고르세요.</translation>
+    </message>
+    <message>
+        <source>Side %1: no records file %2.</source>
+        <translation>%1 쪽: 기록 파일 %2이(가) 없습니다.</translation>
+    </message>
+    <message>
+        <source>Cannot read the input shapes: %1</source>
+        <translation>입력 형상을 읽을 수 없습니다: %1</translation>
+    </message>
+    <message>
+        <source>Comparing %1 against %2…</source>
+        <translation>%1와(과) %2 비교 중…</translation>
+    </message>
+    <message>
+        <source>Cancelling…</source>
+        <translation>취소하는 중…</translation>
+    </message>
+    <message>
+        <source>The comparison failed: %1</source>
+        <translation>비교 실패: %1</translation>
+    </message>
+    <message>
+        <source>Compare: %1</source>
+        <translation>비교: %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>end to end A %1 ms, B %2 ms, B/A %3 (median of %n round(s))</source>
+        <translation>
+            <numerusform>모델 전체 A %1 ms, B %2 ms, B/A %3 (라운드 %n회의 중앙값)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Cancelled: %1</source>
+        <translation>취소됨: %1</translation>
+    </message>
+    <message>
+        <source>Cancelled before the first round.</source>
+        <translation>첫 라운드 전에 취소되었습니다.</translation>
+    </message>
+    <message>
+        <source>%1 — %2</source>
+        <translation>%1 — %2</translation>
+    </message>
+    <message>
+        <source>Done: %1; the outputs agree.</source>
+        <translation>완료: %1; 출력이 일치합니다.</translation>
+    </message>
+    <message>
+        <source>Nothing to export yet: run a comparison first.</source>
+        <translation>아직 내보낼 내용이 없습니다: 먼저 비교를 실행하세요.</translation>
+    </message>
+    <message>
+        <source>Cannot write %1: %2</source>
+        <translation>%1을(를) 쓸 수 없습니다: %2</translation>
+    </message>
+    <message>
+        <source>Wrote %1.</source>
+        <translation>%1에 저장했습니다.</translation>
+    </message>
+</context>
+<context>
+    <name>tessel::views::CompareTable</name>
+    <message>
+        <source>end to end</source>
+        <translation>모델 전체</translation>
+    </message>
+    <message>
+        <source>only on B</source>
+        <translation>B에만 있음</translation>
+    </message>
+    <message>
+        <source>only on A</source>
+        <translation>A에만 있음</translation>
+    </message>
+    <message>
+        <source>B&apos;s time divided by A&apos;s: below 1, B is faster.</source>
+        <translation>B의 시간을 A의 시간으로 나눈 값: 1보다 작으면 B가 더 빠릅니다.</translation>
+    </message>
+    <message>
+        <source>Function</source>
+        <translation>함수</translation>
+    </message>
+    <message>
+        <source>Calls</source>
+        <translation>호출 수</translation>
+    </message>
+    <message>
+        <source>A (ms)</source>
+        <translation>A (ms)</translation>
+    </message>
+    <message>
+        <source>B (ms)</source>
+        <translation>B (ms)</translation>
+    </message>
+    <message>
+        <source>A GFLOP/s</source>
+        <translation>A GFLOP/s</translation>
+    </message>
+    <message>
+        <source>B GFLOP/s</source>
+        <translation>B GFLOP/s</translation>
+    </message>
+    <message>
+        <source>B / A</source>
+        <translation>B / A</translation>
+    </message>
+    <message>
+        <source>Tuned</source>
+        <translation>튜닝됨</translation>
+    </message>
+</context>
+<context>
+    <name>tessel::views::CompareView</name>
+    <message>
+        <source>Schedules</source>
+        <translation>스케줄</translation>
+    </message>
+    <message>
+        <source>Records file</source>
+        <translation>기록 파일</translation>
+    </message>
+    <message>
+        <source>Runs on</source>
+        <translation>실행 장치</translation>
+    </message>
+    <message>
+        <source>Threads</source>
+        <translation>스레드</translation>
+    </message>
+    <message>
+        <source>Rounds:</source>
+        <translation>라운드:</translation>
+    </message>
+    <message>
+        <source>Rounds of A then B, each timed whole and per function; the figures are medians.</source>
+        <translation>A 다음 B 순서로 도는 라운드 수입니다. 라운드마다 모델 전체와 함수별 시간을 재며, 표시되는 수치는 중앙값입니다.</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>실행</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>취소</translation>
+    </message>
+    <message>
+        <source>PNG…</source>
+        <translation>PNG…</translation>
+    </message>
+    <message>
+        <source>PDF…</source>
+        <translation>PDF…</translation>
+    </message>
+    <message>
+        <source>CSV…</source>
+        <translation>CSV…</translation>
+    </message>
+    <message>
+        <source>Export the chart as a PNG image</source>
+        <translation>차트를 PNG 이미지로 내보냅니다</translation>
+    </message>
+    <message>
+        <source>Export the chart as a PDF document</source>
+        <translation>차트를 PDF 문서로 내보냅니다</translation>
+    </message>
+    <message>
+        <source>Export the figures as CSV, at full precision</source>
+        <translation>수치를 전체 정밀도로 CSV에 내보냅니다</translation>
+    </message>
+    <message>
+        <source>Export:</source>
+        <translation>내보내기:</translation>
+    </message>
+    <message>
+        <source>PNG images (*.png)</source>
+        <translation>PNG 이미지 (*.png)</translation>
+    </message>
+    <message>
+        <source>PDF documents (*.pdf)</source>
+        <translation>PDF 문서 (*.pdf)</translation>
+    </message>
+    <message>
+        <source>CSV files (*.csv)</source>
+        <translation>CSV 파일 (*.csv)</translation>
+    </message>
+    <message>
+        <source>starting…</source>
+        <translation>시작하는 중…</translation>
+    </message>
+    <message>
+        <source>Choose what A and B are, then Run: both are measured in one run, interleaved.</source>
+        <translation>A와 B를 각각 무엇으로 할지 고른 뒤 실행하세요: 둘은 한 번의 실행에서 번갈아 측정됩니다.</translation>
+    </message>
+    <message>
+        <source>Untuned (default schedules)</source>
+        <translation>튜닝 안 함 (기본 스케줄)</translation>
+    </message>
+    <message>
+        <source>Tuned: Run &gt; Tuned Configurations</source>
+        <translation>튜닝됨: 실행 &gt; 튜닝된 구성</translation>
+    </message>
+    <message>
+        <source>Tuned: the Tuning view&apos;s records</source>
+        <translation>튜닝됨: 튜닝 보기의 기록</translation>
+    </message>
+    <message>
+        <source>Tuned: a records file</source>
+        <translation>튜닝됨: 기록 파일</translation>
+    </message>
+    <message>
+        <source>a .jsonl records file</source>
+        <translation>.jsonl 기록 파일</translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>찾아보기…</translation>
+    </message>
+    <message>
+        <source>This machine, or a server or tracker key of the Devices panel</source>
+        <translation>이 컴퓨터, 또는 장치 패널의 서버나 트래커 키</translation>
+    </message>
+    <message>
+        <source>default</source>
+        <translation>기본값</translation>
+    </message>
+    <message>
+        <source>Records file for side %1</source>
+        <translation>%1 쪽 기록 파일</translation>
+    </message>
+    <message>
+        <source>Tuning records (*.jsonl *.json);;All files (*)</source>
+        <translation>튜닝 기록 (*.jsonl *.json);;모든 파일 (*)</translation>
+    </message>
+    <message>
+        <source>Compile both sides and measure them in one run</source>
+        <translation>양쪽을 컴파일하고 한 번의 실행에서 측정합니다</translation>
+    </message>
+    <message>
+        <source>Open a model first</source>
+        <translation>먼저 모델을 여세요</translation>
+    </message>
+    <message>
+        <source>This machine</source>
+        <translation>이 컴퓨터</translation>
+    </message>
+    <message>
+        <source>Cannot write %1.</source>
+        <translation>%1을(를) 쓸 수 없습니다.</translation>
+    </message>
+    <message>
+        <source>Wrote %1.</source>
+        <translation>%1에 저장했습니다.</translation>
+    </message>
+    <message>
+        <source>Export the comparison</source>
+        <translation>비교 결과 내보내기</translation>
+    </message>
+</context>
+<context>
     <name>tessel::views::DeviceChoice</name>
     <message>
         <source>server %1</source>
@@ -1206,6 +1552,10 @@ FLOP/cycle: %5 단정밀도 벡터, 코어당 FMA(융합 곱셈-덧셈) 장치 2
     <message>
         <source>; %1 of %2 tunable functions tuned</source>
         <translation>; 튜닝 가능한 함수 %2개 중 %1개 튜닝됨</translation>
+    </message>
+    <message>
+        <source>Compare</source>
+        <translation>비교</translation>
     </message>
 </context>
 <context>

@@ -186,6 +186,352 @@ FLOP/cycle：%5 单精度向量，每核两个融合乘加（FMA）单元。
     </message>
 </context>
 <context>
+    <name>tessel::views::CompareChart</name>
+    <message>
+        <source>Milliseconds per run of the model, per fused function and end to end, for side A and side B (log scale). Beside each pair: B&apos;s time divided by A&apos;s, green where B is faster.</source>
+        <translation>A 侧与 B 侧每次运行模型的毫秒数，按融合函数及整个模型分别列出（对数刻度）。每对旁边的值为 B 的时间除以 A 的时间，B 更快时显示为绿色。</translation>
+    </message>
+    <message>
+        <source>ms per run of the model (log scale)</source>
+        <translation>每次运行模型的 ms（对数刻度）</translation>
+    </message>
+    <message>
+        <source>end to end</source>
+        <translation>整个模型</translation>
+    </message>
+    <message>
+        <source>A: %1</source>
+        <translation>A：%1</translation>
+    </message>
+    <message>
+        <source>B: %1</source>
+        <translation>B：%1</translation>
+    </message>
+    <message numerus="yes">
+        <source>B / A per fused function and end to end: below 1, B is faster (median of %n round(s))</source>
+        <translation>
+            <numerusform>各融合函数及整个模型的 B / A：小于 1 表示 B 更快（%n 轮的中位数）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>A</source>
+        <translation>A</translation>
+    </message>
+    <message>
+        <source>B</source>
+        <translation>B</translation>
+    </message>
+    <message>
+        <source>No comparison yet: choose sides A and B and press Run.</source>
+        <translation>尚无对比结果：请选择 A 侧和 B 侧，然后按“运行”。</translation>
+    </message>
+    <message>
+        <source>only on A</source>
+        <translation>仅在 A 中</translation>
+    </message>
+    <message>
+        <source>only on B</source>
+        <translation>仅在 B 中</translation>
+    </message>
+</context>
+<context>
+    <name>tessel::views::CompareSession</name>
+    <message>
+        <source>untuned</source>
+        <translation>未调优</translation>
+    </message>
+    <message>
+        <source>tuned (chosen configurations)</source>
+        <translation>已调优（所选配置）</translation>
+    </message>
+    <message>
+        <source>(no records file)</source>
+        <translation>（无记录文件）</translation>
+    </message>
+    <message>
+        <source> on %1</source>
+        <translation>（在 %1 上运行）</translation>
+    </message>
+    <message numerus="yes">
+        <source>, %n thread(s)</source>
+        <translation>
+            <numerusform>，%n 个线程</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Open a model to compare it untuned and tuned.</source>
+        <translation>请打开一个模型，以对比其未调优与调优后的表现。</translation>
+    </message>
+    <message>
+        <source>Side %1: the model compiles with the default schedules (Run &gt; Tuned Configurations): choose tuned configurations there, or a records file here.</source>
+        <translation>%1 侧：模型将使用默认调度编译（运行 &gt; 调优配置）：请在那里选择调优配置，或在此处选择记录文件。</translation>
+    </message>
+    <message>
+        <source>Choose a records file for side %1.</source>
+        <translation>请为 %1 侧选择记录文件。</translation>
+    </message>
+    <message>
+        <source>Side %1: the Tuning view&apos;s records file %2 does not exist yet: tune first, or choose a records file.</source>
+        <translation>%1 侧：调优视图的记录文件 %2 尚不存在：请先调优，或选择一个记录文件。</translation>
+    </message>
+    <message>
+        <source>Side %1: no records file %2.</source>
+        <translation>%1 侧：记录文件 %2 不存在。</translation>
+    </message>
+    <message>
+        <source>Cannot read the input shapes: %1</source>
+        <translation>无法读取输入形状：%1</translation>
+    </message>
+    <message>
+        <source>Comparing %1 against %2…</source>
+        <translation>正在对比 %1 与 %2…</translation>
+    </message>
+    <message>
+        <source>Cancelling…</source>
+        <translation>正在取消…</translation>
+    </message>
+    <message>
+        <source>The comparison failed: %1</source>
+        <translation>对比失败：%1</translation>
+    </message>
+    <message>
+        <source>Compare: %1</source>
+        <translation>对比：%1</translation>
+    </message>
+    <message numerus="yes">
+        <source>end to end A %1 ms, B %2 ms, B/A %3 (median of %n round(s))</source>
+        <translation>
+            <numerusform>整个模型 A %1 ms，B %2 ms，B/A %3（%n 轮的中位数）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Cancelled: %1</source>
+        <translation>已取消：%1</translation>
+    </message>
+    <message>
+        <source>Cancelled before the first round.</source>
+        <translation>在第一轮之前已取消。</translation>
+    </message>
+    <message>
+        <source>%1 — %2</source>
+        <translation>%1 — %2</translation>
+    </message>
+    <message>
+        <source>Done: %1; the outputs agree.</source>
+        <translation>已完成：%1；输出一致。</translation>
+    </message>
+    <message>
+        <source>Nothing to export yet: run a comparison first.</source>
+        <translation>尚无可导出的内容：请先运行一次对比。</translation>
+    </message>
+    <message>
+        <source>Cannot write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
+    <message>
+        <source>Wrote %1.</source>
+        <translation>已写入 %1。</translation>
+    </message>
+</context>
+<context>
+    <name>tessel::views::CompareTable</name>
+    <message>
+        <source>end to end</source>
+        <translation>整个模型</translation>
+    </message>
+    <message>
+        <source>only on B</source>
+        <translation>仅在 B 中</translation>
+    </message>
+    <message>
+        <source>only on A</source>
+        <translation>仅在 A 中</translation>
+    </message>
+    <message>
+        <source>B&apos;s time divided by A&apos;s: below 1, B is faster.</source>
+        <translation>B 的时间除以 A 的时间：小于 1 表示 B 更快。</translation>
+    </message>
+    <message>
+        <source>Function</source>
+        <translation>函数</translation>
+    </message>
+    <message>
+        <source>Calls</source>
+        <translation>调用次数</translation>
+    </message>
+    <message>
+        <source>A (ms)</source>
+        <translation>A (ms)</translation>
+    </message>
+    <message>
+        <source>B (ms)</source>
+        <translation>B (ms)</translation>
+    </message>
+    <message>
+        <source>A GFLOP/s</source>
+        <translation>A GFLOP/s</translation>
+    </message>
+    <message>
+        <source>B GFLOP/s</source>
+        <translation>B GFLOP/s</translation>
+    </message>
+    <message>
+        <source>B / A</source>
+        <translation>B / A</translation>
+    </message>
+    <message>
+        <source>Tuned</source>
+        <translation>已调优</translation>
+    </message>
+</context>
+<context>
+    <name>tessel::views::CompareView</name>
+    <message>
+        <source>Schedules</source>
+        <translation>调度</translation>
+    </message>
+    <message>
+        <source>Records file</source>
+        <translation>记录文件</translation>
+    </message>
+    <message>
+        <source>Runs on</source>
+        <translation>运行于</translation>
+    </message>
+    <message>
+        <source>Threads</source>
+        <translation>线程</translation>
+    </message>
+    <message>
+        <source>Rounds:</source>
+        <translation>轮数：</translation>
+    </message>
+    <message>
+        <source>Rounds of A then B, each timed whole and per function; the figures are medians.</source>
+        <translation>先 A 后 B 的轮数，每轮都测量整个模型及各函数的时间；显示的数值为中位数。</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>PNG…</source>
+        <translation>PNG…</translation>
+    </message>
+    <message>
+        <source>PDF…</source>
+        <translation>PDF…</translation>
+    </message>
+    <message>
+        <source>CSV…</source>
+        <translation>CSV…</translation>
+    </message>
+    <message>
+        <source>Export the chart as a PNG image</source>
+        <translation>将图表导出为 PNG 图像</translation>
+    </message>
+    <message>
+        <source>Export the chart as a PDF document</source>
+        <translation>将图表导出为 PDF 文档</translation>
+    </message>
+    <message>
+        <source>Export the figures as CSV, at full precision</source>
+        <translation>以全精度将数据导出为 CSV</translation>
+    </message>
+    <message>
+        <source>Export:</source>
+        <translation>导出：</translation>
+    </message>
+    <message>
+        <source>PNG images (*.png)</source>
+        <translation>PNG 图像 (*.png)</translation>
+    </message>
+    <message>
+        <source>PDF documents (*.pdf)</source>
+        <translation>PDF 文档 (*.pdf)</translation>
+    </message>
+    <message>
+        <source>CSV files (*.csv)</source>
+        <translation>CSV 文件 (*.csv)</translation>
+    </message>
+    <message>
+        <source>starting…</source>
+        <translation>正在启动…</translation>
+    </message>
+    <message>
+        <source>Choose what A and B are, then Run: both are measured in one run, interleaved.</source>
+        <translation>请选择 A 和 B 各是什么，然后运行：两者在同一次运行中交替测量。</translation>
+    </message>
+    <message>
+        <source>Untuned (default schedules)</source>
+        <translation>未调优（默认调度）</translation>
+    </message>
+    <message>
+        <source>Tuned: Run &gt; Tuned Configurations</source>
+        <translation>已调优：运行 &gt; 调优配置</translation>
+    </message>
+    <message>
+        <source>Tuned: the Tuning view&apos;s records</source>
+        <translation>已调优：调优视图的记录</translation>
+    </message>
+    <message>
+        <source>Tuned: a records file</source>
+        <translation>已调优：记录文件</translation>
+    </message>
+    <message>
+        <source>a .jsonl records file</source>
+        <translation>.jsonl 记录文件</translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>浏览…</translation>
+    </message>
+    <message>
+        <source>This machine, or a server or tracker key of the Devices panel</source>
+        <translation>本机，或设备面板中的服务器或跟踪器键</translation>
+    </message>
+    <message>
+        <source>default</source>
+        <translation>默认</translation>
+    </message>
+    <message>
+        <source>Records file for side %1</source>
+        <translation>%1 侧的记录文件</translation>
+    </message>
+    <message>
+        <source>Tuning records (*.jsonl *.json);;All files (*)</source>
+        <translation>调优记录 (*.jsonl *.json);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Compile both sides and measure them in one run</source>
+        <translation>编译两侧，并在同一次运行中测量</translation>
+    </message>
+    <message>
+        <source>Open a model first</source>
+        <translation>请先打开一个模型</translation>
+    </message>
+    <message>
+        <source>This machine</source>
+        <translation>本机</translation>
+    </message>
+    <message>
+        <source>Cannot write %1.</source>
+        <translation>无法写入 %1。</translation>
+    </message>
+    <message>
+        <source>Wrote %1.</source>
+        <translation>已写入 %1。</translation>
+    </message>
+    <message>
+        <source>Export the comparison</source>
+        <translation>导出对比结果</translation>
+    </message>
+</context>
+<context>
     <name>tessel::views::DeviceChoice</name>
     <message>
         <source>server %1</source>
@@ -1206,6 +1552,10 @@ FLOP/cycle：%5 单精度向量，每核两个融合乘加（FMA）单元。
     <message>
         <source>; %1 of %2 tunable functions tuned</source>
         <translation>；%2 个可调优函数中已调优 %1 个</translation>
+    </message>
+    <message>
+        <source>Compare</source>
+        <translation>对比</translation>
     </message>
 </context>
 <context>
