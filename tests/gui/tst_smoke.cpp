@@ -68,7 +68,7 @@ void TestSmoke::exampleUnderXvfb() {
     QByteArray log = p.readAll();
     QVERIFY2(p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0, log.constData());
 
-    for (const char* name : {"window", "graph", "code", "schedule", "stages", "lesson"}) {
+    for (const char* name : {"window", "graph", "code", "schedule", "stages", "lesson", "tuning", "compare"}) {
         QString f = out + QLatin1Char('/') + QString::fromLatin1(name) + QStringLiteral(".png");
         QImage img(f);
         QVERIFY2(!img.isNull(), qPrintable(f + " missing or unreadable\n" + QString::fromUtf8(log)));
