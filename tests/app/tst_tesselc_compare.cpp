@@ -4,6 +4,7 @@
 // end-to-end line whose figures the CSV repeats at full precision (ratio =
 // B / A); two thread counts in this process; a stale records file is the
 // compiler's error naming the side; two equal sides are a usage error.
+#include "common/Csv.h"
 #include "common/SmallConvNet.h"
 #include "common/Tesselc.h"
 
@@ -23,22 +24,6 @@ Result tesselc(const QStringList& args) { return tessel::test::runTesselc(args);
 
 QString explain(const Result& r) { return QString("exit %1\n%2\n%3").arg(r.exitCode).arg(r.out, r.err); }
 
-/// The CSV as rows of named fields.
-QList<QMap<QString, QString>> readCsv(const QString& path) {
-    QFile f(path);
-    QList<QMap<QString, QString>> rows;
-    if (!f.open(QIODevice::ReadOnly)) return rows;
-    const QStringList lines = QString::fromUtf8(f.readAll()).split('\n', Qt::SkipEmptyParts);
-    if (lines.isEmpty()) return rows;
-    const QStringList header = lines[0].split(',');
-    for (int i = 1; i < lines.size(); ++i) {
-        const QStringList fields = lines[i].split(',');
-        QMap<QString, QString> row;
-        for (int c = 0; c < header.size(); ++c) row[header[c]] = c < fields.size() ? fields[c] : QString();
-        rows << row;
-    }
-    return rows;
-}
 
 /// The table line of `name`: its whitespace-separated fields.
 QStringList tableLine(const QString& out, const QString& name) {
@@ -78,7 +63,7 @@ private slots:
         QVERIFY2(r.out.contains("3 rounds interleaved") && r.out.contains("threads: A 1, B 1"), qPrintable(r.out));
         QVERIFY2(r.out.contains("outputs agree"), qPrintable(r.out));
 
-        const auto rows = readCsv(csv);
+        const auto rows = tessel::test::readCsv(csv);
         QVERIFY2(rows.size() >= 4, qPrintable(r.out)); // three convolutions and the dense layer, at least
         QCOMPARE(rows.back()["function"], QString("end-to-end"));
         int tunedB = 0;

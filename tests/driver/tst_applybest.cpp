@@ -7,6 +7,8 @@
 #include "driver/ModelTasks.h"
 #include "graph/Graph.h"
 
+#include "common/TuneConfigs.h"
+
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -126,9 +128,7 @@ private slots:
         auto tasks = driver::extractTasks(m);
         QCOMPARE(tasks.size(), size_t(1));
         const tune::Task& task = *tasks[0].task;
-        tune::Config other;
-        for (auto& k : task.knobs())
-            if (k.size() > 1) other[k.name] = (k.defaultIndex + 1) % k.size();
+        tune::Config other = test::otherThanDefault(task.knobs());
         QVERIFY(!other.empty());
         Target here = driver::CompileOptions().request.target;
         Target elsewhere = withCpu(here, here.cpu == "znver5" ? "znver4" : "znver5", here.vectorBits);

@@ -16,6 +16,8 @@
 #include "tune/Records.h"
 
 #include <QTemporaryDir>
+#include "common/TuneConfigs.h"
+
 #include <QtTest>
 
 #include <cmath>
@@ -24,18 +26,13 @@
 #include <sstream>
 
 using namespace tessel;
+using test::otherThanDefault;
+using test::randomValues;
 
 namespace {
 
 graph::TensorType type(const char* text) { return *graph::TensorType::parse(text); }
 
-std::vector<double> randomValues(size_t n, unsigned seed) {
-    std::mt19937 rng(seed);
-    std::uniform_real_distribution<double> u(-1, 1);
-    std::vector<double> v(n);
-    for (auto& x : v) x = u(rng);
-    return v;
-}
 
 /// x[1,16,14,14] -> conv 3x3 (16->32) + relu -> conv 3x3 (32->32) + relu
 /// (twice, the same workload; once with `short_`) -> flatten -> gemm (6272 -> 40).
@@ -59,13 +56,6 @@ graph::Graph model(bool short_ = false) {
     return g;
 }
 
-/// A configuration that differs from the defaults in every knob that has a choice.
-tune::Config otherThanDefault(const std::vector<te::Knob>& knobs) {
-    tune::Config c;
-    for (auto& k : knobs)
-        if (k.size() > 1) c[k.name] = (k.defaultIndex + 1) % k.size();
-    return c;
-}
 
 /// Writes one successful record per task with `config(task)` into `path`.
 void writeRecords(const std::string& path, const std::vector<driver::ModelTask>& tasks,

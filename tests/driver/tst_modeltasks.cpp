@@ -11,6 +11,8 @@
 #include "rpc/RpcRunner.h"
 #include "tir/IRPrinter.h"
 
+#include "common/TuneConfigs.h"
+
 #include <QtTest>
 
 #include <cmath>
@@ -19,18 +21,13 @@
 #include <set>
 
 using namespace tessel;
+using test::otherThanDefault;
+using test::randomValues;
 
 namespace {
 
 graph::TensorType type(const char* text) { return *graph::TensorType::parse(text); }
 
-std::vector<double> randomValues(size_t n, unsigned seed) {
-    std::mt19937 rng(seed);
-    std::uniform_real_distribution<double> u(-1, 1);
-    std::vector<double> v(n);
-    for (auto& x : v) x = u(rng);
-    return v;
-}
 
 /// x[1,16,14,14] -> conv 3x3 (16->32) + relu -> conv 3x3 (32->32) + relu ->
 /// conv 3x3 (32->32) + relu, twice more (the same workload, other weights)
@@ -61,13 +58,6 @@ runtime::NDArray input() {
     return x;
 }
 
-/// A configuration that differs from the defaults in every knob that has a choice.
-tune::Config otherThanDefault(const std::vector<te::Knob>& knobs) {
-    tune::Config c;
-    for (auto& k : knobs)
-        if (k.size() > 1) c[k.name] = (k.defaultIndex + 1) % k.size();
-    return c;
-}
 
 } // namespace
 

@@ -12,7 +12,9 @@
 // every tunable function tuned. A screenshot of the view
 // goes to <build>/screenshots/views/compare-view.png, the exported chart to
 // compare-chart.png beside it, the ResNet-18 demo to compare-resnet18.png.
+#include "common/GapMeter.h"
 #include "common/Session.h"
+#include "common/Csv.h"
 #include "common/SmallConvNet.h"
 #include "compare/CompareChart.h"
 #include "compare/CompareSession.h"
@@ -44,42 +46,7 @@ using namespace tessel::views;
 
 namespace {
 
-/// Records the longest gap between ticks of a 10 ms timer on the GUI thread.
-class GapMeter {
-public:
-    GapMeter() {
-        clock_.start();
-        QObject::connect(&timer_, &QTimer::timeout, [this] {
-            const qint64 t = clock_.elapsed();
-            if (last_ >= 0) longest_ = std::max(longest_, t - last_);
-            last_ = t;
-        });
-        timer_.start(10);
-    }
-    qint64 longest() const { return longest_; }
 
-private:
-    QTimer timer_;
-    QElapsedTimer clock_;
-    qint64 last_ = -1, longest_ = 0;
-};
-
-/// The CSV as rows of named fields.
-QList<QMap<QString, QString>> readCsv(const QString& path) {
-    QFile f(path);
-    QList<QMap<QString, QString>> rows;
-    if (!f.open(QIODevice::ReadOnly)) return rows;
-    const QStringList lines = QString::fromUtf8(f.readAll()).split('\n', Qt::SkipEmptyParts);
-    if (lines.isEmpty()) return rows;
-    const QStringList header = lines[0].split(',');
-    for (int i = 1; i < lines.size(); ++i) {
-        const QStringList fields = lines[i].split(',');
-        QMap<QString, QString> row;
-        for (int c = 0; c < header.size(); ++c) row[header[c]] = c < fields.size() ? fields[c] : QString();
-        rows << row;
-    }
-    return rows;
-}
 
 /// The bar of `bars` at category `key`, or NaN.
 double barAt(QCPBars* bars, int key) {
@@ -197,7 +164,7 @@ private slots:
         QCOMPARE(view.compare()->sideLabel(1), QStringLiteral("small.records.jsonl"));
         QSignalSpy finished(view.compare(), &CompareSession::finished);
         QSignalSpy progress(view.compare(), &CompareSession::progressChanged);
-        GapMeter gaps;
+        tessel::test::GapMeter gaps;
         QTest::mouseClick(view.runButton(), Qt::LeftButton);
         QVERIFY(view.compare()->isRunning());
         QVERIFY(view.cancelButton()->isEnabled() && !view.runButton()->isEnabled());
@@ -258,7 +225,7 @@ private slots:
         // CSV: parses, one line per function and the end-to-end line, the measured figures exactly.
         const QString csv = dir_.filePath(QStringLiteral("compare.csv"));
         QVERIFY(view.exportCsv(csv));
-        const auto lines = readCsv(csv);
+        const auto lines = tessel::test::readCsv(csv);
         QCOMPARE(lines.size(), int(r.rows.size()) + 1);
         for (int i = 0; i < int(r.rows.size()); ++i) {
             const driver::CompareRow& row = r.rows[size_t(i)];

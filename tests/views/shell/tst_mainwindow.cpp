@@ -12,6 +12,7 @@
 #include "common/Jobs.h"
 #include "common/MessageLog.h"
 #include "codegen/Target.h"
+#include "common/TuneConfigs.h"
 #include "common/Session.h"
 #include "driver/FunctionArtifacts.h"
 #include "driver/ModelCompiler.h"
@@ -130,7 +131,7 @@ void TestMainWindow::exampleGraphToCode() {
     for (const auto& f : s->model()->functions)
         if (!f.knobs.empty() && workload.empty()) {
             workload = f.workload;
-            for (const auto& k : f.knobs) choice[k.name] = k.size() > 1 ? (k.defaultIndex + 1) % k.size() : 0;
+            choice = tessel::test::otherThanDefault(f.knobs);
         }
     for (const auto& f : s->model()->functions) sharing += f.workload == workload;
     QSignalSpy chosen(&w, &MainWindow::modelReady);

@@ -5,6 +5,7 @@
 // template opens in the schedule editor as a script that lowers, a record of a
 // model task selects its fused function, and the GUI thread stays responsive
 // while tuning runs (the longest gap between 10 ms timer ticks is measured).
+#include "common/GapMeter.h"
 #include "common/Session.h"
 #include "driver/ModelCompiler.h"
 #include "driver/TeDriver.h"
@@ -42,25 +43,6 @@ QString readFile(const QString& path) {
 
 int plotted(QCustomPlot* plot) { return plot->graph(0)->dataCount() + plot->graph(1)->dataCount(); }
 
-/// Records the longest gap between ticks of a 10 ms timer on the GUI thread.
-class GapMeter {
-public:
-    GapMeter() {
-        clock_.start();
-        QObject::connect(&timer_, &QTimer::timeout, [this] {
-            const qint64 t = clock_.elapsed();
-            if (last_ >= 0) longest_ = std::max(longest_, t - last_);
-            last_ = t;
-        });
-        timer_.start(10);
-    }
-    qint64 longest() const { return longest_; }
-
-private:
-    QTimer timer_;
-    QElapsedTimer clock_;
-    qint64 last_ = -1, longest_ = 0;
-};
 
 graph::Graph denseModel() {
     graph::Graph g("dense");
@@ -148,7 +130,7 @@ private slots:
         QList<int> pointsAtTrial;
         connect(tuning, &TuningSession::trialAdded, this,
                 [&](int, const TrialPoint&) { pointsAtTrial << plotted(view.trialPlot()); });
-        GapMeter gaps;
+        tessel::test::GapMeter gaps;
         QVERIFY(tuning->start());
         QVERIFY(tuning->isRunning());
         QVERIFY(!tuning->start()); // one run at a time
