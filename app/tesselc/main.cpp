@@ -567,7 +567,12 @@ int cmdRunModel(const Args& a) {
         if (!rep.ok) j["error"] = rep.error;
         if (a.profile) {
             nlohmann::json prof = nlohmann::json::array();
-            for (auto& k : rep.profile) prof.push_back({{"function", k.function}, {"ms", k.ms}, {"gflops", k.gflops}});
+            for (auto& k : rep.profile)
+                prof.push_back({{"function", k.function},
+                                {"ms", k.ms},
+                                {"gflops", k.gflops},
+                                {"roofline", k.roofline},
+                                {"bound", k.memoryBound ? "memory" : "compute"}});
             j["profile"] = prof;
         }
         std::cout << j.dump() << "\n";
@@ -584,9 +589,13 @@ int cmdRunModel(const Args& a) {
         if (a.profile) {
             double total = 0;
             for (auto& k : rep.profile) total += k.ms;
-            std::printf("\n  %-40s %10s %7s %9s\n", "kernel", "ms", "share", "GFLOP/s");
-            for (auto& k : rep.profile)
-                std::printf("  %-40s %10.3f %6.1f%% %9.1f\n", k.function.c_str(), k.ms, 100 * k.ms / total, k.gflops);
+            // Roofline: the kernel's share of min(FMA peak, intensity x measured bandwidth).
+            std::printf("\n  %-40s %10s %7s %9s %9s\n", "kernel", "ms", "share", "GFLOP/s", "roofline");
+            for (auto& k : rep.profile) {
+                std::printf("  %-40s %10.3f %6.1f%% %9.1f", k.function.c_str(), k.ms, 100 * k.ms / total, k.gflops);
+                if (k.roofline > 0) std::printf(" %7.0f%% %s", 100 * k.roofline, k.memoryBound ? "(memory)" : "(compute)");
+                std::printf("\n");
+            }
         }
     }
     return rep.ok ? 0 : 1;

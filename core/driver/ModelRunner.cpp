@@ -1,5 +1,7 @@
 #include "driver/ModelRunner.h"
 
+#include "runtime/Roofline.h"
+
 #include "ir/Diagnostic.h"
 #include "rpc/Client.h"
 #include "runtime/ExportedModel.h"
@@ -43,14 +45,22 @@ std::vector<runtime::NDArray> inputValues(const CompiledModel& model, const std:
     return values;
 }
 
-/// The per-kernel profile from each plan step's milliseconds.
-std::vector<KernelProfile> profileOf(const CompiledModel& model, const std::vector<double>& ms) {
+/// The per-kernel profile from each plan step's milliseconds; with a
+/// roofline (a run on this machine), each kernel's share of it.
+std::vector<KernelProfile> profileOf(const CompiledModel& model, const std::vector<double>& ms,
+                                     const runtime::Roofline* roofline = nullptr) {
     std::vector<KernelProfile> out;
     for (size_t s = 0; s < ms.size() && s < model.plan.steps.size(); ++s) {
         KernelProfile k;
         k.function = model.plan.steps[s].function;
         k.ms = ms[s];
-        if (auto* f = model.findFunction(k.function); f && ms[s] > 0) k.gflops = f->flops / (ms[s] * 1e-3) * 1e-9;
+        if (auto* f = model.findFunction(k.function); f && ms[s] > 0) {
+            k.gflops = f->flops / (ms[s] * 1e-3) * 1e-9;
+            if (roofline) {
+                k.roofline = roofline->share(f->flops, f->bytes, ms[s] * 1e-3);
+                k.memoryBound = roofline->memoryBound(f->flops, f->bytes);
+            }
+        }
         out.push_back(k);
     }
     return out;
@@ -72,7 +82,8 @@ std::vector<runtime::NDArray> runHere(const CompiledModel& model, const std::vec
     if (options.profile) {
         std::vector<double> ms;
         for (double s : exec->profile(std::max(options.repeat, 3))) ms.push_back(s * 1e3);
-        rep.profile = profileOf(model, ms);
+        const runtime::Roofline roof = runtime::Roofline::local(rep.threads);
+        rep.profile = profileOf(model, ms, &roof);
     }
     std::vector<runtime::NDArray> outputs;
     for (int o = 0; o < exec->numOutputs(); ++o) outputs.push_back(exec->output(o).copy());
@@ -129,7 +140,16 @@ std::vector<runtime::NDArray> runOnDevice(const CompiledModel& model, const std:
         if (ms.size() != model.plan.steps.size())
             throw std::runtime_error("the device profiled " + std::to_string(ms.size()) + " steps of " +
                                      std::to_string(model.plan.steps.size()));
-        rep.profile = profileOf(model, ms);
+        // A server on this machine (the local tessel-rpc child) runs under this
+        // machine's roofline; another device's is not known here.
+        const runtime::DeviceInfo device = c.device();
+        const runtime::DeviceInfo& here = runtime::DeviceInfo::local();
+        if (device.triple == here.triple && device.cpuName == here.cpuName && device.cores == here.cores) {
+            const runtime::Roofline roof = runtime::Roofline::local(rep.threads);
+            rep.profile = profileOf(model, ms, &roof);
+        } else {
+            rep.profile = profileOf(model, ms);
+        }
     }
     for (uint64_t id : in) c.free(id);
     for (uint64_t id : out) c.free(id);

@@ -45,6 +45,12 @@ struct KernelProfile {
     std::string function;
     double ms = 0;
     double gflops = 0;
+    /// Its share of its roofline on the machine it ran on (runtime/Roofline.h:
+    /// GFLOP/s over min(peak, intensity x measured bandwidth)); 0 where the
+    /// machine's roofline is not known (a remote device).
+    double roofline = 0;
+    /// Bound by memory bandwidth rather than compute (by its arithmetic intensity).
+    bool memoryBound = false;
 };
 
 struct OutputReport {

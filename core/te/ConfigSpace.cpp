@@ -314,6 +314,7 @@ const Knob& ConfigSpace::defineAnnotate(std::string name, int numAxes, AnnotateP
 
 const Knob& ConfigSpace::define(std::string name, KnobKind kind, std::vector<KnobValue> choices,
                                 int64_t defaultIndex, SourceLoc loc) {
+    name = prefix_ + name;
     for (auto& k : knobs_)
         if (k.name == name)
             throw CompileError("knob '" + name + "' is already defined" +
@@ -353,7 +354,8 @@ const Knob& ConfigSpace::define(std::string name, KnobKind kind, std::vector<Kno
 // ---------------------------------------------------------------------------
 // Reading
 
-const Knob& ConfigSpace::get(std::string_view name, SourceLoc loc) const {
+const Knob& ConfigSpace::get(std::string_view shortName, SourceLoc loc) const {
+    const std::string name = prefix_ + std::string(shortName);
     std::vector<std::string> names;
     for (auto& k : knobs_) {
         if (k.name == name) return k;
@@ -398,6 +400,7 @@ bool ConfigSpace::isFallback() const {
 }
 
 void ConfigSpace::checkConfigUsed() const {
+    if (allowUnused_) return;
     std::vector<std::string> names;
     for (auto& k : knobs_)
         names.push_back(k.name);

@@ -9,7 +9,7 @@
 #include "graph/passes/InferShapes.h"
 #include "lower/LowerGroup.h"
 #include "lower/LoweringSteps.h"
-#include "lower/Strategy.h"
+#include "lower/StrategyRegistry.h"
 #include "ir/Diagnostic.h"
 #include "topi/TopiUtil.h"
 
@@ -53,7 +53,7 @@ class TestLowering : public QObject {
 private slots:
     void strategiesNameRegisteredOperatorsAndComputes() {
         std::set<std::string> ops;
-        for (auto& s : lower::opStrategies()) {
+        for (auto& s : lower::defaultStrategies()) {
             QVERIFY2(graph::findOp(s.op), s.op.c_str());
             QVERIFY2(s.compute.starts_with("topi::"), s.op.c_str());
             QVERIFY(s.apply);
