@@ -187,6 +187,7 @@ int runCompare(const CompareArgs& args) {
         std::printf("\n  outputs %s: max |B - A| %.3g of max |A| %.3g\n", r.outputsAgree ? "agree" : "DISAGREE",
                     r.maxAbsDiff, r.maxAbsA);
     for (const auto& n : r.notes) std::printf("  note: %s\n", n.c_str());
+    for (const auto& w : r.warnings) std::printf("  warning: %s\n", w.c_str());
     if (!r.error.empty()) std::printf("  error: %s\n", r.error.c_str());
 
     if (!args.csv.empty()) {

@@ -393,6 +393,8 @@ std::map<std::string, tune::Config> tunedConfigs(const Args& a, const Target& ta
 
 /// How many of `m`'s functions took a tuned configuration, for a line of output.
 void reportTuned(const Args& a, const driver::CompiledModel& m) {
+    // A stale record skipped (the function kept its default): said, never an error.
+    for (auto& w : m.warnings) std::fprintf(stderr, "tesselc: warning: %s\n", w.c_str());
     if (a.records.empty()) return;
     size_t tunable = 0, tuned = 0;
     for (auto& f : m.functions) {

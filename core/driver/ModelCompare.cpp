@@ -362,6 +362,8 @@ CompareResult compareModels(const graph::Graph& imported, const CompareSide& a, 
                 d.message = labels[s] + ": " + d.message;
                 throw CompileError(d);
             }
+            // A stale record was skipped (the function took its default): say so.
+            for (const auto& w : c->model.warnings) r.warnings.push_back(labels[s] + ": " + w);
             compiles.push_back(std::move(c));
         }
     } catch (const Cancelled&) {

@@ -117,6 +117,10 @@ struct CompareResult {
     double maxAbsDiff = 0, maxAbsA = 0;
     /// Things worth saying that are no error: a function only one side has.
     std::vector<std::string> notes;
+    /// What a side's compile set aside: a stale tuning record skipped ("B:
+    /// function f: the tuned configuration ... does not fit ...; the default
+    /// schedule is used"; CompiledModel::warnings).
+    std::vector<std::string> warnings;
     /// The user cancelled: the figures are those of the completed rounds.
     bool cancelled = false;
     /// Why the comparison is not complete or not sound (outputs that

@@ -39,13 +39,24 @@ std::vector<const OpStrategy*> candidatesFor(const OpContext& ctx, const Compute
         order.push_back(s);
     }
     if (order.empty()) return order;
-    if (options.anchor && ctx.config() && tunable.size() >= 2) {
+    // A choice for the tuner only when the record that leads is itself a
+    // tunable one: a specialised record of higher priority wins outright.
+    if (options.anchor && ctx.config() && tunable.size() >= 2 && order.front() == tunable.front()) {
         std::vector<te::KnobValue> names;
         for (auto* s : tunable) names.emplace_back(s->id());
         const std::string picked = topi::defineChoiceKnob(*ctx.config(), "strategy", names, names.front()).asString();
-        // The space is the union of the alternatives' knobs; only the chosen one's are defined.
-        ctx.config()->allowUnusedConfig();
-        if (picked != names.front().asString()) prefix = picked + ".";
+        // The space is the union of the alternatives' knobs; only the chosen
+        // one's are defined. The others' are theirs: prefixed by a tunable
+        // record's name, or unprefixed (the default's) when another is chosen.
+        const bool pickedDefault = picked == names.front().asString();
+        std::vector<std::string> alternatives;
+        for (auto* s : tunable) alternatives.push_back(s->id() + ".");
+        ctx.config()->allowUnusedConfig([alternatives, pickedDefault](const std::string& name) {
+            for (auto& a : alternatives)
+                if (name.starts_with(a)) return true;
+            return !pickedDefault && name.find('.') == std::string::npos;
+        });
+        if (!pickedDefault) prefix = picked + ".";
         auto it = std::find_if(order.begin(), order.end(), [&](auto* s) { return s->id() == picked; });
         TESSEL_CHECK(it != order.end(), "strategy knob names a record that does not apply");
         const OpStrategy* chosen = *it;
@@ -61,7 +72,8 @@ std::vector<const OpStrategy*> candidatesFor(const OpContext& ctx, const Compute
     }
     if (conditional.size() >= 2 && order.front() == conditional.front())
         reason = "the highest priority (" + std::to_string(order.front()->priority) + ") of " +
-                 std::to_string(conditional.size()) + " whose condition holds (" + nameList(conditional) + ")";
+                 std::to_string(conditional.size()) + " whose condition holds (" + nameList(conditional) + ")" +
+                 (order.front()->condition.empty() ? std::string() : ": " + order.front()->condition);
     else if (order.front()->when)
         reason = "its condition holds (" +
                  (order.front()->condition.empty() ? std::string("specialised") : order.front()->condition) + ")";

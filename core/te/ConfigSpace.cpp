@@ -400,12 +400,11 @@ bool ConfigSpace::isFallback() const {
 }
 
 void ConfigSpace::checkConfigUsed() const {
-    if (allowUnused_) return;
     std::vector<std::string> names;
     for (auto& k : knobs_)
         names.push_back(k.name);
     for (auto& [name, index] : config_)
-        if (std::find(names.begin(), names.end(), name) == names.end())
+        if (std::find(names.begin(), names.end(), name) == names.end() && !(allowUnused_ && allowUnused_(name)))
             throw CompileError("the config sets knob '" + name +
                                "', which the script does not define" + didYouMean(name, names));
 }

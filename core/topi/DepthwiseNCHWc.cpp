@@ -145,7 +145,8 @@ void scheduleDepthwiseNCHWc(te::Schedule& s, const te::Tensor& conv, const te::T
     auto [oho, ohi] = o.split(ax[2], intImm(block[0]));
     auto [owo, owi] = o.split(ax[3], intImm(block[1]));
     o.reorder({ax[0], ax[1], oho, owo, ohi, owi, ax[4]});
-    o.parallel(o.fuse(o.fuse(ax[0], ax[1]), oho));
+    IterVar task = o.fuse(o.fuse(ax[0], ax[1]), oho);
+    o.parallel(task);
     o.unroll(ohi);
     o.unroll(owi);
     o.vectorize(ax[4]);
@@ -161,11 +162,16 @@ void scheduleDepthwiseNCHWc(te::Schedule& s, const te::Tensor& conv, const te::T
     a.unroll(accOp->axis[3]);
     a.vectorize(accOp->axis[4]);
 
+    // The padded rows a task reads, copied inside the task: a depthwise
+    // convolution does so little per input element that a separate pass over
+    // the whole padded input through memory would cost as much as the
+    // arithmetic; these few rows stay in the cache (rows shared by two tasks
+    // are copied twice).
     for (auto& t : convOp->inputTensors()) {
         auto* op = dynamic_cast<const te::ComputeOpNode*>(t->op.get());
         if (!op || op->tag != tag::kPad) continue;
         te::Stage st = s[t];
-        st.parallel(st.fuse(st.fuse(op->axis[0], op->axis[1]), op->axis[2]));
+        st.computeAt(o, task);
         st.vectorize(op->axis[4]);
     }
 }

@@ -36,7 +36,7 @@ namespace {
 Value weights(Graph& g, const std::string& name, std::vector<int64_t> shape) {
     int64_t n = 1;
     for (auto d : shape) n *= d;
-    std::vector<double> v(size_t(n));
+    std::vector<double> v(static_cast<size_t>(n));
     for (size_t i = 0; i < v.size(); ++i) v[i] = 0.01 * double(int(i % 11) - 5);
     return g.addConstant(name, Constant::fromFloats(shape, v));
 }
@@ -50,7 +50,7 @@ Value conv(Graph& g, Value x, int64_t cin, int64_t cout, int64_t k, int64_t grou
                    name);
 }
 
-Graph pass(const Graph& g, int64_t block = 16) {
+Graph altered(const Graph& g, int64_t block = 16) {
     AlterLayoutOptions o;
     o.block = block;
     Graph out = alterLayout(inferShapes(g), o);
@@ -165,24 +165,24 @@ private slots:
         Value y = g.addOp("Relu", {conv(g, x, 32, 32, 3, 1, "conv1")}, {}, "relu1");
         Value z = conv(g, y, 32, 32, 3, 1, "conv2");
         g.setOutputs({g.addOp("Relu", {g.addOp("Add", {z, x}, {}, "add")}, {}, "relu2")});
-        Graph f = pass(g);
+        Graph f = altered(g);
         QCOMPARE(QString::fromStdString(text(f)), QString(R"(graph block(%x: float32[1, 32, 8, 8]) {
   %conv1_w = constant : float32[32, 32, 3, 3]
   %conv1_b = constant : float32[32]
   %conv2_w = constant : float32[32, 32, 3, 3]
   %conv2_b = constant : float32[32]
-  %5 = Conv(%x, %conv1_w, %conv1_b) {pads=[1, 1, 1, 1], out_layout="NCHW16c"} : float32<NCHW16c>[1, 2, 8, 8, 16]  # conv1
-  %6 = Relu(%5) : float32<NCHW16c>[1, 2, 8, 8, 16]  # relu1
-  %9 = Conv(%6, %conv2_w, %conv2_b) {pads=[1, 1, 1, 1], out_layout="NCHW16c"} : float32<NCHW16c>[1, 2, 8, 8, 16]  # conv2
-  %12 = LayoutTransform(%x) {src_layout="NCHW", dst_layout="NCHW16c"} : float32<NCHW16c>[1, 2, 8, 8, 16]
-  %10 = Add(%9, %12) : float32<NCHW16c>[1, 2, 8, 8, 16]  # add
-  %11 = Relu(%10) : float32<NCHW16c>[1, 2, 8, 8, 16]  # relu2
-  %13 = LayoutTransform(%11) {src_layout="NCHW16c", dst_layout="NCHW"} : float32[1, 32, 8, 8]  # relu2_plain
-  return %13
+  %3 = Conv(%x, %conv1_w, %conv1_b) {pads=[1, 1, 1, 1], out_layout="NCHW16c"} : float32<NCHW16c>[1, 2, 8, 8, 16]  # conv1
+  %4 = Relu(%3) : float32<NCHW16c>[1, 2, 8, 8, 16]  # relu1
+  %7 = Conv(%4, %conv2_w, %conv2_b) {pads=[1, 1, 1, 1], out_layout="NCHW16c"} : float32<NCHW16c>[1, 2, 8, 8, 16]  # conv2
+  %10 = LayoutTransform(%x) {src_layout="NCHW", dst_layout="NCHW16c"} : float32<NCHW16c>[1, 2, 8, 8, 16]  # x_NCHW16c
+  %8 = Add(%7, %10) : float32<NCHW16c>[1, 2, 8, 8, 16]  # add
+  %9 = Relu(%8) : float32<NCHW16c>[1, 2, 8, 8, 16]  # relu2
+  %11 = LayoutTransform(%9) {src_layout="NCHW16c", dst_layout="NCHW"} : float32[1, 32, 8, 8]  # relu2_plain
+  return %11
 }
 )"));
         // A target without vectors: nothing changes.
-        QCOMPARE(text(pass(g, 1)), text(inferShapes(g)));
+        QCOMPARE(text(altered(g, 1)), text(inferShapes(g)));
     }
 
     // MobileNetV2's inverted residual with 24 channels (blocks of 8): 1x1
@@ -200,7 +200,7 @@ private slots:
         Value p = conv(g, d, 144, 24, 1, 1, "project");
         Value s = g.addOp("Mul", {p, weights(g, "scale", {24, 1, 1})}, {}, "scale");
         g.setOutputs({g.addOp("Add", {s, a}, {}, "residual")});
-        Graph f = pass(g);
+        Graph f = altered(g);
         QCOMPARE(QString::fromStdString(text(f)), QString(R"(graph ir(%x: float32[1, 24, 8, 8]) {
   %stem_w = constant : float32[24, 24, 1, 1]
   %stem_b = constant : float32[24]
@@ -213,16 +213,16 @@ private slots:
   %project_w = constant : float32[24, 144, 1, 1]
   %project_b = constant : float32[24]
   %scale_NCHW8c = constant : float32<NCHW8c>[1, 3, 1, 1, 8]
-  %4 = Conv(%x, %stem_w, %stem_b) {pads=[0, 0, 0, 0], out_layout="NCHW8c"} : float32<NCHW8c>[1, 3, 8, 8, 8]  # stem
-  %10 = Conv(%4, %expand_w, %expand_b) {pads=[0, 0, 0, 0], out_layout="NCHW16c"} : float32<NCHW16c>[1, 9, 8, 8, 16]  # expand
-  %11 = Clip(%10, %lo, %hi) : float32<NCHW16c>[1, 9, 8, 8, 16]  # relu6a
-  %14 = Conv(%11, %dw_w, %dw_b) {pads=[1, 1, 1, 1], group=144, out_layout="NCHW16c"} : float32<NCHW16c>[1, 9, 8, 8, 16]  # dw
-  %15 = Clip(%14, %lo, %hi) : float32<NCHW16c>[1, 9, 8, 8, 16]  # relu6b
-  %18 = Conv(%15, %project_w, %project_b) {pads=[0, 0, 0, 0], out_layout="NCHW8c"} : float32<NCHW8c>[1, 3, 8, 8, 8]  # project
-  %20 = Mul(%18, %scale_NCHW8c) : float32<NCHW8c>[1, 3, 8, 8, 8]  # scale
-  %21 = Add(%20, %4) : float32<NCHW8c>[1, 3, 8, 8, 8]  # residual
-  %22 = LayoutTransform(%21) {src_layout="NCHW8c", dst_layout="NCHW"} : float32[1, 24, 8, 8]  # residual_plain
-  return %22
+  %3 = Conv(%x, %stem_w, %stem_b) {pads=[0, 0, 0, 0], out_layout="NCHW8c"} : float32<NCHW8c>[1, 3, 8, 8, 8]  # stem
+  %8 = Conv(%3, %expand_w, %expand_b) {pads=[0, 0, 0, 0], out_layout="NCHW16c"} : float32<NCHW16c>[1, 9, 8, 8, 16]  # expand
+  %9 = Clip(%8, %lo, %hi) : float32<NCHW16c>[1, 9, 8, 8, 16]  # relu6a
+  %12 = Conv(%9, %dw_w, %dw_b) {pads=[1, 1, 1, 1], group=144, out_layout="NCHW16c"} : float32<NCHW16c>[1, 9, 8, 8, 16]  # dw
+  %13 = Clip(%12, %lo, %hi) : float32<NCHW16c>[1, 9, 8, 8, 16]  # relu6b
+  %16 = Conv(%13, %project_w, %project_b) {pads=[0, 0, 0, 0], out_layout="NCHW8c"} : float32<NCHW8c>[1, 3, 8, 8, 8]  # project
+  %18 = Mul(%16, %scale_NCHW8c) : float32<NCHW8c>[1, 3, 8, 8, 8]  # scale
+  %19 = Add(%18, %3) : float32<NCHW8c>[1, 3, 8, 8, 8]  # residual
+  %21 = LayoutTransform(%19) {src_layout="NCHW8c", dst_layout="NCHW"} : float32[1, 24, 8, 8]  # residual_plain
+  return %21
 }
 )"));
         QCOMPARE(count(f, "LayoutTransform"), 1);
@@ -239,7 +239,7 @@ private slots:
         Value m = g.addOp("MaxPool", {g.addOp("Relu", {conv(g, x, 16, 32, 3, 1, "conv")}, {}, "relu")}, pool, "pool");
         Value f = g.addOp("Flatten", {g.addOp("GlobalAveragePool", {m}, {}, "gap")}, {}, "flat");
         g.setOutputs({g.addOp("Gemm", {f, weights(g, "fc", {32, 10})}, {}, "fc")});
-        Graph out = pass(g);
+        Graph out = altered(g);
         QCOMPARE(QString::fromStdString(text(out)), QString(R"(graph head(%x: float32[1, 16, 7, 7]) {
   %conv_w = constant : float32[32, 16, 3, 3]
   %conv_b = constant : float32[32]

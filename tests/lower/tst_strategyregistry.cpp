@@ -57,7 +57,8 @@ lower::OpStrategy record(std::string name, int priority, bool tunable, lower::St
 float firstOutput(const driver::CompiledModel& m, int64_t channels) {
     auto exec = m.makeExecutor();
     runtime::NDArray x = runtime::NDArray::empty({1, channels, 8, 8}, DataType::float32());
-    for (int64_t i = 0; i < x.numElements(); ++i) x.data<float>()[i] = 1.0f;
+    // All -1: channel 0's sum is positive with these weights (relu keeps it).
+    for (int64_t i = 0; i < x.numElements(); ++i) x.data<float>()[i] = -1.0f;
     exec->setInput(0, x);
     exec->run();
     // An interior pixel of channel 0 (all nine taps inside).
@@ -96,14 +97,19 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(CompileError, r.add({.op = "", .compute = "e", .apply = noop}));
     }
 
+    // Direct, Winograd, blocked depthwise and the general convolution side by
+    // side, by priority; the tunable ones are the two a 3x3 stride-1 layer may take.
     void builtinConvolutionRecords() {
         const auto& r = lower::defaultStrategies();
-        auto conv = r.forOp("Conv");
-        QVERIFY(conv.size() >= 2);
-        QCOMPARE(conv.front()->id(), std::string("conv2d_nchwc"));
-        QCOMPARE(conv.back()->id(), std::string("conv_generic"));
-        for (auto* s : conv) QVERIFY2(s->priority <= conv.front()->priority, s->id().c_str());
-        QCOMPARE(lower::findStrategy("Conv")->compute, std::string("topi::nn::conv2dNCHWc"));
+        std::vector<std::string> ids;
+        for (auto* s : r.forOp("Conv")) ids.push_back(s->id());
+        QCOMPARE(ids, (std::vector<std::string>{"depthwise_nchwc", "conv2d_nchwc", "conv2d_winograd", "conv_generic"}));
+        QVERIFY(r.find("Conv", "conv2d_nchwc")->tunable && r.find("Conv", "conv2d_winograd")->tunable);
+        QVERIFY(!r.find("Conv", "conv_generic")->when); // takes whatever the others leave
+        for (auto& rec : r) {
+            QVERIFY2(!rec.compute.empty() && rec.apply, rec.op.c_str());
+            if (rec.when) QVERIFY2(!rec.condition.empty(), (rec.op + " " + rec.id()).c_str());
+        }
     }
 
     // A record added at run time, with a higher priority than every built-in
@@ -146,12 +152,16 @@ private slots:
         for (auto& k : f.knobs)
             if (k.name == "strategy") knob = &k;
         QVERIFY(knob);
-        QCOMPARE(int(knob->choices.size()), 2);
+        // The 3x3 layer also takes Winograd: three tunable records, the default first.
+        QCOMPARE(int(knob->choices.size()), 3);
         QCOMPARE(knob->choices[0].asString(), std::string("conv2d_nchwc"));
-        QCOMPARE(knob->choices[1].asString(), std::string("doubled"));
+        int64_t doubled = -1;
+        for (int64_t i = 0; i < knob->size(); ++i)
+            if (knob->choices[size_t(i)].asString() == "doubled") doubled = i;
+        QVERIFY(doubled > 0);
         QVERIFY2(f.strategyReason.find("the tuner may choose another") != std::string::npos, f.strategyReason.c_str());
 
-        o.configs[f.workload] = {{"strategy", 1}};
+        o.configs[f.workload] = {{"strategy", doubled}};
         auto tuned = driver::compileGraph(g, o);
         QCOMPARE(convFunction(tuned).strategy, std::string("doubled"));
         QVERIFY(convFunction(tuned).tuned);

@@ -722,6 +722,8 @@ void MainWindow::compileModel(const QString& path, const QMap<QString, QString>&
                                .arg(m->timings.totalSeconds(), 0, 'f', 2);
             if (!session_->recordsPath().isEmpty())
                 text += tr("; %1 of %2 tunable functions tuned").arg(tuned).arg(tunable);
+            // Stale records skipped: each function kept its default schedule.
+            for (const auto& w : m->warnings) session_->messages()->append(tr("Warning: %1").arg(QString::fromStdString(w)), false);
             showMessage(text, false);
             pendingProject_ = Project();
             emit modelReady();

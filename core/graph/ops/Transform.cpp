@@ -179,7 +179,9 @@ Types inferConcatLayouts(const InferContext& ctx) {
     if (axis < 0 || axis >= l.logicalRank() || l.storedIndexOf(l.primal().axes()[size_t(axis)].name) != axis)
         ctx.fail("axis " + std::to_string(axis) + " of inputs stored as " + layout +
                  " must be a primal axis at the same position (alter-layout writes it so)");
-    return inferConcat(ctx);
+    Types out = inferConcat(ctx);
+    out[0].layout = layout;
+    return out;
 }
 
 /// LayoutTransform: the same logical tensor stored in dst_layout.

@@ -39,6 +39,8 @@
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTextBlock>
+#include "driver/ApplyBest.h"
+
 #include <QtTest>
 
 #include <memory>
@@ -96,8 +98,9 @@ void TestMainWindow::exampleGraphToCode() {
     QVERIFY(!s->currentFunction().isEmpty());
 
     // The example opens with the bundled tuned configurations (like TVM's
-    // TopHub): on an x86-64 machine with AVX-512 every tunable function of
-    // ResNet-18 takes one; elsewhere none fits and all keep the default.
+    // TopHub): on a machine of a kind they were tuned on (architecture and
+    // vector width) every tunable function of ResNet-18 takes one; elsewhere
+    // none fits and all keep the default.
     QVERIFY(!MainWindow::bundledRecords().isEmpty());
     QCOMPARE(s->recordsPath(), MainWindow::bundledRecords());
     auto countTuned = [&](int* tunable) {
@@ -113,7 +116,10 @@ void TestMainWindow::exampleGraphToCode() {
     const int tuned = countTuned(&tunable);
     QVERIFY(tunable > 0);
     const tessel::Target host = tessel::codegen::hostTarget();
-    QCOMPARE(tuned, host.arch() == "x86_64" && host.vectorBits == 512 ? tunable : 0);
+    const bool bundledForThisKind =
+        !tessel::driver::bestConfigsFor(tessel::driver::loadRecords(MainWindow::bundledRecords().toStdString()), host)
+             .configs.empty();
+    QCOMPARE(tuned, bundledForThisKind ? tunable : 0);
     QVERIFY2(s->messages()->lastText().contains(QStringLiteral("%1 of %2 tunable functions tuned").arg(tuned).arg(tunable)) ||
                  tuned == 0,
              qPrintable(s->messages()->lastText()));
@@ -473,7 +479,10 @@ void TestMainWindow::dynamicWidthModelThroughTheDialog() {
     QVERIFY(model);
     QCOMPARE(s->inputShapes().value(QStringLiteral("x")), QStringLiteral("1,3,48,320"));
     QCOMPARE(model->graph.inputs().front()->output(0).type().shape, (std::vector<int64_t>{1, 3, 48, 320}));
-    QCOMPARE(model->functions.size(), size_t(1));
+    // (With 4 output channels on an AVX2 machine the convolution writes NCHW4c
+    // blocks and a second function gives the output back as NCHW.)
+    QVERIFY(model->functions.size() == 1 ||
+            (model->functions.size() == 2 && model->functions.back().name == "fused_layouttransform"));
     QCOMPARE(model->functions.front().members.size(), size_t(2));
     QCOMPARE(model->graph.outputs().front().type().shape, (std::vector<int64_t>{1, 4, 46, 318}));
     QVERIFY(s->jobs()->waitForIdle(60000));
