@@ -232,15 +232,13 @@ private slots:
         auto m = driver::compileGraph(b.g, o);
         const driver::FusedFunction* f = m.findFunction("fused_conv_relu");
         QVERIFY(f);
-        // The printed script with another split factor: a register block of
-        // one output column (relu1_l, the columns; the default block has more).
+        // The printed script with the output's channel vectors stored one
+        // lane at a time (its vectorize line unrolled instead).
         std::string script = f->script;
-        const std::string from = "split(relu1_l, factor=";
+        const std::string from = "s[relu1].vectorize(relu1_m)";
         size_t at = script.find(from);
         QVERIFY2(at != std::string::npos, script.c_str());
-        const size_t end = script.find(')', at);
-        QVERIFY(script.substr(at + from.size(), end - at - from.size()) != "1");
-        script.replace(at, end - at, from + "1");
+        script.replace(at, from.size(), "s[relu1].unroll(relu1_m)");
 
         o.schedules[f->name] = script;
         auto edited = driver::compileGraph(b.g, o);
