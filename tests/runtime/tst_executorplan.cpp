@@ -29,7 +29,7 @@ int32_t doubleKernel(void* const* a) {
 }
 int32_t failingKernel(void* const*) { return -1; }
 
-class TableModule : public Module {
+class TableModule : public CpuModule {
 public:
     KernelFunction function(const std::string& name) const override {
         if (name == "add") return addKernel;
