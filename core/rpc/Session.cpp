@@ -178,8 +178,8 @@ private:
     std::vector<char> copyTo(Reader& r);
     std::vector<char> run(Reader& r);
     std::vector<char> loadModel(Reader& r);
-    std::vector<char> runModel(Reader& r);
-    std::vector<char> profileModel(Reader& r);
+    /// run-model, or profile-model (each step timed on its own; no outputs).
+    std::vector<char> runModel(Reader& r, bool profile);
     Tensor& tensor(uint64_t id);
     /// The tensor `id`, which the request says is on `device`.
     Tensor& tensorOn(uint64_t id, runtime::Device device);
@@ -516,13 +516,15 @@ std::vector<Tensor*> Session::modelTensors(const std::vector<uint64_t>& ids, con
     return out;
 }
 
-std::vector<char> Session::runModel(Reader& r) {
+std::vector<char> Session::runModel(Reader& r, bool profile) {
     const uint32_t ni = r.count(kMaxArgs, 8);
     std::vector<uint64_t> in(ni);
     for (auto& id : in) id = r.u64();
-    const uint32_t no = r.count(kMaxArgs, 8);
-    std::vector<uint64_t> out(no);
-    for (auto& id : out) id = r.u64();
+    std::vector<uint64_t> out;
+    if (!profile) { // a profile writes no outputs back
+        out.resize(r.count(kMaxArgs, 8));
+        for (auto& id : out) id = r.u64();
+    }
     const RunSpec spec = RunSpec::read(r);
     r.finish();
     checkRunLimit(spec);
@@ -530,44 +532,22 @@ std::vector<char> Session::runModel(Reader& r) {
     const auto& plan = *modelPlan_;
     if (spec.device != modelDevice_)
         throw Refusal{ErrorCode::Protocol, "the model is loaded for " + modelDevice_.str() + ", not for " + spec.device.str()};
-    if (in.size() != plan.inputs.size() || out.size() != plan.outputs.size())
-        throw Refusal{ErrorCode::Protocol, "the model takes " + std::to_string(plan.inputs.size()) + " inputs and gives " +
-                                               std::to_string(plan.outputs.size()) + " outputs"};
+    if (in.size() != plan.inputs.size() || (!profile && out.size() != plan.outputs.size()))
+        throw Refusal{ErrorCode::Protocol, "the model takes " + std::to_string(plan.inputs.size()) + " inputs" +
+                                               (profile ? "" : " and gives " + std::to_string(plan.outputs.size()) +
+                                                                   " outputs")};
     const std::vector<Tensor*> inputs = modelTensors(in, plan.inputs, spec.device);
     const std::vector<Tensor*> outputs = modelTensors(out, plan.outputs, spec.device);
     Writer q;
-    q.u8(static_cast<uint8_t>(RunnerOp::RunModel));
+    q.u8(static_cast<uint8_t>(profile ? RunnerOp::ProfileModel : RunnerOp::RunModel));
     spec.write(q);
-    q.u32(ni);
+    q.u32(static_cast<uint32_t>(inputs.size()));
     for (const Tensor* t : inputs) q.u64(t->offset);
-    q.u32(no);
+    q.u32(static_cast<uint32_t>(outputs.size()));
     for (const Tensor* t : outputs) q.u64(t->offset);
     std::vector<char> reply = ask(q.take(), spec.timeoutMs, "the model", ErrorCode::Runtime);
     for (Tensor* t : outputs) ++t->version;
     return reply;
-}
-
-std::vector<char> Session::profileModel(Reader& r) {
-    const uint32_t ni = r.count(kMaxArgs, 8);
-    std::vector<uint64_t> in(ni);
-    for (auto& id : in) id = r.u64();
-    const RunSpec spec = RunSpec::read(r);
-    r.finish();
-    checkRunLimit(spec);
-    if (!modelPlan_) throw Refusal{ErrorCode::NotFound, "no model is loaded in this session"};
-    const auto& plan = *modelPlan_;
-    if (spec.device != modelDevice_)
-        throw Refusal{ErrorCode::Protocol, "the model is loaded for " + modelDevice_.str() + ", not for " + spec.device.str()};
-    if (in.size() != plan.inputs.size())
-        throw Refusal{ErrorCode::Protocol, "the model takes " + std::to_string(plan.inputs.size()) + " inputs"};
-    const std::vector<Tensor*> inputs = modelTensors(in, plan.inputs, spec.device);
-    Writer q;
-    q.u8(static_cast<uint8_t>(RunnerOp::ProfileModel));
-    spec.write(q);
-    q.u32(ni);
-    for (const Tensor* t : inputs) q.u64(t->offset);
-    q.u32(0);
-    return ask(q.take(), spec.timeoutMs, "the model", ErrorCode::Runtime);
 }
 
 // ---------------------------------------------------------------- in the runner
@@ -726,8 +706,8 @@ bool Session::handle(const Frame& f) {
         }
         case Code::Run: reply = run(r); break;
         case Code::LoadModel: reply = loadModel(r); break;
-        case Code::RunModel: reply = runModel(r); break;
-        case Code::ProfileModel: reply = profileModel(r); break;
+        case Code::RunModel: reply = runModel(r, false); break;
+        case Code::ProfileModel: reply = runModel(r, true); break;
         case Code::Bye:
             r.finish();
             c_.send(Code::Ok, {}, deadlineIn(5000), "bye");

@@ -1,6 +1,6 @@
 /// \file
-/// Where a session keeps its tensors: one shared anonymous mapping, reserved
-/// (not committed) when the session starts, that the session's runner
+/// Where a session keeps its tensors: one shared mapping of a sparse memory
+/// file, reserved (not committed) when first needed, that the session's runner
 /// process (rpc/RunnerProcess.h) sees at the same address because it is a
 /// fork of the session. What a client copies in is there for the runner to
 /// take, what a run writes comes back there, and a runner that crashes
@@ -39,6 +39,7 @@ public:
     uint64_t blockSize(uint64_t bytes) const;
 
 private:
+    int fd_ = -1;
     char* base_ = nullptr;
     uint64_t capacity_ = 0;
     uint64_t page_ = 4096;

@@ -11,6 +11,8 @@
 #include "runtime/ModelRunner.h"
 #include "runtime/NDArray.h"
 
+#include "common/TwoStepPlan.h"
+
 #include <QtTest>
 
 #include <cstring>
@@ -72,29 +74,8 @@ public:
 
 FakeGpu* gpu = nullptr;
 
-int32_t addKernel(void* const* a) { // y = x + w, 4 floats
-    auto* x = static_cast<const float*>(a[0]);
-    auto* w = static_cast<const float*>(a[1]);
-    auto* y = static_cast<float*>(a[2]);
-    for (int i = 0; i < 4; ++i) y[i] = x[i] + w[i];
-    return 0;
-}
-int32_t doubleKernel(void* const* a) {
-    auto* y = static_cast<const float*>(a[0]);
-    auto* z = static_cast<float*>(a[1]);
-    for (int i = 0; i < 4; ++i) z[i] = 2 * y[i];
-    return 0;
-}
-
-class CpuTable : public CpuModule {
-public:
-    KernelFunction function(const std::string& name) const override {
-        if (name == "add") return addKernel;
-        if (name == "double") return doubleKernel;
-        return nullptr;
-    }
-    std::vector<std::string> functionNames() const override { return {"add", "double"}; }
-};
+using test::twoSteps;
+using CpuTable = test::TableModule;
 
 /// The same kernels as a module of the fake GPU: launched through its own
 /// launch function, on device memory.
@@ -116,29 +97,6 @@ private:
     }
     CpuTable cpu_;
 };
-
-/// x (input) + w (constant) -> y; 2 y -> z (output).
-ExecutorPlan twoSteps() {
-    ExecutorPlan p;
-    auto t = [](std::string name, PlanTensor::Kind kind, int storage, int64_t offset = 0) {
-        PlanTensor x;
-        x.name = std::move(name);
-        x.dtype = DataType::float32();
-        x.shape = {4};
-        x.kind = kind;
-        x.storage = storage;
-        x.offset = offset;
-        return x;
-    };
-    p.tensors = {t("x", PlanTensor::Kind::Input, 0), t("w", PlanTensor::Kind::Constant, -1, 0),
-                 t("y", PlanTensor::Kind::Intermediate, 1), t("z", PlanTensor::Kind::Output, 2)};
-    p.storages = {16, 16, 16};
-    p.steps = {{"add", {0, 1, 2}}, {"double", {2, 3}}};
-    p.inputs = {0};
-    p.outputs = {3};
-    p.weightsBytes = 64;
-    return p;
-}
 
 NDArray weights() {
     NDArray w = NDArray::zeros({64}, DataType::int8());
@@ -229,6 +187,7 @@ private slots:
         CpuTable m;
         QVERIFY(m.device() == Device::cpu());
         QVERIFY(!m.kernel("nope"));
+        QVERIFY(m.kernel("fail"));
         const Kernel k = m.kernel("double");
         QVERIFY(k);
         QVERIFY(k.device() == Device::cpu());
