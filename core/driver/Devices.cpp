@@ -108,9 +108,14 @@ runtime::Runner& DeviceRunners::referenceRunner() { return spec_.remote() ? host
 void DeviceRunners::apply(RunOptions& options) {
     options.runner = runner_.get();
     if (spec_.remote()) {
-        options.builder = &builder();
         options.referenceBuilder = &referenceBuilder();
         options.referenceRunner = &hostRunner_;
+        try {
+            options.builder = &builder(); // asks the device for its target
+        } catch (const std::exception&) {
+            // It cannot be reached now (refused, a wrong token): the run on
+            // it fails and its report says why, as a measurement's failure.
+        }
     }
 }
 

@@ -96,7 +96,8 @@ public:
     codegen::Builder& referenceBuilder();
     runtime::Runner& referenceRunner();
     /// Points `options` at the runner, and for a remote device its builder
-    /// and this machine's references.
+    /// (when the device answers; otherwise the run reports why it cannot be
+    /// reached) and this machine's references.
     void apply(RunOptions& options);
 
 private:

@@ -1,12 +1,11 @@
 #include "driver/ModelCompare.h"
 
-#include "ir/Diagnostic.h"
 #include "driver/ModelRunner.h"
+#include "ir/Diagnostic.h"
 #include "runtime/ThreadPool.h"
 #include "runtime/TimeEvaluator.h"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <memory>

@@ -1,11 +1,9 @@
 #include "driver/ModelRunner.h"
 
 #include "ir/Diagnostic.h"
-#include "runtime/ThreadPool.h"
 #include "runtime/TimeEvaluator.h"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstring>
 
