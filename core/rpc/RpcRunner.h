@@ -11,6 +11,8 @@
 /// arguments on the device, fills the inputs with the same seeded values the
 /// in-process runner uses (so references are shared), makes one untimed call
 /// (its outputs are fetched), then times it with the request's evaluator.
+/// Inputs stay on the device for the next run of the same shapes and seeds
+/// (a tuner's candidates of one workload); outputs are fresh every run.
 #pragma once
 
 #include "rpc/Client.h"
@@ -21,6 +23,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace tessel::rpc {
 
@@ -41,12 +44,22 @@ public:
     const std::shared_ptr<Endpoint>& endpoint() const { return endpoint_; }
 
 private:
+    /// An input tensor kept on the device: its type, shape, seed and id.
+    struct CachedInput {
+        DataType dtype;
+        std::vector<int64_t> shape;
+        uint64_t seed = 0;
+        uint64_t id = 0;
+    };
     runtime::RunResult runOnce(const runtime::BuildArtifact& artifact, const runtime::RunRequest& request);
     std::shared_ptr<Endpoint> endpoint_;
     runtime::Device target_;
     mutable Client client_;
+    mutable uint64_t sessions_ = 0; ///< sessions opened so far
     mutable std::optional<runtime::DeviceInfo> device_;
     uint64_t uploads_ = 0;
+    std::vector<CachedInput> inputs_; ///< by position among the kernel's inputs
+    uint64_t inputsSession_ = 0;      ///< the session inputs_ live in
 };
 
 /// Measures in a `tessel-rpc server` child on loopback with a fresh token.
