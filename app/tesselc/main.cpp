@@ -8,6 +8,7 @@
 #include "tune/Features.h"
 #include "driver/ModelCompiler.h"
 #include "driver/ModelDriver.h"
+#include "driver/Devices.h"
 #include "driver/ModelRunner.h"
 #include "driver/ApplyBest.h"
 #include "driver/ModelTasks.h"
@@ -17,10 +18,7 @@
 #include "ir/Check.h"
 #include "ir/Diagnostic.h"
 #include "rpc/Address.h"
-#include "rpc/Auth.h"
-#include "rpc/RpcRunner.h"
 #include "runtime/DeviceInfo.h"
-#include "runtime/InProcessRunner.h"
 #include "runtime/ThreadPool.h"
 #include "te/script/Script.h"
 #include "tir/IRPrinter.h"
@@ -456,52 +454,43 @@ std::vector<runtime::NDArray> readTensors(const std::vector<std::string>& files)
     return out;
 }
 
-/// Where run and ladder measure: a local tessel-rpc server child (the
-/// default), this process (--in-process), or a device (--rpc HOST:PORT).
-struct Measurer {
-    std::unique_ptr<rpc::RpcRunner> runner; // null: in this process
-    /// --rpc: the device's target; references are built and run here.
-    std::unique_ptr<codegen::LocalBuilder> builder, referenceBuilder;
-    runtime::InProcessRunner hostRunner;
-    std::string deviceTarget;
-
-    explicit Measurer(const Args& a) {
+/// Where run, ladder, tune and run MODEL measure: a local tessel-rpc server
+/// child (the default), this process (--in-process), or a device (--rpc
+/// HOST:PORT, or a server of --rpc-key from --rpc-tracker).
+driver::DeviceSpec deviceSpecOf(const Args& a) {
+    driver::DeviceSpec spec;
+    try {
         if (!a.rpc.empty() || !a.rpcTracker.empty()) {
             if (!a.rpc.empty() && !a.rpcTracker.empty()) throw UsageError("--rpc and --rpc-tracker exclude each other");
             if (a.rpcTracker.empty() != a.rpcKey.empty()) throw UsageError("--rpc-tracker and --rpc-key go together");
-            rpc::ClientOptions co;
-            co.name = "tesselc";
-            if (!a.rpcTokenFile.empty()) co.token = rpc::readTokenFile(a.rpcTokenFile);
-            std::unique_ptr<rpc::RpcRunner> r;
-            try {
-                if (!a.rpc.empty()) {
-                    const rpc::HostPort hp = rpc::parseHostPort(a.rpc);
-                    r = std::make_unique<rpc::RpcRunner>(hp.host, hp.port, co);
-                } else {
-                    const rpc::HostPort hp = rpc::parseHostPort(a.rpcTracker);
-                    r = std::make_unique<rpc::TrackerRunner>(hp.host, hp.port, a.rpcKey, co, co.token);
-                }
-            } catch (const std::invalid_argument& e) {
-                throw UsageError(e.what());
+            if (!a.rpc.empty()) {
+                const rpc::HostPort hp = rpc::parseHostPort(a.rpc);
+                spec = driver::DeviceSpec::server(hp.host, hp.port, a.rpcTokenFile);
+            } else {
+                const rpc::HostPort hp = rpc::parseHostPort(a.rpcTracker);
+                spec = driver::DeviceSpec::tracker(hp.host, hp.port, a.rpcKey, a.rpcTokenFile);
             }
-            const runtime::DeviceInfo device = r->device(); // throws RpcError naming the step
-            const Target target = codegen::targetForDevice(device);
-            deviceTarget = target.str();
-            builder = std::make_unique<codegen::LocalBuilder>(target, codegen::BuildOptions{});
-            referenceBuilder = std::make_unique<codegen::LocalBuilder>(codegen::hostTarget(), codegen::BuildOptions{});
-            runner = std::move(r);
-        } else if (!a.inProcess) {
-            runner = std::make_unique<rpc::LocalRunner>();
+        } else if (a.inProcess) {
+            spec = driver::DeviceSpec::inProcess();
         }
+    } catch (const std::invalid_argument& e) {
+        throw UsageError(e.what());
     }
-    void apply(driver::RunOptions& ro) {
-        ro.runner = runner.get();
-        if (builder) {
-            ro.builder = builder.get();
-            ro.referenceBuilder = referenceBuilder.get();
-            ro.referenceRunner = &hostRunner;
-        }
+    spec.clientName = "tesselc";
+    return spec;
+}
+
+/// The runners of deviceSpecOf(a); a device's target is asked at once (an
+/// RpcError naming the step when it cannot be reached).
+struct Measurer {
+    driver::DeviceRunners runners;
+    /// A remote device's target (what kernels are built for); empty otherwise.
+    std::string deviceTarget;
+
+    explicit Measurer(const Args& a) : runners(deviceSpecOf(a)) {
+        if (runners.spec().remote()) deviceTarget = runners.target().str();
     }
+    void apply(driver::RunOptions& ro) { runners.apply(ro); }
 };
 
 int cmdRunModel(const Args& a) {
@@ -542,10 +531,8 @@ int cmdRunModel(const Args& a) {
     ro.atol = atol;
     ro.profile = a.profile;
     ro.seed = a.seed;
-    if (!a.inProcess) {
-        ro.device = &measurer.runner->session();
-        ro.deviceTarget = measurer.deviceTarget.empty() ? codegen::hostTarget() : Target::parse(measurer.deviceTarget);
-    }
+    const std::unique_ptr<runtime::ModelRunner> runner = measurer.runners.modelRunner();
+    ro.runner = runner.get();
     auto rep = driver::runModel(m, inputs, expected, ro);
     if (a.json) {
         nlohmann::json outs = nlohmann::json::array();
@@ -631,11 +618,12 @@ int cmdTune(const Args& a) {
     t.target = requestFor(targetArgs).target;
     codegen::LocalBuilder hostBuilder(t.target, codegen::BuildOptions{});
     cli::TuneDevice d;
-    d.builder = measurer.builder ? measurer.builder.get() : &hostBuilder;
-    d.runner = measurer.runner ? static_cast<runtime::Runner*>(measurer.runner.get()) : &measurer.hostRunner;
-    if (measurer.builder) {
-        d.referenceBuilder = measurer.referenceBuilder.get();
-        d.referenceRunner = &measurer.hostRunner;
+    const bool remote = measurer.runners.spec().remote();
+    d.builder = remote ? &measurer.runners.builder() : &hostBuilder;
+    d.runner = &measurer.runners.runner();
+    if (remote) {
+        d.referenceBuilder = &measurer.runners.referenceBuilder();
+        d.referenceRunner = &measurer.runners.referenceRunner();
     }
     // A tuner that cannot be made (its cost model not loaded) is an error, not a usage error.
     if (a.file.ends_with(".te")) return cli::runTune(t, d, driver::Context::builtin().costModels());

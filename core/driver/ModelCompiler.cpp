@@ -293,10 +293,16 @@ void writeExport(const std::vector<tir::PrimFunc>& funcs, const runtime::Executo
         fs::rename(tmp, fs::path(dir) / name, ec);
         if (ec) throw CompileError("cannot write '" + (fs::path(dir) / name).string() + "': " + ec.message());
     };
-    fs::path lib = fs::path(dir) / (std::string(runtime::kExportLibrary) + ".tmp");
-    codegen::linkSharedLibrary(codegen::emitObject(funcs, target), lib.string());
-    fs::rename(lib, fs::path(dir) / runtime::kExportLibrary, ec);
-    if (ec) throw CompileError("cannot write the library into '" + dir + "': " + ec.message());
+    if (funcs.empty()) {
+        // Nothing to compute (an identity, a constant, a shape): no library,
+        // and none left over from an earlier export into the same folder.
+        fs::remove(fs::path(dir) / runtime::kExportLibrary, ec);
+    } else {
+        fs::path lib = fs::path(dir) / (std::string(runtime::kExportLibrary) + ".tmp");
+        codegen::linkSharedLibrary(codegen::emitObject(funcs, target), lib.string());
+        fs::rename(lib, fs::path(dir) / runtime::kExportLibrary, ec);
+        if (ec) throw CompileError("cannot write the library into '" + dir + "': " + ec.message());
+    }
     std::string text = plan.toJson();
     write(runtime::kExportPlan, text.data(), text.size());
     write(runtime::kExportWeights, static_cast<const char*>(weights), static_cast<size_t>(plan.weightsBytes));

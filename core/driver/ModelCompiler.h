@@ -138,7 +138,8 @@ CompiledModel compileGraph(const graph::Graph& imported, const CompileOptions& o
 
 /// Writes `model` to `dir` (created if needed) as the runtime loads it
 /// (runtime/ExportedModel.h): the kernels compiled again to an object for
-/// `target` and linked into a shared library, the plan and the weights.
+/// `target` and linked into a shared library, the plan and the weights. A
+/// model with nothing to compute (no fused functions) has no library.
 void exportModel(const CompiledModel& model, const std::string& dir,
                  const Target& target = codegen::hostTarget());
 

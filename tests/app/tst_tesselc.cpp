@@ -266,6 +266,40 @@ private slots:
         QVERIFY2(wrong.out.contains("FAILED"), qPrintable(wrong.out));
     }
 
+    // Models with nothing to compute (no fused function: an identity, a
+    // constant, a shape) run where `tesselc run` runs by default, this
+    // machine's tessel-rpc server, as in this process (issue 20: the export
+    // used to fail with "codegen: no functions to build").
+    void runModelWithNothingToCompute_data() {
+        QTest::addColumn<QString>("name");
+        for (const char* n : {"test_identity", "test_constant", "test_shape", "test_size"}) QTest::newRow(n) << QString(n);
+    }
+    void runModelWithNothingToCompute() {
+        QFETCH(QString, name);
+        const QString dir = "/usr/share/libonnx-testdata/data/node/" + name + "/";
+        if (!QFile::exists(dir + "model.onnx")) QSKIP("libonnx-testdata is not installed");
+        QStringList args = {"run", dir + "model.onnx", "--json"};
+        QStringList inputs;
+        for (const QString& f : QDir(dir + "test_data_set_0").entryList({"input_*.pb"}, QDir::Files, QDir::Name))
+            inputs << dir + "test_data_set_0/" + f;
+        if (!inputs.empty()) args << "--inputs" << inputs.join(',');
+        args << "--expect" << dir + "test_data_set_0/output_0.pb";
+        for (const bool inProcess : {false, true}) {
+            const auto r = tesselc(inProcess ? args + QStringList{"--in-process"} : args);
+            QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
+            auto j = QJsonDocument::fromJson(r.out.toUtf8()).object();
+            QVERIFY2(j["ok"].toBool() && j["functions"].toInt() == 0, qPrintable(r.out));
+        }
+        // Exported, it has no library and tessel-run runs it all the same.
+        QTemporaryDir out;
+        QCOMPARE(tesselc({"compile", dir + "model.onnx", "-o", out.path() + "/m"}).exitCode, 0);
+        QVERIFY(QFile::exists(out.path() + "/m/plan.json") && !QFile::exists(out.path() + "/m/model.so"));
+        QProcess p;
+        p.start(TESSEL_BINARY_DIR "/bin/tessel-run", {out.path() + "/m", "--repeat", "0"});
+        QVERIFY(p.waitForFinished(60000));
+        QVERIFY2(p.exitCode() == 0, qPrintable(QString::fromUtf8(p.readAllStandardOutput() + p.readAllStandardError())));
+    }
+
     // Export, then run with the runtime alone.
     void compileAndRunExported() {
         const QString dir = "/usr/share/libonnx-testdata/data/pytorch-converted/test_Conv2d_groups_thnn/";

@@ -228,9 +228,9 @@ private slots:
     void onTheLocalServer() {
         // Both sides in one session of this machine's tessel-rpc server: the
         // model is uploaded again whenever the side changes.
-        rpc::LocalRunner local;
+        rpc::RpcModelRunner local(std::make_shared<rpc::LocalEndpoint>());
         driver::CompareSide a, b;
-        a.device = b.device = &local.session();
+        a.runner = b.runner = &local;
         b.configs = other_;
         driver::CompareOptions o;
         o.rounds = 3;
@@ -247,7 +247,7 @@ private slots:
         // Against this process: the same figures' kind, from both places.
         driver::CompareSide here;
         driver::CompareSide there;
-        there.device = &local.session();
+        there.runner = &local;
         const driver::CompareResult mixed = driver::compareModels(graph_, here, there, o);
         QVERIFY2(mixed.ok(), mixed.error.c_str());
         QCOMPARE(mixed.compiles, 1);
@@ -361,9 +361,9 @@ private slots:
 
     void aDeviceThatDiesIsAnErrorThatKeepsTheRounds() {
         auto server = std::make_shared<rpc::LocalServer>();
-        rpc::LocalRunner local(server);
+        rpc::RpcModelRunner local(std::make_shared<rpc::LocalEndpoint>(server));
         driver::CompareSide a, b;
-        b.device = &local.session();
+        b.runner = &local;
         driver::CompareOptions o;
         o.rounds = 6;
         o.progress = [&](double, const std::string& stage) {

@@ -141,12 +141,11 @@ private slots:
 
     void aProfileOnTheDeviceTimesEveryKernel() {
         auto m = driver::compileGraph(model());
-        rpc::LocalRunner local;
+        rpc::RpcModelRunner local(std::make_shared<rpc::LocalEndpoint>());
         driver::ModelRunOptions ro;
         ro.repeat = 3;
         ro.profile = true;
-        ro.device = &local.session();
-        ro.deviceTarget = m.target;
+        ro.runner = &local;
         auto rep = driver::runModel(m, {input()}, {}, ro);
         QVERIFY2(rep.ok, rep.error.c_str());
         QCOMPARE(rep.profile.size(), m.plan.steps.size());

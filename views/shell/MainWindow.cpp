@@ -932,15 +932,14 @@ void MainWindow::compileAndRunModel() {
             ro.profile = true; // the graph colours each fused function by its share
             // On the chosen device (the local server for this machine): the
             // model goes there as its export, so a crashing kernel is a message.
-            std::unique_ptr<DeviceRunners> runners;
+            std::unique_ptr<runtime::ModelRunner> runner;
             try {
-                runners = std::make_unique<DeviceRunners>(device);
-                ro.device = &runners->runner().session();
+                runner = DeviceRunners(device).modelRunner();
             } catch (const std::exception& e) {
                 r->report.error = e.what();
                 return r;
             }
-            ro.deviceTarget = request.target;
+            ro.runner = runner.get();
             r->report = driver::runModel(compiled, {}, {}, ro);
             return r;
         },
