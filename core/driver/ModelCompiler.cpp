@@ -100,8 +100,13 @@ std::vector<std::string> graphPipelineFor(const Target& target) {
     return graph::defaultGraphPipeline(target.vectorLanes(DataType::float32()));
 }
 
-std::string workloadKey(const graph::Graph& g, const graph::FusionGroup& group, const Target& target) {
-    return lower::groupWorkload(g, group) + " @ " + target.str();
+std::string workloadKey(const graph::Graph& g, const graph::FusionGroup& group, const Target& target,
+                        const lower::StrategyRegistry& strategies) {
+    std::string key = lower::groupWorkload(g, group);
+    const graph::Node* anchor = g.findNode(group.master >= 0 ? group.master : group.members.front());
+    if (const std::string tag = anchor ? strategies.versionTag(anchor->op, target.kind) : std::string(); !tag.empty())
+        key += " [" + tag + "]";
+    return key + " @ " + target.str();
 }
 
 namespace {
@@ -120,7 +125,7 @@ FusedFunction lowerFunction(const graph::Graph& g, const graph::FusionGroup& gro
     go.scheduleOptions = scheduleOptionsFor(options.request.target, options.schedule);
     go.strategies = &options.request.registries().strategies;
     go.target = options.request.target.kind;
-    const std::string workload = workloadKey(g, group, options.request.target);
+    const std::string workload = workloadKey(g, group, options.request.target, *go.strategies);
     auto tuned = go.schedule ? options.configs.find(workload) : options.configs.end();
     if (tuned != options.configs.end()) go.config = tuned->second;
     auto t0 = Clock::now();

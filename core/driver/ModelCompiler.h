@@ -95,8 +95,11 @@ struct FusedFunction {
 std::vector<std::string> graphPipelineFor(const Target& target);
 
 /// The tuning workload of a fused group compiled for `target`:
-/// lower::groupWorkload() and the target.
-std::string workloadKey(const graph::Graph& g, const graph::FusionGroup& group, const Target& target);
+/// lower::groupWorkload(), the versions of its anchor's named strategies in
+/// `strategies` (records of an older kernel then no longer match), and the
+/// target: "Conv{…}(…) [depthwise_nchwc.v1 conv2d_nchwc.v2 …] @ llvm …".
+std::string workloadKey(const graph::Graph& g, const graph::FusionGroup& group, const Target& target,
+                        const lower::StrategyRegistry& strategies);
 
 struct CompileTimings {
     double graphSeconds = 0, lowerSeconds = 0, codegenSeconds = 0;

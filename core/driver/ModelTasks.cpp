@@ -32,7 +32,7 @@ public:
           strategies_(&options.request.registries().strategies) {
         const graph::Node* anchor = graph_->findNode(group_.master >= 0 ? group_.master : group_.members.front());
         workload_.op = anchor ? anchor->op : group_.name;
-        workload_.key = workloadKey(*graph_, group_, target_);
+        workload_.key = workloadKey(*graph_, group_, target_, *strategies_);
         nlohmann::json j{{"op", workload_.op},
                          {"function", lower::groupWorkload(*graph_, group_)},
                          {"target", target_.str()}};

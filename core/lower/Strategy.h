@@ -68,6 +68,11 @@ struct OpStrategy {
     /// transformed to plain and stores its outputs back in their layouts
     /// (correct, with the copies a layout-aware record avoids).
     bool layouts = false;
+    /// Raised whenever the compute or schedule changes what a configuration
+    /// of its knobs means. Part of every tuning workload key of the operator
+    /// (StrategyRegistry::versionTag), so records made for an older kernel
+    /// stop applying instead of configuring a different one.
+    int version = 1;
 
     /// name, or compute when no name was given.
     const std::string& id() const { return name.empty() ? compute : name; }

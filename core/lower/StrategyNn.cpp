@@ -232,7 +232,8 @@ void addNnStrategies(std::vector<OpStrategy>& s) {
                  .condition = "2-d float32 with constant weights, explicit padding, and a multiple of 8 output "
                               "channels per group",
                  .tunable = true,
-                 .layouts = true});
+                 .layouts = true,
+                 .version = 2}); // v2: blocked input and output, knob reg_block
     s.push_back({.op = "Conv",
                  .compute = "topi::nn::depthwiseConv2dNCHWc",
                  .apply = depthwiseBlocked,

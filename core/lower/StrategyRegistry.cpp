@@ -31,6 +31,16 @@ const OpStrategy* StrategyRegistry::find(std::string_view op, std::string_view n
     return nullptr;
 }
 
+std::string StrategyRegistry::versionTag(std::string_view op, TargetKind target) const {
+    std::string tag;
+    for (const OpStrategy* r : forOp(op, target)) {
+        if (r->name.empty()) continue; // element-wise computes: no knobs, no versions
+        if (!tag.empty()) tag += ' ';
+        tag += r->id() + ".v" + std::to_string(r->version);
+    }
+    return tag;
+}
+
 bool StrategyRegistry::hasOp(std::string_view op) const {
     return std::any_of(records_.begin(), records_.end(), [&](auto& r) { return r.op == op; });
 }

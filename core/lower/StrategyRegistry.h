@@ -34,6 +34,10 @@ public:
     std::vector<const OpStrategy*> forOp(std::string_view op, TargetKind target = TargetKind::LLVM) const;
     /// The record of `op` called `name` (OpStrategy::id()), or null.
     const OpStrategy* find(std::string_view op, std::string_view name) const;
+    /// The versions of the named records of `op` for `target`, in priority
+    /// order ("depthwise_nchwc.v1 conv2d_nchwc.v2 …"); empty when none is
+    /// named. Tuning workload keys carry it (driver::workloadKey).
+    std::string versionTag(std::string_view op, TargetKind target = TargetKind::LLVM) const;
     /// Whether any record computes `op` (for any target).
     bool hasOp(std::string_view op) const;
 

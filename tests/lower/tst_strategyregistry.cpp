@@ -170,6 +170,45 @@ private slots:
         const float a = firstOutput(tuned, 8), b = firstOutput(m, 8);
         QVERIFY2(std::abs(a - 2 * b) < 1e-5f && b != 0, qPrintable(QString("%1 vs %2").arg(a).arg(b)));
     }
+
+    // The workload key names the versions of the anchor's named records: a
+    // configuration keyed for another version (a record tuned for an older
+    // kernel) no longer applies; the function keeps its default schedule.
+    void recordsFollowTheKernelsVersion() {
+        const auto& builtin = lower::defaultStrategies();
+        QCOMPARE(builtin.versionTag("Conv"),
+                 std::string("depthwise_nchwc.v1 conv2d_nchwc.v2 conv2d_winograd.v1 conv_generic.v1"));
+        QCOMPARE(builtin.versionTag("Gemm"), std::string("dense_packed.v1 gemm_transposed_b.v1 gemm_generic.v1"));
+        QCOMPARE(builtin.versionTag("Relu"), std::string());
+        graph::Graph g = convRelu(8);
+        auto m = driver::compileGraph(g);
+        const std::string key = convFunction(m).workload;
+        QVERIFY2(key.find(" [depthwise_nchwc.v1 conv2d_nchwc.v2 conv2d_winograd.v1 conv_generic.v1] @ llvm") != std::string::npos, key.c_str());
+
+        // The same kernel one version on: another key, and the configuration
+        // made for the old one is not used.
+        driver::Context ctx = driver::Context::withBuiltins();
+        ctx.strategies = lower::StrategyRegistry();
+        for (const lower::OpStrategy& r : builtin) {
+            lower::OpStrategy copy = r;
+            if (copy.id() == "conv2d_nchwc") copy.version = 3;
+            ctx.strategies.add(std::move(copy));
+        }
+        driver::CompileOptions o;
+        o.request.context = &ctx;
+        o.configs[key] = {{"strategy", 1}};
+        auto newer = driver::compileGraph(g, o);
+        QVERIFY(convFunction(newer).workload != key);
+        QVERIFY2(convFunction(newer).workload.find(" conv2d_nchwc.v3 ") != std::string::npos,
+                 convFunction(newer).workload.c_str());
+        QVERIFY(!convFunction(newer).tuned);
+        QCOMPARE(convFunction(newer).strategy, std::string("conv2d_nchwc"));
+        // Keyed for the version it was made for, it applies.
+        o.request.context = nullptr;
+        auto same = driver::compileGraph(g, o);
+        QVERIFY(convFunction(same).tuned);
+        QCOMPARE(convFunction(same).strategy, std::string("conv2d_winograd"));
+    }
 };
 
 QTEST_APPLESS_MAIN(TestStrategyRegistry)
