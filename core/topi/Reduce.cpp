@@ -22,6 +22,10 @@ IterVar reduceVar(size_t d, int64_t n) {
     return te::reduceAxis(Range(intImm(0), intImm(n)), name);
 }
 
+int64_t reduceLanes(int64_t extent);
+Tensor reduceRow(const std::vector<int64_t>& outShape, int64_t n, Reducer reducer,
+                 const std::function<Expr(const std::vector<Expr>&, Expr)>& element, const std::string& name);
+
 /// A stage reducing `x` over the axes marked in `reduced` with `reducer`
 /// applied to `source(x[...])`. Reduced axes are dropped from the result, or
 /// kept with extent 1 when `keepDims`.
@@ -32,6 +36,17 @@ Tensor reduceStage(const Tensor& x, const std::vector<bool>& reduced, bool keepD
     std::vector<int64_t> outShape;
     for (size_t d = 0; d < shape.size(); ++d)
         if (!reduced[d] || keepDims) outShape.push_back(reduced[d] ? 1 : shape[d]);
+    // The innermost axis alone (a row): vectorised partial results.
+    const size_t last = shape.size() - 1;
+    if (!shape.empty() && reduced[last] && std::count(reduced.begin(), reduced.end(), true) == 1 &&
+        reducer != te::prod && reduceLanes(shape[last]) > 0)
+        return reduceRow(outShape, shape[last], reducer,
+                         [&](const std::vector<Expr>& outer, Expr k) {
+                             std::vector<Expr> at(outer.begin(), outer.begin() + long(last));
+                             at.push_back(std::move(k));
+                             return source(x(at));
+                         },
+                         name);
     return te::compute(
         toExprs(outShape),
         [&](const std::vector<Var>& i) {
@@ -48,6 +63,43 @@ Tensor reduceStage(const Tensor& x, const std::vector<bool>& reduced, bool keepD
                 }
             }
             return reducer(source(x(at)), rv, Expr());
+        },
+        name, tag::kReduce);
+}
+
+/// Partial results a row reduction keeps (kReduceLanes): two AVX2 vectors or
+/// one AVX-512 vector of float32, so that the adds of neighbouring elements
+/// do not wait on each other; 0 where the row is too short or not a multiple.
+int64_t reduceLanes(int64_t extent) {
+    for (int64_t lanes : {16, 8})
+        if (extent % lanes == 0 && extent >= 2 * lanes) return lanes;
+    return 0;
+}
+
+/// A reduction over the innermost axis (extent `n`, reduceLanes(n) > 0) of
+/// `element(outer indices, position)`, as `lanes` partial results
+/// (kReduceLanes) and their reduction (kReduce): float addition and max in
+/// any order, as any vectorised reduction does.
+Tensor reduceRow(const std::vector<int64_t>& outShape, int64_t n, Reducer reducer,
+                 const std::function<Expr(const std::vector<Expr>&, Expr)>& element, const std::string& name) {
+    const int64_t lanes = reduceLanes(n);
+    std::vector<int64_t> partialShape = outShape;
+    partialShape.push_back(lanes);
+    Tensor partial = te::compute(
+        toExprs(partialShape),
+        [&](const std::vector<Var>& i) {
+            IterVar ro = te::reduceAxis(Range(intImm(0), intImm(n / lanes)), "ro");
+            std::vector<Expr> outer(i.begin(), i.end() - 1);
+            return reducer(element(outer, ro->var * intImm(lanes) + i.back()), {ro}, Expr());
+        },
+        name + "_lanes", tag::kReduceLanes);
+    return te::compute(
+        toExprs(outShape),
+        [&](const std::vector<Var>& i) {
+            IterVar rl = te::reduceAxis(Range(intImm(0), intImm(lanes)), "rl");
+            std::vector<Expr> at(i.begin(), i.end());
+            at.push_back(rl->var);
+            return reducer(partial(at), {rl}, Expr());
         },
         name, tag::kReduce);
 }
@@ -107,13 +159,36 @@ Tensor softmaxOf(const Tensor& x, int64_t axisIn, bool log, const std::string& n
     const auto axis = static_cast<size_t>(normalizeAxis(axisIn, x.ndim()));
     std::vector<bool> reduced(shape.size(), false);
     reduced[axis] = true;
-    Tensor mx = reduceStage(
-        x, reduced, false, te::max, [](Expr v) { return v; }, name + "_max");
     auto dropAxis = [&](const std::vector<Var>& i) {
         std::vector<Expr> r(i.begin(), i.end());
         r.erase(r.begin() + long(axis));
         return r;
     };
+    // Over the innermost axis (attention's rows): partial maxima and sums
+    // that the schedule vectorises, instead of one serial chain per row.
+    if (axis + 1 == shape.size() && reduceLanes(shape[axis]) > 0) {
+        std::vector<int64_t> rowShape(shape.begin(), shape.end() - 1);
+        auto at = [&](const std::vector<Expr>& outer, Expr k) {
+            std::vector<Expr> idx = outer;
+            idx.push_back(std::move(k));
+            return x(idx);
+        };
+        Tensor mx = reduceRow(rowShape, shape[axis], te::max, at, name + "_max");
+        Tensor sum = reduceRow(
+            rowShape, shape[axis], te::sum,
+            [&](const std::vector<Expr>& outer, Expr k) { return tir::exp(at(outer, std::move(k)) - mx(outer)); },
+            name + "_sum");
+        return elemwise(
+            shape,
+            [&](const std::vector<Var>& i) {
+                Expr v = x(std::vector<Expr>(i.begin(), i.end())) - mx(dropAxis(i));
+                if (log) return v - call(Intrinsic::Log, {sum(dropAxis(i))});
+                return tir::exp(v) / sum(dropAxis(i));
+            },
+            name);
+    }
+    Tensor mx = reduceStage(
+        x, reduced, false, te::max, [](Expr v) { return v; }, name + "_max");
     // The sum stage reads x at the reduction variable, and max at the other axes.
     Tensor sum = te::compute(
         mx->shape,

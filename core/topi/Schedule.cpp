@@ -42,6 +42,29 @@ void parallelOuter(te::Stage stage, const ScheduleOptions& options, size_t numDa
     stage.parallel(outer);
 }
 
+/// A kReduceLanes stage: the reduction outside its partial results, which
+/// are vectors (two independent ones where the partials span two).
+void scheduleReduceLanes(te::Stage stage, const ScheduleOptions& options) {
+    const auto leaves = stage.data().leafIterVars;
+    if (leaves.size() < 2) return;
+    IterVar lane = leaves[leaves.size() - 2], ro = leaves.back();
+    const int64_t lanes = extentOf(lane);
+    std::vector<IterVar> order(leaves.begin(), leaves.end() - 2);
+    order.push_back(ro);
+    if (lanes > options.vectorLanes && lanes % options.vectorLanes == 0) {
+        auto [lo, li] = stage.split(lane, intImm(options.vectorLanes));
+        order.push_back(lo);
+        order.push_back(li);
+        stage.reorder(order);
+        stage.unroll(lo);
+        stage.vectorize(li);
+        return;
+    }
+    order.push_back(lane);
+    stage.reorder(order);
+    if (lanes == options.vectorLanes) stage.vectorize(lane);
+}
+
 } // namespace
 
 void scheduleInjective(te::Stage stage, const ScheduleOptions& options) {
@@ -131,6 +154,7 @@ te::Schedule scheduleFused(const std::vector<te::Tensor>& outputs, const Schedul
         for (auto& iv : op->axis) total *= std::max<int64_t>(extentOf(iv), 1);
         if (total * std::max<int64_t>(static_cast<int64_t>(op->reduceAxis.size()), 1) >= options.minParallelElements / 4)
             parallelOuter(stage, options, op->axis.size());
+        if (op->tag == tag::kReduceLanes) scheduleReduceLanes(stage, options);
     }
     if (matmulScheduled) scheduleMatmul(s, matmul, outputs[0], options, knobs);
     else if (convTransposeScheduled) scheduleConvTransposeNCHWc(s, convTranspose, outputs[0], options, knobs);

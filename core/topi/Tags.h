@@ -14,6 +14,11 @@ inline constexpr const char* kBroadcast = "broadcast"; ///< inlined into its con
 inline constexpr const char* kInjective = "injective"; ///< inlined into its consumer
 inline constexpr const char* kPad = "pad";             ///< materialised (a conv reads it many times)
 inline constexpr const char* kReduce = "reduce";
+/// A reduction along the innermost axis kept as `lanes` partial results (its
+/// last data axis), each over every lanes-th element: the schedule vectorises
+/// over the partials (the rfactor of a row reduction); a kReduce stage of
+/// extent `lanes` finishes it.
+inline constexpr const char* kReduceLanes = "reduce_lanes";
 inline constexpr const char* kConv2d = "conv2d"; ///< NCHW direct convolution
 inline constexpr const char* kConv2dNCHWc = "conv2d_nchwc";
 inline constexpr const char* kDepthwise = "depthwise_conv2d";

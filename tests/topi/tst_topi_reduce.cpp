@@ -11,6 +11,7 @@
 //   other operators (ReduceL1, ReduceL2, ReduceLogSum, ReduceLogSumExp,
 //   ReduceSumSquare), not in the registry.
 #include "TopiTestUtil.h"
+#include "topi/Tags.h"
 
 #include <QtTest>
 
@@ -113,6 +114,59 @@ private slots:
              graph::Constant::fromFloats({}, {3.5}), graph::Constant::fromFloats({4}, soft),
              graph::Constant::fromFloats({4}, logSoft)});
         QVERIFY2(r.failure.empty(), r.failure.c_str());
+    }
+
+    // Rows whose length is a multiple of 8 or 16 are reduced as vector-wide
+    // partial results (kReduceLanes) under the model compiler's schedule:
+    // softmax and log-softmax over the last axis and whole-vector reductions,
+    // against the formulas in double.
+    void rowReductionsInVectorLanes() {
+        using namespace tessel;
+        graph::Graph g("rows");
+        auto x = g.addInput("x", *graph::TensorType::parse("float32[3, 48]"));
+        auto y = g.addInput("y", *graph::TensorType::parse("float32[2, 5, 40]"));
+        auto v = g.addInput("v", *graph::TensorType::parse("float32[64]"));
+        graph::Attributes last;
+        last.set("axis", int64_t(-1));
+        graph::Attributes flat;
+        flat.set("keepdims", int64_t(0));
+        g.setOutputs({g.addOp("Softmax", {x}, last), g.addOp("LogSoftmax", {y}, last), g.addOp("ReduceSum", {v}, flat),
+                      g.addOp("ReduceMax", {v}, flat)});
+        g = graph::inferShapes(g);
+        auto values = [](size_t n, double scale, double shift) {
+            std::vector<double> out;
+            for (size_t i = 0; i < n; ++i) out.push_back(std::sin(double(i) * 0.37) * scale + shift);
+            return out;
+        };
+        const auto xs = values(3 * 48, 4, 1), ys = values(2 * 5 * 40, 30, -7), vs = values(64, 2, 0.5);
+        auto rowsOf = [](const std::vector<double>& in, size_t row, bool log) {
+            std::vector<double> out;
+            for (size_t r = 0; r < in.size() / row; ++r) {
+                double m = -1e300, sum = 0;
+                for (size_t i = 0; i < row; ++i) m = std::max(m, in[r * row + i]);
+                for (size_t i = 0; i < row; ++i) sum += std::exp(in[r * row + i] - m);
+                for (size_t i = 0; i < row; ++i)
+                    out.push_back(log ? in[r * row + i] - m - std::log(sum) : std::exp(in[r * row + i] - m) / sum);
+            }
+            return out;
+        };
+        double vsum = 0, vmax = -1e300;
+        for (double e : vs) vsum += e, vmax = std::max(vmax, e);
+        auto r = topi::test::runGraphTest(g,
+                                          {{"x", graph::Constant::fromFloats({3, 48}, xs)},
+                                           {"y", graph::Constant::fromFloats({2, 5, 40}, ys)},
+                                           {"v", graph::Constant::fromFloats({64}, vs)}},
+                                          {graph::Constant::fromFloats({3, 48}, rowsOf(xs, 48, false)),
+                                           graph::Constant::fromFloats({2, 5, 40}, rowsOf(ys, 40, true)),
+                                           graph::Constant::fromFloats({}, {vsum}), graph::Constant::fromFloats({}, {vmax})});
+        QVERIFY2(r.failure.empty(), r.failure.c_str());
+        // The computes have the partial stage (16 partials of a 48-long row, 8 of 40).
+        te::Tensor t = te::placeholder(topi::toExprs({3, 48}), DataType::float32(), "t");
+        te::Tensor soft = topi::nn::softmax(t, -1);
+        int lanes = 0;
+        for (te::Stage st : te::createSchedule({soft->op}).stages())
+            if (st.op()->tag == topi::tag::kReduceLanes) ++lanes;
+        QCOMPARE(lanes, 2); // the maxima and the sums
     }
 
     // The typed computes, called directly as a TE script would.
