@@ -31,6 +31,13 @@ void RunHistory::showDocument(const QString& key) {
     endResetModel();
 }
 
+void RunHistory::renameDocument(const QString& from, const QString& to) {
+    if (from == to) return;
+    if (runs_.contains(from)) runs_.insert(to, runs_.take(from));
+    if (count_.contains(from)) count_.insert(to, count_.take(from));
+    if (shown_ == from) shown_ = to;
+}
+
 RunRecord RunHistory::add(const QString& key, RunRecord record) {
     QList<RunRecord>& list = runs_[key];
     record.number = ++count_[key];

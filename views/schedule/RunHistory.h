@@ -50,6 +50,9 @@ public:
     /// Shows the runs of document `key` (resets the model).
     void showDocument(const QString& key);
     QString document() const { return shown_; }
+    /// Document `from` is now called `to` (a script saved under another name):
+    /// its runs and numbering go with it.
+    void renameDocument(const QString& from, const QString& to);
     /// Numbers and labels `record` within the history of document `key`,
     /// keeps it and returns it as kept.
     RunRecord add(const QString& key, RunRecord record);

@@ -26,6 +26,11 @@ QString q(const std::string& s) {
     return QString::fromStdString(s);
 }
 
+/// The run history's key of a script document.
+QString scriptKey(const QString& path, const QString& fileName) {
+    return QStringLiteral("script:") + path + QLatin1Char(':') + fileName;
+}
+
 } // namespace
 
 /// What a re-lowering job needs, copied off the GUI thread's state.
@@ -59,6 +64,13 @@ ScheduleDocument::ScheduleDocument(Session* session, QObject* parent)
     debounce_->setSingleShot(true);
     connect(debounce_, &QTimer::timeout, this, &ScheduleDocument::startRelower);
     connect(session_, &Session::scriptChanged, this, &ScheduleDocument::onScriptChanged);
+    connect(session_, &Session::scriptRenamed, this, [this](const QString& oldPath) {
+        // Saved under another name: the same text, its history kept under the new name.
+        if (source_ != Source::Script) return;
+        const QString before = scriptKey(oldPath, fileName_);
+        fileName_ = QFileInfo(session_->sourcePath()).fileName();
+        history_->renameDocument(before, documentKey());
+    });
     connect(session_, &Session::currentFunctionChanged, this, &ScheduleDocument::onFunctionChanged);
     connect(session_, &Session::cleared, this, [this] { clear(tr("Nothing is open.")); });
     connect(session_, &Session::targetChanged, this, [this] {
@@ -95,8 +107,7 @@ std::optional<RunRecord> ScheduleDocument::lastRun() const {
 }
 
 QString ScheduleDocument::documentKey() const {
-    if (source_ == Source::Script)
-        return QStringLiteral("script:") + session_->sourcePath() + QLatin1Char(':') + fileName_;
+    if (source_ == Source::Script) return scriptKey(session_->sourcePath(), fileName_);
     return QStringLiteral("function:") + function_;
 }
 

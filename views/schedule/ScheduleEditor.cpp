@@ -208,6 +208,7 @@ void ScheduleEditor::replaceText(const QString& text) {
     c.select(QTextCursor::Document);
     c.insertText(text);
     c.endEditBlock();
+    edit_->endUndoStep();
 }
 
 void ScheduleEditor::restoreRun(int row) {
@@ -408,6 +409,7 @@ QString ScheduleEditor::applyOutlineAction(QTreeWidgetItem* item, LoopAction act
         c.insertText((text.isEmpty() || text.endsWith(QLatin1Char('\n')) ? QString() : QStringLiteral("\n")) + line);
     }
     c.endEditBlock();
+    edit_->endUndoStep(); // typing after it is a step of its own
     QTextCursor shown(edit_->document()->findBlockByNumber(qMin(at, edit_->document()->blockCount() - 1)));
     shown.movePosition(QTextCursor::EndOfBlock);
     edit_->setTextCursor(shown);

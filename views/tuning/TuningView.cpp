@@ -15,6 +15,7 @@
 
 #include <QComboBox>
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -241,17 +242,65 @@ void TuningView::buildControls() {
     for (auto* b : {start_, pause_, resume_, stop_}) row->addWidget(b);
     static_cast<QVBoxLayout*>(layout())->addLayout(row);
 
-    connect(tuner_, &QComboBox::currentTextChanged, tuning_, &TuningSession::setTuner);
-    connect(trials_, &QSpinBox::valueChanged, this, [this](int n) { tuning_->setTrials(n); });
-    connect(earlyStopping_, &QSpinBox::valueChanged, this, [this](int n) { tuning_->setEarlyStopping(n); });
-    connect(workload_, &QLineEdit::editingFinished, this, [this] { tuning_->setWorkload(workload_->text()); });
+    // The settings the session keeps (a rebuild of the views, the project):
+    // what differs from these defaults.
+    defaults_ = {tuning_->tuner(), tuning_->trials(), tuning_->earlyStopping()};
+    applySettings();
+    connect(session_, &Session::tuningSettingsChanged, this, &TuningView::applySettings);
+
+    connect(tuner_, &QComboBox::currentTextChanged, this, [this](const QString& t) {
+        tuning_->setTuner(t);
+        keepSettings();
+    });
+    connect(trials_, &QSpinBox::valueChanged, this, [this](int n) {
+        tuning_->setTrials(n);
+        keepSettings();
+    });
+    connect(earlyStopping_, &QSpinBox::valueChanged, this, [this](int n) {
+        tuning_->setEarlyStopping(n);
+        keepSettings();
+    });
+    connect(workload_, &QLineEdit::editingFinished, this, [this] {
+        tuning_->setWorkload(workload_->text());
+        keepSettings();
+    });
     connect(order_, &QComboBox::currentIndexChanged, this, [this](int i) {
         tuning_->setOrder(i == 1 ? TuningSession::Order::Weight : TuningSession::Order::Table);
+        keepSettings();
     });
     connect(start_, &QPushButton::clicked, tuning_, &TuningSession::start);
     connect(pause_, &QPushButton::clicked, tuning_, &TuningSession::pause);
     connect(resume_, &QPushButton::clicked, tuning_, &TuningSession::resume);
     connect(stop_, &QPushButton::clicked, tuning_, &TuningSession::stop);
+}
+
+void TuningView::applySettings() {
+    if (applying_) return;
+    applying_ = true;
+    const QVariantMap kept = session_->tuningSettings();
+    tuner_->setCurrentText(kept.value(QStringLiteral("tuner"), defaults_.tuner).toString());
+    trials_->setValue(kept.value(QStringLiteral("trials"), defaults_.trials).toInt());
+    earlyStopping_->setValue(kept.value(QStringLiteral("earlyStopping"), defaults_.earlyStopping).toInt());
+    workload_->setText(kept.value(QStringLiteral("workload")).toString());
+    order_->setCurrentIndex(kept.value(QStringLiteral("order")).toString() == QLatin1String("weight") ? 1 : 0);
+    tuning_->setTuner(tuner_->currentText());
+    tuning_->setTrials(trials_->value());
+    tuning_->setEarlyStopping(earlyStopping_->value());
+    tuning_->setWorkload(workload_->text().trimmed());
+    tuning_->setOrder(order_->currentIndex() == 1 ? TuningSession::Order::Weight : TuningSession::Order::Table);
+    applying_ = false;
+}
+
+void TuningView::keepSettings() {
+    if (applying_) return;
+    QVariantMap m;
+    if (tuner_->currentText() != defaults_.tuner) m.insert(QStringLiteral("tuner"), tuner_->currentText());
+    if (trials_->value() != defaults_.trials) m.insert(QStringLiteral("trials"), trials_->value());
+    if (earlyStopping_->value() != defaults_.earlyStopping)
+        m.insert(QStringLiteral("earlyStopping"), earlyStopping_->value());
+    if (!workload_->text().trimmed().isEmpty()) m.insert(QStringLiteral("workload"), workload_->text().trimmed());
+    if (order_->currentIndex() == 1) m.insert(QStringLiteral("order"), QStringLiteral("weight"));
+    session_->setTuningSettings(m);
 }
 
 void TuningView::syncControls() {
@@ -422,7 +471,10 @@ void TuningView::openScriptRecord(const tune::Record& r) {
         this,
         [this, target, header, config, trial = r.trial](QString script) {
             tuning_->setConfigScriptPath(target);
-            session_->setScript(target, header + script);
+            // Not written until saved: the title marks it modified, and closing asks.
+            QString onDisk;
+            if (QFile f(target); f.open(QIODevice::ReadOnly)) onDisk = QString::fromUtf8(f.readAll());
+            session_->setScript(target, header + script, onDisk);
             recordMessage_ = tr("Trial %1 (%2) is open in the schedule editor as %3").arg(trial).arg(config, QFileInfo(target).fileName());
             status_->setText(recordMessage_);
             emit recordOpened(config);

@@ -69,6 +69,10 @@ signals:
 
 private:
     void buildControls();
+    /// Keeps the settings that differ from the defaults in the session (Session::tuningSettings).
+    void keepSettings();
+    /// Shows (and uses) the session's tuning settings.
+    void applySettings();
     void syncControls();
     void refreshPlots();
     void addPoint(int task, const TrialPoint& p);
@@ -97,6 +101,11 @@ private:
     QTableView* recordView_ = nullptr;
     QLabel* status_ = nullptr;
     QString recordMessage_;
+    struct Defaults {
+        QString tuner;
+        int trials = 0, earlyStopping = 0;
+    } defaults_;
+    bool applying_ = false; ///< applySettings() is setting the controls
 };
 
 } // namespace tessel::views
