@@ -188,18 +188,22 @@ void ScheduleEditor::showDiagnostic() {
 }
 
 void ScheduleEditor::showRun(const RunRecord& r) {
+    if (!r.measured) {
+        runSummary_->setText(tr("%1 on %2: %3").arg(r.function, r.device, r.error));
+        return;
+    }
     const QString peak = r.peakShare > 0 ? tr(", %1% of peak").arg(r.peakShare * 100, 0, 'f', 1) : QString();
     const QString check = r.correct ? tr("correct (max abs error %1, max rel error %2)")
                                           .arg(r.maxAbsErr, 0, 'g', 2)
                                           .arg(r.maxRelErr, 0, 'g', 2)
                                     : tr("WRONG: %1").arg(r.error);
-    runSummary_->setText(tr("%1: %2 ms, %3 GFLOP/s%4, %5 threads; %6")
+    runSummary_->setText(tr("%1 on %7: %2 ms, %3 GFLOP/s%4, %5 threads; %6")
                              .arg(r.function)
                              .arg(r.latencyMs, 0, 'f', 3)
                              .arg(r.gflops, 0, 'f', 1)
                              .arg(peak)
                              .arg(r.threads)
-                             .arg(check));
+                             .arg(check, r.device));
 }
 
 void ScheduleEditor::replaceText(const QString& text) {

@@ -1012,7 +1012,9 @@ void MainWindow::compileAndRunModel() {
         this,
         [this, path, model = m, device](std::shared_ptr<Result> r) {
             if (!r->report.ok) {
-                showMessage(tr("Running %1 failed: %2").arg(path, QString::fromStdString(r->report.error)), true);
+                showMessage(tr("Running %1 on %2 failed: %3")
+                                .arg(path, device.label(), QString::fromStdString(r->report.error)),
+                            true);
                 return;
             }
             if (session_->model() == model) { // still the model that ran
