@@ -43,7 +43,10 @@ ScheduleEditor::ScheduleEditor(Session* session, QWidget* parent)
     redo_->setEnabled(false);
     run_ = new QAction(QIcon::fromTheme(QStringLiteral("media-playback-start")), tr("Run"), this);
     run_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
-    run_->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    // Wherever the focus is in the window (the code view, the graph): Run
+    // measures the schedule the editor shows. (Issue 21: it worked only with
+    // the focus in the editor's dock.)
+    run_->setShortcutContext(Qt::WindowShortcut);
     run_->setToolTip(tr("Measure this schedule and check it against the default schedule (Ctrl+R)"));
     cancel_ = new QAction(QIcon::fromTheme(QStringLiteral("process-stop")), tr("Cancel"), this);
     cancel_->setEnabled(false);

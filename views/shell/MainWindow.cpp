@@ -82,6 +82,10 @@ ModelInfo inspectModel(const QString& path) {
     return info;
 }
 
+/// Whether a dock is in front: shown, and not behind another tab of its
+/// group (QMainWindow keeps those "visible", out of sight).
+bool inFront(const QDockWidget* d) { return d->isVisible() && (d->isFloating() || !d->visibleRegion().isEmpty()); }
+
 /// The fused function the views show first: the first convolution, else the first.
 QString firstInterestingFunction(const driver::CompiledModel& m) {
     for (const auto& f : m.functions)
@@ -366,8 +370,10 @@ void MainWindow::retranslate() {
     cancelButton_->setText(tr("Cancel"));
     cancelButton_->setToolTip(tr("Cancel the running work"));
 
-    for (const ViewRecord& r : registry_.records())
+    for (const ViewRecord& r : registry_.records()) {
         if (auto* d = docks_.value(r.id)) d->setWindowTitle(ViewRegistry::title(r));
+        if (auto* a = viewActions_.value(r.id)) a->setText(ViewRegistry::title(r));
+    }
     updateJobStatus();
     updateTitle();
 }
@@ -407,8 +413,28 @@ void MainWindow::createViews() {
     if (!first) return;
     applyDefaultLayout();
     viewMenu_->clear();
-    for (const ViewRecord& r : registry_.records())
-        if (auto* d = docks_.value(r.id)) viewMenu_->addAction(d->toggleViewAction());
+    // Not the docks' toggle actions: for a dock behind another tab they
+    // hid it (it was "shown", so ticked). Ticked is "in front"; choosing a
+    // view brings it to the front with its room, choosing the one in front hides it.
+    for (const ViewRecord& r : registry_.records()) {
+        QDockWidget* d = docks_.value(r.id);
+        if (!d) continue;
+        auto* a = viewMenu_->addAction(ViewRegistry::title(r));
+        a->setObjectName(QStringLiteral("ViewAction_") + r.id);
+        a->setCheckable(true);
+        viewActions_.insert(r.id, a);
+        connect(a, &QAction::triggered, this, [this, id = r.id, d] {
+            if (inFront(d)) {
+                if (layout_->maximised() == id) layout_->restoreMaximised();
+                d->hide();
+            } else {
+                showView(id);
+            }
+            updateViewActions();
+        });
+        connect(d, &QDockWidget::visibilityChanged, this, &MainWindow::updateViewActions);
+    }
+    connect(viewMenu_, &QMenu::aboutToShow, this, &MainWindow::updateViewActions);
     viewMenu_->addSeparator();
     viewMenu_->addAction(maximiseAct_);
     viewMenu_->addAction(resetLayoutAct_);
@@ -441,6 +467,13 @@ void MainWindow::showView(const QString& id) {
         d->raise();
         // Chosen again while in front: the room it asks for all the same.
         QTimer::singleShot(0, layout_, [this, id] { layout_->giveRoom(id); });
+    }
+}
+
+void MainWindow::updateViewActions() {
+    for (auto it = viewActions_.begin(); it != viewActions_.end(); ++it) {
+        const QDockWidget* d = docks_.value(it.key());
+        it.value()->setChecked(d && inFront(d));
     }
 }
 

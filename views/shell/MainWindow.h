@@ -170,6 +170,8 @@ private:
     void applyDefaultSizes();
     void resetLayout();
     void onMaximisedChanged(const QString& id);
+    /// Ticks the View menu's views that are in front.
+    void updateViewActions();
     void addRecent(const QString& path);
     void rebuildRecentMenu();
     void rebuildExamplesMenu();
@@ -208,6 +210,7 @@ private:
     ViewRegistry registry_;
     QMap<QString, QWidget*> views_;       ///< by record id; recreated on a language change
     QMap<QString, QDockWidget*> docks_;   ///< by record id; kept across language changes
+    QMap<QString, QAction*> viewActions_; ///< the View menu's, by record id
 
     QMenu *fileMenu_ = nullptr, *recentMenu_ = nullptr, *examplesMenu_ = nullptr, *viewMenu_ = nullptr,
           *runMenu_ = nullptr, *recordsMenu_ = nullptr, *settingsMenu_ = nullptr, *languageMenu_ = nullptr, *helpMenu_ = nullptr;

@@ -25,6 +25,7 @@ class QLabel;
 class QLineEdit;
 class QProgressBar;
 class QPushButton;
+class QSortFilterProxyModel;
 class QSpinBox;
 class QTableView;
 
@@ -59,7 +60,8 @@ public:
     void selectTask(int row);
     /// Filters the record explorer: empty (all), "ok" or an error kind.
     void setRecordFilter(const QString& filter);
-    /// What double-clicking record `row` of the explorer does.
+    /// What double-clicking record `row` of the explorer does (`row` of
+    /// records(), the file's order; the explorer may show them sorted).
     void openRecord(int row);
 
 signals:
@@ -99,6 +101,7 @@ private:
     QCustomPlot* modelPlot_ = nullptr;
     QComboBox* filter_ = nullptr;
     QTableView* recordView_ = nullptr;
+    QSortFilterProxyModel* recordSort_ = nullptr; ///< the explorer sorts by any column
     QLabel* status_ = nullptr;
     QString recordMessage_;
     struct Defaults {
