@@ -258,6 +258,7 @@ void MainWindow::createActions() {
     aboutQtAct_ = new QAction(this);
     connect(aboutQtAct_, &QAction::triggered, qApp, &QApplication::aboutQt);
     resetLayoutAct_ = new QAction(this);
+    resetLayoutAct_->setObjectName(QStringLiteral("ResetLayoutAction"));
     connect(resetLayoutAct_, &QAction::triggered, this, &MainWindow::resetLayout);
     // One key to let the focused pane fill the window and to bring the rest
     // back (Ctrl+M would be Qt's minimise on some platforms; nothing else here

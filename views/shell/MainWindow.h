@@ -145,6 +145,8 @@ public:
     QString maximisedView() const;
     /// The View menu's checkable Maximise Pane action (Ctrl+Shift+M).
     QAction* maximiseAction() const { return maximiseAct_; }
+    /// How the views are arranged as the user works (the layout rule, maximising).
+    WindowLayout* windowLayout() const { return layout_; }
 
 signals:
     /// The first time the window painted (startup measurement).

@@ -59,6 +59,7 @@ void WindowLayout::maximise(const QString& id, QWidget* focus, const QByteArray&
     beforeMaximise_ = before.isEmpty() ? window_->saveState() : before;
     maximised_ = id;
     room_ = {};
+    if (before.isEmpty()) returnTo_.clear();
     {
         const Quiet quiet(this);
         QDockWidget* keep = docks_->value(id);
@@ -85,9 +86,13 @@ void WindowLayout::restoreMaximised() {
         if (QWidget* central = window_->centralWidget()) central->show();
         if (record && record->restore) record->restore(views_->value(maximised_));
         window_->restoreState(beforeMaximise_);
+        // A view that filled the window because its dock had no room for it:
+        // the layout from before it was chosen, with the tab that was in front.
+        if (QDockWidget* back = docks_->value(returnTo_)) back->raise();
     }
     maximised_.clear();
     beforeMaximise_.clear();
+    returnTo_.clear();
     if (focus && focus->isVisible()) focus->setFocus();
     emit maximisedChanged(QString());
 }
@@ -98,6 +103,7 @@ void WindowLayout::onVisibility(const QString& id, bool visible) {
     // Only a user's choice counts: not the window's first show, a layout
     // being restored, or a maximised view hiding the others.
     if (busy_ || !following_) return;
+    if (!visible) hiddenLast_ = id; // the tab that was in front before a choice
     if (!maximised_.isEmpty()) {
         // With a view maximised: closing it, or showing another dock (View
         // menu), brings the layout back, with that choice made in it.
@@ -119,28 +125,75 @@ void WindowLayout::onVisibility(const QString& id, bool visible) {
         QTimer::singleShot(0, this, [this, id] { returnRoom(id); });
 }
 
+UsefulSize WindowLayout::useful(const QString& id) const {
+    const ViewRecord* record = registry_->find(id);
+    QWidget* view = views_->value(id);
+    if (!record || !record->useful || !view) return {};
+    return record->useful(view);
+}
+
+bool WindowLayout::isUseful(const QString& id, QString* why) const {
+    const UsefulSize u = useful(id);
+    if (!u.widget) return true;
+    // A pixel or two of the layout's rounding.
+    const bool ok = u.widget->width() + 2 >= u.size.width() && u.widget->height() + 2 >= u.size.height();
+    if (!ok && why)
+        *why = QStringLiteral("%1: %2 x %3 px, needs %4 x %5 (%6)")
+                   .arg(id)
+                   .arg(u.widget->width())
+                   .arg(u.widget->height())
+                   .arg(u.size.width())
+                   .arg(u.size.height())
+                   .arg(u.what);
+    return ok;
+}
+
 void WindowLayout::giveRoom(const QString& id) {
     const ViewRecord* record = registry_->find(id);
     QDockWidget* d = docks_->value(id);
     if (!record || !d || busy_ || !maximised_.isEmpty() || d->isFloating() || !onScreen(d)) return;
     const ViewPlacement& p = record->placement;
-    if (p.roomWidthShare <= 0 && p.roomHeightShare <= 0) return;
     const QSize now = d->size();
-    const QSize want(std::max(now.width(), int(window_->width() * p.roomWidthShare)),
-                     std::max(now.height(), int(window_->height() * p.roomHeightShare)));
-    if (want == now) return;
+    // The rule: the room its record asks for when chosen, and at least the
+    // size its key widget is useful at (the dock grows by what that lacks).
+    QSize want(std::max(now.width(), int(window_->width() * p.roomWidthShare)),
+               std::max(now.height(), int(window_->height() * p.roomHeightShare)));
+    if (const UsefulSize u = useful(id); u.widget)
+        want = want.expandedTo(now + (u.size - u.widget->size()).expandedTo(QSize(0, 0)));
+    // The room is this view's now. A tab of the same group chosen after
+    // another that was given room keeps what that one got, and the sizes
+    // from before either go back when a tab without needs is chosen.
+    if (room_.id != id) {
+        const QDockWidget* had = docks_->value(room_.id);
+        const bool sameGroup = had && window_->tabifiedDockWidgets(d).contains(const_cast<QDockWidget*>(had));
+        room_ = {id, sameGroup ? room_.before : now, sameGroup ? room_.given : QSize()};
+    }
+    if (want == now) {
+        if (!room_.given.isValid()) room_ = {};
+        return;
+    }
     const QByteArray before = window_->saveState();
-    if (room_.id != id) room_ = {id, now, QSize()};
+    // The tab that was in front before this choice: where "back" goes when
+    // the view has to fill the window.
+    const QString previous =
+        docks_->contains(hiddenLast_) && window_->tabifiedDockWidgets(d).contains(docks_->value(hiddenLast_))
+            ? hiddenLast_
+            : QString();
     if (want.width() > now.width()) resizeBeside(d, want.width(), Qt::Horizontal);
     if (want.height() > now.height()) resizeBeside(d, want.height(), Qt::Vertical);
     // The size it got, once the layout applied it (after the layout's own
     // request, which is already queued). Where the window is too small to
-    // give that room beside the other views, the view fills the window, and
-    // the maximise key brings back the layout from before.
-    QTimer::singleShot(0, this, [this, id, d, want, before] {
+    // give that room, or the key widget its useful size, beside the other
+    // views, the view fills the window (WhenCramped::FillWindow), and the
+    // maximise key brings back the layout from before it was chosen.
+    QTimer::singleShot(0, this, [this, id, d, want, before, previous, cramped = p.cramped] {
         if (room_.id != id || !maximised_.isEmpty()) return;
         room_.given = d->size();
-        if (d->width() < want.width() * 9 / 10 || d->height() < want.height() * 9 / 10) maximise(id, nullptr, before);
+        const bool roomy = d->width() >= want.width() * 9 / 10 && d->height() >= want.height() * 9 / 10;
+        if ((!roomy || !isUseful(id)) && cramped == WhenCramped::FillWindow) {
+            maximise(id, nullptr, before);
+            returnTo_ = previous;
+        }
     });
 }
 
@@ -156,6 +209,14 @@ void WindowLayout::returnRoom(const QString& id) {
     for (QDockWidget* t : window_->tabifiedDockWidgets(d))
         if (onScreen(t) && !t->isFloating()) shown = t;
     if (!shown || !room.given.isValid()) return;
+    // A tab that wants room itself takes it over (giveRoom, queued too):
+    // shrinking it first would only make it grow again.
+    const QString shownId = docks_->key(shown);
+    if (const ViewRecord* r = registry_->find(shownId);
+        r && (r->placement.roomWidthShare > 0 || r->placement.roomHeightShare > 0)) {
+        room_ = {shownId, room.before, room.given};
+        return;
+    }
     const QSize now = shown->size();
     if (std::abs(now.width() - room.given.width()) <= 4 && room.before.width() < now.width())
         resizeBeside(shown, room.before.width(), Qt::Horizontal);
