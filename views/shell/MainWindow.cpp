@@ -187,6 +187,10 @@ MainWindow::MainWindow(QWidget* parent, ViewRegistry views)
 }
 
 MainWindow::~MainWindow() {
+    // The docks hide as the window goes, after the menus (and the View
+    // menu's actions) are gone: nothing may follow them any more.
+    for (QDockWidget* d : std::as_const(docks_)) disconnect(d, nullptr, this, nullptr);
+    viewActions_.clear();
     // Gone without a crash: nothing to recover. (A window closed by the user
     // removed it already, after the prompt.)
     recovery_.remove();
@@ -373,7 +377,7 @@ void MainWindow::retranslate() {
 
     for (const ViewRecord& r : registry_.records()) {
         if (auto* d = docks_.value(r.id)) d->setWindowTitle(ViewRegistry::title(r));
-        if (auto* a = viewActions_.value(r.id)) a->setText(ViewRegistry::title(r));
+        if (QAction* a = viewActions_.value(r.id)) a->setText(ViewRegistry::title(r));
     }
     updateJobStatus();
     updateTitle();
@@ -474,7 +478,7 @@ void MainWindow::showView(const QString& id) {
 void MainWindow::updateViewActions() {
     for (auto it = viewActions_.begin(); it != viewActions_.end(); ++it) {
         const QDockWidget* d = docks_.value(it.key());
-        it.value()->setChecked(d && inFront(d));
+        if (it.value()) it.value()->setChecked(d && inFront(d));
     }
 }
 

@@ -20,6 +20,7 @@
 
 #include <QMainWindow>
 #include <QMap>
+#include <QPointer>
 
 class QAction;
 class QActionGroup;
@@ -212,7 +213,7 @@ private:
     ViewRegistry registry_;
     QMap<QString, QWidget*> views_;       ///< by record id; recreated on a language change
     QMap<QString, QDockWidget*> docks_;   ///< by record id; kept across language changes
-    QMap<QString, QAction*> viewActions_; ///< the View menu's, by record id
+    QMap<QString, QPointer<QAction>> viewActions_; ///< the View menu's, by record id
 
     QMenu *fileMenu_ = nullptr, *recentMenu_ = nullptr, *examplesMenu_ = nullptr, *viewMenu_ = nullptr,
           *runMenu_ = nullptr, *recordsMenu_ = nullptr, *settingsMenu_ = nullptr, *languageMenu_ = nullptr, *helpMenu_ = nullptr;

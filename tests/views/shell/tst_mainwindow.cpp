@@ -398,9 +398,9 @@ void TestMainWindow::viewRegistryDrivesTheWindow() {
     // The docks (not the central view) + Maximise Pane + Reset Layout.
     QCOMPARE(entries.size(), int(views.records().size()) - 1 + 2);
     QVERIFY(viewMenu->actions().contains(w.maximiseAction()));
-    QAction* extra = viewMenu->findChild<QAction*>(QStringLiteral("ViewAction_ExtraDock"));
-    QVERIFY(extra && viewMenu->actions().contains(extra));
-    QCOMPARE(extra->text(), QStringLiteral("Messages"));
+    QAction* extraAction = viewMenu->findChild<QAction*>(QStringLiteral("ViewAction_ExtraDock"));
+    QVERIFY(extraAction && viewMenu->actions().contains(extraAction));
+    QCOMPARE(extraAction->text(), QStringLiteral("Messages"));
     QCOMPARE(w.tabifiedDockWidgets(w.dock(QStringLiteral("GraphDock"))).contains(d), true);
 
     QTemporaryDir shots;
