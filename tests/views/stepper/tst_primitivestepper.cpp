@@ -13,6 +13,7 @@
 #include "driver/FunctionArtifacts.h"
 #include "driver/ModelCompiler.h"
 #include "driver/TeDriver.h"
+#include "ir/Diagnostic.h"
 #include "schedule/ScheduleEditor.h"
 #include "stepper/PrimitiveStepper.h"
 #include "stepper/ScheduleSteps.h"
@@ -129,14 +130,30 @@ private slots:
         const QList<PrimitiveStepper::Step> steps =
             PrimitiveStepper::lowerSteps(script, file, QString(), driver::CompileRequest{});
         QCOMPARE(steps.size(), primitives.size() + 1);
+        int lowered_ = 0;
         for (int k = 0; k < steps.size(); ++k) {
-            QVERIFY2(steps[k].error.isEmpty(), qPrintable(QStringLiteral("step %1: %2").arg(k).arg(steps[k].error)));
             const int line = k == 0 ? scheduleLine(script) : primitives[k - 1].lastLine;
             QCOMPARE(steps[k].line, k == 0 ? 0 : primitives[k - 1].firstLine);
-            const QString expected = lowered(cutAfterLine(script, line), file);
+            QString expected, why;
+            try {
+                expected = lowered(cutAfterLine(script, line), file);
+            } catch (const CompileError& e) {
+                why = QString::fromStdString(e.diagnostic().message);
+            }
+            if (!why.isEmpty()) {
+                // A schedule that is whole only with a later primitive (a
+                // printed script's compute_at before the compute_inline that
+                // makes it valid) does not lower cut there: the step says so.
+                QVERIFY2(steps[k].tir.isEmpty() && steps[k].error.contains(why),
+                         qPrintable(QStringLiteral("%1, step %2: %3 / %4").arg(file).arg(k).arg(why, steps[k].error)));
+                continue;
+            }
+            QVERIFY2(steps[k].error.isEmpty(), qPrintable(QStringLiteral("%1, step %2: %3").arg(file).arg(k).arg(steps[k].error)));
             QVERIFY(!expected.isEmpty());
             QVERIFY2(steps[k].tir == expected, qPrintable(QStringLiteral("%1, step %2 (line %3) differs").arg(file).arg(k).arg(line)));
+            ++lowered_;
         }
+        QVERIFY2(lowered_ >= steps.size() * 3 / 4, qPrintable(QStringLiteral("%1 of %2 steps lower").arg(lowered_).arg(steps.size())));
         // The last step is the script itself.
         QCOMPARE(steps.back().tir, lowered(script, file));
     }
