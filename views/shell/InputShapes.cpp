@@ -15,7 +15,7 @@ QString dimName(const ModelInput& in, int i) {
 }
 
 /// A text line image: at most this high, and this wide when the width is free.
-constexpr qint64 kTextLineHeight = 64;
+constexpr qint64 kTextLineHeight = 48;
 constexpr qint64 kTextLineWidth = 320;
 
 bool batchLike(const QString& name) {
@@ -139,7 +139,7 @@ QVector<QVector<qint64>> suggestShapes(const QVector<ModelInput>& inputs) {
         for (auto& dims : out) {
             const int h = imageSides(dims);
             if (h < 0 || (dims[h] < 0) == (dims[h + 1] < 0)) continue;
-            // A text line (a recogniser's input: a fixed height of at most 64
+            // A text line (a recogniser's input: a fixed height of at most 48
             // and a free width) is wide, 320 as PaddleOCR's 48 x 320; other
             // images with one side fixed are square.
             if (dims[h] > 0 && dims[h] <= kTextLineHeight && dims[h + 1] < 0)
