@@ -229,8 +229,8 @@ ViewRegistry builtinViews() {
     compare.placement.roomWidthShare = 0.6;
     compare.placement.roomHeightShare = 0.6;
     compare.useful = [](QWidget* self) {
-        return plotArea(static_cast<CompareView*>(self)->chart(), QSize(320, 180),
-                        QStringLiteral("320 x 180 px of the chart"));
+        return plotArea(static_cast<CompareView*>(self)->chart(), QSize(320, 160),
+                        QStringLiteral("320 x 160 px of the chart"));
     };
     // "The Tuning view's records" are its records file; devices come from the panel.
     compare.link = [](QWidget* self, const ViewLookup& find) {

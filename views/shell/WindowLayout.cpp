@@ -6,6 +6,7 @@
 #include <QTimer>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 
 namespace tessel::views {
@@ -148,18 +149,32 @@ bool WindowLayout::isUseful(const QString& id, QString* why) const {
     return ok;
 }
 
-void WindowLayout::giveRoom(const QString& id) {
+void WindowLayout::giveRoom(const QString& id) { giveRoom(id, 0); }
+
+void WindowLayout::giveRoom(const QString& id, int attempt) {
     const ViewRecord* record = registry_->find(id);
     QDockWidget* d = docks_->value(id);
     if (!record || !d || busy_ || !maximised_.isEmpty() || d->isFloating() || !onScreen(d)) return;
+    // Chosen twice at once (its tab shown and the menu's own call): the
+    // rounds under way for it go on; a second would take the grown layout
+    // for the one from before the choice.
+    if (attempt == 0 && choosing_ == id) return;
     const ViewPlacement& p = record->placement;
     const QSize now = d->size();
     // The rule: the room its record asks for when chosen, and at least the
-    // size its key widget is useful at (the dock grows by what that lacks).
+    // size its key widget is useful at. The dock grows by what that widget
+    // lacks, scaled by the dock's size over the widget's: the view's own
+    // splitters share a dock's growth among their panes in proportion.
     QSize want(std::max(now.width(), int(window_->width() * p.roomWidthShare)),
                std::max(now.height(), int(window_->height() * p.roomHeightShare)));
-    if (const UsefulSize u = useful(id); u.widget)
-        want = want.expandedTo(now + (u.size - u.widget->size()).expandedTo(QSize(0, 0)));
+    if (const UsefulSize u = useful(id); u.widget) {
+        const QSize lack = (u.size - u.widget->size()).expandedTo(QSize(0, 0));
+        auto grow = [](int lack, int dock, int widget) {
+            return lack <= 0 ? 0 : int(std::ceil(double(lack) * std::max(1, dock) / std::max(1, widget))) + 2;
+        };
+        want = want.expandedTo(now + QSize(grow(lack.width(), now.width(), u.widget->width()),
+                                           grow(lack.height(), now.height(), u.widget->height())));
+    }
     // The room is this view's now. A tab of the same group chosen after
     // another that was given room keeps what that one got, and the sizes
     // from before either go back when a tab without needs is chosen.
@@ -170,28 +185,41 @@ void WindowLayout::giveRoom(const QString& id) {
     }
     if (want == now) {
         if (!room_.given.isValid()) room_ = {};
+        if (choosing_ == id) choosing_.clear();
         return;
     }
-    const QByteArray before = window_->saveState();
-    // The tab that was in front before this choice: where "back" goes when
-    // the view has to fill the window.
-    const QString previous =
-        docks_->contains(hiddenLast_) && window_->tabifiedDockWidgets(d).contains(docks_->value(hiddenLast_))
-            ? hiddenLast_
-            : QString();
+    if (attempt == 0) {
+        choosing_ = id;
+        // What "back" means if the view has to fill the window: the layout
+        // before this choice, with the tab that was in front then.
+        choiceBefore_ = window_->saveState();
+        choicePrevious_ =
+            docks_->contains(hiddenLast_) && window_->tabifiedDockWidgets(d).contains(docks_->value(hiddenLast_))
+                ? hiddenLast_
+                : QString();
+    }
     if (want.width() > now.width()) resizeBeside(d, want.width(), Qt::Horizontal);
     if (want.height() > now.height()) resizeBeside(d, want.height(), Qt::Vertical);
     // The size it got, once the layout applied it (after the layout's own
-    // request, which is already queued). Where the window is too small to
-    // give that room, or the key widget its useful size, beside the other
-    // views, the view fills the window (WhenCramped::FillWindow), and the
-    // maximise key brings back the layout from before it was chosen.
-    QTimer::singleShot(0, this, [this, id, d, want, before, previous, cramped = p.cramped] {
-        if (room_.id != id || !maximised_.isEmpty()) return;
+    // request, which is already queued). Short of its useful size while the
+    // dock still grows: another round. Where the window is too small to give
+    // that room, or the key widget its useful size, beside the other views,
+    // the view fills the window (WhenCramped::FillWindow), and the maximise
+    // key brings back the layout from before it was chosen.
+    QTimer::singleShot(0, this, [this, id, d, want, now, attempt, cramped = p.cramped] {
+        if (choosing_ == id) choosing_.clear(); // this round decides; a further one sets it again
+        if (room_.id != id || !maximised_.isEmpty() || !onScreen(d)) return;
         room_.given = d->size();
-        const bool roomy = d->width() >= want.width() * 9 / 10 && d->height() >= want.height() * 9 / 10;
-        if ((!roomy || !isUseful(id)) && cramped == WhenCramped::FillWindow) {
-            maximise(id, nullptr, before);
+        if (isUseful(id) && d->width() >= want.width() * 9 / 10 && d->height() >= want.height() * 9 / 10) return;
+        const bool grew = d->width() > now.width() + 2 || d->height() > now.height() + 2;
+        if (grew && attempt < 3 && !isUseful(id)) {
+            choosing_ = id;
+            giveRoom(id, attempt + 1);
+            return;
+        }
+        if (cramped == WhenCramped::FillWindow) {
+            const QString previous = choicePrevious_;
+            maximise(id, nullptr, choiceBefore_);
             returnTo_ = previous;
         }
     });
@@ -222,6 +250,8 @@ void WindowLayout::returnRoom(const QString& id) {
         resizeBeside(shown, room.before.width(), Qt::Horizontal);
     if (std::abs(now.height() - room.given.height()) <= 4 && room.before.height() < now.height())
         resizeBeside(shown, room.before.height(), Qt::Vertical);
+    // Which may be too little for the tab now in front: its own rule, after.
+    QTimer::singleShot(0, this, [this, shownId] { giveRoom(shownId); });
 }
 
 void WindowLayout::resizeBeside(QDockWidget* dock, int size, Qt::Orientation o) {
@@ -234,10 +264,18 @@ void WindowLayout::resizeBeside(QDockWidget* dock, int size, Qt::Orientation o) 
     QList<QDockWidget*> list{dock}, beside;
     QList<int> sizes{size};
     int others = 0;
+    // In line: docks of its area across the same span, and docks of another
+    // area stacked across it (a bottom area under a left column): growing a
+    // left dock's height takes it from the bottom dock too.
+    const Qt::DockWidgetArea area = window_->dockWidgetArea(dock);
+    auto stacked = [o](Qt::DockWidgetArea a) {
+        return o == Qt::Vertical ? a == Qt::TopDockWidgetArea || a == Qt::BottomDockWidgetArea
+                                 : a == Qt::LeftDockWidgetArea || a == Qt::RightDockWidgetArea;
+    };
     for (QDockWidget* d : *docks_) {
-        if (d == dock || tabs.contains(d) || d->isFloating() || !onScreen(d) ||
-            window_->dockWidgetArea(d) != window_->dockWidgetArea(dock))
-            continue;
+        if (d == dock || tabs.contains(d) || d->isFloating() || !onScreen(d)) continue;
+        const Qt::DockWidgetArea other = window_->dockWidgetArea(d);
+        if (other != area && !(stacked(other) && !stacked(area))) continue;
         const QRect h = d->geometry();
         const bool inLine = o == Qt::Vertical ? h.left() < g.right() && g.left() < h.right()
                                               : h.top() < g.bottom() && g.top() < h.bottom();

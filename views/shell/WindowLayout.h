@@ -90,6 +90,9 @@ signals:
 
 private:
     void onVisibility(const QString& id, bool visible);
+    /// giveRoom's rounds: `attempt` 0 is the choice, later ones grow on
+    /// while the dock grows and the key widget still lacks room.
+    void giveRoom(const QString& id, int attempt);
     void returnRoom(const QString& id);
     /// Resizes `dock` along `o` to `size`, the docks in line with it in its
     /// area sharing what is left in proportion.
@@ -107,6 +110,11 @@ private:
     /// The tab to bring to the front when a view that filled the window for
     /// want of room gives it back; the dock last hidden (behind a tab).
     QString returnTo_, hiddenLast_;
+    /// The layout, and the tab in front, before the choice giveRoom works on.
+    QByteArray choiceBefore_;
+    QString choicePrevious_;
+    /// The view whose rounds of giveRoom are under way (empty: none).
+    QString choosing_;
     /// The view that was given room when chosen, its dock's size before, and
     /// the size it got (a user's resize since keeps the new size).
     struct Room {

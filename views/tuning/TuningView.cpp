@@ -182,6 +182,8 @@ TuningView::TuningView(Session* session, QWidget* parent)
     split->setStretchFactor(0, 2);
     split->setStretchFactor(1, 4);
     split->setStretchFactor(2, 2);
+    // The charts first: a quarter for the tasks, half for the curves, a quarter for the records.
+    split->setSizes({1000, 2000, 1000});
     layout->addWidget(split, 1);
 
     status_ = new QLabel(this);
