@@ -119,6 +119,7 @@ DevicePanel::DevicePanel(Session* session, QWidget* parent)
     });
     list_->setChosen(session_->device());
     connect(this, &DevicePanel::refreshed, this, &DevicePanel::fitColumns);
+    fitColumns(); // the headers whole from the start ("Total / free / pending")
     connect(session_, &Session::targetChanged, this, &DevicePanel::showDevice);
     showDevice();
     updateActions();

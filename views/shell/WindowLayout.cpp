@@ -167,13 +167,15 @@ void WindowLayout::giveRoom(const QString& id, int attempt) {
     // splitters share a dock's growth among their panes in proportion.
     QSize want(std::max(now.width(), int(window_->width() * p.roomWidthShare)),
                std::max(now.height(), int(window_->height() * p.roomHeightShare)));
+    QSize need = now; // its useful size, whatever it costs the others
     if (const UsefulSize u = useful(id); u.widget) {
         const QSize lack = (u.size - u.widget->size()).expandedTo(QSize(0, 0));
         auto grow = [](int lack, int dock, int widget) {
             return lack <= 0 ? 0 : int(std::ceil(double(lack) * std::max(1, dock) / std::max(1, widget))) + 2;
         };
-        want = want.expandedTo(now + QSize(grow(lack.width(), now.width(), u.widget->width()),
-                                           grow(lack.height(), now.height(), u.widget->height())));
+        need = now + QSize(grow(lack.width(), now.width(), u.widget->width()),
+                           grow(lack.height(), now.height(), u.widget->height()));
+        want = want.expandedTo(need);
     }
     // The room is this view's now. A tab of the same group chosen after
     // another that was given room keeps what that one got, and the sizes
@@ -198,8 +200,11 @@ void WindowLayout::giveRoom(const QString& id, int attempt) {
                 ? hiddenLast_
                 : QString();
     }
-    if (want.width() > now.width()) resizeBeside(d, want.width(), Qt::Horizontal);
-    if (want.height() > now.height()) resizeBeside(d, want.height(), Qt::Vertical);
+    // Its share as far as the views beside it keep their useful size; its own useful size in any case.
+    QSize asked = now;
+    if (want.width() > now.width()) asked.setWidth(resizeBeside(d, want.width(), Qt::Horizontal, need.width()));
+    if (want.height() > now.height()) asked.setHeight(resizeBeside(d, want.height(), Qt::Vertical, need.height()));
+    want = asked;
     // The size it got, once the layout applied it (after the layout's own
     // request, which is already queued). Short of its useful size while the
     // dock still grows: another round. Where the window is too small to give
@@ -254,7 +259,18 @@ void WindowLayout::returnRoom(const QString& id) {
     QTimer::singleShot(0, this, [this, shownId] { giveRoom(shownId); });
 }
 
-void WindowLayout::resizeBeside(QDockWidget* dock, int size, Qt::Orientation o) {
+int WindowLayout::surplus(const QString& id, const QWidget* outer, Qt::Orientation o) const {
+    const int extent = o == Qt::Horizontal ? outer->width() : outer->height();
+    const UsefulSize u = useful(id);
+    if (!u.widget) return std::max(0, extent - 60); // no needs: all but a sliver
+    const int have = o == Qt::Horizontal ? u.widget->width() : u.widget->height();
+    const int need = o == Qt::Horizontal ? u.size.width() : u.size.height();
+    if (have <= need) return 0;
+    // The key widget is a part of what is around it: scaled to the whole.
+    return int(double(have - need) * extent / std::max(1, have));
+}
+
+int WindowLayout::resizeBeside(QDockWidget* dock, int size, Qt::Orientation o, int least) {
     // resizeDocks() shares an area in proportion to the sizes it is given:
     // the docks in line with this one (same area, not its tabs) are given
     // what is left, so this one gets `size`.
@@ -262,7 +278,6 @@ void WindowLayout::resizeBeside(QDockWidget* dock, int size, Qt::Orientation o) 
     const QRect g = dock->geometry();
     const QList<QDockWidget*> tabs = window_->tabifiedDockWidgets(dock);
     QList<QDockWidget*> list{dock}, beside;
-    QList<int> sizes{size};
     int others = 0;
     // In line: docks of its area across the same span, and docks of another
     // area stacked across it (a bottom area under a left column): growing a
@@ -287,12 +302,40 @@ void WindowLayout::resizeBeside(QDockWidget* dock, int size, Qt::Orientation o) 
         beside << d;
         others += extent(h);
     }
-    const int left = std::max(int(beside.size()) * 60, extent(g) + others - size);
+    // The room others can give and stay useful: theirs beyond their own
+    // useful size, and the central view's across a side dock's width. The
+    // dock gets `size` as far as that goes, and `least` (its own useful
+    // size) whatever it costs them.
+    QList<int> spare;
+    int spareTotal = 0;
     for (QDockWidget* d : std::as_const(beside)) {
-        list << d;
-        sizes << std::max(1, int(qint64(left) * extent(d->geometry()) / std::max(1, others)));
+        spare << std::min(extent(d->geometry()) - 40, surplus(docks_->key(d), d, o));
+        spareTotal += std::max(0, spare.back());
+    }
+    if (QWidget* central = window_->centralWidget(); central && central->isVisible() && o == Qt::Horizontal && stacked(area)) {
+        QString centralId;
+        for (const ViewRecord& r : registry_->records())
+            if (r.placement.central) centralId = r.id;
+        spareTotal += surplus(centralId, central, o);
+    }
+    const int asked = std::max(std::min(least, size), std::min(size, extent(g) + spareTotal));
+    QList<int> sizes{asked};
+    // What the others give: in proportion to their spare room first, then
+    // (when `least` takes more than that) in proportion to their sizes.
+    const int give = asked - extent(g);
+    // Shrinking (room given back): the others grow in proportion to their sizes.
+    int fromSpare = give > 0 ? std::min(give, spareTotal) : 0;
+    int rest = give > 0 ? std::max(0, give - spareTotal) : give;
+    for (int i = 0; i < beside.size(); ++i) {
+        const int e = extent(beside[i]->geometry());
+        int size_ = e;
+        if (spareTotal > 0) size_ -= int(qint64(fromSpare) * std::max(0, spare[i]) / spareTotal);
+        if (others > 0) size_ -= int(qint64(rest) * e / others);
+        list << beside[i];
+        sizes << std::max(1, size_);
     }
     window_->resizeDocks(list, sizes, o);
+    return asked;
 }
 
 } // namespace tessel::views

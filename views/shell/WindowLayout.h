@@ -94,9 +94,13 @@ private:
     /// while the dock grows and the key widget still lacks room.
     void giveRoom(const QString& id, int attempt);
     void returnRoom(const QString& id);
-    /// Resizes `dock` along `o` to `size`, the docks in line with it in its
-    /// area sharing what is left in proportion.
-    void resizeBeside(QDockWidget* dock, int size, Qt::Orientation o);
+    /// Resizes `dock` along `o` towards `size`: as far as the docks in line
+    /// with it (and the central view beside a side dock) keep their useful
+    /// size, and to `least` whatever it costs them; returns the size asked.
+    int resizeBeside(QDockWidget* dock, int size, Qt::Orientation o, int least = 0);
+    /// How much of `outer` (view `id`'s dock, or the central view) along `o`
+    /// its view can give up and keep its useful size.
+    int surplus(const QString& id, const QWidget* outer, Qt::Orientation o) const;
 
     QMainWindow* window_;
     const ViewRegistry* registry_;
