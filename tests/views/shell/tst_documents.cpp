@@ -7,6 +7,7 @@
 
 #include "shell/MainWindow.h"
 
+#include "code/CodeView.h"
 #include "common/CodeEditor.h"
 #include "common/Jobs.h"
 #include "common/Session.h"
@@ -240,6 +241,33 @@ private slots:
         QVERIFY(Recovery(w.recovery().dir()).leftOver().isEmpty());
         QVERIFY(w.save());
         QTRY_VERIFY(!w.recovery().exists());
+    }
+
+    void ctrlRRunsFromAnywhereInTheWindow() {
+        // Issue 21: Ctrl+R ran the schedule only with the focus in its dock.
+        const QString path = home_.filePath(QStringLiteral("small.te"));
+        QVERIFY(writeFile(path, QStringLiteral("A = te.placeholder((256,), name=\"A\")\n"
+                                               "B = te.compute((256,), lambda i: A[i] * 2.0, name=\"B\")\n"
+                                               "s = te.create_schedule(B.op)\n"
+                                               "func = tvm.build(s, [A, B], name=\"twice\")\n")));
+        MainWindow w;
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&w));
+        QVERIFY(w.openScript(path));
+        QVERIFY(w.session()->jobs()->waitForIdle(60000));
+        QTRY_VERIFY_WITH_TIMEOUT(w.session()->artifacts() != nullptr, 60000);
+        ScheduleDocument* doc = w.view<ScheduleEditor>()->document();
+        QSignalSpy finished(doc, &ScheduleDocument::runFinished);
+        // The focus in the code view's TIR, not in the schedule editor.
+        CodeEditor* tir = w.view<CodeView>()->pane(CodeView::Tir);
+        tir->setFocus();
+        QTRY_VERIFY(tir->hasFocus());
+        QTest::keyClick(tir, Qt::Key_R, Qt::ControlModifier);
+        QVERIFY2(finished.wait(120000), "Ctrl+R with the focus in the TIR ran nothing");
+        QVERIFY(finished.takeFirst().at(0).value<RunRecord>().correct);
+        QVERIFY(w.session()->jobs()->waitForIdle(60000));
     }
 
     void killedIdeOffersItsEditBack() {
