@@ -4,8 +4,7 @@
 #include "driver/ModelCompare.h"
 #include "driver/ApplyBest.h"
 #include "rpc/Address.h"
-#include "rpc/Auth.h"
-#include "rpc/RpcRunner.h"
+#include "driver/Devices.h"
 
 #include <cmath>
 #include <cstdio>
@@ -20,57 +19,43 @@ namespace tessel::cli {
 
 namespace {
 
-/// The sessions the two sides run in (none: this process).
+/// Where the two sides run: two model runners of one device (this process,
+/// two sessions on the local tessel-rpc server, or two sessions on one
+/// server: a tracker's key is one server held for both).
 struct Sessions {
-    std::shared_ptr<rpc::LocalServer> local;
-    std::unique_ptr<rpc::RpcRunner> runnerA, runnerB;
-    /// A tracker's server, held by runnerA: B's own session on it.
-    rpc::Client trackerB;
-    rpc::Client* a = nullptr;
-    rpc::Client* b = nullptr;
+    std::unique_ptr<driver::DeviceRunners> device;
+    std::unique_ptr<runtime::ModelRunner> a, b;
     Target target = codegen::hostTarget();
-    std::string where = "in this process";
+    std::string where;
 };
 
 void openSessions(const CompareArgs& args, Sessions& s) {
-    if (args.inProcess) {
-        if (!args.rpc.empty() || !args.rpcTracker.empty())
-            throw std::invalid_argument("--in-process excludes --rpc and --rpc-tracker");
-        return;
-    }
+    if (args.inProcess && (!args.rpc.empty() || !args.rpcTracker.empty()))
+        throw std::invalid_argument("--in-process excludes --rpc and --rpc-tracker");
     if (!args.rpc.empty() && !args.rpcTracker.empty())
         throw std::invalid_argument("--rpc and --rpc-tracker exclude each other");
     if (args.rpcTracker.empty() != args.rpcKey.empty())
         throw std::invalid_argument("--rpc-tracker and --rpc-key go together");
-    rpc::ClientOptions co;
-    co.name = "tesselc compare";
-    if (!args.rpcTokenFile.empty()) co.token = rpc::readTokenFile(args.rpcTokenFile);
-    if (!args.rpc.empty()) {
+    driver::DeviceSpec spec;
+    if (args.inProcess) {
+        spec = driver::DeviceSpec::inProcess();
+        s.where = "in this process";
+    } else if (!args.rpc.empty()) {
         const rpc::HostPort hp = rpc::parseHostPort(args.rpc);
-        s.runnerA = std::make_unique<rpc::RpcRunner>(hp.host, hp.port, co);
-        s.runnerB = std::make_unique<rpc::RpcRunner>(hp.host, hp.port, co);
+        spec = driver::DeviceSpec::server(hp.host, hp.port, args.rpcTokenFile);
         s.where = "on server " + args.rpc;
     } else if (!args.rpcTracker.empty()) {
         const rpc::HostPort hp = rpc::parseHostPort(args.rpcTracker);
-        auto* tracker = new rpc::TrackerRunner(hp.host, hp.port, args.rpcKey, co, co.token);
-        s.runnerA.reset(tracker);
-        s.a = &tracker->session(); // asks the tracker for a server and holds it
-        // B runs on the same server, in a session of its own.
-        const rpc::Assignment& held = tracker->assignment();
-        s.trackerB = rpc::Client::connect(held.host, held.port, co);
-        s.b = &s.trackerB;
-        s.where = "on " + args.rpcKey + " at " + held.host + ":" + std::to_string(held.port) + " via tracker " +
-                  args.rpcTracker;
+        spec = driver::DeviceSpec::tracker(hp.host, hp.port, args.rpcKey, args.rpcTokenFile);
     } else {
-        // Two sessions on one local server child: a crashing kernel is an error, not a crash.
-        s.local = rpc::LocalServer::shared();
-        s.runnerA = std::make_unique<rpc::LocalRunner>(s.local);
-        s.runnerB = std::make_unique<rpc::LocalRunner>(s.local);
-        s.where = "on a local tessel-rpc server";
+        s.where = "on a local tessel-rpc server"; // a crashing kernel is an error, not a crash
     }
-    if (!s.a) s.a = &s.runnerA->session();
-    if (!s.b) s.b = &s.runnerB->session();
-    if (!args.rpc.empty() || !args.rpcTracker.empty()) s.target = codegen::targetForDevice(s.a->device());
+    spec.clientName = "tesselc compare";
+    s.device = std::make_unique<driver::DeviceRunners>(spec);
+    s.target = s.device->target(); // a device is asked now (an RpcError naming the step)
+    s.a = s.device->modelRunner();
+    s.b = s.device->modelRunner();
+    if (spec.kind == driver::DeviceSpec::Kind::Tracker) s.where = "on " + s.device->name();
 }
 
 /// A side's configurations from its records file or folder for `target`
@@ -145,8 +130,8 @@ int runCompare(const CompareArgs& args) {
     a.threads = args.threadsA;
     b.threads = args.threadsB;
 
-    a.device = s.a;
-    b.device = s.b;
+    a.runner = s.a.get();
+    b.runner = s.b.get();
     a.target = b.target = s.target;
 
     driver::CompareOptions o;
@@ -187,6 +172,7 @@ int runCompare(const CompareArgs& args) {
         std::printf("\n  outputs %s: max |B - A| %.3g of max |A| %.3g\n", r.outputsAgree ? "agree" : "DISAGREE",
                     r.maxAbsDiff, r.maxAbsA);
     for (const auto& n : r.notes) std::printf("  note: %s\n", n.c_str());
+    for (const auto& w : r.warnings) std::printf("  warning: %s\n", w.c_str());
     if (!r.error.empty()) std::printf("  error: %s\n", r.error.c_str());
 
     if (!args.csv.empty()) {

@@ -8,6 +8,7 @@
 #include "tune/Features.h"
 #include "driver/ModelCompiler.h"
 #include "driver/ModelDriver.h"
+#include "driver/Devices.h"
 #include "driver/ModelRunner.h"
 #include "driver/ApplyBest.h"
 #include "driver/ModelTasks.h"
@@ -17,10 +18,7 @@
 #include "ir/Check.h"
 #include "ir/Diagnostic.h"
 #include "rpc/Address.h"
-#include "rpc/Auth.h"
-#include "rpc/RpcRunner.h"
 #include "runtime/DeviceInfo.h"
-#include "runtime/InProcessRunner.h"
 #include "runtime/ThreadPool.h"
 #include "te/script/Script.h"
 #include "tir/IRPrinter.h"
@@ -393,6 +391,8 @@ std::map<std::string, tune::Config> tunedConfigs(const Args& a, const Target& ta
 
 /// How many of `m`'s functions took a tuned configuration, for a line of output.
 void reportTuned(const Args& a, const driver::CompiledModel& m) {
+    // A stale record skipped (the function kept its default): said, never an error.
+    for (auto& w : m.warnings) std::fprintf(stderr, "tesselc: warning: %s\n", w.c_str());
     if (a.records.empty()) return;
     size_t tunable = 0, tuned = 0;
     for (auto& f : m.functions) {
@@ -454,52 +454,43 @@ std::vector<runtime::NDArray> readTensors(const std::vector<std::string>& files)
     return out;
 }
 
-/// Where run and ladder measure: a local tessel-rpc server child (the
-/// default), this process (--in-process), or a device (--rpc HOST:PORT).
-struct Measurer {
-    std::unique_ptr<rpc::RpcRunner> runner; // null: in this process
-    /// --rpc: the device's target; references are built and run here.
-    std::unique_ptr<codegen::LocalBuilder> builder, referenceBuilder;
-    runtime::InProcessRunner hostRunner;
-    std::string deviceTarget;
-
-    explicit Measurer(const Args& a) {
+/// Where run, ladder, tune and run MODEL measure: a local tessel-rpc server
+/// child (the default), this process (--in-process), or a device (--rpc
+/// HOST:PORT, or a server of --rpc-key from --rpc-tracker).
+driver::DeviceSpec deviceSpecOf(const Args& a) {
+    driver::DeviceSpec spec;
+    try {
         if (!a.rpc.empty() || !a.rpcTracker.empty()) {
             if (!a.rpc.empty() && !a.rpcTracker.empty()) throw UsageError("--rpc and --rpc-tracker exclude each other");
             if (a.rpcTracker.empty() != a.rpcKey.empty()) throw UsageError("--rpc-tracker and --rpc-key go together");
-            rpc::ClientOptions co;
-            co.name = "tesselc";
-            if (!a.rpcTokenFile.empty()) co.token = rpc::readTokenFile(a.rpcTokenFile);
-            std::unique_ptr<rpc::RpcRunner> r;
-            try {
-                if (!a.rpc.empty()) {
-                    const rpc::HostPort hp = rpc::parseHostPort(a.rpc);
-                    r = std::make_unique<rpc::RpcRunner>(hp.host, hp.port, co);
-                } else {
-                    const rpc::HostPort hp = rpc::parseHostPort(a.rpcTracker);
-                    r = std::make_unique<rpc::TrackerRunner>(hp.host, hp.port, a.rpcKey, co, co.token);
-                }
-            } catch (const std::invalid_argument& e) {
-                throw UsageError(e.what());
+            if (!a.rpc.empty()) {
+                const rpc::HostPort hp = rpc::parseHostPort(a.rpc);
+                spec = driver::DeviceSpec::server(hp.host, hp.port, a.rpcTokenFile);
+            } else {
+                const rpc::HostPort hp = rpc::parseHostPort(a.rpcTracker);
+                spec = driver::DeviceSpec::tracker(hp.host, hp.port, a.rpcKey, a.rpcTokenFile);
             }
-            const runtime::DeviceInfo device = r->device(); // throws RpcError naming the step
-            const Target target = codegen::targetForDevice(device);
-            deviceTarget = target.str();
-            builder = std::make_unique<codegen::LocalBuilder>(target, codegen::BuildOptions{});
-            referenceBuilder = std::make_unique<codegen::LocalBuilder>(codegen::hostTarget(), codegen::BuildOptions{});
-            runner = std::move(r);
-        } else if (!a.inProcess) {
-            runner = std::make_unique<rpc::LocalRunner>();
+        } else if (a.inProcess) {
+            spec = driver::DeviceSpec::inProcess();
         }
+    } catch (const std::invalid_argument& e) {
+        throw UsageError(e.what());
     }
-    void apply(driver::RunOptions& ro) {
-        ro.runner = runner.get();
-        if (builder) {
-            ro.builder = builder.get();
-            ro.referenceBuilder = referenceBuilder.get();
-            ro.referenceRunner = &hostRunner;
-        }
+    spec.clientName = "tesselc";
+    return spec;
+}
+
+/// The runners of deviceSpecOf(a); a device's target is asked at once (an
+/// RpcError naming the step when it cannot be reached).
+struct Measurer {
+    driver::DeviceRunners runners;
+    /// A remote device's target (what kernels are built for); empty otherwise.
+    std::string deviceTarget;
+
+    explicit Measurer(const Args& a) : runners(deviceSpecOf(a)) {
+        if (runners.spec().remote()) deviceTarget = runners.target().str();
     }
+    void apply(driver::RunOptions& ro) { runners.apply(ro); }
 };
 
 int cmdRunModel(const Args& a) {
@@ -540,10 +531,8 @@ int cmdRunModel(const Args& a) {
     ro.atol = atol;
     ro.profile = a.profile;
     ro.seed = a.seed;
-    if (!a.inProcess) {
-        ro.device = &measurer.runner->session();
-        ro.deviceTarget = measurer.deviceTarget.empty() ? codegen::hostTarget() : Target::parse(measurer.deviceTarget);
-    }
+    const std::unique_ptr<runtime::ModelRunner> runner = measurer.runners.modelRunner();
+    ro.runner = runner.get();
     auto rep = driver::runModel(m, inputs, expected, ro);
     if (a.json) {
         nlohmann::json outs = nlohmann::json::array();
@@ -567,7 +556,12 @@ int cmdRunModel(const Args& a) {
         if (!rep.ok) j["error"] = rep.error;
         if (a.profile) {
             nlohmann::json prof = nlohmann::json::array();
-            for (auto& k : rep.profile) prof.push_back({{"function", k.function}, {"ms", k.ms}, {"gflops", k.gflops}});
+            for (auto& k : rep.profile)
+                prof.push_back({{"function", k.function},
+                                {"ms", k.ms},
+                                {"gflops", k.gflops},
+                                {"roofline", k.roofline},
+                                {"bound", k.memoryBound ? "memory" : "compute"}});
             j["profile"] = prof;
         }
         std::cout << j.dump() << "\n";
@@ -584,9 +578,13 @@ int cmdRunModel(const Args& a) {
         if (a.profile) {
             double total = 0;
             for (auto& k : rep.profile) total += k.ms;
-            std::printf("\n  %-40s %10s %7s %9s\n", "kernel", "ms", "share", "GFLOP/s");
-            for (auto& k : rep.profile)
-                std::printf("  %-40s %10.3f %6.1f%% %9.1f\n", k.function.c_str(), k.ms, 100 * k.ms / total, k.gflops);
+            // Roofline: the kernel's share of min(FMA peak, intensity x measured bandwidth).
+            std::printf("\n  %-40s %10s %7s %9s %9s\n", "kernel", "ms", "share", "GFLOP/s", "roofline");
+            for (auto& k : rep.profile) {
+                std::printf("  %-40s %10.3f %6.1f%% %9.1f", k.function.c_str(), k.ms, 100 * k.ms / total, k.gflops);
+                if (k.roofline > 0) std::printf(" %7.0f%% %s", 100 * k.roofline, k.memoryBound ? "(memory)" : "(compute)");
+                std::printf("\n");
+            }
         }
     }
     return rep.ok ? 0 : 1;
@@ -620,11 +618,12 @@ int cmdTune(const Args& a) {
     t.target = requestFor(targetArgs).target;
     codegen::LocalBuilder hostBuilder(t.target, codegen::BuildOptions{});
     cli::TuneDevice d;
-    d.builder = measurer.builder ? measurer.builder.get() : &hostBuilder;
-    d.runner = measurer.runner ? static_cast<runtime::Runner*>(measurer.runner.get()) : &measurer.hostRunner;
-    if (measurer.builder) {
-        d.referenceBuilder = measurer.referenceBuilder.get();
-        d.referenceRunner = &measurer.hostRunner;
+    const bool remote = measurer.runners.spec().remote();
+    d.builder = remote ? &measurer.runners.builder() : &hostBuilder;
+    d.runner = &measurer.runners.runner();
+    if (remote) {
+        d.referenceBuilder = &measurer.runners.referenceBuilder();
+        d.referenceRunner = &measurer.runners.referenceRunner();
     }
     // A tuner that cannot be made (its cost model not loaded) is an error, not a usage error.
     if (a.file.ends_with(".te")) return cli::runTune(t, d, driver::Context::builtin().costModels());

@@ -56,9 +56,10 @@ struct BuildOptions {
 };
 
 struct BuildResult {
-    /// The compiled functions, callable here; null unless options.jit and the
+    /// The compiled functions, callable here (a CPU module: function(name)
+    /// is the kernel in the CPU kernel ABI); null unless options.jit and the
     /// target is the host.
-    runtime::ModulePtr module;
+    runtime::CpuModulePtr module;
     /// The TIR text the line numbers refer to: printPrimFunc() of each function,
     /// in order, joined by one empty line (for one function, exactly its text).
     std::string tir;

@@ -208,7 +208,7 @@ std::string stripDebugSections(const std::string& text) {
 }
 
 /// A module of JIT-compiled kernels; keeps the LLJIT (and so the code) alive.
-class JitModule : public runtime::Module {
+class JitModule : public runtime::CpuModule {
 public:
     JitModule(std::unique_ptr<llvm::orc::LLJIT> jit,
               std::map<std::string, runtime::KernelFunction> fns)
@@ -246,7 +246,7 @@ std::vector<std::string> splitFeatures(const std::string& features) {
     return out;
 }
 
-runtime::ModulePtr makeJit(std::unique_ptr<llvm::Module> module,
+runtime::CpuModulePtr makeJit(std::unique_ptr<llvm::Module> module,
                            std::unique_ptr<llvm::LLVMContext> ctx,
                            const std::vector<tir::PrimFunc>& funcs, const Target& target,
                            int optLevel) {

@@ -10,6 +10,7 @@ Context::Context(Builtins b) : Context() {
     pluginsOnFirstUse_ = b.pluginsOnFirstUse;
     graph::registerGraphOps(ops);
     graph::registerGraphPasses(graphPasses, ops);
+    lower::registerStrategies(strategies);
     tir::registerTirPasses(tirPasses);
     tune::registerBuiltinCostModels(costModels_);
 }

@@ -1,7 +1,7 @@
 /// \file
 /// The registries a compile looks things up in, as one object: the graph
-/// operators, the graph passes, the TIR passes and the tuner's cost models,
-/// and the plugins that added to them.
+/// operators, the graph passes, the operator strategies, the TIR passes and
+/// the tuner's cost models, and the plugins that added to them.
 ///
 /// Every registry is filled by the same explicit function that fills the
 /// built-in one (graph::registerGraphOps, graph::registerGraphPasses,
@@ -28,6 +28,7 @@
 
 #include "graph/OpRegistry.h"
 #include "graph/passes/GraphPassRegistry.h"
+#include "lower/StrategyRegistry.h"
 #include "plugin/PluginLoader.h"
 #include "tir/passes/PassRegistry.h"
 #include "tune/CostModel.h"
@@ -60,6 +61,9 @@ public:
     graph::OpRegistry ops;
     graph::GraphPassRegistry graphPasses;
     tir::PassRegistry tirPasses;
+    /// The operator strategies lowering chooses from (lower/StrategyRegistry.h):
+    /// the built-in records; plugins and tests add their own.
+    lower::StrategyRegistry strategies;
     /// The cost models the tuner makes by name (tune/CostModel.h): the
     /// built-in ones, then those plugins add. On builtin() the first call
     /// loads the default plugins first.

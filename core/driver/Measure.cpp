@@ -4,6 +4,7 @@
 #include "runtime/InProcessRunner.h"
 #include "tir/IROperators.h"
 #include "tir/IRPrinter.h"
+#include "tune/Reference.h"
 
 #include <memory>
 #include <optional>
@@ -77,54 +78,6 @@ runtime::RunRequest requestOf(const RunOptions& o) {
     return r;
 }
 
-/// The reference outputs of `f`'s computation: given, stored, or computed
-/// (the default schedule built and run once, untimed, then stored).
-std::optional<std::vector<runtime::NDArray>> referenceOutputs(const LoweredFunction& f, const std::string& key,
-                                                              const RunOptions& o, Tools& tools, RunReport& failed) {
-    if (!o.referenceOutputs.empty()) return o.referenceOutputs;
-    if (o.references)
-        if (auto found = o.references->find(key, o.seed)) return found;
-    runtime::BuildArtifact ref;
-    try {
-        ref = tools.referenceBuilder->build(buildJobOf(lowerReference(f), key));
-    } catch (const CompileError& e) {
-        failed = failure(runtime::MeasureError::Build, std::string("the reference schedule failed to build: ") + e.what());
-        return std::nullopt;
-    }
-    runtime::RunRequest once = requestOf(o);
-    once.untimed = true;
-    runtime::RunResult r = tools.referenceRunner->run(ref, once);
-    if (!r.ok) {
-        failed = failure(r.error, r.error == runtime::MeasureError::Cancelled ? r.message
-                                                                              : "the reference schedule failed: " + r.message,
-                         r.threads);
-        return std::nullopt;
-    }
-    if (o.references) o.references->store(key, o.seed, r.outputs);
-    return r.outputs;
-}
-
-void compareOutputs(const std::vector<runtime::NDArray>& got, const std::vector<runtime::NDArray>& want, double rtol,
-                    RunReport& rep) {
-    if (got.size() != want.size()) {
-        rep.ok = false;
-        rep.errorKind = runtime::MeasureError::WrongResult;
-        rep.error = "the function has " + std::to_string(got.size()) + " outputs, the reference " +
-                    std::to_string(want.size());
-        return;
-    }
-    for (size_t i = 0; i < want.size(); ++i) {
-        auto c = runtime::compare(got[i], want[i], rtol, 1e-6);
-        rep.maxAbsErr = std::max(rep.maxAbsErr, c.maxAbsError);
-        rep.maxRelErr = std::max(rep.maxRelErr, c.maxRelError);
-        if (!c.shapesMatch || !(c.maxRelError <= rtol)) {
-            rep.ok = false;
-            rep.errorKind = runtime::MeasureError::WrongResult;
-            rep.error = "output differs from the reference schedule: " + c.str();
-        }
-    }
-}
-
 } // namespace
 
 RunReport runAndCheck(const LoweredFunction& f, const RunOptions& options) {
@@ -151,9 +104,15 @@ RunReport runAndCheck(const LoweredFunction& f, const RunOptions& options) {
         return failure(runtime::MeasureError::Build, e.what());
     }
     if (options.check && !isReference) {
-        RunReport failed;
-        reference = referenceOutputs(f, key, options, tools, failed);
-        if (!reference) return failed;
+        if (!options.referenceOutputs.empty()) {
+            reference = options.referenceOutputs;
+        } else {
+            tune::ReferenceOutputs ref = tune::referenceOutputs(
+                options.references, key, requestOf(options), [&] { return buildJobOf(lowerReference(f), key); },
+                *tools.referenceBuilder, *tools.referenceRunner);
+            if (!ref.ok()) return failure(ref.error, ref.message);
+            reference = std::move(ref.outputs);
+        }
     }
 
     runtime::BuildArtifact artifact;
@@ -177,7 +136,16 @@ RunReport runAndCheck(const LoweredFunction& f, const RunOptions& options) {
     rep.gflops = rep.latencyMs > 0 ? artifact.flops / (rep.latencyMs * 1e-3) / 1e9 : 0;
     rep.outputs = std::move(r.outputs);
     if (isReference && options.references) options.references->store(key, options.seed, rep.outputs);
-    if (reference) compareOutputs(rep.outputs, *reference, options.rtol, rep);
+    if (reference) {
+        const runtime::OutputCheck c = runtime::checkOutputs(rep.outputs, *reference, options.tolerance);
+        rep.maxAbsErr = c.maxAbsErr;
+        rep.maxRelErr = c.maxRelErr;
+        if (!c.ok) {
+            rep.ok = false;
+            rep.errorKind = runtime::MeasureError::WrongResult;
+            rep.error = c.message;
+        }
+    }
     return rep;
 }
 

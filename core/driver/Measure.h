@@ -3,7 +3,9 @@
 /// `tesselc run`, the benchmarks and the tests do: build it (a Builder: a
 /// shared object for the target), run it (a Runner: seeded random inputs,
 /// TVM's time evaluator), and check its outputs against the default schedule
-/// of the same computation, whose outputs a ReferenceStore keeps between runs.
+/// of the same computation, whose outputs a ReferenceStore keeps between runs
+/// (tune/Reference.h), by the rule the tuner checks by too
+/// (runtime::checkOutputs).
 ///
 /// By default it builds for this machine with LLVM in this process and runs
 /// in this process; a caller passes another Builder or Runner (a child
@@ -13,6 +15,7 @@
 #include "codegen/Builder.h"
 #include "driver/CompileRequest.h"
 #include "driver/TeDriver.h"
+#include "runtime/OutputCheck.h"
 #include "runtime/ReferenceStore.h"
 #include "runtime/Runner.h"
 
@@ -37,9 +40,11 @@ struct RunOptions {
     uint64_t seed = 1;
     /// How to time; a kernel whose first call takes over 0.5 s gets at most 3 repeats.
     runtime::TimeEvaluator evaluator{1, 5, 100, 1};
-    /// Check against the reference schedule.
+    /// Check against the reference schedule: every element within
+    /// `tolerance` x the largest |value| of the reference output
+    /// (runtime::checkOutputs, the tuner's rule).
     bool check = true;
-    double rtol = 1e-4;
+    double tolerance = runtime::kDefaultTolerance;
     /// Reference outputs computed earlier for the same computation and seed;
     /// empty: from `references`, or computed.
     std::vector<runtime::NDArray> referenceOutputs;

@@ -1,17 +1,13 @@
 #include "driver/ModelCompare.h"
 
+#include "driver/ModelRunner.h"
 #include "ir/Diagnostic.h"
-#include "rpc/Client.h"
-#include "runtime/ExportedModel.h"
 #include "runtime/ThreadPool.h"
 #include "runtime/TimeEvaluator.h"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
-#include <filesystem>
 #include <memory>
 #include <set>
 
@@ -25,104 +21,48 @@ const CompareRow* CompareResult::find(const std::string& function) const {
 
 namespace {
 
-/// One compile shared by the sides that want it, and its export for devices.
+/// One compile shared by the sides that want it.
 struct Compiled {
     CompiledModel model;
     Target target;
-    std::string exportDir; ///< made when a device side first needs it
-    Compiled() = default;
-    Compiled(const Compiled&) = delete;
-    Compiled& operator=(const Compiled&) = delete;
-    ~Compiled() {
-        std::error_code ec;
-        if (!exportDir.empty()) std::filesystem::remove_all(exportDir, ec);
-    }
 };
 
-/// The compile each device session has loaded now (sides may share a session).
-using Loaded = std::map<rpc::Client*, const Compiled*>;
+/// The compile each model runner has loaded now (sides may share a runner).
+using Loaded = std::map<runtime::ModelRunner*, const Compiled*>;
 
-/// Runs one side: in this process on its own executor, or in a device session.
+/// Runs one side on its model runner (its own in-process one when none is given).
 class SideRunner {
 public:
     SideRunner(Compiled& compiled, const CompareSide& side, const CompareOptions& options, Loaded& loaded,
                int poolThreads)
         : c_(compiled), side_(side), options_(options), loaded_(loaded),
+          runner_(side.runner ? *side.runner : here_),
           threads_(side.threads > 0 ? side.threads : poolThreads) {}
     SideRunner(const SideRunner&) = delete;
     SideRunner& operator=(const SideRunner&) = delete;
-    ~SideRunner() {
-        if (!side_.device) return;
-        try { // the session may be gone: nothing to free then
-            for (uint64_t id : in_) side_.device->free(id);
-            for (uint64_t id : out_) side_.device->free(id);
-        } catch (const std::exception&) {
-        }
-    }
 
-    /// Makes the executor (or loads the model on the device) and runs it once
-    /// on `inputs`: its outputs.
+    /// Loads the model and runs it once on `inputs`: its outputs.
     std::vector<runtime::NDArray> start(const std::vector<runtime::NDArray>& inputs) {
-        const runtime::ExecutorPlan& plan = c_.model.plan;
-        if (!side_.device) {
-            setPool();
-            exec_ = c_.model.makeExecutor();
-            for (int i = 0; i < exec_->numInputs(); ++i) exec_->setInput(i, inputs[size_t(i)]);
-            const auto t0 = std::chrono::steady_clock::now();
-            exec_->run();
-            lastMs_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-            std::vector<runtime::NDArray> out;
-            for (int o = 0; o < exec_->numOutputs(); ++o) out.push_back(exec_->output(o).copy());
-            return out;
-        }
-        rpc::Client& c = *side_.device;
+        inputs_ = inputs;
         ensureLoaded();
-        for (const auto& v : inputs) {
-            in_.push_back(c.alloc(v.dtype(), v.shape()));
-            c.copyTo(in_.back(), v);
-        }
-        for (int o : plan.outputs) {
-            const auto& t = plan.tensors[size_t(o)];
-            out_.push_back(c.alloc(t.dtype, t.shape));
-        }
-        rpc::RunSpec spec = runSpec();
-        spec.repeat = 0; // one run, timed alone: the first estimate of a run's time
-        const rpc::Timing first = c.runModel(in_, out_, spec);
+        const runtime::ModelTiming first = runner_.run(spec(0)); // one run, timed alone: the first estimate
         threads_ = first.threads;
-        if (!first.repeatsMs.empty()) lastMs_ = first.repeatsMs[0];
-        std::vector<runtime::NDArray> out;
-        for (size_t o = 0; o < out_.size(); ++o) {
-            const auto& t = plan.tensors[size_t(plan.outputs[o])];
-            out.push_back(c.copyFrom(out_[o], t.shape, t.dtype));
-        }
-        return out;
+        if (!first.ms.empty()) lastMs_ = first.ms[0];
+        return runner_.outputs();
     }
 
     /// Times `runs` whole runs one by one (their median is the round's
     /// figure), then every step over as many runs (each step's median).
     CompareRound round() {
         CompareRound r;
-        const int runs = runsPerRound();
-        if (!side_.device) {
-            setPool();
-            runtime::TimeEvaluator ev{1, runs, 0, 0};
-            r.ms = runtime::median(ev.measure([&] { exec_->run(); })) * 1e3;
-            for (double s : exec_->profile(runs)) r.stepMs.push_back(s * 1e3);
-            lastMs_ = r.ms;
-            return r;
-        }
-        rpc::Client& c = *side_.device;
         ensureLoaded();
-        rpc::RunSpec spec = runSpec();
-        spec.repeat = uint32_t(runs);
-        // A device run makes a fresh executor: one untimed run first.
-        spec.warmup = 1;
-        const rpc::Timing t = c.runModel(in_, out_, spec);
-        if (t.repeatsMs.empty()) throw std::runtime_error("the device returned no timing");
-        r.ms = runtime::median(t.repeatsMs);
+        const runtime::ModelRunSpec s = spec(runsPerRound());
+        const runtime::ModelTiming t = runner_.run(s);
+        if (t.ms.empty()) throw std::runtime_error("the device returned no timing");
+        r.ms = runtime::median(t.ms);
         lastMs_ = r.ms;
         threads_ = t.threads;
-        r.stepMs = c.profileModel(in_, spec).repeatsMs;
+        r.stepMs = runner_.profile(s).ms;
         if (r.stepMs.size() != c_.model.plan.steps.size())
             throw std::runtime_error("the device profiled " + std::to_string(r.stepMs.size()) + " steps of " +
                                      std::to_string(c_.model.plan.steps.size()));
@@ -132,15 +72,14 @@ public:
     int threads() const { return threads_; }
 
 private:
-    rpc::RunSpec runSpec() const {
-        rpc::RunSpec spec;
-        spec.threads = uint32_t(std::max(0, side_.threads));
-        spec.timeoutMs = uint32_t(std::clamp(options_.timeoutSeconds * 1e3, 1.0, 3.6e6));
-        spec.number = 1;
-        spec.repeat = 1;
-        spec.minRepeatMs = 0;
-        spec.warmup = 0;
-        return spec;
+    /// In this process the pool is global: each side sets its thread count
+    /// on every run; a device's pool is its own (0: as it has it).
+    runtime::ModelRunSpec spec(int repeat) const {
+        runtime::ModelRunSpec s;
+        s.threads = side_.runner ? std::max(0, side_.threads) : threads_;
+        s.repeat = repeat;
+        s.timeoutSeconds = options_.timeoutSeconds;
+        return s;
     }
 
     /// Runs per round: enough to fill about minRoundMs at the last figure's
@@ -152,37 +91,24 @@ private:
         return int(std::clamp(std::ceil(options_.minRoundMs / lastMs_), 1.0, most));
     }
 
-    /// In this process the pool is global: each side sets its thread count.
-    void setPool() {
-        auto& pool = runtime::ThreadPool::global();
-        if (pool.numThreads() != threads_) pool.setNumThreads(threads_);
-    }
-
-    /// Puts this side's model into its session, unless it is there already.
+    /// Puts this side's model (and inputs) into its runner, unless they are there already.
     void ensureLoaded() {
-        rpc::Client& c = *side_.device;
-        if (loaded_[&c] == &c_) return;
-        if (c_.exportDir.empty()) {
-            std::string dir = (std::filesystem::temp_directory_path() / "tessel-compare-XXXXXX").string();
-            if (!::mkdtemp(dir.data())) throw std::runtime_error("cannot create a folder for the export");
-            c_.exportDir = dir;
-            exportModel(c_.model, dir, c_.target);
-        }
-        loaded_[&c] = nullptr;
-        for (const char* file : {runtime::kExportLibrary, runtime::kExportPlan, runtime::kExportWeights})
-            c.uploadFile(file, c_.exportDir + "/" + file);
-        c.loadModel();
-        loaded_[&c] = &c_;
+        if (loaded_[&runner_] == &c_) return;
+        loaded_[&runner_] = nullptr;
+        runner_.load(packageOf(c_.model));
+        runner_.setInputs(inputs_);
+        loaded_[&runner_] = &c_;
     }
 
     Compiled& c_;
     const CompareSide& side_;
     const CompareOptions& options_;
     Loaded& loaded_;
+    runtime::InProcessModelRunner here_;
+    runtime::ModelRunner& runner_;
     int threads_;
     double lastMs_ = 0; ///< the last figure of one run (the first run's time at first)
-    std::unique_ptr<runtime::GraphExecutor> exec_;
-    std::vector<uint64_t> in_, out_;
+    std::vector<runtime::NDArray> inputs_;
 };
 
 /// Restores the global pool's thread count however the comparison ends.
@@ -362,6 +288,8 @@ CompareResult compareModels(const graph::Graph& imported, const CompareSide& a, 
                 d.message = labels[s] + ": " + d.message;
                 throw CompileError(d);
             }
+            // A stale record was skipped (the function took its default): say so.
+            for (const auto& w : c->model.warnings) r.warnings.push_back(labels[s] + ": " + w);
             compiles.push_back(std::move(c));
         }
     } catch (const Cancelled&) {

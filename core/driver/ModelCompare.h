@@ -15,6 +15,7 @@
 #include "driver/ModelCompiler.h"
 #include "frontend/OnnxImporter.h"
 #include "ir/Target.h"
+#include "runtime/ModelRunner.h"
 #include "tune/Task.h"
 
 #include <functional>
@@ -22,10 +23,6 @@
 #include <map>
 #include <string>
 #include <vector>
-
-namespace tessel::rpc {
-class Client;
-}
 
 namespace tessel::driver {
 
@@ -37,11 +34,12 @@ struct CompareSide {
     /// Workload key -> knob choices (bestConfigs() of a records file); empty:
     /// the default schedules ("untuned").
     std::map<std::string, tune::Config> configs;
-    /// Where to run: null runs in this process; otherwise a session on a
-    /// tessel-rpc server (a board, or this machine's local server), which
-    /// gets the model as its export for `target`. Two sides may share a
-    /// session: the model is then uploaded again whenever the side changes.
-    rpc::Client* device = nullptr;
+    /// Where to run: null runs in this process; otherwise a model runner
+    /// (DeviceRunners::modelRunner(): a session on this machine's local
+    /// server or on a board), which gets the model as its export for
+    /// `target`. Two sides may share a runner: the model is then loaded
+    /// again whenever the side changes.
+    runtime::ModelRunner* runner = nullptr;
     /// What the kernels are compiled for (the device's target for a device).
     Target target = codegen::hostTarget();
     /// Threads of the runtime pool while this side runs; 0: as the pool (or
@@ -117,6 +115,10 @@ struct CompareResult {
     double maxAbsDiff = 0, maxAbsA = 0;
     /// Things worth saying that are no error: a function only one side has.
     std::vector<std::string> notes;
+    /// What a side's compile set aside: a stale tuning record skipped ("B:
+    /// function f: the tuned configuration ... does not fit ...; the default
+    /// schedule is used"; CompiledModel::warnings).
+    std::vector<std::string> warnings;
     /// The user cancelled: the figures are those of the completed rounds.
     bool cancelled = false;
     /// Why the comparison is not complete or not sound (outputs that

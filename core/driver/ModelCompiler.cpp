@@ -9,6 +9,7 @@
 #include "lower/LowerGroup.h"
 #include "lower/LoweringSteps.h"
 #include "lower/StoragePlan.h"
+#include "topi/TopiUtil.h"
 #include "runtime/ExportedModel.h"
 #include "te/script/Script.h"
 #include "te/script/ScriptPrinter.h"
@@ -95,6 +96,10 @@ LoweredFunction lowerEdited(const std::string& name, const std::string& script,
 
 } // namespace
 
+std::vector<std::string> graphPipelineFor(const Target& target) {
+    return graph::defaultGraphPipeline(target.vectorLanes(DataType::float32()));
+}
+
 std::string workloadKey(const graph::Graph& g, const graph::FusionGroup& group, const Target& target) {
     return lower::groupWorkload(g, group) + " @ " + target.str();
 }
@@ -107,11 +112,14 @@ namespace {
 /// default schedule) to `teSeconds`; with `stageText`, appends the function's
 /// part of the "lower-fused-groups" text (its summary and TE script).
 FusedFunction lowerFunction(const graph::Graph& g, const graph::FusionGroup& group, lower::StoragePlanner& planner,
-                            const CompileOptions& options, double& teSeconds, std::string* stageText) {
+                            const CompileOptions& options, double& teSeconds, std::string* stageText,
+                            std::vector<std::string>& warnings) {
     auto edited = options.schedules.find(group.name);
     lower::LowerGroupOptions go;
     go.schedule = edited == options.schedules.end();
     go.scheduleOptions = scheduleOptionsFor(options.request.target, options.schedule);
+    go.strategies = &options.request.registries().strategies;
+    go.target = options.request.target.kind;
     const std::string workload = workloadKey(g, group, options.request.target);
     auto tuned = go.schedule ? options.configs.find(workload) : options.configs.end();
     if (tuned != options.configs.end()) go.config = tuned->second;
@@ -121,8 +129,13 @@ FusedFunction lowerFunction(const graph::Graph& g, const graph::FusionGroup& gro
         fn = lower::lowerGroup(g, group, planner, go);
     } catch (const CompileError& e) {
         if (tuned == options.configs.end()) throw;
-        throw CompileError("function " + group.name + ": the tuned configuration " + te::formatConfig(go.config) +
-                           " does not fit: " + e.diagnostic().message);
+        // A stale record (made for another version of the template) is
+        // skipped: the function keeps its default schedule, and says so.
+        warnings.push_back("function " + group.name + ": the tuned configuration " + te::formatConfig(go.config) +
+                           " does not fit (" + e.diagnostic().message + "); the default schedule is used");
+        go.config.clear();
+        tuned = options.configs.end();
+        fn = lower::lowerGroup(g, group, planner, go);
     }
     teSeconds += since(t0);
     FusedFunction f;
@@ -131,6 +144,8 @@ FusedFunction lowerFunction(const graph::Graph& g, const graph::FusionGroup& gro
     f.members = fn.members;
     f.workload = workload;
     f.knobs = fn.knobs;
+    f.strategy = fn.strategy;
+    f.strategyReason = fn.strategyReason;
     f.tuned = tuned != options.configs.end();
     if (fn.empty()) return f; // nothing of it is used
     f.args = fn.planArgs;
@@ -162,6 +177,11 @@ FusedFunction lowerFunction(const graph::Graph& g, const graph::FusionGroup& gro
         }
     }
     f.flops = flopCount(f.lowered);
+    for (auto& t : fn.args) {
+        double n = double(t->dtype.bytes());
+        for (auto d : topi::staticShape(t)) n *= double(d);
+        f.bytes += n;
+    }
     return f;
 }
 
@@ -187,7 +207,8 @@ CompiledModel compileGraph(const graph::Graph& imported, const CompileOptions& o
         pm.addInstrument(snaps);
         m.graphStages.push_back(importStage(imported));
     }
-    m.graph = pm.run(imported, options.graphPipeline.empty() ? graph::defaultGraphPipeline() : options.graphPipeline);
+    m.graph = pm.run(imported, options.graphPipeline.empty() ? graphPipelineFor(options.request.target)
+                                                             : options.graphPipeline);
     for (auto& s : snaps->snapshots()) m.graphStages.push_back(s);
     for (auto& in : m.graph.inputs())
         if (!in->outputTypes[0].isStatic())
@@ -221,7 +242,7 @@ CompiledModel compileGraph(const graph::Graph& imported, const CompileOptions& o
         report(0.05 + 0.25 * double(done++) / double(std::max<size_t>(1, m.fusion.groups.size())),
                "lowering " + group.name);
         FusedFunction f = lowerFunction(m.graph, group, planner, options, teSeconds,
-                                        options.trace ? &groupsText : nullptr);
+                                        options.trace ? &groupsText : nullptr, m.warnings);
         if (f.lowered.lowered.defined()) m.functions.push_back(std::move(f));
     }
     auto tp = Clock::now();
@@ -272,10 +293,16 @@ void writeExport(const std::vector<tir::PrimFunc>& funcs, const runtime::Executo
         fs::rename(tmp, fs::path(dir) / name, ec);
         if (ec) throw CompileError("cannot write '" + (fs::path(dir) / name).string() + "': " + ec.message());
     };
-    fs::path lib = fs::path(dir) / (std::string(runtime::kExportLibrary) + ".tmp");
-    codegen::linkSharedLibrary(codegen::emitObject(funcs, target), lib.string());
-    fs::rename(lib, fs::path(dir) / runtime::kExportLibrary, ec);
-    if (ec) throw CompileError("cannot write the library into '" + dir + "': " + ec.message());
+    if (funcs.empty()) {
+        // Nothing to compute (an identity, a constant, a shape): no library,
+        // and none left over from an earlier export into the same folder.
+        fs::remove(fs::path(dir) / runtime::kExportLibrary, ec);
+    } else {
+        fs::path lib = fs::path(dir) / (std::string(runtime::kExportLibrary) + ".tmp");
+        codegen::linkSharedLibrary(codegen::emitObject(funcs, target), lib.string());
+        fs::rename(lib, fs::path(dir) / runtime::kExportLibrary, ec);
+        if (ec) throw CompileError("cannot write the library into '" + dir + "': " + ec.message());
+    }
     std::string text = plan.toJson();
     write(runtime::kExportPlan, text.data(), text.size());
     write(runtime::kExportWeights, static_cast<const char*>(weights), static_cast<size_t>(plan.weightsBytes));

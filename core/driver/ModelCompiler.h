@@ -52,7 +52,8 @@ struct CompileOptions {
     /// knob choices its functions are compiled with (apply-best: what
     /// tune::RecordSet::bestConfigs() gives). A function whose workload has
     /// none gets its defaults: the default schedule. A configuration that no
-    /// longer fits its template is a CompileError naming the function.
+    /// longer fits its template (a stale record) is skipped with a warning
+    /// naming the function (CompiledModel::warnings).
     std::map<std::string, std::map<std::string, int64_t>> configs;
     /// Called between stages with the fraction done in [0, 1] and what comes
     /// next; returning false cancels the compile (CompileError "cancelled").
@@ -74,14 +75,24 @@ struct FusedFunction {
     std::vector<int> args;
     /// Floating-point operations of one call (multiply-adds count two).
     double flops = 0;
+    /// Bytes of its arguments (inputs read once, outputs written once): the
+    /// least memory traffic of one call, for its roofline (runtime/Roofline.h).
+    double bytes = 0;
     /// The tuning workload: workloadKey(group, target). Functions with equal
     /// keys are one tuning task.
     std::string workload;
     /// Its knobs with the choices compiled (empty: nothing to tune).
     std::vector<te::Knob> knobs;
+    /// The strategy record that computed the anchor ("conv2d_nchwc"), and
+    /// why it was chosen (lower::StrategyChoice::reason).
+    std::string strategy, strategyReason;
     /// True when a CompileOptions::configs entry chose the knobs.
     bool tuned = false;
 };
+
+/// The default graph pipeline for `target`: alter-layout blocks the channels
+/// by the float32 lanes of its vectors.
+std::vector<std::string> graphPipelineFor(const Target& target);
 
 /// The tuning workload of a fused group compiled for `target`:
 /// lower::groupWorkload() and the target.
@@ -110,6 +121,9 @@ struct CompiledModel {
     /// Texts and line maps of the whole module (filled with trace).
     codegen::BuildResult build;
     CompileTimings timings;
+    /// What the compile set aside and why (a tuned configuration that no
+    /// longer fits its template: the function took its default schedule).
+    std::vector<std::string> warnings;
 
     /// A new executor over this model's module and weights (each executor has
     /// its own storages, so several can run side by side).
@@ -124,7 +138,8 @@ CompiledModel compileGraph(const graph::Graph& imported, const CompileOptions& o
 
 /// Writes `model` to `dir` (created if needed) as the runtime loads it
 /// (runtime/ExportedModel.h): the kernels compiled again to an object for
-/// `target` and linked into a shared library, the plan and the weights.
+/// `target` and linked into a shared library, the plan and the weights. A
+/// model with nothing to compute (no fused functions) has no library.
 void exportModel(const CompiledModel& model, const std::string& dir,
                  const Target& target = codegen::hostTarget());
 

@@ -1,5 +1,8 @@
 #include "driver/ModelDriver.h"
 
+#include "codegen/Target.h"
+#include "driver/ModelCompiler.h"
+
 #include "graph/GraphPrinter.h"
 #include "graph/passes/GraphPassManager.h"
 #include "graph/passes/GraphPipeline.h"
@@ -29,7 +32,7 @@ ModelTrace optimizeModel(const std::string& path, const frontend::ImportOptions&
     graph::GraphPassManager pm(c.graphPasses);
     auto snaps = std::make_shared<graph::GraphSnapshotInstrument>();
     pm.addInstrument(snaps);
-    t.optimized = pm.run(t.imported, graph::defaultGraphPipeline());
+    t.optimized = pm.run(t.imported, graphPipelineFor(codegen::hostTarget()));
     for (auto& s : snaps->snapshots()) t.stages.push_back(s);
     graph::FuseOpsOptions fusion;
     fusion.ops = &c.ops;

@@ -1,18 +1,24 @@
 #include "driver/ModelRunner.h"
 
+#include "runtime/Roofline.h"
+
 #include "ir/Diagnostic.h"
-#include "rpc/Client.h"
-#include "runtime/ExportedModel.h"
-#include "runtime/ThreadPool.h"
 #include "runtime/TimeEvaluator.h"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstring>
-#include <filesystem>
 
 namespace tessel::driver {
+
+runtime::ModelPackage packageOf(const CompiledModel& model) {
+    runtime::ModelPackage p;
+    p.plan = model.plan;
+    p.weights = model.weights;
+    p.module = model.module;
+    p.writeExport = [&model](const std::string& dir) { exportModel(model, dir, model.target); };
+    return p;
+}
 
 runtime::NDArray toNDArray(const graph::Constant& c) {
     runtime::NDArray a(c.shape, c.dtype);
@@ -43,96 +49,55 @@ std::vector<runtime::NDArray> inputValues(const CompiledModel& model, const std:
     return values;
 }
 
-/// The per-kernel profile from each plan step's milliseconds.
-std::vector<KernelProfile> profileOf(const CompiledModel& model, const std::vector<double>& ms) {
+/// The per-kernel profile from each plan step's milliseconds; with a
+/// roofline (a run on this machine), each kernel's share of it.
+std::vector<KernelProfile> profileOf(const CompiledModel& model, const std::vector<double>& ms,
+                                     const runtime::Roofline* roofline = nullptr) {
     std::vector<KernelProfile> out;
     for (size_t s = 0; s < ms.size() && s < model.plan.steps.size(); ++s) {
         KernelProfile k;
         k.function = model.plan.steps[s].function;
         k.ms = ms[s];
-        if (auto* f = model.findFunction(k.function); f && ms[s] > 0) k.gflops = f->flops / (ms[s] * 1e-3) * 1e-9;
+        if (auto* f = model.findFunction(k.function); f && ms[s] > 0) {
+            k.gflops = f->flops / (ms[s] * 1e-3) * 1e-9;
+            if (roofline) {
+                k.roofline = roofline->share(f->flops, f->bytes, ms[s] * 1e-3);
+                k.memoryBound = roofline->memoryBound(f->flops, f->bytes);
+            }
+        }
         out.push_back(k);
     }
     return out;
 }
 
-/// Runs the model in this process: the outputs (copies) and timings into `rep`.
-std::vector<runtime::NDArray> runHere(const CompiledModel& model, const std::vector<runtime::NDArray>& inputs,
-                                      const ModelRunOptions& options, ModelRunReport& rep) {
-    if (options.threads > 0) runtime::ThreadPool::global().setNumThreads(options.threads);
-    rep.threads = runtime::ThreadPool::global().numThreads();
-    auto exec = model.makeExecutor();
-    for (int i = 0; i < exec->numInputs(); ++i) exec->setInput(i, inputs[static_cast<size_t>(i)]);
-    exec->run();
+/// Runs the model on `runner`: the outputs (host copies) and timings into `rep`.
+std::vector<runtime::NDArray> runOn(runtime::ModelRunner& runner, const CompiledModel& model,
+                                    const std::vector<runtime::NDArray>& inputs, const ModelRunOptions& options,
+                                    ModelRunReport& rep) {
+    runner.load(packageOf(model));
+    runner.setInputs(inputs);
+    runtime::ModelRunSpec spec;
+    spec.threads = options.threads;
+    spec.timeoutSeconds = options.timeoutSeconds;
+    rep.threads = runner.run(spec).threads; // once, untimed: the outputs
+    std::vector<runtime::NDArray> outputs = runner.outputs();
     if (options.repeat > 0) {
-        runtime::TimeEvaluator ev{1, options.repeat, 0, 0};
-        for (double s : ev.measure([&] { exec->run(); })) rep.runsMs.push_back(s * 1e3);
+        spec.repeat = options.repeat;
+        rep.runsMs = runner.run(spec).ms;
         rep.latencyMs = runtime::median(rep.runsMs);
     }
     if (options.profile) {
-        std::vector<double> ms;
-        for (double s : exec->profile(std::max(options.repeat, 3))) ms.push_back(s * 1e3);
-        rep.profile = profileOf(model, ms);
-    }
-    std::vector<runtime::NDArray> outputs;
-    for (int o = 0; o < exec->numOutputs(); ++o) outputs.push_back(exec->output(o).copy());
-    return outputs;
-}
-
-/// Runs the model on options.device: exported, uploaded, run in the session.
-std::vector<runtime::NDArray> runOnDevice(const CompiledModel& model, const std::vector<runtime::NDArray>& inputs,
-                                          const ModelRunOptions& options, ModelRunReport& rep) {
-    rpc::Client& c = *options.device;
-    std::string dir = (std::filesystem::temp_directory_path() / "tessel-export-XXXXXX").string();
-    if (!::mkdtemp(dir.data())) throw std::runtime_error("cannot create a folder for the export");
-    struct Cleanup {
-        std::string dir;
-        ~Cleanup() {
-            std::error_code ec;
-            std::filesystem::remove_all(dir, ec);
+        spec.repeat = std::max(options.repeat, 3);
+        const std::vector<double> ms = runner.profile(spec).ms;
+        // On this machine (in process, or its own tessel-rpc server) each
+        // kernel's share of this machine's roofline; another device's is not known here.
+        if (runner.onThisMachine()) {
+            const runtime::Roofline roof = runtime::Roofline::local(rep.threads);
+            rep.profile = profileOf(model, ms, &roof);
+        } else {
+            rep.profile = profileOf(model, ms);
         }
-    } cleanup{dir};
-    exportModel(model, dir, options.deviceTarget);
-    for (const char* file : {runtime::kExportLibrary, runtime::kExportPlan, runtime::kExportWeights})
-        c.uploadFile(file, dir + "/" + file);
-    c.loadModel();
-    std::vector<uint64_t> in, out;
-    for (const auto& v : inputs) {
-        in.push_back(c.alloc(v.dtype(), v.shape()));
-        c.copyTo(in.back(), v);
     }
-    for (int o : model.plan.outputs) {
-        const auto& t = model.plan.tensors[static_cast<size_t>(o)];
-        out.push_back(c.alloc(t.dtype, t.shape));
-    }
-    rpc::RunSpec spec;
-    spec.threads = static_cast<uint32_t>(std::max(0, options.threads));
-    spec.timeoutMs = static_cast<uint32_t>(std::clamp(options.timeoutSeconds * 1e3, 1.0, 3.6e6));
-    spec.repeat = 0;
-    rep.threads = c.runModel(in, out, spec).threads;
-    std::vector<runtime::NDArray> outputs;
-    for (size_t o = 0; o < out.size(); ++o) {
-        const auto& t = model.plan.tensors[static_cast<size_t>(model.plan.outputs[o])];
-        outputs.push_back(c.copyFrom(out[o], t.shape, t.dtype));
-    }
-    if (options.repeat > 0) {
-        spec.repeat = static_cast<uint32_t>(options.repeat);
-        spec.number = 1;
-        spec.minRepeatMs = 0;
-        spec.warmup = 0;
-        rep.runsMs = c.runModel(in, out, spec).repeatsMs;
-        rep.latencyMs = runtime::median(rep.runsMs);
-    }
-    if (options.profile) {
-        spec.repeat = static_cast<uint32_t>(std::max(options.repeat, 3));
-        const std::vector<double> ms = c.profileModel(in, spec).repeatsMs;
-        if (ms.size() != model.plan.steps.size())
-            throw std::runtime_error("the device profiled " + std::to_string(ms.size()) + " steps of " +
-                                     std::to_string(model.plan.steps.size()));
-        rep.profile = profileOf(model, ms);
-    }
-    for (uint64_t id : in) c.free(id);
-    for (uint64_t id : out) c.free(id);
     return outputs;
 }
 
@@ -144,7 +109,8 @@ ModelRunReport runModel(const CompiledModel& model, const std::vector<runtime::N
     const std::vector<runtime::NDArray> values = inputValues(model, inputs, options.seed);
     std::vector<runtime::NDArray> outputs;
     try {
-        outputs = options.device ? runOnDevice(model, values, options, rep) : runHere(model, values, options, rep);
+        runtime::InProcessModelRunner here;
+        outputs = runOn(options.runner ? *options.runner : here, model, values, options, rep);
     } catch (const std::exception& e) {
         rep.error = e.what();
         return rep;

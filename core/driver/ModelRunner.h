@@ -1,19 +1,17 @@
 /// \file
 /// Running a compiled model: on given or seeded random inputs, timed, and
-/// checked against expected outputs with ONNX's tolerances. Shared by
-/// `tesselc run`, the conformance suite, the model tests and the IDE.
+/// checked against expected outputs with ONNX's tolerances, through a
+/// runtime::ModelRunner (in this process, or on a device: DeviceRunners).
+/// Shared by `tesselc run`, the conformance suite, the model tests and the
+/// IDE.
 #pragma once
 
 #include "driver/ModelCompiler.h"
-#include "ir/Target.h"
+#include "runtime/ModelRunner.h"
 #include "runtime/NDArray.h"
 
 #include <string>
 #include <vector>
-
-namespace tessel::rpc {
-class Client;
-}
 
 namespace tessel::driver {
 
@@ -28,14 +26,13 @@ struct ModelRunOptions {
     /// (ONNX's backend-test defaults).
     double rtol = 1e-3, atol = 1e-7;
     /// Also time every kernel on its own (ModelRunReport::profile), where
-    /// the model runs (a device: its profile-model request).
+    /// the model runs.
     bool profile = false;
-    /// Where to run: null runs in this process. Otherwise the model is
-    /// exported for `deviceTarget` (what it was compiled for) into a
-    /// temporary folder, uploaded into the session and run there (a local
-    /// tessel-rpc server or a board).
-    rpc::Client* device = nullptr;
-    Target deviceTarget;
+    /// Where to run: null runs in this process. Otherwise the runner's
+    /// (DeviceRunners::modelRunner(): this machine's local tessel-rpc server,
+    /// which is what a user gets by default, or a board), which gets the
+    /// model as its export for the target it was compiled for.
+    runtime::ModelRunner* runner = nullptr;
     /// The longest one run may take on a device.
     double timeoutSeconds = 600;
 };
@@ -45,6 +42,12 @@ struct KernelProfile {
     std::string function;
     double ms = 0;
     double gflops = 0;
+    /// Its share of its roofline on the machine it ran on (runtime/Roofline.h:
+    /// GFLOP/s over min(peak, intensity x measured bandwidth)); 0 where the
+    /// machine's roofline is not known (a remote device).
+    double roofline = 0;
+    /// Bound by memory bandwidth rather than compute (by its arithmetic intensity).
+    bool memoryBound = false;
 };
 
 struct OutputReport {
@@ -75,6 +78,10 @@ struct ModelRunReport {
 /// CompileError naming the input.
 ModelRunReport runModel(const CompiledModel& model, const std::vector<runtime::NDArray>& inputs,
                         const std::vector<runtime::NDArray>& expected, const ModelRunOptions& options = {});
+
+/// What a model runner takes of `model` (which must outlive it): the plan,
+/// the weights, the module, and the export for model.target.
+runtime::ModelPackage packageOf(const CompiledModel& model);
 
 /// A runtime tensor holding a copy of a graph constant (a TensorProto read from a file).
 runtime::NDArray toNDArray(const graph::Constant& c);

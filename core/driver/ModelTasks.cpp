@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <map>
 
 namespace tessel::driver {
@@ -27,7 +28,8 @@ public:
     FusedFunctionTask(std::shared_ptr<const graph::Graph> graph, graph::FusionGroup group,
                       const CompileOptions& options)
         : graph_(std::move(graph)), group_(std::move(group)), target_(options.request.target),
-          schedule_(scheduleOptionsFor(options.request.target, options.schedule)) {
+          schedule_(scheduleOptionsFor(options.request.target, options.schedule)),
+          strategies_(&options.request.registries().strategies) {
         const graph::Node* anchor = graph_->findNode(group_.master >= 0 ? group_.master : group_.members.front());
         workload_.op = anchor ? anchor->op : group_.name;
         workload_.key = workloadKey(*graph_, group_, target_);
@@ -39,6 +41,23 @@ public:
         Lowered d = lowerWith({}, true);
         knobs_ = d.group.knobs;
         flops_ = flopCount(d.function);
+        // With alternative implementations (the "strategy" knob), the space is
+        // the union of every alternative's knobs (each defines its own, under
+        // its prefix); a configuration sets them all and only the chosen
+        // one's are read.
+        for (auto& k : d.group.knobs) {
+            if (k.name != "strategy") continue;
+            for (int64_t i = 1; i < k.size(); ++i) {
+                Lowered alt = lowerWith({{"strategy", i}}, true);
+                for (auto& ak : alt.group.knobs)
+                    if (std::none_of(knobs_.begin(), knobs_.end(), [&](auto& x) { return x.name == ak.name; })) {
+                        te::Knob fresh = ak;
+                        fresh.chosen = fresh.defaultIndex;
+                        fresh.configured = false;
+                        knobs_.push_back(fresh);
+                    }
+            }
+        }
     }
 
     std::string name() const override { return name_; }
@@ -74,6 +93,8 @@ private:
         go.schedule = schedule;
         go.scheduleOptions = schedule_;
         go.config = config;
+        go.strategies = strategies_;
+        go.target = target_.kind;
         Lowered l;
         l.group = lower::lowerGroup(*graph_, group_, planner, go);
         if (l.group.empty()) throw CompileError("function " + group_.name + " computes nothing that is used");
@@ -85,6 +106,8 @@ private:
     graph::FusionGroup group_;
     Target target_;
     topi::ScheduleOptions schedule_;
+    /// The compile's context's records (the context outlives its tasks).
+    const lower::StrategyRegistry* strategies_ = nullptr;
     tune::Workload workload_;
     std::string name_;
     std::vector<te::Knob> knobs_;

@@ -46,6 +46,14 @@ LoweredFunction lowerSchedule(const te::Schedule& sch, const std::vector<te::Ten
 
 topi::ScheduleOptions scheduleOptionsFor(const Target& target, topi::ScheduleOptions base) {
     if (target.vectorBits > 0) base.vectorLanes = target.vectorLanes(DataType::float32());
+    // x86 has 16 vector registers before AVX-512 and 32 with it; AArch64 32, 32-bit Arm 16.
+    const std::string arch = target.arch();
+    if (arch == "x86_64" || arch == "i686" || arch == "i386")
+        base.vectorRegisters = target.vectorBits >= 512 || target.hasFeature("avx512f") ? 32 : 16;
+    else if (arch.rfind("arm", 0) == 0 || arch.rfind("thumb", 0) == 0)
+        base.vectorRegisters = 16;
+    else if (!arch.empty())
+        base.vectorRegisters = 32;
     return base;
 }
 

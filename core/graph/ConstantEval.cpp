@@ -39,7 +39,17 @@ evaluateConstant(const OpRegistry& registry, const Node& node,
     const std::vector<TensorType> types = registry.inferOutputTypes(node, values);
     for (const auto& t : types)
         if (!t.isStatic() || (t.dtype.isFloat() && t.dtype.bits() == 16)) return std::nullopt;
-    return info->evaluate(EvalContext(node, inputs, types));
+    auto out = info->evaluate(EvalContext(node, inputs, types));
+    // Evaluators work on stored shapes; the layout the inference gave is
+    // what the element-wise ones computed in (LayoutTransform sets its own).
+    if (out && out->size() == types.size())
+        for (size_t i = 0; i < types.size(); ++i)
+            if ((*out)[i] && types[i].blocked() && (*out)[i]->layout.empty() && (*out)[i]->shape == types[i].shape) {
+                auto c = Constant::make((*out)[i]->dtype, (*out)[i]->shape, (*out)[i]->bytes);
+                const_cast<Constant*>(c.get())->layout = types[i].layout; // new, not shared yet
+                (*out)[i] = c;
+            }
+    return out;
 }
 
 std::optional<std::vector<Ref<Constant>>>

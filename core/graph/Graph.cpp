@@ -3,6 +3,7 @@
 #include "graph/OpRegistry.h"
 #include "ir/Check.h"
 #include "ir/Diagnostic.h"
+#include "ir/Layout.h"
 
 #include <charconv>
 #include <cstring>
@@ -29,9 +30,25 @@ int64_t TensorType::numElements() const {
     return n;
 }
 
+TensorType TensorType::logical() const {
+    if (layout.empty()) return *this;
+    auto l = Layout::of(layout).logicalShape(shape);
+    TESSEL_CHECK(l.has_value(), "type " + str() + ": the shape does not fit its layout");
+    return TensorType(dtype, *l);
+}
+
+std::optional<TensorType> TensorType::inLayout(const std::string& target) const {
+    TensorType plain = logical();
+    if (target.empty()) return plain;
+    const Layout l = Layout::of(target);
+    auto stored = l.storedShape(plain.shape);
+    if (!stored) return std::nullopt;
+    return TensorType(dtype, *stored, l.plain() ? std::string() : target);
+}
+
 std::string TensorType::str() const {
     if (!known()) return "?";
-    std::string s = dtype.str() + "[";
+    std::string s = dtype.str() + (layout.empty() ? "" : "<" + layout + ">") + "[";
     for (size_t i = 0; i < shape.size(); ++i) {
         if (i) s += ", ";
         s += shape[i] < 0 ? std::string("?") : std::to_string(shape[i]);
@@ -46,11 +63,18 @@ std::optional<TensorType> TensorType::parse(std::string_view text) {
     if (t == "?") return TensorType{};
     auto open = t.find('[');
     if (open == std::string::npos || t.back() != ']') return std::nullopt;
-    auto dtype = DataType::parse(t.substr(0, open));
+    std::string layout;
+    size_t dtypeEnd = open;
+    if (auto lt = t.find('<'); lt != std::string::npos && lt < open) {
+        if (t[open - 1] != '>' || !Layout::parse(t.substr(lt + 1, open - lt - 2))) return std::nullopt;
+        layout = t.substr(lt + 1, open - lt - 2);
+        dtypeEnd = lt;
+    }
+    auto dtype = DataType::parse(t.substr(0, dtypeEnd));
     if (!dtype) return std::nullopt;
-    TensorType result(*dtype, {});
+    TensorType result(*dtype, {}, layout);
     std::string body = t.substr(open + 1, t.size() - open - 2);
-    if (body.empty()) return result;
+    if (body.empty()) return layout.empty() ? std::optional<TensorType>(result) : std::nullopt;
     size_t pos = 0;
     while (pos <= body.size()) {
         size_t comma = body.find(',', pos);
@@ -65,6 +89,13 @@ std::optional<TensorType> TensorType::parse(std::string_view text) {
             result.shape.push_back(v);
         }
         pos = comma + 1;
+    }
+    if (!result.layout.empty()) {
+        // The stored shape must be one the layout gives: its rank, and each block's extent.
+        const Layout l = Layout::of(result.layout);
+        if (l.storedRank() != result.rank()) return std::nullopt;
+        for (size_t a = 0; a < result.shape.size(); ++a)
+            if (!l.axes()[a].primal() && result.shape[a] != l.axes()[a].factor) return std::nullopt;
     }
     return result;
 }
@@ -164,6 +195,40 @@ Ref<Constant> Constant::make(DataType dtype, std::vector<int64_t> shape,
     m->dtype = dtype;
     m->shape = std::move(shape);
     m->bytes = std::move(bytes);
+    return c;
+}
+
+Ref<Constant> Constant::inLayout(const std::string& target) const {
+    const TensorType from = type(), logicalType = from.logical();
+    auto to = logicalType.inLayout(target);
+    if (!to) throw CompileError("constant " + from.str() + " cannot be stored as " + target);
+    if (*to == from) return Ref<Constant>(const_cast<Constant*>(this));
+    const Layout src = from.blocked() ? Layout::of(from.layout) : Layout();
+    const Layout dst = to->blocked() ? Layout::of(to->layout) : Layout();
+    const size_t elem = static_cast<size_t>(dtype.bytes());
+    std::vector<uint8_t> out(bytes.size());
+    // Walk the logical index space; each element moves from its stored
+    // position in `from` to its stored position in `to`.
+    const auto& lshape = logicalType.shape;
+    auto flat = [](const std::vector<int64_t>& idx, const std::vector<int64_t>& shape) {
+        int64_t f = 0;
+        for (size_t d = 0; d < shape.size(); ++d) f = f * shape[d] + idx[d];
+        return f;
+    };
+    std::vector<int64_t> idx(lshape.size(), 0);
+    const int64_t n = product(lshape);
+    for (int64_t e = 0; e < n; ++e) {
+        const auto s = src.empty() ? idx : src.storedIndex(idx);
+        const auto d = dst.empty() ? idx : dst.storedIndex(idx);
+        std::memcpy(out.data() + size_t(flat(d, to->shape)) * elem, bytes.data() + size_t(flat(s, from.shape)) * elem,
+                    elem);
+        for (size_t k = lshape.size(); k-- > 0;) {
+            if (++idx[k] < lshape[k]) break;
+            idx[k] = 0;
+        }
+    }
+    Ref<Constant> c = make(dtype, to->shape, std::move(out));
+    const_cast<Constant*>(c.get())->layout = to->layout;
     return c;
 }
 

@@ -42,16 +42,21 @@
 
 namespace tessel::graph {
 
-/// The type of a tensor: an element type and a shape. A dimension of -1 is
-/// unknown (a dynamic batch, or not yet inferred). A type whose dtype is void
-/// is unknown altogether: the type of an operator's output before shape
-/// inference ran.
+/// The type of a tensor: an element type, a shape and a layout. A dimension
+/// of -1 is unknown (a dynamic batch, or not yet inferred). A type whose dtype
+/// is void is unknown altogether: the type of an operator's output before
+/// shape inference ran. The layout is empty for the plain layout (ONNX's
+/// order, what every tensor has until alter-layout); otherwise it is the
+/// stored layout in ir/Layout.h's notation ("NCHW16c") and `shape` is the
+/// stored shape ([1, 4, 56, 56, 16] for a logical [1, 64, 56, 56]).
 struct TensorType {
     DataType dtype;
     std::vector<int64_t> shape;
+    std::string layout;
 
     TensorType() = default;
-    TensorType(DataType d, std::vector<int64_t> s) : dtype(d), shape(std::move(s)) {}
+    TensorType(DataType d, std::vector<int64_t> s, std::string l = {})
+        : dtype(d), shape(std::move(s)), layout(std::move(l)) {}
 
     /// False for the unknown type (void dtype).
     bool known() const { return !dtype.isVoid(); }
@@ -61,7 +66,16 @@ struct TensorType {
     /// The product of the dimensions, or -1 when one is unknown.
     int64_t numElements() const;
 
-    /// "float32[1, 3, 224, 224]", "float32[?, 1000]", "int64[]" (a scalar), "?" (unknown).
+    /// True when the tensor is stored in a blocked layout.
+    bool blocked() const { return !layout.empty(); }
+    /// The type with the logical shape and no layout (itself when plain).
+    TensorType logical() const;
+    /// This type's logical tensor stored in `layout` (empty: plain); nullopt
+    /// when the layout does not fit it (rank, or a block that does not divide).
+    std::optional<TensorType> inLayout(const std::string& layout) const;
+
+    /// "float32[1, 3, 224, 224]", "float32[?, 1000]", "int64[]" (a scalar),
+    /// "float32<NCHW16c>[1, 4, 56, 56, 16]" (blocked), "?" (unknown).
     std::string str() const;
     /// Parses what str() prints (spaces optional); nullopt on malformed text.
     static std::optional<TensorType> parse(std::string_view text);
@@ -80,6 +94,9 @@ public:
     DataType dtype;
     std::vector<int64_t> shape;
     std::vector<uint8_t> bytes;
+    /// The stored layout (TensorType::layout): empty for a plain constant;
+    /// `shape` and `bytes` are then the stored ones.
+    std::string layout;
 
     /// Checks that `bytes` holds exactly numElements() elements of `dtype`
     /// (InternalError otherwise) and that no dimension is negative.
@@ -93,9 +110,13 @@ public:
                                   DataType dtype = DataType::int64());
     /// A tensor of zeros.
     static Ref<Constant> zeros(DataType dtype, std::vector<int64_t> shape);
+    /// This tensor's elements stored in `layout` (empty: plain): moved to their
+    /// stored positions, with the stored shape. Throws CompileError when the
+    /// layout does not fit the logical shape.
+    Ref<Constant> inLayout(const std::string& layout) const;
 
     int64_t numElements() const;
-    TensorType type() const { return {dtype, shape}; }
+    TensorType type() const { return {dtype, shape, layout}; }
     /// The elements converted to int64 (floats truncated toward zero).
     std::vector<int64_t> toInts() const;
     /// The elements converted to double.

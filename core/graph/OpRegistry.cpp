@@ -1,5 +1,7 @@
 #include "graph/OpRegistry.h"
 
+#include "ir/Layout.h"
+
 #include "graph/ops/OpHelpers.h"
 #include "ir/Diagnostic.h"
 
@@ -131,6 +133,30 @@ std::vector<TensorType> OpRegistry::inferOutputTypes(const Node& node,
             fail("input " + std::to_string(i) + " (from " + v.producer()->describe() +
                  ") has no type yet");
     }
+    // Blocked inputs: refused by plain operators; one layout for the
+    // element-wise ones (their single elements aside), which gives it to
+    // their outputs.
+    std::string layout;
+    bool seen = false;
+    if (info->layouts != LayoutPolicy::Custom) {
+        for (int i = 0; i < nin; ++i) {
+            const Value& v = inputs[static_cast<size_t>(i)];
+            if (!v.defined()) continue;
+            const TensorType& t = v.type();
+            if (info->layouts == LayoutPolicy::Plain) {
+                if (t.blocked())
+                    fail("input " + std::to_string(i) + " is stored as " + t.layout + " (" + t.str() + "); " +
+                         node.op + " takes plain tensors only");
+                continue;
+            }
+            if (t.numElements() == 1 && !t.blocked()) continue;
+            if (seen && t.layout != layout)
+                fail("input " + std::to_string(i) + " " + t.str() + " is not stored like the others (" +
+                     (layout.empty() ? std::string("plain") : layout) + ")");
+            layout = t.layout;
+            seen = true;
+        }
+    }
     std::vector<TensorType> out;
     try {
         out = info->infer(InferContext(node, inputs));
@@ -140,6 +166,12 @@ std::vector<TensorType> OpRegistry::inferOutputTypes(const Node& node,
     if (static_cast<int>(out.size()) != node.numOutputs())
         throw CompileError(node.describe() + ": inference gave " + std::to_string(out.size()) +
                            " types for " + std::to_string(node.numOutputs()) + " outputs");
+    if (!layout.empty())
+        for (auto& t : out) {
+            if (t.rank() != Layout::of(layout).storedRank())
+                fail("an output of rank " + std::to_string(t.rank()) + " cannot be stored as " + layout);
+            t.layout = layout;
+        }
     return out;
 }
 

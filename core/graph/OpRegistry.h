@@ -60,6 +60,20 @@ enum class OpPattern {
 /// "elementwise", "broadcast", "injective", "reduce", "out-elementwise-fusable", "opaque".
 const char* opPatternName(OpPattern p);
 
+/// What an operator does with inputs stored in a blocked layout (TensorType::layout).
+enum class LayoutPolicy {
+    /// Takes plain tensors only: a blocked input is an error (alter-layout
+    /// puts a LayoutTransform back to the plain layout before such operators).
+    Plain,
+    /// Computes element by element on the stored shapes: every input of more
+    /// than one element has one and the same layout, and so do the outputs
+    /// (the default of the element-wise and broadcast operators).
+    Elementwise,
+    /// The inference function reads and gives layouts itself (Conv, pooling,
+    /// Concat, LayoutTransform).
+    Custom,
+};
+
 /// One attribute an operator understands.
 struct AttrSchema {
     std::string name;
@@ -158,6 +172,9 @@ struct OpInfo {
     EvalFn evaluate;
     /// Evaluation from input types alone; null for almost every operator.
     TypeEvalFn evaluateFromTypes;
+    /// How it takes blocked layouts; op() (graph/ops) makes it Elementwise
+    /// for element-wise and broadcast operators.
+    LayoutPolicy layouts = LayoutPolicy::Plain;
     /// The operator has no kernel compute: it must be folded to a constant
     /// before code generation (Constant). Such a record has an evaluator,
     /// and fold-constant folds it whatever its size.

@@ -104,6 +104,8 @@ GroupFunction lowerGroup(const graph::Graph& g, const graph::FusionGroup& group,
     };
 
     te::ConfigSpace cfg(options.config);
+    const OpStrategy* anchorStrategy = nullptr;
+    std::string anchorPrefix;
     f.workload = groupWorkload(g, group);
     std::vector<Value> outputValues;
     for (int64_t id : group.members) {
@@ -119,9 +121,19 @@ GroupFunction lowerGroup(const graph::Graph& g, const graph::FusionGroup& group,
             if (!t.isStatic())
                 throw CompileError(n->describe() + ": output shape " + t.str() +
                                    " is not static; bind the input shapes (--input-shape)");
-        const OpStrategy* used = nullptr;
-        auto outs = computeNode(OpContext(*n, ins, consts, &packer, &cfg), &used);
-        f.computes.push_back(n->describe() + ": " + used->compute);
+        ComputeOptions co;
+        co.registry = options.strategies;
+        co.target = options.target;
+        co.anchor = id == group.master;
+        StrategyChoice used;
+        auto outs = computeNode(OpContext(*n, ins, consts, &packer, &cfg), co, &used);
+        f.computes.push_back(n->describe() + ": " + used.strategy->compute);
+        if (co.anchor) {
+            f.strategy = used.strategy->id();
+            f.strategyReason = used.reason;
+            anchorStrategy = used.strategy;
+            anchorPrefix = used.knobPrefix;
+        }
         for (int i = 0; i < n->numOutputs(); ++i) {
             Value v = n->output(i);
             if (!outs[static_cast<size_t>(i)].defined()) {
@@ -138,6 +150,18 @@ GroupFunction lowerGroup(const graph::Graph& g, const graph::FusionGroup& group,
         }
     }
     if (f.outputs.empty()) return f; // nothing of it is used
+
+    // The schedule and its knobs before anything is registered with the
+    // planner: a configuration that does not fit fails here and leaves the
+    // plan as it was (the caller may lower again with the defaults).
+    if (options.schedule) {
+        cfg.setKnobPrefix(anchorPrefix); // the anchor's schedule knobs beside its compute's
+        f.schedule = anchorStrategy && anchorStrategy->schedule
+                         ? anchorStrategy->schedule(f.outputs, options.scheduleOptions, cfg)
+                         : topi::scheduleFused(f.outputs, options.scheduleOptions, &cfg);
+        cfg.setKnobPrefix("");
+        cfg.checkConfigUsed();
+    }
 
     // Only the placeholders the outputs read are arguments (a Reshape's shape is not).
     std::vector<te::Operation> outOps;
@@ -157,8 +181,6 @@ GroupFunction lowerGroup(const graph::Graph& g, const graph::FusionGroup& group,
         outIdx.push_back(planner.tensorOf(outputValues[i]));
         f.planArgs.push_back(outIdx.back());
     }
-    if (options.schedule) f.schedule = topi::scheduleFused(f.outputs, options.scheduleOptions, &cfg);
-    if (options.schedule) cfg.checkConfigUsed();
     f.knobs = cfg.knobs();
     planner.addStep(f.name, f.planArgs, outIdx);
     return f;
@@ -209,6 +231,7 @@ std::string describeFunction(const GroupFunction& f) {
     out += "  operators:\n";
     for (auto& c : f.computes)
         out += "    " + c + "\n";
+    if (!f.strategy.empty()) out += "  strategy: " + f.strategy + " (" + f.strategyReason + ")\n";
     out += "  arguments:\n";
     for (size_t i = 0; i < f.args.size(); ++i) {
         const bool isOutput = i + f.outputs.size() >= f.args.size();

@@ -14,6 +14,7 @@
 #include "graph/Graph.h"
 #include "graph/passes/FuseOps.h"
 #include "lower/StoragePlan.h"
+#include "lower/StrategyRegistry.h"
 #include "te/Schedule.h"
 #include "topi/Schedule.h"
 
@@ -24,6 +25,12 @@
 namespace tessel::lower {
 
 struct LowerGroupOptions {
+    /// The strategy records to choose from (a driver::Context's); null:
+    /// defaultStrategies().
+    const StrategyRegistry* strategies = nullptr;
+    /// The kind of target the kernel is for: records serving other kinds are
+    /// not considered.
+    TargetKind target = TargetKind::LLVM;
     /// Build the default schedule (topi::scheduleFused); off when the caller
     /// brings its own (an edited schedule).
     bool schedule = true;
@@ -48,8 +55,11 @@ struct GroupFunction {
     std::vector<te::Tensor> outputs;
     /// The plan tensor of each argument (StoragePlanner indices), in order.
     std::vector<int> planArgs;
-    /// Per member: "conv1 (Conv): topi::nn::conv2dNCHWc", the strategy that computed it.
+    /// Per member: "conv1 (Conv): topi::nn::conv2dNCHWc", the compute of the strategy that computed it.
     std::vector<std::string> computes;
+    /// The anchor's (the group's master's) strategy record, and why it was chosen.
+    std::string strategy;
+    std::string strategyReason;
     /// The default schedule (with LowerGroupOptions::schedule).
     te::Schedule schedule;
     /// The function's knobs (its anchor's compute and schedule), each with

@@ -142,6 +142,11 @@ void addElementwiseStrategies(std::vector<OpStrategy>& s) {
     s.push_back(binaryOp("Or", "topi::logicalOr", topi::logicalOr));
     s.push_back(binaryOp("Xor", "topi::logicalXor", topi::logicalXor));
     s.push_back(unaryOp("Not", "topi::logicalNot", topi::logicalNot));
+    // Element by element on the stored shapes: these computes take any layout
+    // the graph gave (alter-layout stores every operand alike), except the
+    // batch norm, which reads its parameters per logical channel.
+    for (auto& r : s)
+        if (r.op != "BatchNormalization") r.layouts = true;
 }
 
 } // namespace tessel::lower

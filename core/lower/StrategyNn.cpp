@@ -7,9 +7,12 @@
 #include "topi/Conv2dNCHWc.h"
 #include "topi/ConvTransposeNCHWc.h"
 #include "topi/DensePacked.h"
+#include "topi/Conv2dWinograd.h"
+#include "topi/DepthwiseNCHWc.h"
 #include "topi/Nn.h"
 
 #include <algorithm>
+#include <optional>
 
 namespace tessel::lower {
 
@@ -27,8 +30,8 @@ struct WindowAttrs {
 };
 
 WindowAttrs windowAttrs(const OpContext& ctx, const std::vector<int64_t>& kernel) {
-    const auto& xs = ctx.inputType(0).shape;
-    const auto& ys = ctx.outputType().shape;
+    const auto xs = ctx.inputType(0).logical().shape;
+    const auto ys = ctx.outputType().logical().shape;
     const size_t n = xs.size() - 2;
     if (kernel.size() != n)
         ctx.fail("kernel_shape has " + std::to_string(kernel.size()) + " values for " + std::to_string(n) +
@@ -60,24 +63,61 @@ WindowAttrs windowAttrs(const OpContext& ctx, const std::vector<int64_t>& kernel
     return w;
 }
 
-/// The blocked convolution, for 2-d float32 convolutions with constant
-/// weights, explicit or no padding, and output channels per group a multiple
-/// of 8 (grouped ones too; depthwise ones have one channel per group and take
-/// their own schedule); nothing (the general Conv runs) otherwise.
-Tensors convBlocked(const OpContext& ctx) {
-    const auto& x = ctx.inputType(0);
-    if (x.rank() != 4 || x.dtype != DataType::float32() || !ctx.constant(1)) return {};
+/// The blocked convolution's parameters, for 2-d float32 convolutions with
+/// constant weights and explicit or no padding; nullopt otherwise.
+std::optional<topi::nn::ConvParams> blockedConvParams(const OpContext& ctx) {
+    const auto x = ctx.inputType(0).logical();
+    if (x.rank() != 4 || x.dtype != DataType::float32() || !ctx.constant(1)) return std::nullopt;
     const std::string autoPad = ctx.attrs().getString("auto_pad", "NOTSET");
-    if (autoPad != "NOTSET" && autoPad != "VALID") return {};
+    if (autoPad != "NOTSET" && autoPad != "VALID") return std::nullopt;
     topi::nn::ConvParams p;
     p.strides = ctx.attrs().getInts("strides", {1, 1});
     p.dilation = ctx.attrs().getInts("dilations", {1, 1});
     p.padding = autoPad == "VALID" ? std::vector<int64_t>{0, 0, 0, 0} : ctx.attrs().getInts("pads", {0, 0, 0, 0});
     p.groups = ctx.attrs().getInt("group", 1);
-    if (p.strides.size() != 2 || p.dilation.size() != 2 || p.padding.size() != 4) return {};
-    if (!topi::nn::conv2dNCHWcLayout(ctx.input(0), ctx.input(1), p)) return {};
-    return {topi::nn::conv2dNCHWc(ctx.input(0), ctx.input(1), p, ctx.optionalInput(2), ctx.name(), ctx.packer(),
-                                  ctx.config())};
+    if (p.strides.size() != 2 || p.dilation.size() != 2 || p.padding.size() != 4) return std::nullopt;
+    return p;
+}
+
+/// The blocked convolution applies: output channels per group a multiple of
+/// 8 (grouped ones too; depthwise ones have one channel per group and take
+/// their own schedule).
+/// The stored layouts of the node's data and output (empty: plain).
+topi::nn::ConvLayouts convLayouts(const OpContext& ctx) {
+    return {ctx.inputType(0).layout, ctx.outputType().layout};
+}
+
+bool convBlockedApplies(const OpContext& ctx) {
+    auto p = blockedConvParams(ctx);
+    return p && topi::nn::conv2dNCHWcLayout(ctx.input(0), ctx.input(1), *p, nullptr, convLayouts(ctx)).has_value();
+}
+
+Tensors convBlocked(const OpContext& ctx) {
+    auto p = blockedConvParams(ctx);
+    return {topi::nn::conv2dNCHWc(ctx.input(0), ctx.input(1), *p, ctx.optionalInput(2), ctx.name(), ctx.packer(),
+                                  ctx.config(), convLayouts(ctx))};
+}
+
+bool depthwiseBlockedApplies(const OpContext& ctx) {
+    auto p = blockedConvParams(ctx);
+    return p && topi::nn::depthwiseNCHWcApplies(ctx.input(0), ctx.input(1), *p, convLayouts(ctx));
+}
+
+Tensors depthwiseBlocked(const OpContext& ctx) {
+    auto p = blockedConvParams(ctx);
+    return {topi::nn::depthwiseConv2dNCHWc(ctx.input(0), ctx.input(1), *p, ctx.optionalInput(2), convLayouts(ctx),
+                                           ctx.name(), ctx.packer())};
+}
+
+bool winogradApplies(const OpContext& ctx) {
+    auto p = blockedConvParams(ctx);
+    return p && topi::nn::winogradApplies(ctx.input(0), ctx.input(1), *p, convLayouts(ctx));
+}
+
+Tensors winograd(const OpContext& ctx) {
+    auto p = blockedConvParams(ctx);
+    return {topi::nn::conv2dWinograd(ctx.input(0), ctx.input(1), *p, ctx.optionalInput(2), convLayouts(ctx),
+                                     ctx.name(), ctx.packer())};
 }
 
 Tensors conv(const OpContext& ctx) {
@@ -138,6 +178,7 @@ Tensors pool(const OpContext& ctx, topi::nn::PoolType type) {
     // With auto_pad SAME the output is ceil(in / stride) whatever ceil_mode says.
     p.ceilMode = ctx.attrs().getInt("ceil_mode", 0) != 0 && !w.autoPad.starts_with("SAME");
     p.countIncludePad = ctx.attrs().getInt("count_include_pad", 0) != 0;
+    p.channelBlock = ctx.inputType(0).blocked();
     return {topi::nn::pool(ctx.input(0), type, p, ctx.name())};
 }
 
@@ -180,26 +221,94 @@ Tensors matmulPacked(const OpContext& ctx) {
 
 void addNnStrategies(std::vector<OpStrategy>& s) {
     using topi::nn::PoolType;
-    s.push_back({"Conv", "topi::nn::conv2dNCHWc", convBlocked});
-    s.push_back({"Gemm", "topi::nn::densePacked", densePacked});
-    s.push_back({"Conv", "topi::nn::conv", conv});
-    s.push_back({"ConvTranspose", "topi::nn::convTranspose", convTranspose});
-    s.push_back({"Gemm", "topi::nn::gemm", gemmTransposedB});
-    s.push_back({"Gemm", "topi::nn::gemm", [](const OpContext& c) {
+    // Convolutions: the specialised records carry a condition and a priority;
+    // the general compute takes every convolution the others leave.
+    s.push_back({.op = "Conv",
+                 .compute = "topi::nn::conv2dNCHWc",
+                 .apply = convBlocked,
+                 .name = "conv2d_nchwc",
+                 .priority = 10,
+                 .when = convBlockedApplies,
+                 .condition = "2-d float32 with constant weights, explicit padding, and a multiple of 8 output "
+                              "channels per group",
+                 .tunable = true,
+                 .layouts = true});
+    s.push_back({.op = "Conv",
+                 .compute = "topi::nn::depthwiseConv2dNCHWc",
+                 .apply = depthwiseBlocked,
+                 .name = "depthwise_nchwc",
+                 .priority = 20,
+                 .when = depthwiseBlockedApplies,
+                 .condition = "depthwise 2-d float32 with constant weights and explicit padding, output stored in "
+                              "channel blocks (alter-layout)",
+                 .tunable = true,
+                 .layouts = true});
+    // F(4x4, 3x3): 2.25x fewer multiply-adds for two transforms; below the
+    // direct convolution by default, a choice of the tuner's "strategy" knob.
+    s.push_back({.op = "Conv",
+                 .compute = "topi::nn::conv2dWinograd",
+                 .apply = winograd,
+                 .name = "conv2d_winograd",
+                 .priority = 5,
+                 .when = winogradApplies,
+                 .condition = "3x3 float32, stride 1, one group, constant weights, output stored in channel blocks "
+                              "(alter-layout)",
+                 .tunable = true,
+                 .schedule = topi::scheduleConv2dWinograd,
+                 .layouts = true});
+    s.push_back({.op = "Conv", .compute = "topi::nn::conv", .apply = conv, .name = "conv_generic"});
+    s.push_back({.op = "Gemm",
+                 .compute = "topi::nn::densePacked",
+                 .apply = densePacked,
+                 .name = "dense_packed",
+                 .priority = 10,
+                 .condition = "float32 with a constant B and A not transposed"});
+    s.push_back({.op = "Gemm",
+                 .compute = "topi::nn::gemm",
+                 .apply = gemmTransposedB,
+                 .name = "gemm_transposed_b",
+                 .priority = 5,
+                 .condition = "a computed float32 B laid out [N, K]"});
+    s.push_back({.op = "Gemm",
+                 .compute = "topi::nn::gemm",
+                 .apply = [](const OpContext& c) {
                      return Tensors{topi::nn::gemm(c.input(0), c.input(1), c.optionalInput(2), gemmParams(c), c.name())};
-                 }});
-    s.push_back({"MatMul", "topi::nn::matmulPacked", matmulPacked});
-    s.push_back({"MatMul", "topi::nn::matmul", [](const OpContext& c) {
-                     return Tensors{topi::nn::matmul(c.input(0), c.input(1), c.name())};
-                 }});
-    s.push_back({"MaxPool", "topi::nn::pool", [](const OpContext& c) { return pool(c, PoolType::Max); }});
-    s.push_back({"AveragePool", "topi::nn::pool", [](const OpContext& c) { return pool(c, PoolType::Avg); }});
-    s.push_back({"GlobalMaxPool", "topi::nn::globalPool", [](const OpContext& c) {
-                     return Tensors{topi::nn::globalPool(c.input(0), PoolType::Max, c.name())};
-                 }});
-    s.push_back({"GlobalAveragePool", "topi::nn::globalPool", [](const OpContext& c) {
-                     return Tensors{topi::nn::globalPool(c.input(0), PoolType::Avg, c.name())};
-                 }});
+                 },
+                 .name = "gemm_generic"});
+    s.push_back({"ConvTranspose", "topi::nn::convTranspose", convTranspose});
+    s.push_back({.op = "MatMul",
+                 .compute = "topi::nn::matmulPacked",
+                 .apply = matmulPacked,
+                 .name = "matmul_packed",
+                 .priority = 10,
+                 .condition = "float32 with a constant 2-d B"});
+    s.push_back({.op = "MatMul",
+                 .compute = "topi::nn::matmul",
+                 .apply = [](const OpContext& c) { return Tensors{topi::nn::matmul(c.input(0), c.input(1), c.name())}; },
+                 .name = "matmul_generic"});
+    // Pooling pools channel blocks like channels (NCHW16c in, NCHW16c out).
+    s.push_back({.op = "MaxPool",
+                 .compute = "topi::nn::pool",
+                 .apply = [](const OpContext& c) { return pool(c, PoolType::Max); },
+                 .layouts = true});
+    s.push_back({.op = "AveragePool",
+                 .compute = "topi::nn::pool",
+                 .apply = [](const OpContext& c) { return pool(c, PoolType::Avg); },
+                 .layouts = true});
+    s.push_back({.op = "GlobalMaxPool",
+                 .compute = "topi::nn::globalPool",
+                 .apply = [](const OpContext& c) {
+                     return Tensors{
+                         topi::nn::globalPool(c.input(0), PoolType::Max, c.name(), c.inputType(0).blocked())};
+                 },
+                 .layouts = true});
+    s.push_back({.op = "GlobalAveragePool",
+                 .compute = "topi::nn::globalPool",
+                 .apply = [](const OpContext& c) {
+                     return Tensors{
+                         topi::nn::globalPool(c.input(0), PoolType::Avg, c.name(), c.inputType(0).blocked())};
+                 },
+                 .layouts = true});
 }
 
 } // namespace tessel::lower

@@ -167,7 +167,15 @@ void addTransformStrategies(std::vector<OpStrategy>& s) {
     s.push_back({"Transpose", "topi::transform::transpose", [](const OpContext& c) {
                      return Tensors{tf::transpose(c.input(0), c.attrs().getInts("perm", {}), c.name())};
                  }});
-    s.push_back({"Concat", "topi::transform::concatenate", concat});
+    // Blocked inputs join along the stored axis alter-layout wrote into `axis`.
+    s.push_back({.op = "Concat", .compute = "topi::transform::concatenate", .apply = concat, .layouts = true});
+    s.push_back({.op = "LayoutTransform",
+                 .compute = "topi::transform::layoutTransform",
+                 .apply = [](const OpContext& c) {
+                     return Tensors{tf::layoutTransform(c.input(0), c.inputType(0).layout, c.outputType().layout,
+                                                        c.name())};
+                 },
+                 .layouts = true});
     s.push_back({"Split", "topi::transform::split", split});
     s.push_back({"Slice", "topi::transform::stridedSlice", slice});
     s.push_back({"Gather", "topi::transform::gather", [](const OpContext& c) {

@@ -83,34 +83,56 @@ void Client::uploadFile(const std::string& name, const std::string& path) {
     upload(name, bytes.data(), bytes.size());
 }
 
-void Client::loadModule(const std::string& name, const std::vector<std::string>& functions) {
+void Client::loadModule(const std::string& name, const std::vector<std::string>& functions, runtime::Device device) {
     const std::string step = "load module " + name;
     Writer w;
-    w.str(name).u32(static_cast<uint32_t>(functions.size()));
+    w.str(name);
+    writeDevice(w, device);
+    w.u32(static_cast<uint32_t>(functions.size()));
     for (const auto& f : functions) w.str(f);
     call(Code::LoadModule, w.take(), step);
 }
 
-uint64_t Client::alloc(DataType dtype, const std::vector<int64_t>& shape) {
+uint64_t Client::alloc(DataType dtype, const std::vector<int64_t>& shape, runtime::Device device) {
     Writer w;
+    writeDevice(w, device);
     w.str(dtype.str()).u32(static_cast<uint32_t>(shape.size()));
     for (int64_t d : shape) w.i64(d);
-    const auto p = call(Code::Alloc, w.take(), "allocate " + dtype.str());
-    return parse(p, "allocate", [](Reader& r) { return r.u64(); });
+    const auto p = call(Code::Alloc, w.take(), "allocate " + dtype.str() + " on " + device.str());
+    const uint64_t id = parse(p, "allocate", [](Reader& r) { return r.u64(); });
+    devices_[id] = device;
+    return id;
 }
 
-void Client::free(uint64_t tensor) { call(Code::Free, Writer().u64(tensor).take(), "free"); }
+void Client::free(uint64_t tensor) {
+    call(Code::Free, Writer().u64(tensor).take(), "free");
+    devices_.erase(tensor);
+}
+
+runtime::Device Client::deviceOf(uint64_t tensor) const {
+    auto it = devices_.find(tensor);
+    return it == devices_.end() ? runtime::Device::cpu() : it->second; // the server names an unknown id
+}
 
 void Client::copyTo(uint64_t tensor, const runtime::NDArray& value) {
+    if (!value.isHost()) {
+        copyTo(tensor, value.copyTo(runtime::Device::cpu()));
+        return;
+    }
     Writer w;
-    w.u64(tensor).u64(value.numBytes());
+    w.u64(tensor);
+    writeDevice(w, deviceOf(tensor));
+    w.u64(value.numBytes());
     call(Code::CopyTo, w.take(), "copy to the device", static_cast<int64_t>(value.numBytes() >> 20) * 1000,
          value.rawData(), value.numBytes());
 }
 
 runtime::NDArray Client::copyFrom(uint64_t tensor, const std::vector<int64_t>& shape, DataType dtype) {
     runtime::NDArray out(shape, dtype);
-    const auto p = call(Code::CopyFrom, Writer().u64(tensor).take(), "copy from the device",
+    Writer w;
+    w.u64(tensor);
+    writeDevice(w, deviceOf(tensor));
+    const auto p = call(Code::CopyFrom, w.take(), "copy from the device",
                         static_cast<int64_t>(out.numBytes() >> 20) * 1000, nullptr, 0, out.numBytes() + 64);
     const std::string_view bytes = parse(p, "copy from the device", [](Reader& r) { return r.bytes(uint64_t(-1)); });
     if (bytes.size() != out.numBytes())
@@ -138,8 +160,10 @@ Timing Client::profileModel(const std::vector<uint64_t>& inputs, const RunSpec& 
     return readTiming(call(Code::ProfileModel, w.take(), "profile model", spec.timeoutMs), "profile model");
 }
 
-std::string Client::loadModel() {
-    const auto p = call(Code::LoadModel, {}, "load model", 60000);
+std::string Client::loadModel(runtime::Device device) {
+    Writer w;
+    writeDevice(w, device);
+    const auto p = call(Code::LoadModel, w.take(), "load model", 60000);
     return parse(p, "load model", [](Reader& r) { return r.str(); });
 }
 

@@ -2,6 +2,7 @@
 
 #include "rpc/Auth.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace tessel::rpc {
@@ -52,21 +53,35 @@ Frame expect(Connection& c, Code expected, Deadline deadline) {
 
 std::string clientHandshake(Connection& c, Role role, const std::string& name, const std::string& token,
                             Deadline deadline) {
+    // The hello offers the newest version we speak (its layout is version
+    // 1's, so an older peer reads it and refuses with its own message).
     Writer hello;
     hello.u32(kMagic).u16(kProtocolVersion).u8(static_cast<uint8_t>(role)).str(name);
     c.send(Code::Hello, hello.take(), deadline, kStep);
 
-    Frame f = expect(c, Code::Challenge, deadline);
+    Frame f;
+    try {
+        f = expect(c, Code::Challenge, deadline);
+    } catch (const RpcError& e) {
+        if (e.failure() != Failure::Remote || e.remote() != ErrorCode::Version) throw;
+        throw RpcError(kStep, Failure::Remote,
+                       "the peer does not speak protocol version " + std::to_string(kMinProtocolVersion) + ".." +
+                           std::to_string(kProtocolVersion) + " (it said: \"" + e.why() +
+                           "\"); it is from another Tessel release: run the same release on both ends "
+                           "(protocol 2 added devices to alloc, copy and run)",
+                       ErrorCode::Version);
+    }
     Nonce nonce{};
     bool authRequired = false;
     try {
         Reader r(f.payload);
         if (r.u32() != kMagic) protocolError("the peer is not a Tessel RPC endpoint (wrong magic number)");
-        const uint16_t version = r.u16();
-        if (version != kProtocolVersion)
+        const uint16_t version = r.u16(); // what the peer chose
+        if (version < kMinProtocolVersion || version > kProtocolVersion)
             throw RpcError(kStep, Failure::Remote,
-                           "the peer speaks protocol version " + std::to_string(version) + ", this client " +
-                               std::to_string(kProtocolVersion) + ": update one of them",
+                           "the peer chose protocol version " + std::to_string(version) + ", this client speaks " +
+                               std::to_string(kMinProtocolVersion) + ".." + std::to_string(kProtocolVersion) +
+                               ": run the same Tessel release on both ends",
                            ErrorCode::Version);
         authRequired = r.u8() != 0;
         std::string_view n = r.bytes(nonce.size());
@@ -119,15 +134,25 @@ Hello readHello(const Frame& f) {
     return hello;
 }
 
+uint16_t negotiatedVersion(const Hello& hello) { return std::min(hello.version, kProtocolVersion); }
+
 std::string versionRefusal(const Hello& hello) {
-    if (hello.version == kProtocolVersion) return {};
-    return "this endpoint speaks protocol version " + std::to_string(kProtocolVersion) + ", the client " +
-           std::to_string(hello.version) + ": update one of them";
+    if (hello.version >= kMinProtocolVersion) return {};
+    std::string why = "the client speaks protocol version " + std::to_string(hello.version) + ", this endpoint " +
+                      std::to_string(kMinProtocolVersion) + ".." + std::to_string(kProtocolVersion);
+    if (hello.version == 1)
+        why += " (version 2 carries devices in alloc, copy and run; version 1 clients are from an older Tessel)";
+    return why + ": update the client to this Tessel release";
 }
 
-std::vector<char> challengePayload(bool authRequired, const Nonce& nonce, const std::string& welcome) {
+std::vector<char> challengePayload(const Hello& hello, bool authRequired, const Nonce& nonce,
+                                   const std::string& welcome) {
     Writer challenge;
-    challenge.u32(kMagic).u16(kProtocolVersion).u8(authRequired ? 1 : 0).bytes(nonce.data(), nonce.size()).str(welcome);
+    challenge.u32(kMagic)
+        .u16(negotiatedVersion(hello))
+        .u8(authRequired ? 1 : 0)
+        .bytes(nonce.data(), nonce.size())
+        .str(welcome);
     return challenge.take();
 }
 
@@ -160,7 +185,7 @@ Hello serverHandshake(Connection& c, const std::string& token, const std::string
     const Hello hello = readHello(c.receive(kMaxHandshakeFrame, deadline, kStep));
     if (const std::string why = versionRefusal(hello); !why.empty()) refuse(c, ErrorCode::Version, why, deadline);
     const Nonce nonce = randomNonce();
-    c.send(Code::Challenge, challengePayload(!token.empty(), nonce, welcome), deadline, kStep);
+    c.send(Code::Challenge, challengePayload(hello, !token.empty(), nonce, welcome), deadline, kStep);
     const Frame a = c.receive(kMaxHandshakeFrame, deadline, kStep);
     if (const std::string why = authRefusal(a, token, nonce); !why.empty()) refuse(c, ErrorCode::Auth, why, deadline);
     c.send(Code::Welcome, welcomePayload(welcome), deadline, kStep);

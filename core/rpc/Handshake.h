@@ -1,9 +1,12 @@
 /// \file
 /// The opening of every connection (docs/rpc.md, "Handshake"): the client
-/// says hello with the magic number, its protocol version, its role and name;
-/// the server answers with its version, whether it wants a token, and a fresh
-/// nonce; the client proves the token with HMAC-SHA256(token, nonce); the
-/// server welcomes it or sends an Error (version, auth) and closes.
+/// says hello with the magic number, the newest protocol version it speaks,
+/// its role and name; the server answers with the version the two settle on
+/// (the older of the two ends' newest, when the server still speaks it),
+/// whether it wants a token, and a fresh nonce; the
+/// client proves the token with HMAC-SHA256(token, nonce); the server
+/// welcomes it or sends an Error (version, auth) and closes. A peer of an
+/// older or newer release gets an error that says so.
 ///
 /// Frames before the welcome are at most kMaxHandshakeFrame bytes, so an
 /// unauthenticated peer cannot make the server allocate more than that.
@@ -35,8 +38,13 @@ std::string clientHandshake(Connection& c, Role role, const std::string& name, c
 struct Hello {
     Role role = Role::Client;
     std::string name;
+    /// The newest version the client speaks.
     uint16_t version = 0;
 };
+
+/// The version a server settles on with `hello` (valid when versionRefusal
+/// is empty): the older of the two ends' newest.
+uint16_t negotiatedVersion(const Hello& hello);
 
 /// The server's side (a server or a tracker). `token` empty: no
 /// authentication. Sends the Error frame itself and throws RpcError when the
@@ -50,11 +58,13 @@ Hello serverHandshake(Connection& c, const std::string& token, const std::string
 /// Reads a Hello frame; throws RpcError (step "handshake", Failure::Protocol)
 /// for another frame or a malformed one.
 Hello readHello(const Frame& frame);
-/// Empty when `hello` speaks our protocol version, else why it is refused
-/// (the message of an ErrorCode::Version Error frame).
+/// Empty when we speak a version that `hello` speaks too, else why it is
+/// refused (the message of an ErrorCode::Version Error frame).
 std::string versionRefusal(const Hello& hello);
-/// The Challenge's payload: whether a token is required, the nonce, our name.
-std::vector<char> challengePayload(bool authRequired, const Nonce& nonce, const std::string& welcome);
+/// The Challenge's payload: the negotiated version, whether a token is
+/// required, the nonce, our name.
+std::vector<char> challengePayload(const Hello& hello, bool authRequired, const Nonce& nonce,
+                                   const std::string& welcome);
 /// Checks an Auth frame against HMAC-SHA256(token, nonce): empty when the
 /// client is accepted (always, when `token` is empty), else why it is refused
 /// (the message of an ErrorCode::Auth Error frame). Throws RpcError

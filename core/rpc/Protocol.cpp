@@ -197,12 +197,28 @@ ErrorInfo readError(const Frame& frame) {
     return e;
 }
 
+void writeDevice(Writer& w, runtime::Device device) {
+    w.i32(static_cast<int32_t>(device.kind)).i32(device.id);
+}
+
+runtime::Device readDevice(Reader& r) {
+    const int32_t kind = r.i32();
+    const int32_t id = r.i32();
+    if (!runtime::isDeviceKind(kind)) throw ProtocolError("unknown device kind " + std::to_string(kind));
+    if (id < 0 || id > kMaxDeviceId)
+        throw ProtocolError("device index " + std::to_string(id) + " is out of range (0.." +
+                            std::to_string(kMaxDeviceId) + ")");
+    return runtime::Device{static_cast<runtime::DeviceKind>(kind), id};
+}
+
 void RunSpec::write(Writer& w) const {
+    writeDevice(w, device);
     w.u32(threads).u32(timeoutMs).u32(number).u32(repeat).u32(minRepeatMs).u32(warmup);
 }
 
 RunSpec RunSpec::read(Reader& r) {
     RunSpec s;
+    s.device = readDevice(r);
     s.threads = r.u32();
     s.timeoutMs = r.u32();
     s.number = r.u32();

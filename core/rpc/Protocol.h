@@ -13,6 +13,8 @@
 /// what a non-blocking reader (the tracker) and the fuzz targets use.
 #pragma once
 
+#include "runtime/Device.h"
+
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -24,7 +26,12 @@
 namespace tessel::rpc {
 
 inline constexpr uint32_t kMagic = 0x524c5354; // "TSLR" in memory order
-inline constexpr uint16_t kProtocolVersion = 1;
+/// The newest protocol version this build speaks, and the oldest. Version 2
+/// carries a device in load-module, alloc, copy-to, copy-from, run,
+/// load-model, run-model and profile-model; version 1 had none. The
+/// handshake settles on the newest both ends speak (docs/rpc.md, "Handshake").
+inline constexpr uint16_t kProtocolVersion = 2;
+inline constexpr uint16_t kMinProtocolVersion = 2;
 inline constexpr size_t kHeaderBytes = 16;
 /// Largest frame before authentication (hello, challenge, auth).
 inline constexpr uint64_t kMaxHandshakeFrame = 4096;
@@ -34,6 +41,8 @@ inline constexpr uint64_t kMaxTrackerFrame = 1 << 20;
 inline constexpr uint64_t kMaxString = 1 << 20;
 /// Most dimensions of a tensor, and most arguments of a kernel.
 inline constexpr uint32_t kMaxDims = 16;
+/// Largest device index on the wire.
+inline constexpr int32_t kMaxDeviceId = 1023;
 inline constexpr uint32_t kMaxArgs = 4096;
 /// Largest tensor the server allocates, bytes.
 inline constexpr uint64_t kMaxTensorBytes = uint64_t(4) << 30;
@@ -48,15 +57,15 @@ enum class Code : uint16_t {
     Ok = 5,    ///< a request succeeded; the payload is the request's result
     Error = 6, ///< a request failed: error code, message
     // Session requests (a client to a server).
-    GetDevice = 16,  ///< -> Ok{json}: the device's facts
+    GetDevice = 16,  ///< -> Ok{json}: the host's facts and its devices
     Upload = 17,     ///< file name, bytes -> Ok{}
-    LoadModule = 18, ///< file name, count, function names -> Ok{count, names...}
-    Alloc = 19,      ///< dtype, ndim, dims -> Ok{tensor id}
+    LoadModule = 18, ///< file name, device, count, function names -> Ok{count, names...}
+    Alloc = 19,      ///< device, dtype, ndim, dims -> Ok{tensor id}
     Free = 20,       ///< tensor id -> Ok{}
-    CopyTo = 21,     ///< tensor id, bytes -> Ok{}
-    CopyFrom = 22,   ///< tensor id -> Ok{bytes}
+    CopyTo = 21,     ///< tensor id, device, bytes -> Ok{}
+    CopyFrom = 22,   ///< tensor id, device -> Ok{bytes}
     Run = 23,        ///< function, count, (tensor id, written) pairs, RunSpec -> Ok{repeats, threads}
-    LoadModel = 24,  ///< -> Ok{json}: the exported model in the session folder
+    LoadModel = 24,  ///< device -> Ok{json}: the exported model in the session folder
     RunModel = 25,   ///< input ids, output ids, RunSpec -> Ok{repeats, threads}
     Bye = 26,        ///< -> Ok{}, then the server closes the session
     ProfileModel = 27, ///< input ids, RunSpec -> Ok{ms per plan step, threads}: each kernel timed on its own
@@ -189,9 +198,16 @@ struct ErrorInfo {
 };
 ErrorInfo readError(const Frame& frame);
 
-/// How a Run or RunModel request runs: TimeEvaluator's fields, threads and a
-/// time limit. repeat == 0 asks for one untimed call.
+/// A device on the wire: kind (DLPack's number) and index, two i32. Reading
+/// checks both (ProtocolError for an unknown kind or an index out of range).
+void writeDevice(Writer& w, runtime::Device device);
+runtime::Device readDevice(Reader& r);
+
+/// How a Run, RunModel or ProfileModel request runs: on which device, with
+/// TimeEvaluator's fields, threads and a time limit. repeat == 0 asks for
+/// one untimed call.
 struct RunSpec {
+    runtime::Device device;
     uint32_t threads = 0;
     uint32_t timeoutMs = 60000;
     uint32_t number = 1;

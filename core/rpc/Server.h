@@ -1,10 +1,11 @@
 /// \file
 /// The RPC server (`tessel-rpc server`; docs/rpc.md, "Server"): accepts
 /// connections and serves each in its own child process (a session), so a
-/// session that dies takes nothing else with it; inside a session every
-/// kernel runs in a further child (rpc/Isolated.h), so a crash or a hang is
-/// an Error frame that names the signal or the time limit, and the session
-/// goes on.
+/// session that dies takes nothing else with it; inside a session kernels
+/// run in a further child, the session's runner (rpc/RunnerProcess.h),
+/// forked once and replaced only after a crash or a hang, so a crash or a
+/// hang is an Error frame that names the signal or the time limit, and the
+/// session goes on.
 ///
 /// The server loop is single-threaded (it forks); a tracker link
 /// (TrackerClient.h) is driven from its onTick hook.

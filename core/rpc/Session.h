@@ -2,8 +2,10 @@
 /// One client's session on a server, in the session's own process: the
 /// handshake, then requests until Bye, an idle timeout, a malformed frame or
 /// the client's close. Its files live in a private temporary folder (no
-/// client-chosen paths: names only, checked), its tensors in shared
-/// mappings that the isolated kernel runs write into.
+/// client-chosen paths: names only, checked), its tensors in a shared arena
+/// (rpc/TensorArena.h). Modules load, and kernels and models run, in the
+/// session's runner process (rpc/RunnerProcess.h), forked once and replaced
+/// only when a run crashes or hangs; the session's tensors outlive it.
 #pragma once
 
 #include "rpc/Connection.h"

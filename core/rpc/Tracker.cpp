@@ -201,7 +201,7 @@ void TrackerLoop::onFrame(PeerId id, Peer& p, const Frame& f, Time now) {
         }
         p.nonce = randomNonce();
         enqueue(p, static_cast<uint16_t>(Code::Challenge),
-                challengePayload(!o_.token.empty(), p.nonce, welcome_));
+                challengePayload(hello, !o_.token.empty(), p.nonce, welcome_));
         return;
     }
     case Stage::Auth: {

@@ -1,5 +1,6 @@
 #include "runtime/ExportedModel.h"
 
+#include "runtime/DeviceAPI.h"
 #include "runtime/ParallelABI.h"
 
 #include <dlfcn.h>
@@ -12,7 +13,7 @@ namespace tessel::runtime {
 
 namespace {
 
-class SharedLibraryModule : public Module {
+class SharedLibraryModule : public CpuModule {
 public:
     explicit SharedLibraryModule(const std::string& path) {
         // RTLD_NOW: an unresolved symbol fails here, not in the middle of a run.
@@ -41,7 +42,7 @@ std::string readAll(const std::string& path) {
 
 } // namespace
 
-ModulePtr loadSharedLibrary(const std::string& path) {
+CpuModulePtr loadSharedLibrary(const std::string& path) {
     // The kernels call the runtime's C ABI, which the loading executable
     // exports. Taking the addresses here makes a static link keep all of it,
     // even in a program that itself calls none of these functions.
@@ -53,7 +54,7 @@ ModulePtr loadSharedLibrary(const std::string& path) {
     return std::make_shared<SharedLibraryModule>(path);
 }
 
-ExportedModel loadExportedModel(const std::string& dir) {
+ExportedModel loadExportedModel(const std::string& dir, Device device) {
     ExportedModel m;
     const std::string planPath = dir + "/" + kExportPlan;
     try {
@@ -68,7 +69,9 @@ ExportedModel loadExportedModel(const std::string& dir) {
                                  std::to_string(m.plan.weightsBytes));
     m.weights = NDArray::empty({std::max<int64_t>(m.plan.weightsBytes, 1)}, DataType::int8());
     if (!bytes.empty()) std::copy(bytes.begin(), bytes.end(), static_cast<char*>(m.weights.rawData()));
-    m.module = loadSharedLibrary(dir + "/" + kExportLibrary);
+    // A model with nothing to compute (an identity, a constant) has no kernels
+    // and its export no library.
+    if (!m.plan.steps.empty()) m.module = deviceAPI(device).loadModule(device, dir + "/" + kExportLibrary);
     return m;
 }
 

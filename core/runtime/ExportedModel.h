@@ -2,6 +2,8 @@
 /// Loading an exported model with the runtime alone (no LLVM): the kernels'
 /// shared library, the executor plan (JSON) and the weights file that
 /// `tesselc compile -o DIR` writes, as a board's RPC server will load them.
+/// A model with nothing to compute (its plan has no steps: an identity, a
+/// constant, a shape) has no library.
 #pragma once
 
 #include "runtime/ExecutorPlan.h"
@@ -21,19 +23,22 @@ inline constexpr const char* kExportWeights = "weights.bin";
 
 /// A module over a shared library opened with dlopen; it stays open while
 /// any handle to the module lives.
-ModulePtr loadSharedLibrary(const std::string& path);
+CpuModulePtr loadSharedLibrary(const std::string& path);
 
 struct ExportedModel {
     ExecutorPlan plan;
+    /// Null when the plan has no steps and the export no library.
     ModulePtr module;
+    /// On the host; the executor puts them on the module's device.
     NDArray weights;
     std::unique_ptr<GraphExecutor> makeExecutor() const {
         return std::make_unique<GraphExecutor>(plan, module, weights);
     }
 };
 
-/// Loads `dir`/{model.so, plan.json, weights.bin}. Throws std::runtime_error
-/// naming the file for a missing, truncated or inconsistent one.
-ExportedModel loadExportedModel(const std::string& dir);
+/// Loads `dir`/{model.so, plan.json, weights.bin}, the library as a module
+/// for `device` (DeviceAPI::loadModule). Throws std::runtime_error naming the
+/// file for a missing, truncated or inconsistent one.
+ExportedModel loadExportedModel(const std::string& dir, Device device = Device::cpu());
 
 } // namespace tessel::runtime

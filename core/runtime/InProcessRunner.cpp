@@ -74,10 +74,10 @@ RunResult InProcessRunner::run(const BuildArtifact& artifact, const RunRequest& 
     const int threads = ThreadPool::global().numThreads();
     const KernelSignature& sig = artifact.signature;
     ModulePtr module;
-    KernelFunction fn = nullptr;
+    Kernel fn;
     try {
         module = loadBytes(artifact.library);
-        fn = module->function(sig.name);
+        fn = module->kernel(sig.name);
     } catch (const std::exception& e) {
         return failed(MeasureError::Load, e.what(), threads);
     }
@@ -101,7 +101,7 @@ RunResult InProcessRunner::run(const BuildArtifact& artifact, const RunRequest& 
     int32_t rc = 0;
     auto call = [&] {
         if (request.cancelled && request.cancelled()) throw Cancelled{};
-        rc |= fn(ptrs.data());
+        rc |= fn.launch(ptrs.data(), static_cast<int32_t>(ptrs.size()));
     };
     RunResult r;
     r.threads = threads;

@@ -1,7 +1,6 @@
 #include "runtime/NDArray.h"
 
-#include <sys/mman.h>
-
+#include "runtime/DeviceAPI.h"
 #include "runtime/ThreadPool.h"
 
 #include <algorithm>
@@ -82,37 +81,26 @@ std::string CompareResult::str() const {
     return os.str();
 }
 
-NDArray::NDArray(std::vector<int64_t> shape, DataType dtype)
-    : shape_(std::move(shape)), dtype_(dtype) {
+NDArray::NDArray(std::vector<int64_t> shape, DataType dtype, Device device)
+    : shape_(std::move(shape)), dtype_(dtype), device_(device) {
     visitType(dtype_, [](auto) { return 0; }); // rejects unsupported types
     numElements_ = countElements(shape_);
-    size_t bytes = numBytes();
-    size_t rounded =
-        std::max<size_t>(kAlignment, (bytes + kAlignment - 1) / kAlignment * kAlignment);
-    // Large tensors start on a 2 MiB boundary and ask for transparent huge pages:
-    // kernels walk them with page-sized strides (a row of a 1024-wide float
-    // matrix is one 4 KiB page), and huge pages keep those walks out of the TLB's way.
-    constexpr size_t kHuge = size_t(2) << 20;
-    const bool huge = rounded >= kHuge;
-    if (huge) rounded = (rounded + kHuge - 1) / kHuge * kHuge;
-    void* p = std::aligned_alloc(huge ? kHuge : kAlignment, rounded);
-    if (!p) throw std::bad_alloc();
-#ifdef MADV_HUGEPAGE
-    if (huge) madvise(p, rounded, MADV_HUGEPAGE); // a hint: failure changes nothing
-#endif
-    owner_ = std::shared_ptr<void>(p, [](void* q) { std::free(q); });
+    DeviceAPI& api = deviceAPI(device_);
+    void* p = api.alloc(device_, numBytes(), kAlignment);
+    owner_ = std::shared_ptr<void>(p, [&api, device](void* q) { api.free(device, q); });
     data_ = p;
 }
 
-NDArray NDArray::zeros(std::vector<int64_t> shape, DataType dtype) {
-    NDArray a(std::move(shape), dtype);
+NDArray NDArray::zeros(std::vector<int64_t> shape, DataType dtype, Device device) {
+    NDArray a(std::move(shape), dtype, device);
     a.fillZero();
     return a;
 }
 
-NDArray NDArray::view(void* data, std::vector<int64_t> shape, DataType dtype) {
+NDArray NDArray::view(void* data, std::vector<int64_t> shape, DataType dtype, Device device) {
     visitType(dtype, [](auto) { return 0; });
     NDArray a;
+    a.device_ = device;
     a.shape_ = std::move(shape);
     a.dtype_ = dtype;
     a.numElements_ = countElements(a.shape_);
@@ -122,11 +110,22 @@ NDArray NDArray::view(void* data, std::vector<int64_t> shape, DataType dtype) {
 }
 
 void NDArray::fillZero() {
-    if (numBytes()) std::memset(data_, 0, numBytes());
+    if (!numBytes()) return;
+    if (isHost()) {
+        std::memset(data_, 0, numBytes());
+        return;
+    }
+    copyFrom(NDArray::zeros(shape_, dtype_));
 }
 
 void NDArray::fillRandom(uint64_t seed, double lo, double hi) {
     TESSEL_CHECK(defined(), "fillRandom on an undefined NDArray");
+    if (!isHost()) {
+        NDArray host(shape_, dtype_);
+        host.fillRandom(seed, lo, hi);
+        copyFrom(host);
+        return;
+    }
     TESSEL_CHECK(lo <= hi, "fillRandom: lo > hi");
     const uint64_t key = mix64(seed ^ 0x5851f42d4c957f2dULL);
     // Fills elements [begin, end); element i depends only on (key, i), so the
@@ -179,17 +178,37 @@ void NDArray::fillRandom(uint64_t seed, double lo, double hi) {
     });
 }
 
-NDArray NDArray::copy() const {
+NDArray NDArray::copy() const { return copyTo(device_); }
+
+NDArray NDArray::copyTo(Device device) const {
     if (!defined()) return {};
-    NDArray a(shape_, dtype_);
-    if (numBytes()) std::memcpy(a.data_, data_, numBytes());
+    NDArray a(shape_, dtype_, device);
+    a.copyFrom(*this);
     return a;
 }
 
 void NDArray::copyFrom(const NDArray& src) {
     TESSEL_CHECK(src.dtype_ == dtype_ && src.numElements_ == numElements_,
                  "NDArray::copyFrom: " + src.str() + " into " + str());
-    if (numBytes() && src.data_ != data_) std::memmove(data_, src.data_, numBytes());
+    const size_t bytes = numBytes();
+    if (!bytes || (src.data_ == data_ && src.device_ == device_)) return;
+    if (isHost() && src.isHost()) {
+        std::memmove(data_, src.data_, bytes);
+    } else if (src.isHost()) {
+        DeviceAPI& api = deviceAPI(device_);
+        api.copyToDevice(device_, data_, src.data_, bytes);
+        api.synchronize(device_);
+    } else if (isHost()) {
+        DeviceAPI& api = deviceAPI(src.device_);
+        api.copyFromDevice(src.device_, data_, src.data_, bytes);
+        api.synchronize(src.device_);
+    } else if (src.device_ == device_) {
+        DeviceAPI& api = deviceAPI(device_);
+        api.copyWithinDevice(device_, data_, src.data_, bytes);
+        api.synchronize(device_);
+    } else {
+        copyFrom(src.copyTo(Device::cpu())); // between two devices: through the host
+    }
 }
 
 NDArray NDArray::reshaped(std::vector<int64_t> shape) const {
@@ -201,6 +220,7 @@ NDArray NDArray::reshaped(std::vector<int64_t> shape) const {
 
 double NDArray::at(int64_t i) const {
     TESSEL_CHECK(i >= 0 && i < numElements_, "NDArray::at: index out of range");
+    TESSEL_CHECK(isHost(), "NDArray::at on an array on " + device_.str());
     return visitType(dtype_, [&](auto tag) {
         using T = decltype(tag);
         return static_cast<double>(static_cast<const T*>(data_)[i]);
@@ -214,11 +234,12 @@ std::string NDArray::str() const {
         if (i) s += ", ";
         s += std::to_string(shape_[i]);
     }
-    return s + "]";
+    return s + "]" + (isHost() ? "" : " on " + device_.str());
 }
 
 CompareResult compare(const NDArray& got, const NDArray& expected, double rtol, double atol) {
     CompareResult r;
+    TESSEL_CHECK(got.isHost() && expected.isHost(), "runtime::compare of arrays off the host");
     if (got.dtype() != expected.dtype() || got.shape() != expected.shape()) {
         r.shapesMatch = false;
         r.allClose = false;

@@ -1,18 +1,24 @@
 /// \file
-/// N-dimensional tensors of the runtime, and the comparison used to check a
-/// kernel's output against a reference.
+/// N-dimensional tensors of the runtime, on a device, and the comparison used
+/// to check a kernel's output against a reference.
 ///
 /// An NDArray is a cheap handle, as in TVM: copying an NDArray shares its
-/// storage, `copy()` makes a deep copy. The storage is either owned (allocated
-/// 64-byte aligned, rounded up to a whole 64 bytes so vector loads of the last
-/// elements stay inside it) or a non-owning view of memory someone else keeps
-/// alive. Elements are dense and row-major. `bool` takes one byte per element.
-/// Element types: float32, float64, int8/16/32/64, uint8/16/32/64 and bool;
-/// lanes must be 1.
+/// storage, `copy()` makes a deep copy. The storage lives on a Device (the
+/// CPU unless asked otherwise) and is either owned (allocated through the
+/// device's DeviceAPI, 64-byte aligned, rounded up to a whole 64 bytes so
+/// vector loads of the last elements stay inside it) or a non-owning view of
+/// memory someone else keeps alive. Elements are dense and row-major. `bool`
+/// takes one byte per element. Element types: float32, float64,
+/// int8/16/32/64, uint8/16/32/64 and bool; lanes must be 1.
+///
+/// Only host (CPU) arrays can be read and written element by element
+/// (data<T>(), at(), fillRandom, compare); an array on another device is
+/// moved with copyTo()/copyFrom(), which go through the DeviceAPIs.
 #pragma once
 
 #include "ir/Check.h"
 #include "ir/DataType.h"
+#include "runtime/Device.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -51,19 +57,24 @@ public:
 
     /// An undefined array (no shape, no storage).
     NDArray() = default;
-    /// A new array that owns uninitialised, aligned storage.
-    NDArray(std::vector<int64_t> shape, DataType dtype);
+    /// A new array that owns uninitialised, aligned storage on `device`.
+    /// Throws std::runtime_error when there is no such device.
+    NDArray(std::vector<int64_t> shape, DataType dtype, Device device = Device::cpu());
 
     /// Same as the constructor; reads well at call sites.
-    static NDArray empty(std::vector<int64_t> shape, DataType dtype) {
-        return NDArray(std::move(shape), dtype);
+    static NDArray empty(std::vector<int64_t> shape, DataType dtype, Device device = Device::cpu()) {
+        return NDArray(std::move(shape), dtype, device);
     }
     /// A new owned array filled with zeros.
-    static NDArray zeros(std::vector<int64_t> shape, DataType dtype);
-    /// A non-owning view of `data`, which must outlive every handle to the view.
-    static NDArray view(void* data, std::vector<int64_t> shape, DataType dtype);
+    static NDArray zeros(std::vector<int64_t> shape, DataType dtype, Device device = Device::cpu());
+    /// A non-owning view of `data` on `device`, which must outlive every
+    /// handle to the view.
+    static NDArray view(void* data, std::vector<int64_t> shape, DataType dtype, Device device = Device::cpu());
 
     bool defined() const { return dtype_ != DataType(); }
+    Device device() const { return device_; }
+    /// The storage is host memory (elements can be read and written here).
+    bool isHost() const { return device_.isCpu(); }
     /// Whether the storage was allocated by this array (or a handle sharing it).
     bool ownsData() const { return owner_ != nullptr; }
 
@@ -76,36 +87,44 @@ public:
     void* rawData() { return data_; }
     const void* rawData() const { return data_; }
 
-    /// Typed access; checks that T matches the element type (a bool array
-    /// may be read as bool, uint8_t or int8_t).
+    /// Typed access to a host array; checks that T matches the element type
+    /// (a bool array may be read as bool, uint8_t or int8_t).
     template <class T> T* data() {
         TESSEL_CHECK(matches<T>(dtype_), "NDArray::data<T>: T does not match " + dtype_.str());
+        TESSEL_CHECK(isHost(), "NDArray::data<T> of an array on " + device_.str());
         return static_cast<T*>(data_);
     }
     template <class T> const T* data() const {
         TESSEL_CHECK(matches<T>(dtype_), "NDArray::data<T>: T does not match " + dtype_.str());
+        TESSEL_CHECK(isHost(), "NDArray::data<T> of an array on " + device_.str());
         return static_cast<const T*>(data_);
     }
 
+    /// Zeros every element (on any device).
     void fillZero();
     /// Fills with uniform values in [lo, hi) (integers: [ceil(lo), floor(hi)],
     /// bool: 0 or 1). Element i depends only on (seed, i, lo, hi): the same
     /// seed gives the same tensor on every machine and with any thread count.
     /// Large arrays (a million elements or more) are filled on the global
-    /// ThreadPool.
+    /// ThreadPool. An array on another device is filled through a host copy.
     void fillRandom(uint64_t seed, double lo = -1.0, double hi = 1.0);
 
-    /// A deep copy with owned storage.
+    /// A deep copy with owned storage on the same device.
     NDArray copy() const;
-    /// Copies the elements of `src` (same type and element count) into this array.
+    /// A deep copy with owned storage on `device` (copyTo(Device::cpu()) brings
+    /// any array to the host).
+    NDArray copyTo(Device device) const;
+    /// Copies the elements of `src` (same type and element count, any
+    /// device) into this array, and waits until they are there.
     void copyFrom(const NDArray& src);
     /// A handle to the same storage with another shape of the same element count.
     NDArray reshaped(std::vector<int64_t> shape) const;
 
-    /// Element `i` (flat, row-major) converted to double; for checks and printing.
+    /// Element `i` (flat, row-major) of a host array converted to double; for
+    /// checks and printing.
     double at(int64_t i) const;
 
-    /// "float32[64, 128]".
+    /// "float32[64, 128]" (with " on cuda:0" for an array off the host).
     std::string str() const;
 
     /// Whether the C++ type T can read elements of type `dtype`.
@@ -126,13 +145,14 @@ public:
 private:
     std::vector<int64_t> shape_;
     DataType dtype_;
+    Device device_;
     int64_t numElements_ = 0;
     void* data_ = nullptr;
     std::shared_ptr<void> owner_;
 };
 
-/// Compares `got` with `expected` element by element (see CompareResult).
-/// Types must match; integers and bools are compared as exact values unless
+/// Compares `got` with `expected` element by element (see CompareResult);
+/// both must be host arrays. Types must match; integers and bools are compared as exact values unless
 /// atol/rtol allow a difference.
 CompareResult compare(const NDArray& got, const NDArray& expected, double rtol = 1e-5,
                       double atol = 1e-6);

@@ -314,6 +314,7 @@ const Knob& ConfigSpace::defineAnnotate(std::string name, int numAxes, AnnotateP
 
 const Knob& ConfigSpace::define(std::string name, KnobKind kind, std::vector<KnobValue> choices,
                                 int64_t defaultIndex, SourceLoc loc) {
+    name = prefix_ + name;
     for (auto& k : knobs_)
         if (k.name == name)
             throw CompileError("knob '" + name + "' is already defined" +
@@ -353,7 +354,8 @@ const Knob& ConfigSpace::define(std::string name, KnobKind kind, std::vector<Kno
 // ---------------------------------------------------------------------------
 // Reading
 
-const Knob& ConfigSpace::get(std::string_view name, SourceLoc loc) const {
+const Knob& ConfigSpace::get(std::string_view shortName, SourceLoc loc) const {
+    const std::string name = prefix_ + std::string(shortName);
     std::vector<std::string> names;
     for (auto& k : knobs_) {
         if (k.name == name) return k;
@@ -402,7 +404,7 @@ void ConfigSpace::checkConfigUsed() const {
     for (auto& k : knobs_)
         names.push_back(k.name);
     for (auto& [name, index] : config_)
-        if (std::find(names.begin(), names.end(), name) == names.end())
+        if (std::find(names.begin(), names.end(), name) == names.end() && !(allowUnused_ && allowUnused_(name)))
             throw CompileError("the config sets knob '" + name +
                                "', which the script does not define" + didYouMean(name, names));
 }

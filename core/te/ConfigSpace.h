@@ -219,8 +219,20 @@ public:
     const std::vector<Knob>& knobs() const { return knobs_; }
     /// True when no knob took its choice from the config.
     bool isFallback() const;
-    /// Throws CompileError when the config names a knob that was never defined.
+    /// Throws CompileError when the config names a knob that was never
+    /// defined (nor accepted by allowUnusedConfig()).
     void checkConfigUsed() const;
+
+    /// Knobs defined (and read) from now on are named `prefix` + name: the
+    /// knobs of an alternative implementation (lower's "strategy" knob) live
+    /// beside the default one's under their own names. Empty: no prefix.
+    void setKnobPrefix(std::string prefix) { prefix_ = std::move(prefix); }
+    const std::string& knobPrefix() const { return prefix_; }
+    /// Config entries for knobs this space never defines are not an error
+    /// when `belongs` accepts their name: a space with alternatives (a
+    /// "strategy" knob) is the union of theirs, and only the chosen one's are
+    /// defined; `belongs` says which names another alternative defines.
+    void allowUnusedConfig(std::function<bool(const std::string&)> belongs) { allowUnused_ = std::move(belongs); }
     const std::map<std::string, int64_t>& config() const { return config_; }
 
     /// Floating-point operations the template performs (cfg.add_flop).
@@ -231,6 +243,8 @@ private:
 
     std::map<std::string, int64_t> config_;
     std::vector<Knob> knobs_;
+    std::string prefix_;
+    std::function<bool(const std::string&)> allowUnused_;
 };
 
 } // namespace tessel::te

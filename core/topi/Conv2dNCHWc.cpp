@@ -2,6 +2,7 @@
 
 #include "ir/Check.h"
 #include "ir/Diagnostic.h"
+#include "ir/Layout.h"
 #include "topi/Knobs.h"
 #include "topi/NnUtil.h"
 #include "topi/TopiUtil.h"
@@ -25,34 +26,53 @@ constexpr int64_t kMaxViewPlane = 28 * 28;
 namespace nn {
 
 std::optional<Conv2dNCHWcLayout> conv2dNCHWcLayout(const Tensor& data, const Tensor& weight,
-                                                   const ConvParams& params, te::ConfigSpace* cfg) {
-    if (data.ndim() != 4 || weight.ndim() != 4 || data->dtype != DataType::float32() ||
+                                                   const ConvParams& params, te::ConfigSpace* cfg,
+                                                   const ConvLayouts& layouts) {
+    const int64_t dataBlock = layouts.data.empty() ? 0 : Layout::of(layouts.data).blockOf('C');
+    const int64_t outBlock = layouts.out.empty() ? 0 : Layout::of(layouts.out).blockOf('C');
+    if (data.ndim() != (dataBlock ? 5 : 4) || weight.ndim() != 4 || data->dtype != DataType::float32() ||
         weight->dtype != DataType::float32() || params.groups < 1)
         return std::nullopt;
     // Per group: its input channels (the weights' second axis) and output
     // channels; the blocks split those, so no block straddles two groups.
-    const int64_t g = params.groups, cAll = staticShape(data)[1], ocAll = staticShape(weight)[0];
+    const int64_t g = params.groups, ocAll = staticShape(weight)[0];
+    const int64_t cAll = staticShape(data)[1] * (dataBlock ? dataBlock : 1);
     if (cAll % g != 0 || ocAll % g != 0 || staticShape(weight)[1] * g != cAll) return std::nullopt;
     const int64_t c = cAll / g, oc = ocAll / g;
     Conv2dNCHWcLayout l;
     l.ocBn = oc % 16 == 0 ? 16 : oc % 8 == 0 ? 8 : 0;
+    if (outBlock) {
+        // The output's stored block: a block of a group's channels.
+        if (oc % outBlock != 0) return std::nullopt;
+        l.ocBn = outBlock;
+    }
     if (l.ocBn == 0) return std::nullopt;
     l.icBn = c % 16 == 0 ? 16 : largestDivisorAtMost(c, 16);
-    if (cfg) {
+    // Blocked data is read in its own blocks when they fit a group.
+    if (dataBlock && c % dataBlock == 0) l.icBn = dataBlock;
+    if (cfg && !dataBlock)
         l.icBn = defineSplitKnob(*cfg, "tile_ic", c, 2, innerSplit(c, l.icBn),
                                  [](const std::vector<int64_t>& f) { return f[1] <= 64; })[1];
+    if (cfg && !outBlock)
         l.ocBn = defineSplitKnob(*cfg, "tile_oc", oc, 2, innerSplit(oc, l.ocBn),
                                  [](const std::vector<int64_t>& f) { return f[1] % 8 == 0 && f[1] <= 64; })[1];
-    }
     return l;
 }
 
 Tensor conv2dNCHWc(const Tensor& x, const Tensor& w, const ConvParams& params, const Tensor& bias,
-                   const std::string& name, ConstantPacker* packer, te::ConfigSpace* cfg) {
-    auto layout = conv2dNCHWcLayout(x, w, params, cfg);
+                   const std::string& name, ConstantPacker* packer, te::ConfigSpace* cfg, const ConvLayouts& layouts) {
+    auto layout = conv2dNCHWcLayout(x, w, params, cfg, layouts);
     if (!layout) throw CompileError("the blocked convolution needs float32 NCHW data, weights that fit its groups "
                                     "and a multiple of 8 output channels per group");
-    const auto xs = staticShape(x), ws = staticShape(w);
+    // The data's stored block (0: plain NCHW) and the logical shape it stores.
+    const int64_t xb = layouts.data.empty() ? 0 : Layout::of(layouts.data).blockOf('C');
+    const int64_t ob = layouts.out.empty() ? 0 : Layout::of(layouts.out).blockOf('C');
+    auto xs = staticShape(x);
+    if (xb) {
+        xs[1] *= xb;
+        xs.pop_back();
+    }
+    const auto ws = staticShape(w);
     const Window win = slidingWindow(xs, {ws[2], ws[3]}, params.strides, params.padding, params.dilation, false);
     const int64_t n = xs[0], c = xs[1], h = xs[2], wd = xs[3], oc = ws[0], kh = ws[2], kw = ws[3];
     // cg input and og output channels per group (all of them with one group).
@@ -67,14 +87,27 @@ Tensor conv2dNCHWc(const Tensor& x, const Tensor& w, const ConvParams& params, c
     // A 1x1 convolution without padding reads each input element once per
     // output-channel block, straight from NCHW: the copy would cost more than
     // it saves, so its "blocks" are a view inlined into the convolution.
+    // Data already stored in these blocks is read where it is, whatever the plane.
     const bool view = kh == 1 && kw == 1 && hpad == h && wpad == wd &&
-                      (h * wd <= kMaxViewPlane || sh > 1 || sw > 1 || oc < 64);
+                      (xb == icBn || h * wd <= kMaxViewPlane || sh > 1 || sw > 1 || oc < 64);
+    // Element (n, channel, h, w) of the input, stored plain or in xb-blocks.
+    auto input = [&](Expr nn, Expr ch, Expr hh, Expr ww, bool padded) {
+        std::vector<Expr> idx = xb == 0 ? std::vector<Expr>{nn, ch, hh, ww}
+                                        : std::vector<Expr>{nn, floordiv(ch, intImm(xb)), hh, ww, floormod(ch, intImm(xb))};
+        return padded ? paddedRead(x, idx, makeZero(DataType::float32())) : x(idx);
+    };
     Tensor data = te::compute(
         toExprs({n, c / icBn, hpad, wpad, icBn}),
         [&](const std::vector<Var>& i) {
-            if (view) return x({i[0], i[1] * intImm(icBn) + i[4], i[2], i[3]});
-            return paddedRead(x, {i[0], i[1] * intImm(icBn) + i[4], i[2] - intImm(pt), i[3] - intImm(pl)},
-                              makeZero(DataType::float32()));
+            Expr ch = xb == icBn ? Expr() : i[1] * intImm(icBn) + i[4];
+            if (xb == icBn) {
+                // The same blocks: no channel arithmetic.
+                std::vector<Expr> idx{i[0], i[1], i[2] - intImm(pt), i[3] - intImm(pl), i[4]};
+                if (view) return x({i[0], i[1], i[2], i[3], i[4]});
+                return paddedRead(x, idx, makeZero(DataType::float32()));
+            }
+            if (view) return input(i[0], ch, i[2], i[3], false);
+            return input(i[0], ch, i[2] - intImm(pt), i[3] - intImm(pl), true);
         },
         name + "_data", view ? tag::kInjective : tag::kPad, {"n", "cb", "h", "w", "ci"});
 
@@ -122,6 +155,18 @@ Tensor conv2dNCHWc(const Tensor& x, const Tensor& w, const ConvParams& params, c
         },
         name + "_conv", tag::kConv2dNCHWc, {"n", "ocb", "oh", "ow", "oc"});
 
+    // The output's own blocks, with the bias: the stage the fused element-wise operators join.
+    if (ob) {
+        TESSEL_CHECK(ob == ocBn, "the output block differs from the convolution's");
+        return te::compute(
+            toExprs({n, oc / ocBn, oh, ow, ocBn}),
+            [&](const std::vector<Var>& i) {
+                Expr v = conv({i[0], i[1], i[2], i[3], i[4]});
+                if (bias.defined()) v = v + bias({i[1] * intImm(ocBn) + i[4]});
+                return v;
+            },
+            name, tag::kInjective, {"n", "ocb", "oh", "ow", "oc"});
+    }
     // Back to NCHW, with the bias: the stage the fused element-wise operators join.
     return te::compute(
         toExprs({n, oc, oh, ow}),
@@ -141,11 +186,112 @@ int64_t extentOf(const IterVar& iv) { return extentOr(iv, 1); }
 
 } // namespace
 
+RegisterBlocks registerBlocks(int64_t ocb, int64_t oh, int64_t ow, int registers) {
+    RegisterBlocks r;
+    auto divisors = [](int64_t n, int64_t limit) {
+        std::vector<int64_t> d;
+        for (int64_t k = 1; k <= std::min(n, limit); ++k)
+            if (n % k == 0) d.push_back(k);
+        return d;
+    };
+    double bestScore = -1;
+    int64_t bestAcc = -1, bestRows = 0;
+    for (int64_t cb : divisors(ocb, 4))
+        for (int64_t rows : divisors(oh, 8))
+            for (int64_t cols : divisors(ow, 32)) {
+                const int64_t pixels = rows * cols;
+                // Accumulators, one weight vector per channel block and the
+                // broadcast input value.
+                if (cb * pixels + cb + 1 > registers) continue;
+                r.choices.push_back({cb, rows, cols});
+                // Multiply-adds per load (weights and broadcasts), capped where
+                // two loads per cycle feed two FMA pipes; then more
+                // accumulators (FMA latency); then fewer rows (one stream).
+                const double score = std::min(2.0, double(cb * pixels) / double(cb + pixels));
+                const int64_t acc = cb * pixels;
+                if (score > bestScore + 1e-9 || (score > bestScore - 1e-9 && (acc > bestAcc ||
+                                                                              (acc == bestAcc && rows < bestRows)))) {
+                    bestScore = score;
+                    bestAcc = acc;
+                    bestRows = rows;
+                    r.defaultIndex = r.choices.size() - 1;
+                }
+            }
+    return r;
+}
+
+namespace {
+
+/// The schedule of a convolution whose output is stored in channel blocks.
+void scheduleBlockedOutput(te::Schedule& s, const te::Tensor& conv, const te::Tensor& out,
+                           const ScheduleOptions& options, te::ConfigSpace& cfg) {
+    auto* outOp = dynamic_cast<const te::ComputeOpNode*>(out->op.get());
+    auto* convOp = dynamic_cast<const te::ComputeOpNode*>(conv->op.get());
+    const auto& ax = outOp->axis; // n, ocb, oh, ow, oc
+    const RegisterBlocks blocks =
+        registerBlocks(extentOf(ax[1]), extentOf(ax[2]), extentOf(ax[3]), options.vectorRegisters);
+    TESSEL_CHECK(!blocks.choices.empty(), "no register block fits");
+    std::vector<te::KnobValue> choices;
+    for (auto& c : blocks.choices) choices.emplace_back(c);
+    const auto block = defineChoiceKnob(cfg, "reg_block", choices, choices[blocks.defaultIndex]).ints();
+    const bool unrollKw =
+        defineChoiceKnob(cfg, "unroll_kw", {te::KnobValue(false), te::KnobValue(true)}, te::KnobValue(false))
+            .asBool();
+
+    // The output: tasks of (image, channel-block group, row block); inside,
+    // one register block of tile_ocb x tile_oh x tile_ow vectors at a time,
+    // stored with the epilogue as soon as its sums are complete.
+    te::Stage o = s[out];
+    auto [cbo, cbi] = o.split(ax[1], intImm(block[0]));
+    auto [oho, ohi] = o.split(ax[2], intImm(block[1]));
+    auto [owo, owi] = o.split(ax[3], intImm(block[2]));
+    o.reorder({ax[0], cbo, oho, owo, cbi, ohi, owi, ax[4]});
+    IterVar task = o.fuse(o.fuse(ax[0], cbo), oho);
+    o.parallel(task);
+    o.unroll(cbi);
+    o.unroll(ohi);
+    o.unroll(owi);
+    o.vectorize(ax[4]);
+
+    te::Tensor acc = s.cacheWrite(conv, "local");
+    s[conv].computeInline();
+    te::Stage a = s[acc];
+    a.computeAt(o, owo);
+    auto* accOp = dynamic_cast<const te::ComputeOpNode*>(a.op().get());
+    std::vector<IterVar> order(accOp->reduceAxis.begin(), accOp->reduceAxis.end());
+    for (size_t k = 1; k < accOp->axis.size(); ++k) order.push_back(accOp->axis[k]);
+    a.reorder(order);
+    a.unroll(accOp->axis[1]);
+    a.unroll(accOp->axis[2]);
+    a.unroll(accOp->axis[3]);
+    a.vectorize(accOp->axis[4]);
+    // The reduction stays loops around the register block: unrolled by LLVM,
+    // taps and channels interleave, loads of one tap serve another and the
+    // block no longer fits the registers (spills in the inner loop).
+    for (size_t r = 0; r < accOp->reduceAxis.size(); ++r) {
+        if (r == 2 && unrollKw) a.unroll(accOp->reduceAxis[r]);
+        else a.pragma(accOp->reduceAxis[r], "llvm_unroll", intImm(1));
+    }
+
+    // The padded input: every block row in parallel.
+    for (auto& t : convOp->inputTensors()) {
+        auto* op = dynamic_cast<const te::ComputeOpNode*>(t->op.get());
+        if (!op || op->tag != tag::kPad) continue;
+        te::Stage st = s[t];
+        st.parallel(st.fuse(st.fuse(op->axis[0], op->axis[1]), op->axis[2]));
+        st.vectorize(op->axis[4]);
+    }
+}
+
+} // namespace
+
 void scheduleConv2dNCHWc(te::Schedule& s, const te::Tensor& conv, const te::Tensor& out,
                          const ScheduleOptions& options, te::ConfigSpace& cfg) {
     auto* outOp = dynamic_cast<const te::ComputeOpNode*>(out->op.get());
     auto* convOp = dynamic_cast<const te::ComputeOpNode*>(conv->op.get());
-    TESSEL_CHECK(outOp && convOp && outOp->axis.size() == 4, "blocked conv schedule on unexpected stages");
+    TESSEL_CHECK(outOp && convOp && (outOp->axis.size() == 4 || outOp->axis.size() == 5),
+                 "blocked conv schedule on unexpected stages");
+    if (outOp->axis.size() == 5) return scheduleBlockedOutput(s, conv, out, options, cfg);
     const int64_t ocBn = extentOf(convOp->axis[4]);
     const int64_t ow = extentOf(convOp->axis[3]);
     const int64_t regN = defineSplitKnob(cfg, "tile_ow", ow, 2, innerSplit(ow, largestDivisorAtMost(ow, 14)),

@@ -1,15 +1,17 @@
 /// \file
 /// The blocked 2-d convolution (TVM's conv2d_NCHWc for x86).
 ///
-/// Activations stay NCHW between kernels; inside one fused function the
-/// padded input is copied into NCHW[c]c blocks (ic_bn channels innermost),
-/// the weights are packed at compile time into OIHW[i]i[o]o (oc_bn = 16
-/// output channels innermost: one AVX-512 register), and the convolution
-/// computes NCHW[c]c blocks of oc_bn channels that the output stage (with the
-/// fused element-wise operators) writes back as NCHW. The micro-kernel keeps
-/// reg_n output columns x 16 channels in registers, broadcasts one input
-/// value per column and multiplies by one vector of weights: the same
-/// register block as the GEMM ladder's last step.
+/// The weights are packed at compile time into OIHW[i]i[o]o (oc_bn = 16
+/// output channels innermost: one AVX-512 register) and the convolution
+/// computes NCHW[c]c blocks of oc_bn channels. In a model, alter-layout
+/// stores the activations NCHW[x]c between kernels, so the convolution reads
+/// its input's blocks and its output stage (with the fused element-wise
+/// operators) writes blocks; from plain NCHW (a TE script, the first layer)
+/// the padded input is copied into blocks first and, for an NCHW output, the
+/// output stage writes NCHW. The micro-kernel keeps a block of pixels x
+/// output-channel vectors in registers, broadcasts one input value per pixel
+/// and multiplies by one vector of weights per channel block: the register
+/// block of the GEMM ladder's last step.
 #pragma once
 
 #include "te/ConfigSpace.h"
@@ -23,6 +25,17 @@
 namespace tessel::topi {
 
 namespace nn {
+
+/// Where the data comes from and where the output goes: the stored layouts
+/// (ir/Layout.h) of the data and of the output, empty for plain NCHW.
+/// alter-layout stores activations NCHW[x]c between convolutions: then the
+/// convolution reads its input's blocks as they are (a channel block of its
+/// own only when the stored one does not divide a group's channels) and
+/// writes its output's blocks directly, with nothing packed or unpacked.
+struct ConvLayouts {
+    std::string data;
+    std::string out;
+};
 
 /// How the blocked convolution splits the channels.
 struct Conv2dNCHWcLayout {
@@ -44,26 +57,49 @@ struct Conv2dNCHWcLayout {
 /// block, and the copies into and out of blocks would cost more than the
 /// arithmetic.)
 std::optional<Conv2dNCHWcLayout> conv2dNCHWcLayout(const te::Tensor& data, const te::Tensor& weight,
-                                                   const ConvParams& params, te::ConfigSpace* cfg = nullptr);
+                                                   const ConvParams& params, te::ConfigSpace* cfg = nullptr,
+                                                   const ConvLayouts& layouts = {});
+
 
 /// conv2d() computed in blocks (stages `name`_data, `name`_wpack, `name`_conv
-/// tagged conv2d_nchwc, and `name` back in NCHW with the bias); CompileError
-/// when conv2dNCHWcLayout() has none. The packed weights come from `packer`
-/// when it knows the weight's values, else from a stage (tag opaque). With
-/// `cfg` the blocks are its knobs (see conv2dNCHWcLayout).
+/// tagged conv2d_nchwc, and `name` with the bias, in NCHW or in the output
+/// layout); CompileError when conv2dNCHWcLayout() has none. The packed weights
+/// come from `packer` when it knows the weight's values, else from a stage
+/// (tag opaque). With `cfg` and plain data or output, the blocks of those are
+/// its knobs (see conv2dNCHWcLayout); a stored layout fixes its block.
 te::Tensor conv2dNCHWc(const te::Tensor& data, const te::Tensor& weight, const ConvParams& params = {},
                        const te::Tensor& bias = {}, const std::string& name = "conv2d_nchwc",
-                       ConstantPacker* packer = nullptr, te::ConfigSpace* cfg = nullptr);
+                       ConstantPacker* packer = nullptr, te::ConfigSpace* cfg = nullptr,
+                       const ConvLayouts& layouts = {});
 
 } // namespace nn
 
-/// Schedules the stages of a blocked convolution whose output stage (NCHW,
-/// element-wise operators inlined) is `out`; `conv` is the convolution stage.
-/// Knobs (defined in `cfg`, defaults the rule's): "tile_ow", the register
-/// block along an output row (inner factor up to 32; default the largest
-/// divisor of the row up to 14), and "unroll_kw", unroll the kernel-width
-/// taps (default no).
+/// Schedules the stages of a blocked convolution whose output stage (element-
+/// wise operators inlined) is `out`; `conv` is the convolution stage.
+///
+/// An output stored in blocks ([N, OC/ob, OH, OW, ob]) is computed in
+/// register blocks of tile_ocb output-channel blocks x tile_oh rows x tile_ow
+/// columns of ob-lane vectors, accumulated over every input channel and tap
+/// before the fused epilogue stores them: a block across rows and channel
+/// blocks keeps small planes (7 x 7) as busy as large ones. Knobs:
+/// "reg_block" ([tile_ocb, tile_oh, tile_ow], every choice fitting the vector
+/// register file with its weight vectors: ScheduleOptions::vectorRegisters;
+/// the default maximises multiply-adds per load, then accumulators) and
+/// "unroll_kw". An NCHW output keeps the earlier schedule: "tile_ow", the
+/// register block along an output row (inner factor up to 32; default the
+/// largest divisor of the row up to 14), and "unroll_kw".
 void scheduleConv2dNCHWc(te::Schedule& s, const te::Tensor& conv, const te::Tensor& out,
                          const ScheduleOptions& options, te::ConfigSpace& cfg);
+
+/// The register blocks [tile_ocb, tile_oh, tile_ow] of a blocked output of
+/// `ocb` channel blocks and `oh` x `ow` pixels that fit `registers` vector
+/// registers (accumulators and one weight vector per channel block), and the
+/// index of the default: the most multiply-adds per load (capped where the
+/// loads no longer limit), then the most accumulators.
+struct RegisterBlocks {
+    std::vector<std::vector<int64_t>> choices;
+    size_t defaultIndex = 0;
+};
+RegisterBlocks registerBlocks(int64_t ocb, int64_t oh, int64_t ow, int registers);
 
 } // namespace tessel::topi

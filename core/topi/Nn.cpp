@@ -13,12 +13,14 @@ using namespace tir;
 
 namespace {
 
-/// Axis names for N, C and `n` spatial axes ("n", "c", "d", "h", "w").
-std::vector<std::string> axisNames(size_t n) {
-    std::vector<std::string> names{"n", "c"};
+/// Axis names for N, C and `n` spatial axes ("n", "c", "d", "h", "w"), and
+/// with `block` the outer channel axis "cb" and the block "cc" last.
+std::vector<std::string> axisNames(size_t n, bool block = false) {
+    std::vector<std::string> names{"n", block ? "cb" : "c"};
     static const char* kSpatial[] = {"d", "h", "w"};
     for (size_t i = 0; i < n; ++i)
         names.push_back(n <= 3 ? kSpatial[3 - n + i] : std::string("s") + std::to_string(i));
+    if (block) names.push_back("cc");
     return names;
 }
 
@@ -221,7 +223,11 @@ Tensor convTranspose(const Tensor& x, const Tensor& w, const ConvTransposeParams
 
 Tensor pool(const Tensor& x, PoolType type, const PoolParams& params, const std::string& name) {
     requireSpatial(x, "data");
+    const bool block = params.channelBlock;
+    if (block && x.ndim() < 4) throw CompileError("a pooling of channel blocks needs [N, C, spatial..., c]");
     auto xs = staticShape(x);
+    const int64_t cc = block ? xs.back() : 0;
+    if (block) xs.pop_back(); // the window is over the axes between C and the block
     const size_t n = xs.size() - 2;
     if (params.kernel.empty()) throw CompileError("pooling needs a kernel size");
     Window win = slidingWindow(xs, perAxis(params.kernel, n, 1, "kernel"), params.strides, params.padding,
@@ -229,6 +235,7 @@ Tensor pool(const Tensor& x, PoolType type, const PoolParams& params, const std:
     const DataType t = x->dtype;
     std::vector<int64_t> outShape{xs[0], xs[1]};
     outShape.insert(outShape.end(), win.out.begin(), win.out.end());
+    if (block) outShape.push_back(cc);
     auto rk = kernelAxes(win.kernel);
     // Taps in the padding (or past it, in ceil mode) read the identity of the
     // reduction: -inf (the lowest value) for max, 0 for the sum.
@@ -237,17 +244,18 @@ Tensor pool(const Tensor& x, PoolType type, const PoolParams& params, const std:
         for (size_t d = 0; d < n; ++d)
             idx.push_back(i[d + 2] * intImm(win.strides[d]) - intImm(win.padBegin[d]) +
                           rk[d]->var * intImm(win.dilations[d]));
+        if (block) idx.push_back(i[n + 2]);
         return paddedRead(x, idx, outside);
     };
     if (type == PoolType::Max)
         return te::compute(
             toExprs(outShape),
             [&](const std::vector<Var>& i) { return te::max(taps(i, reduceIdentity(ReduceKind::Max, t)), rk); },
-            name, tag::kPool, axisNames(n));
+            name, tag::kPool, axisNames(n, block));
 
     Tensor sum = te::compute(
         toExprs(outShape), [&](const std::vector<Var>& i) { return te::sum(taps(i, makeZero(t)), rk); },
-        name + "_sum", tag::kPool, axisNames(n));
+        name + "_sum", tag::kPool, axisNames(n, block));
     // The divisor counts the taps inside the input, or inside the padded input
     // with count_include_pad (never those past the end padding in ceil mode).
     const bool includePad = params.countIncludePad;
@@ -269,7 +277,7 @@ Tensor pool(const Tensor& x, PoolType type, const PoolParams& params, const std:
             }
             return sum(exprs(i)) / tir::cast(t, count);
         },
-        name, tag::kElemWise, axisNames(n));
+        name, tag::kElemWise, axisNames(n, block));
 }
 
 Tensor pool2d(const Tensor& data, PoolType type, const PoolParams& params, const std::string& name) {
@@ -277,34 +285,37 @@ Tensor pool2d(const Tensor& data, PoolType type, const PoolParams& params, const
     return pool(data, type, params, name);
 }
 
-Tensor globalPool(const Tensor& x, PoolType type, const std::string& name) {
+Tensor globalPool(const Tensor& x, PoolType type, const std::string& name, bool block) {
     requireSpatial(x, "data");
+    if (block && x.ndim() < 4) throw CompileError("a pooling of channel blocks needs [N, C, spatial..., c]");
     auto xs = staticShape(x);
-    const size_t n = xs.size() - 2;
-    std::vector<int64_t> spatial(xs.begin() + 2, xs.end());
+    const size_t trailing = block ? 1 : 0;
+    const size_t n = xs.size() - 2 - trailing;
+    std::vector<int64_t> spatial(xs.begin() + 2, xs.end() - long(trailing));
     std::vector<int64_t> outShape = xs;
-    std::fill(outShape.begin() + 2, outShape.end(), 1);
+    std::fill(outShape.begin() + 2, outShape.end() - long(trailing), 1);
     auto rk = kernelAxes(spatial);
     auto all = [&](const std::vector<Var>& i) {
         std::vector<Expr> idx{i[0], i[1]};
         for (auto& r : rk)
             idx.push_back(r->var);
+        if (block) idx.push_back(i.back());
         return x(idx);
     };
     if (type == PoolType::Max)
         return te::compute(
             toExprs(outShape), [&](const std::vector<Var>& i) { return te::max(all(i), rk); }, name,
-            tag::kPool, axisNames(n));
+            tag::kPool, axisNames(n, block));
     Tensor sum = te::compute(
         toExprs(outShape), [&](const std::vector<Var>& i) { return te::sum(all(i), rk); }, name + "_sum",
-        tag::kPool, axisNames(n));
+        tag::kPool, axisNames(n, block));
     int64_t count = 1;
     for (int64_t s : spatial)
         count *= s;
     return te::compute(
         toExprs(outShape),
         [&](const std::vector<Var>& i) { return sum(exprs(i)) / constant(x->dtype, double(count)); }, name,
-        tag::kElemWise, axisNames(n));
+        tag::kElemWise, axisNames(n, block));
 }
 
 // --- matrix products ----------------------------------------------------------------------------

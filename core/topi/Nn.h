@@ -81,6 +81,9 @@ struct PoolParams {
     bool ceilMode = false;
     /// Averages divide by the taps inside the padded input, not only the real input.
     bool countIncludePad = false;
+    /// The data's last axis is a block of channels (NCHW16c: [N, C/16, H, W,
+    /// 16]), pooled like the channels: the spatial axes are those between.
+    bool channelBlock = false;
 };
 
 /// Max or average pooling over the spatial axes of [N, C, spatial...] (tag pool).
@@ -90,7 +93,9 @@ te::Tensor pool(const te::Tensor& data, PoolType type, const PoolParams& params,
 te::Tensor pool2d(const te::Tensor& data, PoolType type, const PoolParams& params,
                   const std::string& name = "pool2d");
 /// Max or average over all spatial axes; the output keeps them with extent 1.
-te::Tensor globalPool(const te::Tensor& data, PoolType type, const std::string& name = "global_pool");
+/// With `channelBlock`, the last axis is a block of channels (NCHW16c), not pooled.
+te::Tensor globalPool(const te::Tensor& data, PoolType type, const std::string& name = "global_pool",
+                      bool channelBlock = false);
 
 /// ONNX's Gemm: Y = alpha * A' * B' + beta * C.
 struct GemmParams {

@@ -6,6 +6,7 @@
 #include "topi/Conv2dNCHWc.h"
 #include "topi/ConvTransposeNCHWc.h"
 #include "topi/DensePacked.h"
+#include "topi/DepthwiseNCHWc.h"
 #include "topi/Knobs.h"
 #include "topi/Tags.h"
 #include "topi/TopiUtil.h"
@@ -81,17 +82,27 @@ te::Schedule scheduleFused(const std::vector<te::Tensor>& outputs, const Schedul
     // A blocked convolution with one output (its NCHW stage and the fused
     // element-wise operators) gets its own schedule.
     // So does a packed dense layer.
-    te::Tensor blockedConv, packedDense, depthwise, matmul, convTranspose;
+    te::Tensor blockedConv, packedDense, depthwise, matmul, convTranspose, depthwiseBlocked;
     for (te::Stage stage : s.stages()) {
+        if (stage.op()->tag == tag::kDepthwiseNCHWc) depthwiseBlocked = stage.op().output(0);
         if (stage.op()->tag == tag::kConv2dNCHWc) blockedConv = stage.op().output(0);
         if (stage.op()->tag == tag::kDensePacked) packedDense = stage.op().output(0);
         if (stage.op()->tag == tag::kDepthwise) depthwise = stage.op().output(0);
         if (stage.op()->tag == tag::kDense) matmul = stage.op().output(0);
         if (stage.op()->tag == tag::kConvTransposeNCHWc) convTranspose = stage.op().output(0);
     }
-    te::Tensor anchor = blockedConv.defined() ? blockedConv : packedDense.defined() ? packedDense : depthwise;
+    te::Tensor anchor = blockedConv.defined()        ? blockedConv
+                        : depthwiseBlocked.defined() ? depthwiseBlocked
+                        : packedDense.defined()      ? packedDense
+                                                     : depthwise;
+    // The anchor's own schedule needs the output stage in NCHW (or, for the
+    // blocked convolution, in NCHW[x]c blocks) and not the anchor itself.
+    const int outRank = outputs.empty() ? 0 : outputs[0].ndim();
     bool convScheduled = anchor.defined() && outputs.size() == 1 &&
-                         (packedDense.defined() ? outputs[0].ndim() >= 2 : outputs[0].ndim() == 4) &&
+                         (packedDense.defined() ? outRank >= 2
+                          : depthwiseBlocked.defined()
+                              ? outRank == 5
+                              : outRank == 4 || (blockedConv.defined() && outRank == 5)) &&
                          !outputs[0]->op.sameAs(anchor->op);
     // A matrix product of two activations (its output may be the product itself).
     const bool matmulScheduled = !anchor.defined() && matmul.defined() && outputs.size() == 1 &&
@@ -124,6 +135,8 @@ te::Schedule scheduleFused(const std::vector<te::Tensor>& outputs, const Schedul
     if (matmulScheduled) scheduleMatmul(s, matmul, outputs[0], options, knobs);
     else if (convTransposeScheduled) scheduleConvTransposeNCHWc(s, convTranspose, outputs[0], options, knobs);
     else if (convScheduled && blockedConv.defined()) scheduleConv2dNCHWc(s, blockedConv, outputs[0], options, knobs);
+    else if (convScheduled && depthwiseBlocked.defined())
+        scheduleDepthwiseNCHWc(s, depthwiseBlocked, outputs[0], options, knobs);
     else if (convScheduled && packedDense.defined()) scheduleDensePacked(s, packedDense, outputs[0], options, knobs);
     else if (convScheduled) scheduleDepthwiseNCHW(s, depthwise, outputs[0], options, knobs);
     return s;

@@ -22,6 +22,9 @@ namespace tessel::topi {
 struct ScheduleOptions {
     /// Lanes of one vector register for float32 (16 with AVX-512).
     int vectorLanes = 16;
+    /// Vector registers of the target (32 with AVX-512 or on AArch64, 16
+    /// with AVX2): register blocks are sized to fit them, never to spill.
+    int vectorRegisters = 32;
     /// Below this many output elements a loop nest stays sequential.
     int64_t minParallelElements = 4096;
     /// A blocked convolution runs one task per 16-channel output plane when it

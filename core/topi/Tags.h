@@ -17,6 +17,10 @@ inline constexpr const char* kReduce = "reduce";
 inline constexpr const char* kConv2d = "conv2d"; ///< NCHW direct convolution
 inline constexpr const char* kConv2dNCHWc = "conv2d_nchwc";
 inline constexpr const char* kDepthwise = "depthwise_conv2d";
+inline constexpr const char* kDepthwiseNCHWc = "depthwise_conv2d_nchwc"; ///< channels in vector blocks
+inline constexpr const char* kWinogradInput = "winograd_input";   ///< V = B^T d B (and its first pass)
+inline constexpr const char* kWinogradGemm = "winograd_gemm";     ///< M = sum over channels of U . V
+inline constexpr const char* kWinogradOutput = "winograd_output"; ///< the first pass of A^T M A
 inline constexpr const char* kConvTransposeNCHWc = "conv_transpose_nchwc"; ///< by phases, in channel blocks
 inline constexpr const char* kDense = "dense";              ///< (batched) matrix product
 inline constexpr const char* kDensePacked = "dense_packed"; ///< constant weights in 16-column panels

@@ -2,6 +2,8 @@
 // padding, resizing, gathers and shape producers.
 #include "topi/Transform.h"
 
+#include "ir/Layout.h"
+
 #include "ir/AxisMath.h"
 #include "ir/Diagnostic.h"
 #include "topi/TopiUtil.h"
@@ -101,6 +103,42 @@ Tensor transpose(const Tensor& x, const std::vector<int64_t>& permIn, const std:
         std::vector<Expr> at(perm.size());
         for (size_t k = 0; k < perm.size(); ++k)
             at[static_cast<size_t>(perm[k])] = i[k];
+        return x(at);
+    }, name);
+}
+
+Tensor layoutTransform(const Tensor& x, const std::string& src, const std::string& dst, const std::string& name) {
+    const auto xs = staticShape(x);
+    const Layout from = src.empty() ? Layout() : Layout::of(src);
+    const Layout to = dst.empty() ? Layout() : Layout::of(dst);
+    // A plain side takes the other's primal axes.
+    const Layout a = from.empty() ? to.primal() : from, b = to.empty() ? from.primal() : to;
+    if (a.empty() || b.empty()) throw CompileError("layout_transform needs at least one layout");
+    if (!a.convertibleTo(b))
+        throw CompileError("layout_transform from " + a.str() + " to " + b.str() + ": not the same axes");
+    auto logical = a.logicalShape(xs);
+    if (!logical) throw CompileError("input " + typeText(x) + " is not stored as " + a.str());
+    auto shape = b.storedShape(*logical);
+    if (!shape) throw CompileError("layout_transform: " + b.str() + " does not divide the tensor's axes");
+    return injective(*shape, [&](const std::vector<Var>& i) {
+        // The logical index of each primal axis, then where `a` stores it.
+        auto logicalOf = [&](char p) {
+            const int outer = b.storedIndexOf(p);
+            const int64_t block = b.blockOf(p);
+            Expr v = i[size_t(outer)];
+            if (block > 0) v = v * intImm(block) + i[size_t(b.storedIndexOf(char(p - 'A' + 'a')))];
+            return v;
+        };
+        std::vector<Expr> at;
+        for (auto& ax : a.axes()) {
+            if (ax.primal()) {
+                const int64_t block = a.blockOf(ax.name);
+                Expr l = logicalOf(ax.name);
+                at.push_back(block > 0 ? floordiv(l, intImm(block)) : l);
+            } else {
+                at.push_back(floormod(logicalOf(char(ax.name - 'a' + 'A')), intImm(ax.factor)));
+            }
+        }
         return x(at);
     }, name);
 }

@@ -27,6 +27,13 @@ te::Tensor reshape(const te::Tensor& x, const std::vector<int64_t>& newShape,
 te::Tensor transpose(const te::Tensor& x, const std::vector<int64_t>& perm = {},
                      const std::string& name = "transpose");
 
+/// The tensor `x`, stored in layout `src` (ir/Layout.h; empty: plain), stored
+/// in layout `dst` instead (TVM's layout_transform): NCHW <-> NCHW16c, or
+/// between two channel blocks. The layouts must have the same primal axes in
+/// the same order, and the blocks must divide the logical extents.
+te::Tensor layoutTransform(const te::Tensor& x, const std::string& src, const std::string& dst,
+                           const std::string& name = "layout_transform");
+
 /// The inputs joined along `axis` (every other extent equal).
 te::Tensor concatenate(const std::vector<te::Tensor>& inputs, int64_t axis = 0,
                        const std::string& name = "concatenate");

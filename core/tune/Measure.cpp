@@ -3,6 +3,7 @@
 #include "ir/Check.h"
 #include "ir/Diagnostic.h"
 #include "runtime/TimeEvaluator.h"
+#include "tune/Reference.h"
 
 #include <atomic>
 #include <chrono>
@@ -63,47 +64,35 @@ int hardwareThreads() { return std::max(1, int(std::thread::hardware_concurrency
 } // namespace
 
 Measurer::Measurer(codegen::Builder& builder, runtime::Runner& runner, MeasureOptions options)
-    : builder_(builder), runner_(runner), options_(options) {}
+    : builder_(builder), runner_(runner), options_(options),
+      ownStore_(std::make_unique<runtime::ReferenceStore>(16)), store_(ownStore_.get()) {}
 
 void Measurer::setReference(codegen::Builder* builder, runtime::Runner* runner) {
     referenceBuilder_ = builder;
     referenceRunner_ = runner;
 }
 
-const Measurer::Reference& Measurer::reference(const Task& task, const Config& config,
-                                               const runtime::KernelSignature& signature) {
-    const std::string key = task.workload().key + "\n" + signature.str();
-    auto it = references_.find(key);
-    if (it != references_.end()) return it->second;
-    Reference ref;
-    ++referenceRuns_;
-    codegen::Builder& builder = referenceBuilder_ ? *referenceBuilder_ : builder_;
-    runtime::Runner& runner = referenceRunner_ ? *referenceRunner_ : runner_;
-    runtime::BuildArtifact artifact;
-    try {
-        artifact = builder.build(task.referenceFor(config).job);
-    } catch (const std::exception& e) {
-        ref.error = runtime::MeasureError::Build;
-        ref.message = std::string("the reference schedule failed to build: ") + e.what();
-        return references_[key] = std::move(ref);
+std::vector<runtime::NDArray> Measurer::reference(const Task& task, const Config& config,
+                                                  const runtime::KernelSignature& signature, Failure& failed) {
+    const std::string key = "task:" + task.workload().key + "\n" + signature.str();
+    if (auto it = failed_.find(key); it != failed_.end()) {
+        failed = it->second;
+        return {};
     }
     runtime::RunRequest req;
-    req.untimed = true;
     req.seed = options_.seed;
     req.threads = options_.threads;
     // The reference is a plain loop nest: allow it far longer than a trial.
     req.timeoutSeconds = std::max(120.0, 20 * options_.timeoutSeconds);
-    runtime::RunResult r = runner.run(artifact, req);
-    if (!r.ok) {
-        ref.error = r.error;
-        ref.message = "the reference schedule failed: " + r.message;
-        return references_[key] = std::move(ref);
+    ReferenceOutputs ref = referenceOutputs(
+        store_, key, req, [&] { return task.referenceFor(config).job; },
+        referenceBuilder_ ? *referenceBuilder_ : builder_, referenceRunner_ ? *referenceRunner_ : runner_);
+    referenceRuns_ += ref.computed;
+    if (!ref.ok()) {
+        failed = failed_[key] = Failure{ref.error, ref.message};
+        return {};
     }
-    ref.ok = true;
-    ref.outputs = std::move(r.outputs);
-    for (auto& o : ref.outputs)
-        for (int64_t i = 0; i < o.numElements(); ++i) ref.maxAbs = std::max(ref.maxAbs, std::fabs(o.at(i)));
-    return references_[key] = std::move(ref);
+    return std::move(ref.outputs);
 }
 
 std::vector<MeasureResult> Measurer::measure(const Task& task, const std::vector<Config>& configs,
@@ -159,10 +148,13 @@ std::vector<MeasureResult> Measurer::measure(const Task& task, const std::vector
             m.error = b.error;
             m.message = b.message;
         } else try {
-            const Reference* ref = options_.check ? &reference(task, configs[i], b.artifact.signature) : nullptr;
-            if (ref && !ref->ok) {
-                m.error = ref->error;
-                m.message = ref->message;
+            Failure refFailed{runtime::MeasureError::None, {}};
+            const std::vector<runtime::NDArray> ref =
+                options_.check ? reference(task, configs[i], b.artifact.signature, refFailed)
+                               : std::vector<runtime::NDArray>{};
+            if (refFailed.error != runtime::MeasureError::None) {
+                m.error = refFailed.error;
+                m.message = refFailed.message;
             } else {
                 runtime::RunRequest req;
                 req.evaluator = options_.evaluator;
@@ -174,20 +166,11 @@ std::vector<MeasureResult> Measurer::measure(const Task& task, const std::vector
                 if (!r.ok) {
                     m.error = r.error;
                     m.message = r.message;
-                } else if (ref) {
-                    const double atol = options_.tolerance * std::max(ref->maxAbs, 1e-30);
-                    std::string why;
-                    if (r.outputs.size() != ref->outputs.size())
-                        why = "the kernel has " + std::to_string(r.outputs.size()) + " outputs, the reference " +
-                              std::to_string(ref->outputs.size());
-                    for (size_t o = 0; why.empty() && o < ref->outputs.size(); ++o) {
-                        const runtime::CompareResult c = runtime::compare(r.outputs[o], ref->outputs[o], 0.0, atol);
-                        if (!c.shapesMatch || !c.allClose)
-                            why = "output " + std::to_string(o) + " differs from the reference schedule's: " + c.str();
-                    }
-                    if (!why.empty()) {
+                } else if (options_.check) {
+                    const runtime::OutputCheck c = runtime::checkOutputs(r.outputs, ref, options_.tolerance);
+                    if (!c.ok) {
                         m.error = runtime::MeasureError::WrongResult;
-                        m.message = why;
+                        m.message = c.message;
                     }
                 }
                 if (m.error == runtime::MeasureError::None)

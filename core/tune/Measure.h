@@ -19,11 +19,14 @@
 
 #include "codegen/Builder.h"
 #include "runtime/NDArray.h"
+#include "runtime/OutputCheck.h"
+#include "runtime/ReferenceStore.h"
 #include "runtime/Runner.h"
 #include "tune/Task.h"
 
 #include <functional>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -40,8 +43,9 @@ struct MeasureOptions {
     uint64_t seed = 1;
     /// Compare every trial's outputs with the reference's.
     bool check = true;
-    /// Largest difference allowed, relative to the largest |value| of the reference.
-    double tolerance = 1e-4;
+    /// Largest difference allowed, relative to the largest |value| of the
+    /// reference (runtime::checkOutputs).
+    double tolerance = runtime::kDefaultTolerance;
     /// Configurations instantiated and built at once; 0: the machine's
     /// hardware threads less the kernel's threads, at least 1.
     int buildJobs = 0;
@@ -84,6 +88,8 @@ public:
     /// builder and runner. A remote device's kernels are checked against
     /// this machine's reference (a host builder and an in-process runner).
     void setReference(codegen::Builder* builder, runtime::Runner* runner);
+    /// Where reference outputs are kept; by default a store of its own.
+    void setReferenceStore(runtime::ReferenceStore* store) { store_ = store ? store : ownStore_.get(); }
 
     const MeasureOptions& options() const { return options_; }
     MeasureOptions& options() { return options_; }
@@ -102,21 +108,23 @@ public:
     int referenceRuns() const { return referenceRuns_; }
 
 private:
-    struct Reference {
-        bool ok = false;
-        runtime::MeasureError error = runtime::MeasureError::None;
+    struct Failure {
+        runtime::MeasureError error;
         std::string message;
-        std::vector<runtime::NDArray> outputs;
-        double maxAbs = 0;
     };
-    const Reference& reference(const Task& task, const Config& config, const runtime::KernelSignature& signature);
+    /// The reference outputs for `config`'s kernel (signature), or why there are none.
+    std::vector<runtime::NDArray> reference(const Task& task, const Config& config,
+                                            const runtime::KernelSignature& signature, Failure& failed);
 
     codegen::Builder& builder_;
     runtime::Runner& runner_;
     codegen::Builder* referenceBuilder_ = nullptr;
     runtime::Runner* referenceRunner_ = nullptr;
     MeasureOptions options_;
-    std::map<std::string, Reference> references_;
+    std::unique_ptr<runtime::ReferenceStore> ownStore_;
+    runtime::ReferenceStore* store_;
+    /// References that failed (not run again).
+    std::map<std::string, Failure> failed_;
     int referenceRuns_ = 0;
 };
 

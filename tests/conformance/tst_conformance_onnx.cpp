@@ -1,10 +1,14 @@
 // The ONNX backend conformance suite: every test case in Debian's
 // libonnx-testdata (node, pytorch-converted, pytorch-operator, simple) runs
 // through the whole pipeline (import, graph passes, fusion, topi, TIR, LLVM,
-// graph executor) and is sorted into passed, failed or unsupported. Any
-// failed case fails the test; unsupported cases (an operator, a type or an
-// attribute value Tessel does not support, with the reason) are counted and
-// listed in conformance-<folder>.txt in the build folder.
+// graph executor) and is sorted into passed, failed or unsupported. A case
+// runs where `tesselc run` runs it by default (a session on this machine's
+// tessel-rpc server, the model going there as its export) and in this
+// process; it passes when both pass. Any failed case fails the test;
+// unsupported cases (an operator, a type or an attribute value Tessel does
+// not support, with the reason) are counted and listed in
+// conformance-<folder>.txt in the build folder.
+#include "driver/Devices.h"
 #include "driver/ModelCompiler.h"
 #include "driver/ModelRunner.h"
 #include "frontend/OnnxImporter.h"
@@ -52,7 +56,7 @@ std::vector<std::string> dataFiles(const fs::path& dir, const char* prefix) {
     return out;
 }
 
-CaseResult runCase(const fs::path& dir) {
+CaseResult runCase(const fs::path& dir, runtime::ModelRunner& byDefault) {
     fs::path data = dir / "test_data_set_0";
     driver::CompiledModel model;
     std::vector<runtime::NDArray> inputs, expected;
@@ -96,9 +100,13 @@ CaseResult runCase(const fs::path& dir) {
         return {Outcome::Failed, "the model has " + std::to_string(model.plan.outputs.size()) + " outputs, the test " +
                                      std::to_string(expected.size())};
     try {
-        auto rep = driver::runModel(model, inputs, expected);
-        if (rep.ok) return {Outcome::Passed, ""};
-        return {Outcome::Failed, rep.error};
+        driver::ModelRunOptions ro;
+        ro.runner = &byDefault;
+        auto rep = driver::runModel(model, inputs, expected, ro);
+        if (!rep.ok) return {Outcome::Failed, "on " + byDefault.name() + ": " + rep.error};
+        rep = driver::runModel(model, inputs, expected);
+        if (!rep.ok) return {Outcome::Failed, "in process: " + rep.error};
+        return {Outcome::Passed, ""};
     } catch (const CompileError& e) {
         return {Outcome::Failed, e.what()};
     } catch (const std::exception& e) {
@@ -125,8 +133,10 @@ private slots:
             if (e.is_directory() && fs::exists(e.path() / "model.onnx")) cases.push_back(e.path());
         std::sort(cases.begin(), cases.end());
         std::map<Outcome, std::vector<std::pair<std::string, std::string>>> byOutcome;
+        const std::unique_ptr<runtime::ModelRunner> byDefault =
+            driver::DeviceRunners(driver::DeviceSpec::local()).modelRunner();
         for (auto& c : cases) {
-            auto r = runCase(c);
+            auto r = runCase(c, *byDefault);
             byOutcome[r.outcome].emplace_back(c.filename().string(), r.detail);
         }
         auto count = [&](Outcome o) { return byOutcome[o].size(); };

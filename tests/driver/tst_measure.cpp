@@ -25,7 +25,7 @@ const char* kGemm = "M = 48\nN = 64\nK = 32\n"
                     "C = te.compute((M, N), lambda x, y: te.sum(A[x, k] * B[k, y], axis=k), name=\"C\")\n"
                     "s = te.create_schedule(C.op)\n";
 
-driver::LoweredFunction lower(const std::string& schedule = {}) {
+driver::LoweredFunction lowerGemm(const std::string& schedule = {}) {
     driver::ScriptOptions so;
     so.fileName = "gemm.te";
     return driver::lowerScript(std::string(kGemm) + schedule, so).at(0);
@@ -57,7 +57,7 @@ class TestMeasure : public QObject {
     Q_OBJECT
 private slots:
     void signatureAndArtifact() {
-        driver::LoweredFunction f = lower(kTiled);
+        driver::LoweredFunction f = lowerGemm(kTiled);
         runtime::KernelSignature sig = driver::signatureOf(f);
         QCOMPARE(sig.name, f.name);
         QCOMPARE(sig.args.size(), size_t(3));
@@ -78,7 +78,7 @@ private slots:
     }
 
     void artifactMatchesTheJitPath() {
-        driver::LoweredFunction f = lower(kTiled);
+        driver::LoweredFunction f = lowerGemm(kTiled);
         codegen::LocalBuilder builder(codegen::hostTarget());
         runtime::InProcessRunner runner;
         runtime::RunRequest req;
@@ -108,7 +108,7 @@ private slots:
     }
 
     void runnerFailuresAreErrorKinds() {
-        driver::LoweredFunction f = lower();
+        driver::LoweredFunction f = lowerGemm();
         codegen::LocalBuilder builder(codegen::hostTarget());
         runtime::BuildArtifact good = builder.build(driver::buildJobOf(f));
         runtime::InProcessRunner runner;
@@ -134,7 +134,7 @@ private slots:
     }
 
     void builderChecksTheSignature() {
-        driver::LoweredFunction f = lower();
+        driver::LoweredFunction f = lowerGemm();
         codegen::BuildJob job = driver::buildJobOf(f);
         job.signature.args.pop_back();
         codegen::LocalBuilder builder(codegen::hostTarget());
@@ -146,7 +146,7 @@ private slots:
 
     void buildsForABoard() {
         codegen::LocalBuilder builder(codegen::resolveTarget("aarch64"));
-        runtime::BuildArtifact a = builder.build(driver::buildJobOf(lower(kTiled)));
+        runtime::BuildArtifact a = builder.build(driver::buildJobOf(lowerGemm(kTiled)));
         QVERIFY(std::memcmp(a.library.data(), "\x7f" "ELF", 4) == 0);
         uint16_t machine = 0;
         std::memcpy(&machine, a.library.data() + 18, 2);
@@ -154,7 +154,7 @@ private slots:
         // It does not run here, and says why.
         driver::RunOptions o;
         o.request.target = codegen::resolveTarget("aarch64");
-        driver::RunReport rep = driver::runAndCheck(lower(kTiled), o);
+        driver::RunReport rep = driver::runAndCheck(lowerGemm(kTiled), o);
         QVERIFY(!rep.ok);
         QVERIFY(rep.errorKind == runtime::MeasureError::Load);
         QVERIFY2(rep.error.find("cannot run on this machine") != std::string::npos, rep.error.c_str());
@@ -167,7 +167,7 @@ private slots:
         o.runner = &runner;
         o.references = &store;
         o.evaluator = {1, 1, 0, 0};
-        driver::LoweredFunction tiled = lower(kTiled);
+        driver::LoweredFunction tiled = lowerGemm(kTiled);
         driver::RunReport rep = driver::runAndCheck(tiled, o);
         QVERIFY2(rep.ok, rep.error.c_str());
         QCOMPARE(runner.untimedRuns, 1); // the reference, once
@@ -182,7 +182,7 @@ private slots:
         QCOMPARE(runner.untimedRuns, 2);
         // The default schedule is its own reference: nothing else runs.
         o.seed = 3;
-        rep = driver::runAndCheck(lower(), o);
+        rep = driver::runAndCheck(lowerGemm(), o);
         QVERIFY(rep.ok);
         QCOMPARE(runner.untimedRuns, 2);
         QCOMPARE(store.size(), size_t(2)); // capacity 2: the oldest went
@@ -192,7 +192,7 @@ private slots:
     }
 
     void wrongResultsAreReported() {
-        driver::LoweredFunction f = lower(kTiled);
+        driver::LoweredFunction f = lowerGemm(kTiled);
         driver::RunOptions o;
         o.evaluator = {1, 1, 0, 0};
         runtime::NDArray wrong = runtime::NDArray::zeros({48, 64}, DataType::float32());

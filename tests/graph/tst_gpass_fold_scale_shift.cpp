@@ -41,7 +41,37 @@ private slots:
     void keepsSharedOutputs();
     void keepsNonChannelConstants();
     void convBatchNormNumeric();
+    void foldsIntoConvTranspose();
 };
+
+// ConvTranspose's weights are [C, M / group, k...]: output channel m scales
+// column m of its group's block; the shift becomes its bias.
+void TestFoldScaleShift::foldsIntoConvTranspose() {
+    Graph g("t");
+    Value x = g.addInput("x", type("float32[1, 4, 3, 3]"));
+    // Two groups of 2 input channels, 3 output channels each (M = 6).
+    std::vector<double> wv(4 * 3);
+    for (size_t i = 0; i < wv.size(); ++i) wv[i] = double(i + 1);
+    Value w = g.addConstant("w", Constant::fromFloats({4, 3, 1, 1}, wv));
+    Value s = g.addConstant("s", Constant::fromFloats({6, 1, 1}, {1, 2, 3, 4, 5, 6}));
+    Value t = g.addConstant("t", Constant::fromFloats({6, 1, 1}, {10, 20, 30, 40, 50, 60}));
+    Attributes a;
+    a.set("group", int64_t(2));
+    Value y = g.addOp("ConvTranspose", {x, w}, a, "up");
+    g.setOutputs({g.addOp("Add", {g.addOp("Mul", {y, s}), t})});
+    g = inferShapes(g);
+    Graph f = foldScaleShift(g);
+    QCOMPARE(int(f.nodes().size()), 1);
+    const Node& up = *f.nodes()[0];
+    QCOMPARE(up.op, std::string("ConvTranspose"));
+    // Input channel c (group c / 2), column j: output channel (c / 2) * 3 + j.
+    std::vector<double> want(wv.size());
+    for (int c = 0; c < 4; ++c)
+        for (int j = 0; j < 3; ++j) want[size_t(c * 3 + j)] = wv[size_t(c * 3 + j)] * double((c / 2) * 3 + j + 1);
+    QCOMPARE(up.inputs[1].constant()->toDoubles(), want);
+    QCOMPARE(up.inputs[2].constant()->toDoubles(), (std::vector<double>{10, 20, 30, 40, 50, 60}));
+    QCOMPARE(up.outputTypes[0].str(), std::string("float32[1, 6, 3, 3]"));
+}
 
 void TestFoldScaleShift::foldsMulAndAdd() {
     std::mt19937 rng(1);

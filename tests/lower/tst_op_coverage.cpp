@@ -4,7 +4,7 @@
 // removes it before code generation).
 // Failures are listed by operator name.
 #include "graph/OpRegistry.h"
-#include "lower/Strategy.h"
+#include "lower/StrategyRegistry.h"
 
 #include <QtTest>
 

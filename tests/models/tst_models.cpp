@@ -4,7 +4,8 @@
 // attention, LayerNormalization, Erf) and a DCGAN generator (ConvTranspose +
 // BatchNormalization + Relu stages), each also as a _probe variant whose graph outputs include 3 or 4
 // intermediate tensors, compiled by driver::compileModel and run by
-// driver::runModel on a seeded random input. Every output must be within
+// driver::runModel on a seeded random input, on the path a user gets by
+// default (this machine's tessel-rpc server) and in this process. Every output must be within
 // 1e-3 x max|reference| of ONNX Runtime's (max abs error), and the reference
 // must not be degenerate (not NaN, not all zero, not all equal). For ResNet-18
 // the optimized graph is checked too: no BatchNormalization is left, and every
@@ -13,6 +14,7 @@
 // The models and references are made by scripts/export-models.py (torch to
 // ONNX; scripts/ort-run.mjs for ONNX Runtime's outputs) in the ctest fixture
 // models/references, into <build>/models (or $TESSEL_MODELS_DIR).
+#include "driver/Devices.h"
 #include "driver/ModelCompiler.h"
 #include "driver/ModelRunner.h"
 #include "frontend/OnnxImporter.h"
@@ -206,39 +208,48 @@ private slots:
         }
         QCOMPARE(model->plan.outputs.size(), expected.size());
 
-        QElapsedTimer t;
-        t.start();
-        driver::ModelRunReport rep;
-        try {
-            rep = driver::runModel(*model, inputs, expected);
-        } catch (const std::exception& e) {
-            QFAIL(e.what());
+        // The path a user gets by default (a session on this machine's
+        // tessel-rpc server, the model going there as its export), and this
+        // process.
+        std::unique_ptr<runtime::ModelRunner> local = driver::DeviceRunners(driver::DeviceSpec::local()).modelRunner();
+        for (runtime::ModelRunner* runner : {local.get(), static_cast<runtime::ModelRunner*>(nullptr)}) {
+            const std::string where = runner ? runner->name() : std::string("in process");
+            QElapsedTimer t;
+            t.start();
+            driver::ModelRunReport rep;
+            try {
+                driver::ModelRunOptions ro;
+                ro.runner = runner;
+                rep = driver::runModel(*model, inputs, expected, ro);
+            } catch (const std::exception& e) {
+                QFAIL((where + ": " + e.what()).c_str());
+            }
+            QVERIFY2(rep.error.empty() || rep.outputs.size() == expected.size(), (where + ": " + rep.error).c_str());
+            QCOMPARE(rep.outputs.size(), expected.size());
+            std::string failures;
+            for (size_t i = 0; i < expected.size(); ++i) {
+                const auto& o = rep.outputs[i];
+                Stats want = statsOf(expected[i]);
+                Stats got = statsOf(rep.values[i]);
+                std::string what = n + " (" + where + ") output " + std::to_string(i) + " '" + o.name + "' " + o.type;
+                QVERIFY2(!want.hasNaN, (what + ": ONNX Runtime's value has NaN").c_str());
+                QVERIFY2(want.maxAbs > 0, (what + ": ONNX Runtime's value is all zero").c_str());
+                QVERIFY2(want.min < want.max, (what + ": ONNX Runtime's value is constant").c_str());
+                QVERIFY2(rep.values[i].shape() == expected[i].shape(),
+                         (what + " but ONNX Runtime's is " + expected[i].str()).c_str());
+                double bound = 1e-3 * want.maxAbs;
+                bool ok = !got.hasNaN && o.maxAbsErr <= bound;
+                qInfo("%s: max abs err %.3g (bound %.3g = 1e-3 x max|ORT| %.4g), max rel err %.3g, %lld elements "
+                      "outside rtol 1e-3 / atol 1e-7%s",
+                      what.c_str(), o.maxAbsErr, bound, want.maxAbs, o.maxRelErr, static_cast<long long>(o.mismatches),
+                      ok ? "" : "  FAILED");
+                if (!ok)
+                    failures += "\n  " + what + (got.hasNaN ? ": Tessel's value has NaN" : "") + ": max abs err " +
+                                std::to_string(o.maxAbsErr) + " > " + std::to_string(bound);
+            }
+            qInfo("%s (%s): ran in %s", n.c_str(), where.c_str(), seconds(t.elapsed()).c_str());
+            QVERIFY2(failures.empty(), ("outputs differ from ONNX Runtime's:" + failures).c_str());
         }
-        QVERIFY2(rep.error.empty() || rep.outputs.size() == expected.size(), rep.error.c_str());
-        QCOMPARE(rep.outputs.size(), expected.size());
-        std::string failures;
-        for (size_t i = 0; i < expected.size(); ++i) {
-            const auto& o = rep.outputs[i];
-            Stats want = statsOf(expected[i]);
-            Stats got = statsOf(rep.values[i]);
-            std::string what = n + " output " + std::to_string(i) + " '" + o.name + "' " + o.type;
-            QVERIFY2(!want.hasNaN, (what + ": ONNX Runtime's value has NaN").c_str());
-            QVERIFY2(want.maxAbs > 0, (what + ": ONNX Runtime's value is all zero").c_str());
-            QVERIFY2(want.min < want.max, (what + ": ONNX Runtime's value is constant").c_str());
-            QVERIFY2(rep.values[i].shape() == expected[i].shape(),
-                     (what + " but ONNX Runtime's is " + expected[i].str()).c_str());
-            double bound = 1e-3 * want.maxAbs;
-            bool ok = !got.hasNaN && o.maxAbsErr <= bound;
-            qInfo("%s: max abs err %.3g (bound %.3g = 1e-3 x max|ORT| %.4g), max rel err %.3g, %lld elements "
-                  "outside rtol 1e-3 / atol 1e-7%s",
-                  what.c_str(), o.maxAbsErr, bound, want.maxAbs, o.maxRelErr, static_cast<long long>(o.mismatches),
-                  ok ? "" : "  FAILED");
-            if (!ok)
-                failures += "\n  " + what + (got.hasNaN ? ": Tessel's value has NaN" : "") + ": max abs err " +
-                            std::to_string(o.maxAbsErr) + " > " + std::to_string(bound);
-        }
-        qInfo("%s: ran in %s", n.c_str(), seconds(t.elapsed()).c_str());
-        QVERIFY2(failures.empty(), ("outputs differ from ONNX Runtime's:" + failures).c_str());
     }
 
     void cleanupTestCase() { resnet18_.reset(); }

@@ -32,3 +32,10 @@ int32_t fail(void* const* args) {
     (void)args;
     return 7;
 }
+
+/* Writes into its first argument, which a run may mark read-only. */
+int32_t scribble(void* const* args) {
+    float* in = (float*)args[0];
+    in[0] = -1.0f;
+    return 0;
+}

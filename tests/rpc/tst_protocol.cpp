@@ -1,6 +1,8 @@
-// The wire format and the handshake: field round trips, every limit a hostile
-// frame could abuse, frames cut in any pieces, and the handshake over loopback
-// with right and wrong versions and tokens.
+// The wire format and the handshake: field round trips (devices and run
+// specs too), every limit a hostile frame could abuse, frames cut in any
+// pieces, and the handshake over loopback with right and wrong tokens, the
+// version negotiated with a newer client, and a clear refusal between this
+// release and a protocol 1 peer either way.
 #include "rpc/Auth.h"
 #include "rpc/Handshake.h"
 
@@ -61,14 +63,32 @@ private slots:
         QCOMPARE(r.bytes(10), std::string_view("ab"));
         r.finish();
         RunSpec s;
+        s.device = tessel::runtime::Device::cuda(3);
         s.threads = 2; s.timeoutMs = 1234; s.number = 3; s.repeat = 4; s.minRepeatMs = 5; s.warmup = 0;
         Writer w2;
         s.write(w2);
         auto b2 = w2.take();
         Reader r2(b2);
         RunSpec t = RunSpec::read(r2);
+        QVERIFY(t.device == tessel::runtime::Device::cuda(3));
         QCOMPARE(t.threads, 2u); QCOMPARE(t.timeoutMs, 1234u); QCOMPARE(t.number, 3u);
         QCOMPARE(t.repeat, 4u); QCOMPARE(t.minRepeatMs, 5u); QCOMPARE(t.warmup, 0u);
+    }
+
+    void devicesOnTheWire() {
+        Writer w;
+        writeDevice(w, tessel::runtime::Device::cpu());
+        writeDevice(w, tessel::runtime::Device::cuda(1));
+        w.i32(77).i32(0);   // an unknown kind
+        w.i32(1).i32(-1);   // a negative index
+        w.i32(1).i32(1 << 20); // an index out of range
+        auto buf = w.take();
+        Reader r(buf);
+        QVERIFY(readDevice(r) == tessel::runtime::Device::cpu());
+        QVERIFY(readDevice(r) == tessel::runtime::Device::cuda(1));
+        QVERIFY_THROWS_EXCEPTION(ProtocolError, readDevice(r));
+        QVERIFY_THROWS_EXCEPTION(ProtocolError, readDevice(r));
+        QVERIFY_THROWS_EXCEPTION(ProtocolError, readDevice(r));
     }
 
     void hostileLengthsAreErrorsBeforeAllocation() {
@@ -200,17 +220,61 @@ private slots:
         }
     }
 
-    void handshakeWithAnotherVersion() {
+    void aNewerClientSettlesOnOurVersion() {
+        // A client of a later release offers more; the server chooses the
+        // newest it speaks itself.
         OneServer s("");
         Connection c = Connection::connect("127.0.0.1", s.listener.port(), deadlineIn(5000));
         Writer hello;
         hello.u32(kMagic).u16(kProtocolVersion + 1).u8(0).str("future client");
         c.send(Code::Hello, hello.take(), deadlineIn(5000), "hello");
         Frame f = c.receive(kMaxHandshakeFrame, deadlineIn(5000), "reply");
+        QCOMPARE(f.code, uint16_t(Code::Challenge));
+        Reader r(f.payload);
+        QCOMPARE(r.u32(), kMagic);
+        QCOMPARE(r.u16(), kProtocolVersion);
+        Hello h;
+        h.version = kProtocolVersion + 1;
+        QCOMPARE(negotiatedVersion(h), kProtocolVersion);
+        c.close();
+    }
+
+    void aVersion1ClientIsRefusedClearly() {
+        OneServer s("");
+        Connection c = Connection::connect("127.0.0.1", s.listener.port(), deadlineIn(5000));
+        Writer hello;
+        hello.u32(kMagic).u16(1).u8(0).str("old client");
+        c.send(Code::Hello, hello.take(), deadlineIn(5000), "hello");
+        Frame f = c.receive(kMaxHandshakeFrame, deadlineIn(5000), "reply");
         QCOMPARE(f.code, uint16_t(Code::Error));
         const ErrorInfo e = readError(f);
         QCOMPARE(e.code, ErrorCode::Version);
-        QVERIFY(e.message.find("version") != std::string::npos);
+        QVERIFY2(e.message.find("protocol version 1") != std::string::npos, e.message.c_str());
+        QVERIFY2(e.message.find("devices") != std::string::npos, e.message.c_str());
+        QVERIFY2(e.message.find("update the client") != std::string::npos, e.message.c_str());
+    }
+
+    void aVersion1ServerIsNamedClearly() {
+        // What a server of the previous release answers a newer client.
+        Listener listener("127.0.0.1", 0);
+        std::thread old([&] {
+            Connection c = listener.accept(5000);
+            c.receive(kMaxHandshakeFrame, deadlineIn(5000), "hello");
+            c.send(Code::Error,
+                   errorPayload(ErrorCode::Version, "this endpoint speaks protocol version 1, the client 2: update one of them"),
+                   deadlineIn(5000), "refuse");
+        });
+        Connection c = Connection::connect("127.0.0.1", listener.port(), deadlineIn(5000));
+        try {
+            clientHandshake(c, Role::Client, "me", "", deadlineIn(5000));
+            QFAIL("a version 1 server welcomed us");
+        } catch (const RpcError& e) {
+            QCOMPARE(e.failure(), Failure::Remote);
+            QCOMPARE(e.remote(), ErrorCode::Version);
+            QVERIFY2(e.why().find("another Tessel release") != std::string::npos, e.what());
+            QVERIFY2(e.why().find("protocol version 1") != std::string::npos, e.what());
+        }
+        old.join();
     }
 
     void connectErrorsSayTheStep() {

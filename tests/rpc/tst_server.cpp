@@ -1,6 +1,9 @@
 // The RPC server over loopback: a session's round trip, kernels that crash,
 // hang and fail (an error naming the signal or the limit, then the next
-// request served), malformed and truncated frames, a client that leaves
+// request served), runs in one runner process replaced only after a crash or
+// a hang, a kernel that writes an argument the run reads (a crash, the
+// session's tensor intact), devices in requests (one that is not there is a
+// clear error), malformed and truncated frames, a client that leaves
 // mid-upload, tokens, the busy limit, and the refusal to serve a
 // non-loopback address without a token. The server runs in a forked child of
 // the test, as `tessel-rpc server` would.
@@ -104,7 +107,7 @@ Loaded openWithKernels(uint16_t port, const std::string& token = {}) {
     l.client = Client::connect("127.0.0.1", port, co);
     const auto lib = readFile(TEST_KERNELS);
     l.client.upload("kernels.so", lib.data(), lib.size());
-    l.client.loadModule("kernels.so", {"add_one", "crash", "spin", "fail"});
+    l.client.loadModule("kernels.so", {"add_one", "crash", "spin", "fail", "scribble"});
     l.input = runtime::NDArray({1024}, DataType::float32());
     l.input.fillRandom(7, 0.0, 1.0);
     l.in = l.client.alloc(DataType::float32(), {1024});
@@ -197,6 +200,57 @@ private slots:
         checkAddOne(l);
         QVERIFY(s.alive());
         QVERIFY(s.logSays("SIGSEGV"));
+    }
+
+    void runsShareOneRunnerProcessUntilACrash() {
+        ForkedServer s(ServerOptions{.host = "127.0.0.1", .port = 0});
+        Loaded l = openWithKernels(s.port);
+        for (int i = 0; i < 10; ++i) checkAddOne(l);
+        auto starts = [&] {
+            const std::string log = s.log();
+            int n = 0;
+            for (size_t at = log.find("runner process"); at != std::string::npos; at = log.find("runner process", at + 1)) ++n;
+            return n;
+        };
+        QCOMPARE(starts(), 1); // forked once, when the module loaded
+        RunSpec once;
+        once.repeat = 0;
+        expectRemote([&] { l.client.run("crash", {l.in}, once); }, ErrorCode::Crash, "SIGSEGV");
+        checkAddOne(l); // a new runner, with the module loaded again
+        checkAddOne(l);
+        QCOMPARE(starts(), 2);
+    }
+
+    void aKernelCannotChangeAnArgumentItOnlyReads() {
+        ForkedServer s(ServerOptions{.host = "127.0.0.1", .port = 0});
+        Loaded l = openWithKernels(s.port);
+        RunSpec once;
+        once.repeat = 0;
+        expectRemote([&] { l.client.run("scribble", {l.in}, once, {false}); }, ErrorCode::Crash, "SIGSEGV");
+        const runtime::NDArray in = l.client.copyFrom(l.in, {1024}, DataType::float32());
+        QCOMPARE(in.data<float>()[0], l.input.data<float>()[0]);
+        // Written, the change reaches the session.
+        l.client.run("scribble", {l.in}, once, {true});
+        QCOMPARE(l.client.copyFrom(l.in, {1024}, DataType::float32()).data<float>()[0], -1.0f);
+        l.client.copyTo(l.in, l.input);
+        checkAddOne(l);
+    }
+
+    void devicesThatAreNotThereAreClearErrors() {
+        ForkedServer s(ServerOptions{.host = "127.0.0.1", .port = 0});
+        Loaded l = openWithKernels(s.port);
+        QVERIFY(l.client.deviceJson().find("\"devices\":[\"cpu:0\"") != std::string::npos);
+        expectRemote([&] { l.client.alloc(DataType::float32(), {4}, runtime::Device::cuda(0)); }, ErrorCode::NotFound,
+                     "no cuda device API");
+        expectRemote([&] { l.client.alloc(DataType::float32(), {4}, runtime::Device::cpu(1)); }, ErrorCode::NotFound,
+                     "cpu:1 does not exist");
+        expectRemote([&] { l.client.loadModule("kernels.so", {"add_one"}, runtime::Device::cuda(0)); },
+                     ErrorCode::NotFound, "no cuda device API");
+        RunSpec onGpu;
+        onGpu.device = runtime::Device::cuda(0);
+        expectRemote([&] { l.client.run("add_one", {l.in, l.out}, onGpu); }, ErrorCode::Protocol,
+                     "loaded for cpu:0, not for cuda:0");
+        checkAddOne(l);
     }
 
     void aHangingKernelIsKilledAtItsTimeLimit() {

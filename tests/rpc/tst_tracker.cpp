@@ -387,7 +387,7 @@ private slots:
         // The JSON is the tracker's own, and reads back the same.
         const QJsonDocument doc = QJsonDocument::fromJson(QByteArray::fromStdString(st.json));
         QCOMPARE(doc["servers"].toArray().size(), 3);
-        QCOMPARE(doc["tracker"]["protocol"].toInt(), 1);
+        QCOMPARE(doc["tracker"]["protocol"].toInt(), int(kProtocolVersion));
         const QString text = QString::fromStdString(st.text());
         QVERIFY2(text.contains(QRegularExpression(R"(alpha\s+2\s+1\s+0)")), qPrintable(text));
         QVERIFY2(text.contains(QRegularExpression(R"(beta\s+1\s+0\s+1)")), qPrintable(text));
@@ -619,16 +619,15 @@ private slots:
         QVERIFY(t.logged("client 'x' (127.0.0.1:")); // with no token, the client gives up itself
         QVERIFY(t.logged("left during the handshake"));
 
-        // Another protocol version is refused by name.
+        // An older protocol version (a newer one settles on ours) is refused by name.
         Connection c2 = Connection::connect("127.0.0.1", t.port, deadlineIn(2000));
-        c2.send(Code::Hello,
-                Writer().u32(kMagic).u16(kProtocolVersion + 1).u8(0).str("future").take(),
+        c2.send(Code::Hello, Writer().u32(kMagic).u16(kMinProtocolVersion - 1).u8(0).str("old").take(),
                 deadlineIn(1000), "hello");
         const Frame f = c2.receive(kMaxHandshakeFrame, deadlineIn(2000), "reply");
         QCOMPARE(f.code, uint16_t(Code::Error));
         QCOMPARE(readError(f).code, ErrorCode::Version);
         QVERIFY(closedByTracker(c2, 2000));
-        QVERIFY(t.logged("refuse client 'future'"));
+        QVERIFY(t.logged("refuse client 'old'"));
         QVERIFY(t.logged("protocol version"));
     }
 

@@ -3,6 +3,8 @@
 #include "runtime/ExecutorPlan.h"
 #include "runtime/GraphExecutor.h"
 
+#include "common/TwoStepPlan.h"
+
 #include <QtTest>
 
 #include <cstring>
@@ -11,58 +13,8 @@
 using namespace tessel;
 using namespace tessel::runtime;
 
-namespace {
-
-// y[i] = x[i] + w[i]; z[i] = 2 * y[i]
-int32_t addKernel(void* const* a) {
-    auto* x = static_cast<const float*>(a[0]);
-    auto* w = static_cast<const float*>(a[1]);
-    auto* y = static_cast<float*>(a[2]);
-    for (int i = 0; i < 4; ++i) y[i] = x[i] + w[i];
-    return 0;
-}
-int32_t doubleKernel(void* const* a) {
-    auto* y = static_cast<const float*>(a[0]);
-    auto* z = static_cast<float*>(a[1]);
-    for (int i = 0; i < 4; ++i) z[i] = 2 * y[i];
-    return 0;
-}
-int32_t failingKernel(void* const*) { return -1; }
-
-class TableModule : public Module {
-public:
-    KernelFunction function(const std::string& name) const override {
-        if (name == "add") return addKernel;
-        if (name == "double") return doubleKernel;
-        if (name == "fail") return failingKernel;
-        return nullptr;
-    }
-    std::vector<std::string> functionNames() const override { return {"add", "double", "fail"}; }
-};
-
-ExecutorPlan twoSteps() {
-    ExecutorPlan p;
-    auto t = [](std::string name, PlanTensor::Kind kind, int storage, int64_t offset = 0) {
-        PlanTensor x;
-        x.name = std::move(name);
-        x.dtype = DataType::float32();
-        x.shape = {4};
-        x.kind = kind;
-        x.storage = storage;
-        x.offset = offset;
-        return x;
-    };
-    p.tensors = {t("x", PlanTensor::Kind::Input, 0), t("w", PlanTensor::Kind::Constant, -1, 0),
-                 t("y", PlanTensor::Kind::Intermediate, 1), t("z", PlanTensor::Kind::Output, 2)};
-    p.storages = {16, 16, 16};
-    p.steps = {{"add", {0, 1, 2}}, {"double", {2, 3}}};
-    p.inputs = {0};
-    p.outputs = {3};
-    p.weightsBytes = 64;
-    return p;
-}
-
-} // namespace
+using test::TableModule;
+using test::twoSteps;
 
 class TestExecutorPlan : public QObject {
     Q_OBJECT

@@ -1,8 +1,5 @@
 #include "common/DeviceChoice.h"
 
-#include "codegen/Target.h"
-#include "rpc/Auth.h"
-
 #include <QCoreApplication>
 
 namespace tessel::views {
@@ -52,31 +49,17 @@ QString explainMeasureFailure(const DeviceChoice& device, runtime::MeasureError 
         .arg(QStringLiteral("%1:%2").arg(device.host).arg(device.port), message);
 }
 
-DeviceRunners::DeviceRunners(const DeviceChoice& device) {
-    if (device.isLocal()) {
-        // The IDE's warm tessel-rpc server: a kernel that crashes or hangs
-        // ends that measurement, not the IDE.
-        runner_ = std::make_unique<rpc::LocalRunner>(rpc::LocalServer::shared());
-        return;
+driver::DeviceSpec DeviceChoice::spec() const {
+    driver::DeviceSpec s;
+    switch (kind) {
+    case Kind::Server: s = driver::DeviceSpec::server(host.toStdString(), port, tokenFile.toStdString()); break;
+    case Kind::TrackerKey:
+        s = driver::DeviceSpec::tracker(host.toStdString(), port, key.toStdString(), tokenFile.toStdString());
+        break;
+    case Kind::Local: break; // the IDE's warm tessel-rpc server: a crash ends a measurement, not the IDE
     }
-    rpc::ClientOptions co;
-    co.name = "tessel-ide";
-    if (!device.tokenFile.isEmpty()) co.token = rpc::readTokenFile(device.tokenFile.toStdString());
-    if (device.kind == DeviceChoice::Kind::Server)
-        runner_ = std::make_unique<rpc::RpcRunner>(device.host.toStdString(), device.port, co);
-    else
-        runner_ = std::make_unique<rpc::TrackerRunner>(device.host.toStdString(), device.port,
-                                                       device.key.toStdString(), co, co.token);
-    referenceBuilder_ = std::make_unique<codegen::LocalBuilder>(codegen::hostTarget(), codegen::BuildOptions{});
-    hostRunner_ = std::make_unique<runtime::InProcessRunner>();
-}
-
-void DeviceRunners::apply(driver::RunOptions& options) {
-    options.runner = runner_.get();
-    if (referenceBuilder_) {
-        options.referenceBuilder = referenceBuilder_.get();
-        options.referenceRunner = hostRunner_.get();
-    }
+    s.clientName = "tessel-ide";
+    return s;
 }
 
 } // namespace tessel::views

@@ -1,19 +1,17 @@
 /// \file
 /// Where the IDE measures: this machine (a warm local tessel-rpc server), a
 /// server given by address, or a server of a key that a tracker hands out.
-/// The device panel sets it on the Session; the schedule editor and the GEMM
-/// lesson build their runners from it (DeviceRunners), so a remote device's
-/// kernels are built for its target and checked against this machine.
+/// The device panel sets it on the Session; the schedule editor, the GEMM
+/// lesson, the tuner, model runs and the compare view build their runners
+/// from it (DeviceRunners: driver::DeviceRunners of its DeviceSpec), so a
+/// remote device's kernels are built for its target and checked against
+/// this machine.
 #pragma once
 
-#include "codegen/Builder.h"
-#include "driver/Measure.h"
-#include "rpc/RpcRunner.h"
-#include "runtime/InProcessRunner.h"
+#include "driver/Devices.h"
 
 #include <QString>
 
-#include <memory>
 
 namespace tessel::views {
 
@@ -31,6 +29,8 @@ struct DeviceChoice {
     bool isLocal() const { return kind == Kind::Local; }
     /// "this machine", "server HOST:PORT", "KEY via tracker HOST:PORT".
     QString label() const;
+    /// The driver's description of it (this machine: its local tessel-rpc server).
+    driver::DeviceSpec spec() const;
     bool operator==(const DeviceChoice&) const = default;
 };
 
@@ -45,22 +45,11 @@ QString measureFailureName(runtime::MeasureError error);
 /// tessel-rpc runs there and the Devices panel, or Use This Machine.
 QString explainMeasureFailure(const DeviceChoice& device, runtime::MeasureError error, const QString& message);
 
-/// The runner (and, for a remote device, the host reference builder and
-/// runner) that measure on a DeviceChoice; lives as long as the measurement.
-class DeviceRunners {
+/// The runners that measure and run on a DeviceChoice; live as long as the
+/// measurement. Throws std::runtime_error when the token file cannot be read.
+class DeviceRunners : public driver::DeviceRunners {
 public:
-    /// Throws std::runtime_error when the token file cannot be read.
-    explicit DeviceRunners(const DeviceChoice& device);
-    /// Points `options` at the runners (and the references at this machine
-    /// when the device is remote).
-    void apply(driver::RunOptions& options);
-    /// The runner (its session() is a Client on the device).
-    rpc::RpcRunner& runner() { return *runner_; }
-
-private:
-    std::unique_ptr<rpc::RpcRunner> runner_;
-    std::unique_ptr<codegen::LocalBuilder> referenceBuilder_;
-    std::unique_ptr<runtime::InProcessRunner> hostRunner_;
+    explicit DeviceRunners(const DeviceChoice& device) : driver::DeviceRunners(device.spec()) {}
 };
 
 } // namespace tessel::views

@@ -212,14 +212,21 @@ void Session::setChosenConfig(const std::string& workload, const KnobChoices& co
 QMap<QString, KernelTime> Session::kernelTimes(const driver::CompiledModel& model,
                                                const std::vector<driver::KernelProfile>& steps) {
     QMap<QString, KernelTime> times;
-    QMap<QString, double> flops;
+    QMap<QString, double> flops, roofTime;
     for (const auto& k : steps) {
         const QString name = QString::fromStdString(k.function);
         times[name].ms += k.ms;
         if (auto* f = model.findFunction(k.function)) flops[name] += f->flops;
+        // A function called several times: its roofline share weighted by time.
+        if (k.roofline > 0) {
+            roofTime[name] += k.roofline * k.ms;
+            times[name].memoryBound = k.memoryBound;
+        }
     }
-    for (auto it = times.begin(); it != times.end(); ++it)
+    for (auto it = times.begin(); it != times.end(); ++it) {
         if (it->ms > 0) it->gflops = flops.value(it.key()) / (it->ms * 1e-3) * 1e-9;
+        if (it->ms > 0) it->roofline = roofTime.value(it.key()) / it->ms;
+    }
     return times;
 }
 

@@ -38,6 +38,9 @@ class MessageLog;
 struct KernelTime {
     double ms = 0;
     double gflops = 0;
+    /// Share of the kernel's roofline (runtime/Roofline.h) where it ran; 0: unknown.
+    double roofline = 0;
+    bool memoryBound = false;
 };
 
 class Session : public QObject {

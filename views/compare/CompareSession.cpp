@@ -5,8 +5,6 @@
 #include "driver/ModelCompare.h"
 #include "driver/ApplyBest.h"
 #include "ir/Diagnostic.h"
-#include "rpc/Auth.h"
-#include "rpc/RpcRunner.h"
 #include "tuning/TuningSession.h"
 
 #include <QFileInfo>
@@ -31,28 +29,24 @@ struct SidePlan {
     int threads = 0;
 };
 
-/// The sessions the sides run in, opened on the worker: a DeviceRunners per
-/// side, except that a tracker's key chosen for both is one server with a
-/// second session on it (not two servers of the key).
+/// Where the sides run, opened on the worker: a model runner per side, each
+/// in a session of its own; a device chosen for both sides is one
+/// DeviceRunners (a tracker's key: one server held for both, not two).
 struct SideSessions {
-    std::unique_ptr<DeviceRunners> runners[2];
-    rpc::Client second;
-    rpc::Client* client[2] = {nullptr, nullptr};
+    std::unique_ptr<DeviceRunners> devices[2];
+    std::unique_ptr<runtime::ModelRunner> runner[2];
+    DeviceRunners* device[2] = {nullptr, nullptr};
 
     explicit SideSessions(const SidePlan (&sides)[2]) {
-        runners[0] = std::make_unique<DeviceRunners>(sides[0].device);
-        client[0] = &runners[0]->runner().session();
-        auto* tracker = dynamic_cast<rpc::TrackerRunner*>(&runners[0]->runner());
-        if (tracker && sides[1].device == sides[0].device) {
-            rpc::ClientOptions co;
-            co.name = "tessel-ide compare";
-            if (!sides[1].device.tokenFile.isEmpty()) co.token = rpc::readTokenFile(sides[1].device.tokenFile.toStdString());
-            second = rpc::Client::connect(tracker->assignment().host, tracker->assignment().port, co);
-            client[1] = &second;
-            return;
+        devices[0] = std::make_unique<DeviceRunners>(sides[0].device);
+        device[0] = devices[0].get();
+        if (sides[1].device == sides[0].device) {
+            device[1] = device[0];
+        } else {
+            devices[1] = std::make_unique<DeviceRunners>(sides[1].device);
+            device[1] = devices[1].get();
         }
-        runners[1] = std::make_unique<DeviceRunners>(sides[1].device);
-        client[1] = &runners[1]->runner().session();
+        for (int i = 0; i < 2; ++i) runner[i] = device[i]->modelRunner();
     }
 };
 
@@ -203,8 +197,8 @@ bool CompareSession::start() {
             for (int i = 0; i < 2; ++i) {
                 s[i].label = sides[i].label;
                 s[i].threads = sides[i].threads;
-                s[i].device = sessions.client[i];
-                s[i].target = sides[i].device.isLocal() ? local : codegen::targetForDevice(s[i].device->device());
+                s[i].runner = sessions.runner[i].get();
+                s[i].target = sides[i].device.isLocal() ? local : sessions.device[i]->target();
                 s[i].configs = configsOf(sides[i], s[i].target);
             }
             // At most ~20 updates a second: a long run of short rounds must not flood the GUI.

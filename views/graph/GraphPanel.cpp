@@ -23,6 +23,8 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace tessel::views {
 
 namespace {
@@ -41,6 +43,15 @@ GraphPanel::GraphPanel(Session* session, QWidget* parent)
     stageBox_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     stageBox_->setToolTip(tr("The graph after which pass"));
     toolBar_->addWidget(stageBox_);
+    toolBar_->addSeparator();
+
+    heatBox_ = new QComboBox(this);
+    heatBox_->addItem(tr("Colour: time"));
+    heatBox_->addItem(tr("Colour: roofline"));
+    heatBox_->setToolTip(tr("What a profiled run colours: each function's share of the model's time, or how far it "
+                            "stays below its roofline (min of the FMA peak and its arithmetic intensity × the "
+                            "measured memory bandwidth): the darker, the further"));
+    toolBar_->addWidget(heatBox_);
     toolBar_->addSeparator();
 
     searchEdit_ = new QLineEdit(this);
@@ -89,6 +100,7 @@ GraphPanel::GraphPanel(Session* session, QWidget* parent)
     layout->addWidget(view_, 1);
 
     connect(stageBox_, &QComboBox::currentIndexChanged, this, [this](int) { relayout(); });
+    connect(heatBox_, &QComboBox::currentIndexChanged, this, [this](int) { applyProfile(); });
     connect(searchEdit_, &QLineEdit::textChanged, this, [this] { updateSearch(true); });
     connect(searchEdit_, &QLineEdit::returnPressed, this, [this] { nextMatch(); });
     auto* find = new QShortcut(QKeySequence::Find, this, [this] {
@@ -252,13 +264,10 @@ void GraphPanel::applyProfile() {
             continue;
         }
         const double share = it->ms / total;
-        item->setHeat(share, tr("%1 ms · %2 %").arg(it->ms, 0, 'f', 3).arg(100 * share, 0, 'f', 1));
-        item->setToolTip(tr("%1\n%2 ms, %3 % of the model's time, %4 GFLOP/s (measured on %5)")
-                             .arg(doc->clusters[size_t(i)].name)
-                             .arg(it->ms, 0, 'f', 3)
-                             .arg(100 * share, 0, 'f', 1)
-                             .arg(it->gflops, 0, 'f', 1)
-                             .arg(session_->profileDevice()));
+        QString label = tr("%1 ms · %2 %").arg(it->ms, 0, 'f', 3).arg(100 * share, 0, 'f', 1);
+        if (it->roofline > 0) label += tr(" · %1 % of roofline").arg(100 * it->roofline, 0, 'f', 0);
+        item->setHeat(heatOf(*it, share), label);
+        item->setToolTip(tooltipOf(doc->clusters[size_t(i)].name, *it, share));
     }
     // A function of one operator has no cluster: its box carries the time.
     for (int i = 0; i < scene_->nodeItemCount(); ++i) {
@@ -270,15 +279,34 @@ void GraphPanel::applyProfile() {
             item->setToolTip({});
             continue;
         }
-        item->setHeat(it->ms / total);
-        item->setToolTip(tr("%1\n%2 ms, %3 % of the model's time, %4 GFLOP/s (measured on %5)")
-                             .arg(n.function)
-                             .arg(it->ms, 0, 'f', 3)
-                             .arg(100 * it->ms / total, 0, 'f', 1)
-                             .arg(it->gflops, 0, 'f', 1)
-                             .arg(session_->profileDevice()));
+        item->setHeat(heatOf(*it, it->ms / total));
+        item->setToolTip(tooltipOf(n.function, *it, it->ms / total));
     }
 }
+
+double GraphPanel::heatOf(const KernelTime& k, double share) const {
+    if (heat() == Heat::Time) return share;
+    // How far below its roofline; a function without a figure stays pale.
+    return k.roofline > 0 ? std::clamp(1.0 - k.roofline, 0.0, 1.0) : 0.0;
+}
+
+QString GraphPanel::tooltipOf(const QString& function, const KernelTime& k, double share) const {
+    QString text = tr("%1\n%2 ms, %3 % of the model's time, %4 GFLOP/s (measured on %5)")
+                       .arg(function)
+                       .arg(k.ms, 0, 'f', 3)
+                       .arg(100 * share, 0, 'f', 1)
+                       .arg(k.gflops, 0, 'f', 1)
+                       .arg(session_->profileDevice());
+    if (k.roofline > 0)
+        text += tr("\n%1 % of its roofline (%2-bound)")
+                    .arg(100 * k.roofline, 0, 'f', 0)
+                    .arg(k.memoryBound ? tr("memory") : tr("compute"));
+    return text;
+}
+
+void GraphPanel::setHeat(Heat h) { heatBox_->setCurrentIndex(h == Heat::Time ? 0 : 1); }
+
+GraphPanel::Heat GraphPanel::heat() const { return heatBox_->currentIndex() == 1 ? Heat::Roofline : Heat::Time; }
 
 void GraphPanel::onSceneSelection() {
     auto doc = scene_->document();

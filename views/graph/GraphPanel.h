@@ -27,6 +27,7 @@ class QToolBar;
 namespace tessel::views {
 
 class Session;
+struct KernelTime;
 class GraphScene;
 class GraphView;
 
@@ -68,6 +69,11 @@ public:
     void zoomOut();
     void fitToView();
 
+    enum class Heat { Time, Roofline };
+    /// What the profile colours (the toolbar's "Colour" box).
+    void setHeat(Heat heat);
+    Heat heat() const;
+
     /// Write the drawing; on failure the session reports why.
     bool exportSvg(const QString& path);
     bool exportPng(const QString& path);
@@ -88,8 +94,11 @@ private:
     void onSceneSelection();
     void onFunctionChanged(const QString& name);
     /// Colours every cluster by its function's share of the last profiled
-    /// run (Session::profile), with its time in the label and tooltip.
+    /// run (Session::profile), or by how far it stays below its roofline
+    /// (heatBox_), with its time and roofline share in the label and tooltip.
     void applyProfile();
+    double heatOf(const KernelTime& k, double share) const;
+    QString tooltipOf(const QString& function, const KernelTime& k, double share) const;
     void updateSearch(bool reveal);
     void revealMatch();
     void exportWithDialog(const QString& format);
@@ -99,6 +108,9 @@ private:
     GraphView* view_;
     QToolBar* toolBar_;
     QComboBox* stageBox_;
+    /// What the profile colours: the share of the model's time, or the
+    /// distance to each function's roofline (1 - its roofline share).
+    QComboBox* heatBox_;
     QLineEdit* searchEdit_;
     QLabel* matchLabel_;
     QProgressBar* busy_;

@@ -209,6 +209,12 @@ void NodeProperties::addTimeRows(const QString& function) {
                 addRow(tr("Schedule"), tr("tuned (%1)").arg(QFileInfo(session_->recordsPath()).fileName()));
             else if (!f->knobs.empty())
                 addRow(tr("Schedule"), tr("default (%n tunable knob(s))", nullptr, int(f->knobs.size())));
+            // Which implementation the anchor got, and why that one.
+            if (!f->strategy.empty()) {
+                auto* row = addRow(tr("Strategy"), qs(f->strategy));
+                addRow(tr("Why"), qs(f->strategyReason), row);
+                row->setToolTip(1, qs(f->strategyReason));
+            }
         }
     const auto profile = session_->profile();
     auto it = profile.find(function);

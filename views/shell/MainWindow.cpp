@@ -812,6 +812,8 @@ void MainWindow::compileModel(const QString& path, const QMap<QString, QString>&
                                .arg(m->timings.totalSeconds(), 0, 'f', 2);
             if (!session_->recordsPath().isEmpty())
                 text += tr("; %1 of %2 tunable functions tuned").arg(tuned).arg(tunable);
+            // Stale records skipped: each function kept its default schedule.
+            for (const auto& w : m->warnings) session_->messages()->append(tr("Warning: %1").arg(QString::fromStdString(w)), false);
             showMessage(text, false);
             pendingProject_ = Project();
             emit modelReady();
@@ -1035,15 +1037,14 @@ void MainWindow::compileAndRunModel() {
             ro.profile = true; // the graph colours each fused function by its share
             // On the chosen device (the local server for this machine): the
             // model goes there as its export, so a crashing kernel is a message.
-            std::unique_ptr<DeviceRunners> runners;
+            std::unique_ptr<runtime::ModelRunner> runner;
             try {
-                runners = std::make_unique<DeviceRunners>(device);
-                ro.device = &runners->runner().session();
+                runner = DeviceRunners(device).modelRunner();
             } catch (const std::exception& e) {
                 r->report.error = e.what();
                 return r;
             }
-            ro.deviceTarget = request.target;
+            ro.runner = runner.get();
             r->report = driver::runModel(compiled, {}, {}, ro);
             return r;
         },

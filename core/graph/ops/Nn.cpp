@@ -55,9 +55,9 @@ Shape windowOutput(const InferContext& ctx, const Shape& in, const Shape& kernel
 /// The checks Conv and ConvTranspose share (ranks, types, group, kernel_shape
 /// against the weights): the kernel's spatial extents.
 Shape convKernel(const InferContext& ctx) {
-    const TensorType& x = ctx.input(0);
+    const TensorType x = ctx.input(0).logical();
     const TensorType& w = ctx.input(1);
-    requireMinRank(ctx, 0, 3, "input X");
+    if (x.rank() < 3) ctx.fail("input X " + x.str() + " must have rank 3 or more");
     if (w.rank() != x.rank())
         ctx.fail("weights W " + w.str() + " have rank " + std::to_string(w.rank()) + ", expected " +
                  std::to_string(x.rank()) + " like input X " + x.str());
@@ -75,8 +75,28 @@ Shape convKernel(const InferContext& ctx) {
     return kernel;
 }
 
+/// The output type `logical` stored in the layout attribute `attr` (none or
+/// empty: plain); fails when the layout does not fit it.
+TensorType storedAs(const InferContext& ctx, const TensorType& logical, const std::string& layout) {
+    if (layout.empty()) return logical;
+    if (!Layout::parse(layout)) ctx.fail("malformed layout \"" + layout + "\"");
+    auto t = logical.inLayout(layout);
+    if (!t) ctx.fail("the output " + logical.str() + " cannot be stored as " + layout);
+    return *t;
+}
+
+/// The input's layout must be NCHW with the channels in blocks (or plain).
+void requireChannelBlocks(const InferContext& ctx, int i) {
+    const TensorType& t = ctx.input(i);
+    if (!t.blocked()) return;
+    const Layout l = Layout::of(t.layout);
+    if (l.primal().str() != "NCHW" || l.storedRank() != 5 || l.blockOf('C') == 0)
+        ctx.fail("input " + std::to_string(i) + " " + t.str() + " is stored in a layout other than NCHW[x]c");
+}
+
 Types inferConv(const InferContext& ctx) {
-    const TensorType& x = ctx.input(0);
+    requireChannelBlocks(ctx, 0);
+    const TensorType x = ctx.input(0).logical();
     const TensorType& w = ctx.input(1);
     const int64_t group = ctx.attrs().getInt("group", 1);
     const Shape kernel = convKernel(ctx);
@@ -96,7 +116,7 @@ Types inferConv(const InferContext& ctx) {
     Shape spatial = windowOutput(ctx, Shape(x.shape.begin() + 2, x.shape.end()), kernel, false);
     Shape out{x.shape[0], m};
     out.insert(out.end(), spatial.begin(), spatial.end());
-    return {TensorType(x.dtype, out)};
+    return {storedAs(ctx, TensorType(x.dtype, out), ctx.attrs().getString("out_layout", ""))};
 }
 
 Types inferConvTranspose(const InferContext& ctx) {
@@ -170,7 +190,8 @@ Types inferConvTranspose(const InferContext& ctx) {
 }
 
 Types inferPool(const InferContext& ctx) {
-    const TensorType& x = ctx.input(0);
+    requireChannelBlocks(ctx, 0);
+    const TensorType x = ctx.input(0).logical();
     requireMinRank(ctx, 0, 3, "input X");
     const size_t n = static_cast<size_t>(x.rank() - 2);
     if (!ctx.attrs().has("kernel_shape")) ctx.fail("attribute 'kernel_shape' is required");
@@ -179,17 +200,22 @@ Types inferPool(const InferContext& ctx) {
     Shape spatial = windowOutput(ctx, Shape(x.shape.begin() + 2, x.shape.end()), kernel, ceilMode);
     Shape out{x.shape[0], x.shape[1]};
     out.insert(out.end(), spatial.begin(), spatial.end());
-    Types types{TensorType(x.dtype, out)};
-    if (ctx.numOutputs() == 2) types.emplace_back(DataType::int64(), out); // MaxPool's Indices
+    // Pooling works per channel: a blocked input gives a blocked output.
+    Types types{storedAs(ctx, TensorType(x.dtype, out), ctx.input(0).layout)};
+    if (ctx.numOutputs() == 2) {
+        if (ctx.input(0).blocked()) ctx.fail("the Indices output of MaxPool needs a plain input");
+        types.emplace_back(DataType::int64(), out); // MaxPool's Indices
+    }
     return types;
 }
 
 Types inferGlobalPool(const InferContext& ctx) {
-    const TensorType& x = ctx.input(0);
+    requireChannelBlocks(ctx, 0);
+    const TensorType x = ctx.input(0).logical();
     requireMinRank(ctx, 0, 3, "input X");
     Shape out = x.shape;
     std::fill(out.begin() + 2, out.end(), 1);
-    return {TensorType(x.dtype, out)};
+    return {storedAs(ctx, TensorType(x.dtype, out), ctx.input(0).layout)};
 }
 
 Types inferGemm(const InferContext& ctx) {
@@ -334,9 +360,17 @@ std::vector<AttrSchema> windowAttrs(std::vector<AttrSchema> extra) {
 void registerNnOps(OpRegistry& r) {
     using P = OpPattern;
     // Convolution, matrix products, pooling.
-    r.add(op("Conv", "N-d convolution with groups, strides, dilations and padding",
-             P::OutEWiseFusable, 2, 3, inferConv,
-             windowAttrs({attrInt("group", 1, "number of channel groups (C for depthwise)")})));
+    // Conv and pooling read inputs stored NCHW[x]c (alter-layout); Conv writes
+    // the layout its out_layout attribute names.
+    auto custom = [](OpInfo i) {
+        i.layouts = LayoutPolicy::Custom;
+        return i;
+    };
+    r.add(custom(op("Conv", "N-d convolution with groups, strides, dilations and padding",
+                    P::OutEWiseFusable, 2, 3, inferConv,
+                    windowAttrs({attrInt("group", 1, "number of channel groups (C for depthwise)"),
+                                 attrString("out_layout", "",
+                                            "how the output is stored: NCHW16c (alter-layout); empty: plain")}))));
     r.add(op("ConvTranspose", "N-d transposed convolution (the gradient of Conv) with groups",
              P::OutEWiseFusable, 2, 3, inferConvTranspose,
              windowAttrs(
@@ -349,18 +383,18 @@ void registerNnOps(OpRegistry& r) {
               attrInt("transA", 0, "transpose A"), attrInt("transB", 0, "transpose B")}));
     r.add(op("MatMul", "numpy matmul: batched, with broadcast batch dims", P::OutEWiseFusable, 2, 2,
              inferMatMul));
-    r.add(op("MaxPool", "maximum over sliding windows", P::OutEWiseFusable, 1, 1, inferPool,
+    r.add(custom(op("MaxPool", "maximum over sliding windows", P::OutEWiseFusable, 1, 1, inferPool,
              windowAttrs(
                  {attrInt("ceil_mode", 0, "round the output size up"),
                   attrInt("storage_order", 0, "layout of Indices: 0 row-major, 1 column-major")}),
-             1, 2));
-    r.add(op("AveragePool", "mean over sliding windows", P::OutEWiseFusable, 1, 1, inferPool,
+             1, 2)));
+    r.add(custom(op("AveragePool", "mean over sliding windows", P::OutEWiseFusable, 1, 1, inferPool,
              windowAttrs({attrInt("ceil_mode", 0, "round the output size up"),
-                          attrInt("count_include_pad", 0, "count padding in the divisor")})));
-    r.add(op("GlobalAveragePool", "mean over all spatial positions", P::OutEWiseFusable, 1, 1,
-             inferGlobalPool));
-    r.add(op("GlobalMaxPool", "maximum over all spatial positions", P::OutEWiseFusable, 1, 1,
-             inferGlobalPool));
+                          attrInt("count_include_pad", 0, "count padding in the divisor")}))));
+    r.add(custom(op("GlobalAveragePool", "mean over all spatial positions", P::OutEWiseFusable, 1, 1,
+             inferGlobalPool)));
+    r.add(custom(op("GlobalMaxPool", "maximum over all spatial positions", P::OutEWiseFusable, 1, 1,
+             inferGlobalPool)));
     // Normalisation.
     r.add(op("BatchNormalization", "(x - mean) / sqrt(var + epsilon) * scale + B per channel",
              P::Opaque, 5, 5, inferBatchNorm,

@@ -32,6 +32,8 @@ OpInfo op(std::string name, std::string doc, OpPattern pattern, int minIn, int m
     i.maxOutputs = maxOut;
     i.infer = std::move(infer);
     i.attributes = std::move(attrs);
+    // Element by element on whatever layout the inputs share.
+    if (pattern <= OpPattern::Broadcast) i.layouts = LayoutPolicy::Elementwise;
     return i;
 }
 

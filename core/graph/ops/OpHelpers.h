@@ -9,6 +9,7 @@
 #pragma once
 
 #include "graph/OpRegistry.h"
+#include "ir/Layout.h"
 
 #include <optional>
 #include <string>

@@ -164,6 +164,47 @@ Types inferConcat(const InferContext& ctx) {
     return {TensorType(first.dtype, out)};
 }
 
+/// Concat of tensors stored in one blocked layout joins their stored forms
+/// along the stored axis of the logical one (the layout's blocks stay whole:
+/// every input's extent along a blocked axis is a whole number of blocks).
+Types inferConcatLayouts(const InferContext& ctx) {
+    const std::string layout = ctx.input(0).layout;
+    for (int i = 1; i < ctx.numInputs(); ++i)
+        if (ctx.input(i).layout != layout)
+            ctx.fail("input " + std::to_string(i) + " " + ctx.input(i).str() + " is not stored like input 0 " +
+                     ctx.input(0).str());
+    if (layout.empty()) return inferConcat(ctx);
+    const Layout l = Layout::of(layout);
+    const int64_t axis = ctx.attrs().getInt("axis", 0);
+    if (axis < 0 || axis >= l.logicalRank() || l.storedIndexOf(l.primal().axes()[size_t(axis)].name) != axis)
+        ctx.fail("axis " + std::to_string(axis) + " of inputs stored as " + layout +
+                 " must be a primal axis at the same position (alter-layout writes it so)");
+    Types out = inferConcat(ctx);
+    out[0].layout = layout;
+    return out;
+}
+
+/// LayoutTransform: the same logical tensor stored in dst_layout.
+Types inferLayoutTransform(const InferContext& ctx) {
+    const TensorType& x = ctx.input(0);
+    const std::string src = ctx.attrs().getString("src_layout", "");
+    const std::string dst = ctx.attrs().getString("dst_layout", "");
+    if (!Layout::parse(dst) && !dst.empty()) ctx.fail("malformed dst_layout \"" + dst + "\"");
+    if (!Layout::parse(src) && !src.empty()) ctx.fail("malformed src_layout \"" + src + "\"");
+    // src_layout names the plain layout's primal axes ("NCHW") for a plain input.
+    const std::string have = x.blocked() ? x.layout : "";
+    if (!src.empty() && have != src && !(have.empty() && Layout::of(src).plain()))
+        ctx.fail("input " + x.str() + " is not stored as src_layout " + src);
+    const TensorType logical = x.logical();
+    const std::string target = dst.empty() || Layout::of(dst).plain() ? std::string() : dst;
+    if (!target.empty() && Layout::of(target).logicalRank() != logical.rank())
+        ctx.fail("dst_layout " + dst + " has " + std::to_string(Layout::of(target).logicalRank()) +
+                 " axes, the tensor " + std::to_string(logical.rank()));
+    auto out = logical.inLayout(target);
+    if (!out) ctx.fail(logical.str() + " cannot be stored as " + dst + " (a block does not divide its axis)");
+    return {*out};
+}
+
 Types inferSqueeze(const InferContext& ctx) {
     const TensorType& x = ctx.input(0);
     if (auto n = runtimeAxesCount(ctx)) {
@@ -513,6 +554,11 @@ EvalResult evalGather(const EvalContext& e) {
     return one(gatherBytes(data, e.output().dtype, e.output().shape, index));
 }
 
+EvalResult evalLayoutTransform(const EvalContext& e) {
+    const std::string dst = e.attrs().getString("dst_layout", "");
+    return one(e.input(0).inLayout(dst.empty() || Layout::of(dst).plain() ? std::string() : dst));
+}
+
 EvalResult evalConcat(const EvalContext& e) {
     const Shape& shape = e.output().shape;
     const int64_t axis =
@@ -630,9 +676,20 @@ void registerTransformOps(OpRegistry& r) {
     r.add(op("SpaceToDepth", "moves blocksize x blocksize spatial tiles into channels",
              P::Injective, 1, 1, [](const InferContext& c) { return inferBlockSpace(c, false); },
              {attrInt("blocksize", std::nullopt, "edge of the spatial tile")}));
-    r.add(withEval(op("Concat", "joins tensors along axis", P::Injective, 1, -1, inferConcat,
-                      {attrInt("axis", std::nullopt, "the axis to join along (required)")}),
-                   evalConcat));
+    OpInfo concat = withEval(op("Concat", "joins tensors along axis", P::Injective, 1, -1, inferConcatLayouts,
+                                {attrInt("axis", std::nullopt, "the axis to join along (required)")}),
+                             evalConcat);
+    concat.layouts = LayoutPolicy::Custom;
+    r.add(std::move(concat));
+    // Tessel's own: what alter-layout inserts where a tensor changes layout.
+    OpInfo transform = withEval(
+        op("LayoutTransform", "the same tensor stored in another layout (NCHW <-> NCHW16c)", P::Injective, 1, 1,
+           inferLayoutTransform,
+           {attrString("src_layout", "", "the input's layout (NCHW for a plain 4-d tensor)"),
+            attrString("dst_layout", "", "the output's layout (NCHW16c; NCHW or empty: plain)")}),
+        evalLayoutTransform);
+    transform.layouts = LayoutPolicy::Custom;
+    r.add(std::move(transform));
     r.add(op("Split", "splits a tensor along axis into parts (split sizes an input from opset 13)",
              P::Injective, 1, 2, inferSplit,
              {attrInt("axis", 0, "the axis to split"),

@@ -39,7 +39,8 @@ Graph commonSubexpressionElimination(const Graph& g,
             for (const auto& k : keptConstants)
                 if (k->constant->dtype == c->constant->dtype &&
                     k->constant->shape == c->constant->shape &&
-                    k->constant->bytes == c->constant->bytes) {
+                    k->constant->bytes == c->constant->bytes &&
+                    k->constant->layout == c->constant->layout) {
                     same = k.get();
                     break;
                 }

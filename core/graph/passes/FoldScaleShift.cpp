@@ -54,6 +54,26 @@ std::vector<double> perChannel(const Node& binary, const Value& v, int64_t m, in
     return values;
 }
 
+/// The output channels of a Conv (W is [M, C / group, k...]) or a
+/// ConvTranspose (W is [C, M / group, k...]); 0 when the weights do not fit.
+int64_t outputChannels(const Node& n, const Constant& w) {
+    if (n.op == "Conv") return w.shape[0];
+    const int64_t group = n.attrs.getInt("group", 1);
+    if (group < 1 || w.shape[0] % group != 0) return 0;
+    return w.shape[1] * group;
+}
+
+/// The output channel weight element `i` (flat, row-major) of `n` feeds.
+int64_t outputChannelOf(const Node& n, const Constant& w, int64_t i) {
+    const int64_t per = w.numElements() / w.shape[0]; // elements per first-axis entry
+    if (n.op == "Conv") return i / per;
+    // ConvTranspose: [C, M / group, k...]; input channel c is in group c / (C / group).
+    const int64_t group = n.attrs.getInt("group", 1);
+    const int64_t c = i / per, mg = w.shape[1], k = per / mg;
+    const int64_t grp = c / (w.shape[0] / group);
+    return grp * mg + (i % per) / k;
+}
+
 } // namespace
 
 Graph foldScaleShift(const Graph& g, const FoldScaleShiftOptions& options) {
@@ -63,12 +83,13 @@ Graph foldScaleShift(const Graph& g, const FoldScaleShiftOptions& options) {
     std::unordered_map<const Node*, Chain> chains;           // by Conv
     std::unordered_map<const Node*, const Node*> foldedInto; // Mul/Add -> Conv
     for (const auto& n : sorted.nodes()) {
-        if (n->op != "Conv" || n->inputs.size() < 2 || n->numOutputs() != 1) continue;
+        if ((n->op != "Conv" && n->op != "ConvTranspose") || n->inputs.size() < 2 || n->numOutputs() != 1) continue;
         Ref<Constant> w = n->inputs[1].constant();
         if (!w || !w->dtype.isFloat() || (w->dtype.bits() != 32 && w->dtype.bits() != 64) ||
-            w->shape.size() < 3)
+            w->shape.size() < 3 || !w->layout.empty())
             continue;
-        const int64_t m = w->shape[0];
+        const int64_t m = outputChannels(*n, *w);
+        if (m <= 0) continue;
         if (n->inputs.size() > 2 && n->inputs[2].defined()) {
             Ref<Constant> b = n->inputs[2].constant();
             if (!b || b->dtype != w->dtype || b->shape != std::vector<int64_t>{m}) continue;
@@ -110,13 +131,11 @@ Graph foldScaleShift(const Graph& g, const FoldScaleShiftOptions& options) {
             if (it == chains.end()) return std::nullopt;
             const Chain& ch = it->second;
             Ref<Constant> w = in[1].constant();
-            const int64_t m = w->shape[0];
-            const int64_t per = w->numElements() / m;
+            const int64_t m = outputChannels(n, *w);
             std::vector<double> wv = w->toDoubles();
             if (!ch.scale.empty())
-                for (int64_t o = 0; o < m; ++o)
-                    for (int64_t k = 0; k < per; ++k)
-                        wv[static_cast<size_t>(o * per + k)] *= ch.scale[static_cast<size_t>(o)];
+                for (int64_t i = 0; i < int64_t(wv.size()); ++i)
+                    wv[static_cast<size_t>(i)] *= ch.scale[static_cast<size_t>(outputChannelOf(n, *w, i))];
             const bool hasBias = in.size() > 2 && in[2].defined();
             std::vector<double> bv =
                 hasBias ? in[2].constant()->toDoubles() : std::vector<double>(size_t(m), 0.0);

@@ -1,6 +1,6 @@
 /// \file
 /// fold-scale-shift: folds a per-channel multiply and add after a convolution
-/// into the convolution's weights and bias.
+/// (or a transposed convolution) into its weights and bias.
 ///
 /// Summary: fold Conv -> Mul(per-channel constant) -> Add(per-channel
 /// constant) into one Conv with scaled weights and an adjusted bias.
@@ -18,6 +18,9 @@
 /// value. The new weights are computed in double and rounded once, so the
 /// folded Conv differs from the original only by float rounding. The Conv keeps
 /// its id and name; its output takes the name of the last folded operator's.
+/// A ConvTranspose folds the same way: its weights are [C, M / group, k...],
+/// so output channel m scales a column of its group's block (DCGAN's batch
+/// norms after each ConvTranspose disappear so).
 #pragma once
 
 #include "graph/Graph.h"

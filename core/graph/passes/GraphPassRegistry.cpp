@@ -1,6 +1,7 @@
 #include "graph/passes/GraphPassRegistry.h"
 
 #include "graph/OpRegistry.h"
+#include "graph/passes/AlterLayout.h"
 #include "graph/passes/CommonSubexpressionElimination.h"
 #include "graph/passes/DeadCodeElimination.h"
 #include "graph/passes/FoldConstant.h"
@@ -118,7 +119,8 @@ void registerGraphPasses(GraphPassRegistry& passes, const OpRegistry& opRegistry
         "The pass folds when the weights, bias and s and t are constants, s and t vary only "
         "along the channel axis, and nothing else reads the Conv's unscaled output. The new "
         "weights are computed in double and rounded once, so the result equals the original up "
-        "to float rounding, and the batch norm costs nothing at run time.",
+        "to float rounding, and the batch norm costs nothing at run time. A ConvTranspose folds "
+        "the same way (its output channel m is a column of its weights).",
         {
             {"fold-scale", boolText(FoldScaleShiftOptions{}.foldScale),
              "fold a per-channel Mul into the weights"},
@@ -130,6 +132,32 @@ void registerGraphPasses(GraphPassRegistry& passes, const OpRegistry& opRegistry
             o.foldScale = graphPassOptionBool(v, "fold-scale", o.foldScale);
             o.foldShift = graphPassOptionBool(v, "fold-shift", o.foldShift);
             return foldScaleShift(g, o);
+        },
+    });
+
+    passes.add(GraphPassInfo{
+        "alter-layout",
+        "Store activations in channel blocks (NCHW16c) between convolutions; transform back only where needed.",
+        "A blocked convolution computes one vector register of output channels per pixel, so it "
+        "wants its input and output stored with the channels in blocks of the vector width, "
+        "innermost: NCHW16c with AVX-512. Each 2-d float32 convolution with constant weights "
+        "(plain, grouped or depthwise) writes its output so (the attribute out_layout; a block of "
+        "half the width when the full one does not divide a group's channels) and reads its input "
+        "in whatever layout it comes. The layout then travels on: element-wise and broadcast "
+        "operators compute on the blocked tensors (a per-channel constant such as a bias [C, 1, 1] "
+        "is stored blocked too), pooling pools each block, Concat joins blocks. Where an operator "
+        "needs the plain layout (Flatten, Reshape, Softmax, a graph output) a LayoutTransform node "
+        "converts back, once per value. So no kernel packs its input or unpacks its output, and "
+        "the transforms left in the graph mark where the layout really changes.",
+        {
+            {"block", std::to_string(AlterLayoutOptions{}.block),
+             "the channel block: float32 lanes of the target's vectors (0 or 1: leave the graph plain)"},
+        },
+        [ops](const Graph& g, const GraphPassOptionValues& v) {
+            AlterLayoutOptions o;
+            o.ops = ops;
+            o.block = passOptionInt(v, "block", o.block);
+            return alterLayout(g, o);
         },
     });
 

@@ -5,6 +5,7 @@
 #include "te/script/builtins/Builtins.h"
 #include "topi/script/Bindings.h"
 
+#include <algorithm>
 #include <unordered_set>
 
 namespace tessel::topi::script {
@@ -74,7 +75,8 @@ Value scheduleDefault(Call& c) {
             c.fail(1, "'vector_lanes' must be in [1, 64], not " + std::to_string(lanes));
         o.vectorLanes = int(lanes);
     }
-    te::Schedule s = scheduleFused(outs, o);
+    // With cfg, the schedule's knobs (the register block ...) are the template's.
+    te::Schedule s = scheduleFused(outs, o, c.has(2) ? &c.ctx.recorder->config : nullptr);
     ts::ScriptRecorder& rec = *c.ctx.recorder;
     rec.schedules.push_back(s);
     noteSchedule(rec, s, c.loc());
@@ -84,11 +86,19 @@ Value scheduleDefault(Call& c) {
 } // namespace
 
 void addScheduleBindings(std::vector<Binding>& out) {
+    out.push_back({"topi.target_lanes",
+                   {{"dtype", "\"float32\""}},
+                   "lanes of the target's vector registers for dtype (float32: 16 with AVX-512, 8 with AVX2): "
+                   "the channel block alter-layout stores float32 activations in",
+                   [](Call& c) {
+                       const DataType t = c.has(0) ? c.dtype(0) : DataType::float32();
+                       return Value::integer(std::max<int64_t>(1, int64_t(c.ctx.schedule.vectorLanes) * 32 / t.bits()));
+                   }});
     out.push_back(
         {"topi.schedule_default",
-         {{"outs"}, {"vector_lanes", "None"}},
+         {{"outs"}, {"vector_lanes", "None"}, {"cfg", "None"}},
          "the model compiler's schedule of a fused function computing outs (a Tensor or a list); "
-         "vector_lanes defaults to the target's float32 lanes",
+         "vector_lanes defaults to the target's float32 lanes; with cfg, its knobs are the template's",
          scheduleDefault});
 }
 

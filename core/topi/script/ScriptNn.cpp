@@ -3,6 +3,8 @@
 // they are written, then mapped onto ConvParams, PoolParams, GemmParams.
 #include "topi/script/Bindings.h"
 
+#include "ir/Layout.h"
+
 #include "topi/Conv2dNCHWc.h"
 #include "topi/DensePacked.h"
 #include "topi/Nn.h"
@@ -165,24 +167,45 @@ Value convTranspose(Call& c, int rank, const char* defaultName) {
     return c.result(nn::convTranspose(data, kernel, p, bias, c.name(8, defaultName)));
 }
 
+/// A layout argument: "" (plain NCHW) or NCHW with the channels in blocks.
+std::string convLayout(const Call& c, size_t i) {
+    if (!c.has(i)) return {};
+    const std::string l = c.string(i);
+    if (l.empty() || l == "NCHW") return {};
+    auto parsed = Layout::parse(l);
+    if (!parsed || parsed->primal().str() != "NCHW" || parsed->storedRank() != 5 || parsed->blockOf('C') == 0)
+        c.fail(i, "'" + l + "' is not NCHW with the channels in blocks (NCHW16c)");
+    return l;
+}
+
+/// conv2d_nchwc(data, kernel, strides, padding, dilation, bias, name,
+/// data_layout, out_layout, cfg): the model compiler's blocked convolution
+/// itself, so a tunable template is this kernel with its knobs.
 Value conv2dNCHWc(Call& c) {
     Tensor data = c.tensor(0), kernel = c.tensor(1);
-    checkData(c, 0, data, 4);
+    const std::string dataLayout = convLayout(c, 7), outLayout = convLayout(c, 8);
+    const int64_t xb = dataLayout.empty() ? 0 : Layout::of(dataLayout).blockOf('C');
+    if (xb == 0) checkData(c, 0, data, 4);
+    else if (data.ndim() != 5 || staticShape(data)[4] != xb)
+        c.fail(0, "'data' stored as " + dataLayout + " must be 5-d (N, C/" + std::to_string(xb) + ", H, W, " +
+                      std::to_string(xb) + "), not " + describe(data));
     if (kernel.ndim() != 4)
         c.fail(1, "'kernel' must be 4-d (OC, C, KH, KW), not " + describe(kernel));
     checkSameDType(c, 1, data, kernel);
     nn::ConvParams p = convWindow(c, 2);
     const auto ds = staticShape(data), ks = staticShape(kernel);
-    if (ks[1] != ds[1])
+    const int64_t channels = ds[1] * (xb ? xb : 1);
+    if (ks[1] != channels)
         c.fail(1, "the kernel " + describe(kernel) + " takes " + std::to_string(ks[1]) +
-                      " input channels, but " + describe(data) + " has " + std::to_string(ds[1]));
-    if (!nn::conv2dNCHWcLayout(data, kernel, p))
+                      " input channels, but " + describe(data) + " has " + std::to_string(channels));
+    const nn::ConvLayouts layouts{dataLayout, outLayout};
+    if (!nn::conv2dNCHWcLayout(data, kernel, p, nullptr, layouts))
         c.failCall("the blocked convolution needs float32 data and kernel and output channels a "
-                   "multiple of 8 "
-                   "(use topi.nn.conv2d)");
+                   "multiple of 8 (of the output block when out_layout is given) (use topi.nn.conv2d)");
     Tensor bias = c.optionalTensor(5);
     checkBias(c, 5, bias, ks[0], data);
-    return c.result(nn::conv2dNCHWc(data, kernel, p, bias, c.name(6, "conv2d_nchwc")));
+    te::ConfigSpace* cfg = c.has(9) ? &c.ctx.recorder->config : nullptr;
+    return c.result(nn::conv2dNCHWc(data, kernel, p, bias, c.name(6, "conv2d_nchwc"), nullptr, cfg, layouts));
 }
 
 /// dense / dense_packed (data, weight, bias, name): data [M, K], weight [N, K].
@@ -365,9 +388,13 @@ void addNnBindings(std::vector<Binding>& out) {
           {"padding", "0"},
           {"dilation", "1"},
           {"bias", "None"},
-          {"name", "\"conv2d_nchwc\""}},
-         "the model compiler's blocked convolution (NCHW in and out, NCHW16c inside; the kernel is "
-         "packed by a stage)",
+          {"name", "\"conv2d_nchwc\""},
+          {"data_layout", "\"NCHW\""},
+          {"out_layout", "\"NCHW\""},
+          {"cfg", "None"}},
+         "the model compiler's blocked convolution: data and output NCHW or in channel blocks "
+         "(data_layout, out_layout \"NCHW16c\", as alter-layout stores them), the kernel packed by a "
+         "stage; with cfg, the blocks of plain sides are its knobs (tile_ic, tile_oc)",
          conv2dNCHWc});
     out.push_back({"topi.nn.dense",
                    {{"data"}, {"weight"}, {"bias", "None"}, {"name", "\"dense\""}},

@@ -375,15 +375,19 @@ private slots:
         pads.set("pads", std::vector<int64_t>{1, 1, 1, 1});
         g.setOutputs({g.addOp("Relu", {g.addOp("Conv", {x, cw, cb}, pads, "conv")}, {}, "relu")});
         auto m = driver::compileGraph(g, {});
-        QCOMPARE(m.functions.size(), size_t(1));
+        // The convolution (writing channel blocks), then the transform back to NCHW.
+        QCOMPARE(m.functions.size(), size_t(2));
+        QCOMPARE(m.functions[0].strategy, std::string("conv2d_nchwc"));
         driver::ArtifactOptions ao;
         ao.request.optLevel = 1;
         auto a = driver::artifactsOf(m.functions[0].lowered, m.functions[0].script, ao);
         LineLinks l = LineLinks::build(a);
         QVERIFY(l.cStatus() == LineLinks::Status::Linked);
-        // The output store (a scalar store into `relu`) and the function itself.
-        int cStore = findOne(a.c, "relu["), tStore = findOne(a.build.tir, "relu[");
-        QVERIFY(cStore && tStore);
+        // The first store into `relu` (the register block's stores are
+        // unrolled) and the function itself.
+        const auto cStores = find(a.c, "relu["), tStores = find(a.build.tir, "relu[");
+        QVERIFY(!cStores.empty() && cStores.size() == tStores.size());
+        const int cStore = cStores.front(), tStore = tStores.front();
         QCOMPARE(l.cLines().tirLine(cStore), tStore);
         QVERIFY(keys(l.linksOf(LineLinks::Tir, tStore).lines[LineLinks::C]).count(cStore));
         QCOMPARE(l.cLines().tirLine(findOne(a.c, "int32_t " + a.name + "(void* const* args)")),
@@ -493,8 +497,8 @@ private slots:
     }
 
     void multiLineStatementsLinkOnEveryLine() {
-        // A statement continued over several lines (the template's blocked
-        // convolution) links the same TIR lines from each of its lines.
+        // A statement continued over several lines (the template's call of the
+        // blocked convolution) links the same TIR lines from each of its lines.
         std::filesystem::path p =
             std::filesystem::path(TESSEL_SOURCE_DIR) / "resources/templates/conv2d_nchwc.te";
         driver::ArtifactOptions o;
@@ -504,11 +508,12 @@ private slots:
         LineLinks l = LineLinks::build(a);
         QVERIFY(l.teStatus() == LineLinks::Status::Linked);
         auto lines = linesOf(a.script);
-        int first = findOne(a.script, "conv = te.compute(");
+        int first = findOne(a.script, "conv = topi.nn.conv2d_nchwc(");
+        QVERIFY(first > 0);
         int last = first;
-        while (lines[size_t(last - 1)].find("name=\"conv\")") == std::string::npos)
+        while (last < int(lines.size()) && lines[size_t(last - 1)].find("cfg=cfg)") == std::string::npos)
             ++last;
-        QVERIFY(last > first + 1);
+        QVERIFY(last > first && last <= int(lines.size()));
         auto links = l.tirLinesOf(LineLinks::Te, first);
         QVERIFY(!links.empty());
         for (int i = first + 1; i <= last; ++i)

@@ -37,6 +37,8 @@
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTimer>
+#include "driver/ApplyBest.h"
+#include "codegen/Target.h"
 #include <QtTest>
 
 #include <cmath>
@@ -289,8 +291,19 @@ private slots:
         QVERIFY2(result->ok(), result->error.c_str());
         int tuned = 0;
         for (const auto& row : result->rows) tuned += row.tunedB;
-        QCOMPARE(tuned, result->tunableB); // the bundled records cover every tunable function
-        QVERIFY(tuned >= 20);
+        // The bundled records cover every tunable function on a machine of a
+        // kind they were tuned on (architecture and vector width); elsewhere
+        // none fits and the comparison is untuned against untuned.
+        const bool bundledForThisKind =
+            !driver::bestConfigsFor(driver::loadRecords(TESSEL_SOURCE_DIR "/resources/records"), codegen::hostTarget())
+                 .configs.empty();
+        if (bundledForThisKind) {
+            QCOMPARE(tuned, result->tunableB);
+            QVERIFY(tuned >= 20);
+        } else {
+            QCOMPARE(tuned, 0);
+            qInfo("the bundled records are for other machine kinds than %s", codegen::hostTarget().str().c_str());
+        }
         QCOMPARE(view.chart()->barsB()->dataCount(), int(result->rows.size()) + 1);
         qInfo("ResNet-18 end to end: untuned %.3f ms, bundled records %.3f ms, B/A %.3f", result->latencyA,
               result->latencyB, result->ratio);

@@ -39,6 +39,8 @@
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTextBlock>
+#include "driver/ApplyBest.h"
+
 #include <QtTest>
 
 #include <memory>
@@ -96,8 +98,9 @@ void TestMainWindow::exampleGraphToCode() {
     QVERIFY(!s->currentFunction().isEmpty());
 
     // The example opens with the bundled tuned configurations (like TVM's
-    // TopHub): on an x86-64 machine with AVX-512 every tunable function of
-    // ResNet-18 takes one; elsewhere none fits and all keep the default.
+    // TopHub): on a machine of a kind they were tuned on (architecture and
+    // vector width) every tunable function of ResNet-18 takes one; elsewhere
+    // none fits and all keep the default.
     QVERIFY(!MainWindow::bundledRecords().isEmpty());
     QCOMPARE(s->recordsPath(), MainWindow::bundledRecords());
     auto countTuned = [&](int* tunable) {
@@ -113,7 +116,10 @@ void TestMainWindow::exampleGraphToCode() {
     const int tuned = countTuned(&tunable);
     QVERIFY(tunable > 0);
     const tessel::Target host = tessel::codegen::hostTarget();
-    QCOMPARE(tuned, host.arch() == "x86_64" && host.vectorBits == 512 ? tunable : 0);
+    const bool bundledForThisKind =
+        !tessel::driver::bestConfigsFor(tessel::driver::loadRecords(MainWindow::bundledRecords().toStdString()), host)
+             .configs.empty();
+    QCOMPARE(tuned, bundledForThisKind ? tunable : 0);
     QVERIFY2(s->messages()->lastText().contains(QStringLiteral("%1 of %2 tunable functions tuned").arg(tuned).arg(tunable)) ||
                  tuned == 0,
              qPrintable(s->messages()->lastText()));
@@ -476,7 +482,10 @@ void TestMainWindow::dynamicWidthModelThroughTheDialog() {
     QVERIFY(model);
     QCOMPARE(s->inputShapes().value(QStringLiteral("x")), QStringLiteral("1,3,48,320"));
     QCOMPARE(model->graph.inputs().front()->output(0).type().shape, (std::vector<int64_t>{1, 3, 48, 320}));
-    QCOMPARE(model->functions.size(), size_t(1));
+    // (With 4 output channels on an AVX2 machine the convolution writes NCHW4c
+    // blocks and a second function gives the output back as NCHW.)
+    QVERIFY(model->functions.size() == 1 ||
+            (model->functions.size() == 2 && model->functions.back().name == "fused_layouttransform"));
     QCOMPARE(model->functions.front().members.size(), size_t(2));
     QCOMPARE(model->graph.outputs().front().type().shape, (std::vector<int64_t>{1, 4, 46, 318}));
     QVERIFY(s->jobs()->waitForIdle(60000));
@@ -704,15 +713,15 @@ void TestMainWindow::readableAtRealScreenSizes() {
         if (a->text() == QStringLiteral("&GEMM Lesson")) lessonAction = a;
     QVERIFY(lessonAction);
     LessonView* lesson = w.view<LessonView>();
-    const bool small = screen.width() < 1600;
+    // Beside the others where they keep their useful size (the layout
+    // rule, tst_layout), else the whole window.
     auto hasRoom = [&] {
         if (!inFront(lessonDock)) return false;
-        if (small) return w.maximisedView() == QLatin1String("LessonDock");
+        if (w.maximisedView() == QLatin1String("LessonDock")) return true;
         return lessonDock->width() >= w.width() * 55 / 100 && lessonDock->height() >= w.height() * 55 / 100;
     };
     auto backToTheGraph = [&] {
-        if (small) {
-            QCOMPARE(w.maximisedView(), QStringLiteral("LessonDock"));
+        if (w.maximisedView() == QLatin1String("LessonDock")) {
             lesson->scriptView()->setFocus();
             QTest::keyClick(lesson->scriptView(), Qt::Key_M, Qt::ControlModifier | Qt::ShiftModifier);
             settle();
@@ -743,7 +752,8 @@ void TestMainWindow::readableAtRealScreenSizes() {
     QTRY_VERIFY_WITH_TIMEOUT(hasRoom(), 5000);
     settle();
     QVERIFY(hasRoom());
-    if (small) QVERIFY(lessonDock->width() > w.width() * 9 / 10 && lessonDock->height() > w.height() * 7 / 10);
+    if (w.maximisedView() == QLatin1String("LessonDock"))
+        QVERIFY(lessonDock->width() > w.width() * 9 / 10 && lessonDock->height() > w.height() * 7 / 10);
     QVERIFY(s->jobs()->waitForIdle(60000));
     settle();
     QVERIFY(w.grab().save(dir + QStringLiteral("/lesson-chosen.png")));
@@ -784,14 +794,16 @@ void TestMainWindow::readableAtRealScreenSizes() {
     QTest::mouseClick(bottom, Qt::LeftButton, {}, bottom->tabRect(stagesTab).center());
     QTRY_VERIFY(inFront(stagesDock));
     QTRY_VERIFY_WITH_TIMEOUT(!w.maximisedView().isEmpty() || stagesDock->height() >= w.height() * 4 / 10, 5000);
-    QVERIFY(w.maximisedView().isEmpty()); // room beside the others at both sizes
+    const bool stagesMaximised = w.maximisedView() == QLatin1String("StagesDock");
+    QVERIFY(stagesMaximised || w.maximisedView().isEmpty());
     QVERIFY(s->jobs()->waitForIdle(60000));
     settle();
     QVERIFY(w.grab().save(dir + QStringLiteral("/stages-chosen.png")));
     // Its diff and the code view keep their columns (the schedule editor,
     // squeezed to a few lines, may put its outline beside the script again).
     for (QWidget* readable : {static_cast<QWidget*>(code), static_cast<QWidget*>(stagesDock)})
-        QVERIFY2(narrowPanes(readable, 60).isEmpty(), qPrintable(narrowPanes(readable, 60).join(QStringLiteral("; "))));
+        if (!stagesMaximised || readable == stagesDock)
+            QVERIFY2(narrowPanes(readable, 60).isEmpty(), qPrintable(narrowPanes(readable, 60).join(QStringLiteral("; "))));
     messagesDock->raise();
     QTRY_VERIFY(inFront(messagesDock));
     QTRY_VERIFY_WITH_TIMEOUT(std::abs(messagesDock->height() - messagesHeight) <= 6, 5000);
