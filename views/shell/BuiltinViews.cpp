@@ -105,8 +105,12 @@ ViewRegistry builtinViews() {
     };
     code.restore = [](QWidget* self) { static_cast<CodeView*>(self)->restorePanes(); };
     code.useful = [](QWidget* self) {
-        return textArea(static_cast<CodeView*>(self)->pane(CodeView::Tir), kReadableColumns, 12,
-                        QStringLiteral("12 lines of 60 columns of the TIR"));
+        auto* view = static_cast<CodeView*>(self);
+        UsefulSize u = textArea(view->pane(CodeView::Tir), kReadableColumns, 12,
+                                QStringLiteral("12 lines of 60 columns of the TIR"));
+        // Narrower, it stacks its panes: the TIR keeps its columns down to one pane across.
+        u.least.setWidth(view->leastWidth());
+        return u;
     };
     r.add(code);
 

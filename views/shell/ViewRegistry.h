@@ -32,6 +32,10 @@ struct UsefulSize {
     QWidget* widget = nullptr; ///< the key widget, inside the view; null: any size will do
     QSize size;                ///< what the key widget needs, in pixels
     QString what;              ///< in words, for messages and tests ("12 lines of 60 columns of the script")
+    /// The least width / height of the whole view that still gives the key
+    /// widget `size`, for a view that rearranges its panes to the room (the
+    /// code view stacks them); 0: the key widget keeps its share of the view.
+    QSize least{0, 0};
 };
 
 /// What the layout does when a chosen view's dock cannot give it its useful

@@ -6,6 +6,7 @@
 #include <QTimer>
 
 #include <algorithm>
+#include <climits>
 #include <cmath>
 #include <cstdlib>
 
@@ -162,28 +163,51 @@ void WindowLayout::giveRoom(const QString& id, int attempt) {
     const ViewPlacement& p = record->placement;
     const QSize now = d->size();
     // The rule: the room its record asks for when chosen, and at least the
-    // size its key widget is useful at. The dock grows by what that widget
-    // lacks, scaled by the dock's size over the widget's: the view's own
-    // splitters share a dock's growth among their panes in proportion.
-    QSize want(std::max(now.width(), int(window_->width() * p.roomWidthShare)),
-               std::max(now.height(), int(window_->height() * p.roomHeightShare)));
+    // size its key widget is useful at, in rounds while the dock still grows
+    // (the view's own splitters share a dock's growth among their panes).
+    const QSize share(std::max(now.width(), int(window_->width() * p.roomWidthShare)),
+                      std::max(now.height(), int(window_->height() * p.roomHeightShare)));
+    QSize want = share;
     QSize need = now; // its useful size, whatever it costs the others
     if (const UsefulSize u = useful(id); u.widget) {
         const QSize lack = (u.size - u.widget->size()).expandedTo(QSize(0, 0));
-        auto grow = [](int lack, int dock, int widget) {
-            return lack <= 0 ? 0 : int(std::ceil(double(lack) * std::max(1, dock) / std::max(1, widget))) + 2;
+        // The first round grows the dock by what the widget lacks (a lower
+        // bound: scaling by the dock's size over a widget squeezed to a few
+        // pixels beside fixed parts asked for many times the window, taken
+        // from the others); later rounds by what it still lacks times what
+        // the dock's growth gave it in the round before.
+        auto grow = [attempt](int lack, int dock, int widget, int dockBefore, int widgetBefore) {
+            if (lack <= 0) return 0;
+            double scale = 1;
+            if (attempt > 0)
+                scale =
+                    widget > widgetBefore
+                        ? std::clamp(double(dock - dockBefore) / (widget - widgetBefore), 1.0, 4.0)
+                        : 2.0;
+            return int(std::ceil(lack * scale)) + 2;
         };
-        need = now + QSize(grow(lack.width(), now.width(), u.widget->width()),
-                           grow(lack.height(), now.height(), u.widget->height()));
+        need = now + QSize(grow(lack.width(), now.width(), u.widget->width(), round_.dock.width(),
+                                round_.widget.width()),
+                           grow(lack.height(), now.height(), u.widget->height(),
+                                round_.dock.height(), round_.widget.height()));
+        // What the layout kept back of the last round's request (resizeDocks
+        // shares an area across a bottom dock in proportion): asked again on top.
+        if (attempt > 0 && round_.asked.isValid())
+            need += (round_.asked - now).expandedTo(QSize(0, 0));
+        round_ = {now, u.widget->size(), QSize()};
         want = want.expandedTo(need);
     }
     // The room is this view's now. A tab of the same group chosen after
-    // another that was given room keeps what that one got, and the sizes
-    // from before either go back when a tab without needs is chosen.
+    // another that was given room: one that asks for room itself keeps what
+    // that one got; any other waits for the room's return (queued after
+    // this), which gives it the sizes from before and then this rule.
     if (room_.id != id) {
         const QDockWidget* had = docks_->value(room_.id);
         const bool sameGroup = had && window_->tabifiedDockWidgets(d).contains(const_cast<QDockWidget*>(had));
-        room_ = {id, sameGroup ? room_.before : now, sameGroup ? room_.given : QSize()};
+        const bool asksForRoom = p.roomWidthShare > 0 || p.roomHeightShare > 0;
+        if (sameGroup && !asksForRoom && room_.given.isValid() && !onScreen(had)) return;
+        room_ = sameGroup ? Room{id, room_.before, room_.given, room_.layout, room_.around}
+                          : Room{id, now, QSize(), {}, {}};
     }
     if (want == now) {
         if (!room_.given.isValid()) room_ = {};
@@ -199,12 +223,19 @@ void WindowLayout::giveRoom(const QString& id, int attempt) {
             docks_->contains(hiddenLast_) && window_->tabifiedDockWidgets(d).contains(docks_->value(hiddenLast_))
                 ? hiddenLast_
                 : QString();
+        if (room_.layout.isEmpty()) {
+            room_.layout = choiceBefore_;
+            room_.around = onScreenAround(d);
+        }
     }
     // Its share as far as the views beside it keep their useful size; its own useful size in any case.
     QSize asked = now;
     if (want.width() > now.width()) asked.setWidth(resizeBeside(d, want.width(), Qt::Horizontal, need.width()));
     if (want.height() > now.height()) asked.setHeight(resizeBeside(d, want.height(), Qt::Vertical, need.height()));
-    want = asked;
+    round_.asked = asked;
+    // Judged by its key widget (isUseful) and by the share as far as the
+    // others could give it, not by what the scaled estimate of its need asked.
+    want = asked.boundedTo(share);
     // The size it got, once the layout applied it (after the layout's own
     // request, which is already queued). Short of its useful size while the
     // dock still grows: another round. Where the window is too small to give
@@ -247,22 +278,47 @@ void WindowLayout::returnRoom(const QString& id) {
     const QString shownId = docks_->key(shown);
     if (const ViewRecord* r = registry_->find(shownId);
         r && (r->placement.roomWidthShare > 0 || r->placement.roomHeightShare > 0)) {
-        room_ = {shownId, room.before, room.given};
+        room_ = room;
+        room_.id = shownId;
         return;
     }
     const QSize now = shown->size();
-    if (std::abs(now.width() - room.given.width()) <= 4 && room.before.width() < now.width())
-        resizeBeside(shown, room.before.width(), Qt::Horizontal);
-    if (std::abs(now.height() - room.given.height()) <= 4 && room.before.height() < now.height())
-        resizeBeside(shown, room.before.height(), Qt::Vertical);
+    const bool keptWidth = std::abs(now.width() - room.given.width()) <= 4;
+    const bool keptHeight = std::abs(now.height() - room.given.height()) <= 4;
+    if (keptWidth && keptHeight && !room.layout.isEmpty() && onScreenAround(shown) == room.around) {
+        // Nothing else changed since: the layout from before the choice, the
+        // docks beside included (resizing this one alone would leave them
+        // where the room put them), with this tab in front.
+        const Quiet quiet(this);
+        window_->restoreState(room.layout);
+        shown->raise();
+    } else {
+        if (keptWidth && room.before.width() < now.width())
+            resizeBeside(shown, room.before.width(), Qt::Horizontal);
+        if (keptHeight && room.before.height() < now.height())
+            resizeBeside(shown, room.before.height(), Qt::Vertical);
+    }
     // Which may be too little for the tab now in front: its own rule, after.
     QTimer::singleShot(0, this, [this, shownId] { giveRoom(shownId); });
+}
+
+QStringList WindowLayout::onScreenAround(const QDockWidget* dock) const {
+    const QList<QDockWidget*> tabs = window_->tabifiedDockWidgets(const_cast<QDockWidget*>(dock));
+    QStringList ids;
+    for (auto it = docks_->cbegin(); it != docks_->cend(); ++it)
+        if (it.value() != dock && !tabs.contains(it.value()) && onScreen(it.value()))
+            ids << it.key();
+    ids.sort();
+    return ids;
 }
 
 int WindowLayout::surplus(const QString& id, const QWidget* outer, Qt::Orientation o) const {
     const int extent = o == Qt::Horizontal ? outer->width() : outer->height();
     const UsefulSize u = useful(id);
     if (!u.widget) return std::max(0, extent - 60); // no needs: all but a sliver
+    // A view that rearranges its panes to the room says how small it can go.
+    if (const int least = o == Qt::Horizontal ? u.least.width() : u.least.height(); least > 0)
+        return std::max(0, extent - least);
     const int have = o == Qt::Horizontal ? u.widget->width() : u.widget->height();
     const int need = o == Qt::Horizontal ? u.size.width() : u.size.height();
     if (have <= need) return 0;
@@ -312,11 +368,36 @@ int WindowLayout::resizeBeside(QDockWidget* dock, int size, Qt::Orientation o, i
         spare << std::min(extent(d->geometry()) - 40, surplus(docks_->key(d), d, o));
         spareTotal += std::max(0, spare.back());
     }
-    if (QWidget* central = window_->centralWidget(); central && central->isVisible() && o == Qt::Horizontal && stacked(area)) {
-        QString centralId;
-        for (const ViewRecord& r : registry_->records())
-            if (r.placement.central) centralId = r.id;
+    QString centralId;
+    for (const ViewRecord& r : registry_->records())
+        if (r.placement.central) centralId = r.id;
+    QWidget* central = window_->centralWidget();
+    if (central && central->isVisible() && o == Qt::Horizontal && stacked(area))
         spareTotal += surplus(centralId, central, o);
+    // A top or bottom dock's height comes from all that is above (below) it
+    // across its width: the central view and each side column, which give up
+    // the same height, so the one with the least to spare decides.
+    if (o == Qt::Vertical && stacked(area)) {
+        auto across = [&g](const QRect& r) { return r.left() < g.right() && g.left() < r.right(); };
+        int fewest = INT_MAX;
+        if (central && central->isVisible() && across(central->geometry()))
+            fewest = surplus(centralId, central, o);
+        QMap<QPair<int, int>, int> columns; // side area and left edge -> what its docks can spare
+        QList<QDockWidget*> counted;
+        for (QDockWidget* d : *docks_) {
+            const Qt::DockWidgetArea a = window_->dockWidgetArea(d);
+            if (stacked(a) || d->isFloating() || !onScreen(d) || !across(d->geometry())) continue;
+            bool tabbed = false;
+            for (QDockWidget* c : std::as_const(counted))
+                tabbed = tabbed || window_->tabifiedDockWidgets(c).contains(d);
+            if (tabbed) continue;
+            counted << d;
+            columns[{int(a), d->geometry().left()}] +=
+                std::min(d->height() - 40, surplus(docks_->key(d), d, o));
+        }
+        for (int c : std::as_const(columns))
+            fewest = std::min(fewest, c);
+        if (fewest != INT_MAX) spareTotal += std::max(0, fewest);
     }
     const int asked = std::max(std::min(least, size), std::min(size, extent(g) + spareTotal));
     QList<int> sizes{asked};

@@ -20,6 +20,7 @@
 #include <QObject>
 #include <QSize>
 #include <QString>
+#include <QStringList>
 
 class QDockWidget;
 class QMainWindow;
@@ -117,15 +118,27 @@ private:
     /// The layout, and the tab in front, before the choice giveRoom works on.
     QByteArray choiceBefore_;
     QString choicePrevious_;
-    /// The view whose rounds of giveRoom are under way (empty: none).
+    /// The view whose rounds of giveRoom are under way (empty: none), and its
+    /// dock's and key widget's sizes when the last round began, and the dock's
+    /// size that round asked for.
     QString choosing_;
+    struct Round {
+        QSize dock, widget, asked;
+    };
+    Round round_;
     /// The view that was given room when chosen, its dock's size before, and
-    /// the size it got (a user's resize since keeps the new size).
+    /// the size it got (a user's resize since keeps the new size); the
+    /// layout before (its tab in front) and the docks on screen then outside
+    /// its tab group, which bring all of it back where nothing else changed.
     struct Room {
         QString id;
         QSize before, given;
+        QByteArray layout;
+        QStringList around;
     };
     Room room_;
+    /// The docks on screen outside `dock`'s tab group, by id, sorted.
+    QStringList onScreenAround(const QDockWidget* dock) const;
 };
 
 } // namespace tessel::views
