@@ -18,6 +18,12 @@ packages=(
   nodejs python3-onnx python3-torch python3-torchvision
   # The IDE's smoke test (the real window under a virtual X server) and the package.
   xvfb xauth dpkg-dev
+  # Korean and Simplified Chinese glyphs (Settings > Language), which Debian's
+  # default DejaVu fonts lack: without them the translated IDE is boxes.
+  # WenQuanYi Micro Hei (Chinese, 1.6 MB download) and Nanum (Korean, 10 MB)
+  # rather than Noto CJK (57 MB, 91 MB installed); tests/gui/tst_smoke checks
+  # that every translated string has its glyphs.
+  fonts-wqy-microhei fonts-nanum
   # The RPC server (tessel-rpc): standalone Asio, OpenSSL's libcrypto for HMAC.
   libasio-dev libssl-dev
   # The aarch64 board without a board (docs/board.md): Debian's cross toolchain (its

@@ -545,6 +545,50 @@ FLOP/cycle: %5 단정밀도 벡터, 코어당 FMA(융합 곱셈-덧셈) 장치 2
         <source>this machine</source>
         <translation>이 컴퓨터</translation>
     </message>
+    <message>
+        <source>did not build</source>
+        <translation>빌드되지 않음</translation>
+    </message>
+    <message>
+        <source>did not load</source>
+        <translation>로드되지 않음</translation>
+    </message>
+    <message>
+        <source>runtime error</source>
+        <translation>런타임 오류</translation>
+    </message>
+    <message>
+        <source>crashed</source>
+        <translation>비정상 종료</translation>
+    </message>
+    <message>
+        <source>timed out</source>
+        <translation>시간 초과</translation>
+    </message>
+    <message>
+        <source>wrong result</source>
+        <translation>잘못된 결과</translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation>취소됨</translation>
+    </message>
+    <message>
+        <source>device unreachable</source>
+        <translation>장치에 연결할 수 없음</translation>
+    </message>
+    <message>
+        <source>device unreachable: this machine&apos;s tessel-rpc server did not answer (%1). Check that build/bin/tessel-rpc exists and runs; Run again starts it anew.</source>
+        <translation>장치에 연결할 수 없음: 이 컴퓨터의 tessel-rpc 서버가 응답하지 않았습니다 (%1). build/bin/tessel-rpc가 있고 실행되는지 확인하십시오. 다시 실행하면 서버를 새로 시작합니다.</translation>
+    </message>
+    <message>
+        <source>device unreachable: %1 did not give a server of key %2 (%3). Check in the Devices panel that the tracker runs and has a free server of that key, or choose Use This Machine.</source>
+        <translation>장치에 연결할 수 없음: %1이(가) 키 %2의 서버를 내주지 않았습니다 (%3). 장치 패널에서 트래커가 실행 중이고 그 키의 빈 서버가 있는지 확인하거나, 이 컴퓨터 사용을 고르십시오.</translation>
+    </message>
+    <message>
+        <source>device unreachable: nothing answered at %1 (%2). Check that tessel-rpc server runs there (the Devices panel shows its state), or choose Use This Machine.</source>
+        <translation>장치에 연결할 수 없음: %1에서 아무것도 응답하지 않았습니다 (%2). 그곳에서 tessel-rpc server가 실행 중인지 확인하거나 (장치 패널에 상태가 보입니다), 이 컴퓨터 사용을 고르십시오.</translation>
+    </message>
 </context>
 <context>
     <name>tessel::views::DeviceList</name>
@@ -640,6 +684,14 @@ FLOP/cycle: %5 단정밀도 벡터, 코어당 FMA(융합 곱셈-덧셈) 장치 2
         <source>%1 servers</source>
         <translation>서버 %1개</translation>
     </message>
+    <message>
+        <source>unknown: tracker unreachable</source>
+        <translation>알 수 없음: 트래커에 연결할 수 없음</translation>
+    </message>
+    <message>
+        <source>Run and Measure use this device</source>
+        <translation>실행과 측정이 이 장치를 사용합니다</translation>
+    </message>
 </context>
 <context>
     <name>tessel::views::DevicePanel</name>
@@ -722,6 +774,22 @@ FLOP/cycle: %5 단정밀도 벡터, 코어당 FMA(융합 곱셈-덧셈) 장치 2
     <message>
         <source>Run and Measure use: %1 (target %2).</source>
         <translation>실행과 측정에 사용: %1 (타깃 %2).</translation>
+    </message>
+    <message>
+        <source>The tracker has no server of key %1 now: start one with tessel-rpc server --tracker %2:%3 --key %1.</source>
+        <translation>트래커에 지금 키 %1의 서버가 없습니다: tessel-rpc server --tracker %2:%3 --key %1로 하나를 시작하십시오.</translation>
+    </message>
+    <message>
+        <source>%1 does not answer: %2</source>
+        <translation>%1이(가) 응답하지 않습니다: %2</translation>
+    </message>
+    <message>
+        <source>It does not answer: %1 Runs fail until it does; Use This Machine runs here.</source>
+        <translation>응답하지 않습니다: %1 응답할 때까지 실행은 실패합니다. 이 컴퓨터 사용을 고르면 여기서 실행합니다.</translation>
+    </message>
+    <message>
+        <source>Checking that it answers…</source>
+        <translation>응답하는지 확인하는 중…</translation>
     </message>
 </context>
 <context>
@@ -1163,10 +1231,6 @@ FLOP/cycle: %5 단정밀도 벡터, 코어당 FMA(융합 곱셈-덧셈) 장치 2
         <translation>튜토리얼에 없음</translation>
     </message>
     <message>
-        <source>This machine: %1, %2 GFLOP/s, %3</source>
-        <translation>이 컴퓨터: %1, %2 GFLOP/s, %3</translation>
-    </message>
-    <message>
         <source>correct</source>
         <translation>정확함</translation>
     </message>
@@ -1189,6 +1253,22 @@ FLOP/cycle: %5 단정밀도 벡터, 코어당 FMA(융합 곱셈-덧셈) 장치 2
     <message>
         <source>This machine: failed: %1</source>
         <translation>이 컴퓨터: 실패: %1</translation>
+    </message>
+    <message>
+        <source>%1, %2 GFLOP/s, %3</source>
+        <translation>%1, %2 GFLOP/s, %3</translation>
+    </message>
+    <message>
+        <source>This machine: %1</source>
+        <translation>이 컴퓨터: %1</translation>
+    </message>
+    <message>
+        <source>The measurement on %1 failed: %2</source>
+        <translation>%1에서의 측정 실패: %2</translation>
+    </message>
+    <message>
+        <source>Measuring %1 on %2 failed: %3</source>
+        <translation>%2에서 %1 측정 실패: %3</translation>
     </message>
 </context>
 <context>
@@ -1224,14 +1304,6 @@ FLOP/cycle: %5 단정밀도 벡터, 코어당 FMA(융합 곱셈-덧셈) 장치 2
     <message>
         <source>&amp;Examples</source>
         <translation>예제(&amp;E)</translation>
-    </message>
-    <message>
-        <source>&amp;Save Project</source>
-        <translation>프로젝트 저장(&amp;S)</translation>
-    </message>
-    <message>
-        <source>Save Project &amp;As…</source>
-        <translation>다른 이름으로 프로젝트 저장(&amp;A)…</translation>
     </message>
     <message>
         <source>&amp;Quit</source>
@@ -1324,14 +1396,6 @@ FLOP/cycle: %5 단정밀도 벡터, 코어당 FMA(융합 곱셈-덧셈) 장치 2
     <message>
         <source>untitled.te</source>
         <translation>제목 없음.te</translation>
-    </message>
-    <message>
-        <source>Tessel</source>
-        <translation>Tessel</translation>
-    </message>
-    <message>
-        <source>%1 — Tessel</source>
-        <translation>%1 — Tessel</translation>
     </message>
     <message>
         <source>Open model or script</source>
@@ -1428,10 +1492,6 @@ FLOP/cycle: %5 단정밀도 벡터, 코어당 FMA(융합 곱셈-덧셈) 장치 2
     <message>
         <source>Compiling and running %1</source>
         <translation>%1 컴파일 및 실행 중</translation>
-    </message>
-    <message>
-        <source>Running %1 failed: %2</source>
-        <translation>%1 실행 실패: %2</translation>
     </message>
     <message>
         <source>%1: %2 ms (median of %3 runs, %4 threads), edited schedules: %5, compiled in %6 s</source>
@@ -1556,6 +1616,136 @@ FLOP/cycle: %5 단정밀도 벡터, 코어당 FMA(융합 곱셈-덧셈) 장치 2
     <message>
         <source>Compare</source>
         <translation>비교</translation>
+    </message>
+    <message>
+        <source>Primitive Steps</source>
+        <translation>프리미티브 단계</translation>
+    </message>
+    <message>
+        <source>Save &amp;Project</source>
+        <translation>프로젝트 저장(&amp;P)</translation>
+    </message>
+    <message>
+        <source>Save Project As…</source>
+        <translation>다른 이름으로 프로젝트 저장…</translation>
+    </message>
+    <message>
+        <source>Tessel[*]</source>
+        <translation>Tessel[*]</translation>
+    </message>
+    <message>
+        <source>%1[*] — Tessel</source>
+        <translation>%1[*] — Tessel</translation>
+    </message>
+    <message>
+        <source>Running %1 on %2 failed: %3</source>
+        <translation>%2에서 %1 실행 실패: %3</translation>
+    </message>
+    <message>
+        <source>&amp;Save Script</source>
+        <translation>스크립트 저장(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;Save</source>
+        <translation>저장(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Save Script &amp;As…</source>
+        <translation>다른 이름으로 스크립트 저장(&amp;A)…</translation>
+    </message>
+    <message>
+        <source>Save &amp;As…</source>
+        <translation>다른 이름으로 저장(&amp;A)…</translation>
+    </message>
+    <message>
+        <source>Write the script to its file</source>
+        <translation>스크립트를 파일에 씁니다</translation>
+    </message>
+    <message>
+        <source>Save the project: the model, its edited schedules, the tuning settings</source>
+        <translation>프로젝트 저장: 모델, 편집한 스케줄, 튜닝 설정</translation>
+    </message>
+    <message>
+        <source>&amp;Revert Script to Saved</source>
+        <translation>저장된 스크립트로 되돌리기(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Save script</source>
+        <translation>스크립트 저장</translation>
+    </message>
+    <message>
+        <source>TE scripts (*.te)</source>
+        <translation>TE 스크립트 (*.te)</translation>
+    </message>
+    <message>
+        <source>Cannot save %1: %2</source>
+        <translation>%1을(를) 저장할 수 없습니다: %2</translation>
+    </message>
+    <message>
+        <source>Revert Script</source>
+        <translation>스크립트 되돌리기</translation>
+    </message>
+    <message>
+        <source>Discard the changes to %1 and reload it from its file?</source>
+        <translation>%1의 변경 내용을 버리고 파일에서 다시 읽을까요?</translation>
+    </message>
+    <message>
+        <source>Revert</source>
+        <translation>되돌리기</translation>
+    </message>
+    <message>
+        <source>Reverted %1 to its file</source>
+        <translation>%1을(를) 파일 내용으로 되돌렸습니다</translation>
+    </message>
+    <message>
+        <source>Unsaved Changes</source>
+        <translation>저장하지 않은 변경 내용</translation>
+    </message>
+    <message>
+        <source>Save your changes before closing?</source>
+        <translation>닫기 전에 변경 내용을 저장할까요?</translation>
+    </message>
+    <message>
+        <source>Not saved yet: %1.</source>
+        <translation>아직 저장하지 않음: %1.</translation>
+    </message>
+    <message>
+        <source>Don&apos;t Save</source>
+        <translation>저장 안 함</translation>
+    </message>
+    <message>
+        <source>Autosave failed: %1</source>
+        <translation>자동 저장 실패: %1</translation>
+    </message>
+    <message>
+        <source>Tessel did not close normally: unsaved work from %1 can be restored (%2).</source>
+        <translation>Tessel이 정상적으로 닫히지 않았습니다: %1의 저장하지 않은 작업을 복원할 수 있습니다 (%2).</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n more after this one.</source>
+        <translation>
+            <numerusform>이것 다음에 %n개 더 있습니다.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Restore</source>
+        <translation>복원</translation>
+    </message>
+    <message>
+        <source>Open it again as it was, unsaved</source>
+        <translation>저장하지 않은 상태 그대로 다시 엽니다</translation>
+    </message>
+    <message>
+        <source>Discard</source>
+        <translation>버리기</translation>
+    </message>
+    <message>
+        <source>Delete the recovered copy</source>
+        <translation>복구된 사본을 삭제합니다</translation>
+    </message>
+    <message>
+        <source>Restored unsaved work from %1</source>
+        <translation>%1의 저장하지 않은 작업을 복원했습니다</translation>
     </message>
 </context>
 <context>
@@ -1777,6 +1967,47 @@ FLOP/cycle: %5 단정밀도 벡터, 코어당 FMA(융합 곱셈-덧셈) 장치 2
     </message>
 </context>
 <context>
+    <name>tessel::views::PrimitiveStepper</name>
+    <message>
+        <source>The schedule&apos;s primitives in order: choose one to see the TIR after it</source>
+        <translation>스케줄의 프리미티브를 순서대로 보여 줍니다: 하나를 고르면 그 다음의 TIR이 보입니다</translation>
+    </message>
+    <message>
+        <source>Open a TE script or select a fused function: its schedule is stepped through here.</source>
+        <translation>TE 스크립트를 열거나 융합 함수를 선택하십시오: 그 스케줄을 여기서 한 단계씩 살펴봅니다.</translation>
+    </message>
+    <message>
+        <source>the default schedule</source>
+        <translation>기본 스케줄</translation>
+    </message>
+    <message>
+        <source>Lowering the schedule step by step…</source>
+        <translation>스케줄을 한 단계씩 로워링하는 중…</translation>
+    </message>
+    <message>
+        <source>Stepping through the schedule of %1</source>
+        <translation>%1의 스케줄을 단계별로 살펴보는 중</translation>
+    </message>
+    <message>
+        <source>Cannot step through the schedule: %1</source>
+        <translation>스케줄을 단계별로 살펴볼 수 없습니다: %1</translation>
+    </message>
+    <message>
+        <source>Step %1 of %2 does not lower: %3</source>
+        <translation>%2단계 중 %1단계를 로워링할 수 없습니다: %3</translation>
+    </message>
+    <message>
+        <source>Step 0 of %1: the default schedule (no primitive yet).</source>
+        <translation>%1단계 중 0단계: 기본 스케줄 (아직 프리미티브 없음).</translation>
+    </message>
+    <message numerus="yes">
+        <source>Step %1 of %2: %3 — %n TIR line(s) new</source>
+        <translation>
+            <numerusform>%2단계 중 %1단계: %3 — 새 TIR 줄 %n개</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>tessel::views::Project</name>
     <message>
         <source>not a project file: %1 at offset %2</source>
@@ -1835,6 +2066,21 @@ FLOP/cycle: %5 단정밀도 벡터, 코어당 FMA(융합 곱셈-덧셈) 장치 2
     </message>
 </context>
 <context>
+    <name>tessel::views::Recovery</name>
+    <message>
+        <source>cannot create %1</source>
+        <translation>%1을(를) 만들 수 없습니다</translation>
+    </message>
+    <message>
+        <source>cannot write %1: %2</source>
+        <translation>%1을(를) 쓸 수 없습니다: %2</translation>
+    </message>
+    <message>
+        <source>not a recovery file of this Tessel</source>
+        <translation>이 Tessel의 복구 파일이 아닙니다</translation>
+    </message>
+</context>
+<context>
     <name>tessel::views::RunHistory</name>
     <message>
         <source>run %1</source>
@@ -1883,6 +2129,10 @@ FLOP/cycle: %5 단정밀도 벡터, 코어당 FMA(융합 곱셈-덧셈) 장치 2
     <message>
         <source>Correct</source>
         <translation>정확성</translation>
+    </message>
+    <message>
+        <source>Device</source>
+        <translation>장치</translation>
     </message>
 </context>
 <context>
@@ -1942,28 +2192,28 @@ FLOP/cycle: %5 단정밀도 벡터, 코어당 FMA(융합 곱셈-덧셈) 장치 2
         <translation>%1 측정 중</translation>
     </message>
     <message>
-        <source>Run failed: %1</source>
-        <translation>실행 실패: %1</translation>
-    </message>
-    <message>
         <source>Run cancelled.</source>
         <translation>실행이 취소되었습니다.</translation>
     </message>
     <message>
-        <source>The run failed: %1</source>
-        <translation>실행 실패: %1</translation>
-    </message>
-    <message>
-        <source>The run of %1 failed: %2</source>
-        <translation>%1 실행 실패: %2</translation>
-    </message>
-    <message>
-        <source>Measured: %1 ms, %2 GFLOP/s</source>
-        <translation>측정값: %1 ms, %2 GFLOP/s</translation>
-    </message>
-    <message>
         <source>%1 computes something else than its default schedule: %2</source>
         <translation>%1의 계산 결과가 기본 스케줄과 다릅니다: %2</translation>
+    </message>
+    <message>
+        <source>Run and Measure now use %1.</source>
+        <translation>이제 실행과 측정이 %1을(를) 사용합니다.</translation>
+    </message>
+    <message>
+        <source>The run on %1 failed: %2</source>
+        <translation>%1에서의 실행 실패: %2</translation>
+    </message>
+    <message>
+        <source>Measured on %3: %1 ms, %2 GFLOP/s</source>
+        <translation>%3에서 측정: %1 ms, %2 GFLOP/s</translation>
+    </message>
+    <message>
+        <source>The run of %1 on %2 failed: %3</source>
+        <translation>%2에서 %1 실행 실패: %3</translation>
     </message>
 </context>
 <context>
@@ -2139,8 +2389,12 @@ Script: %2</source>
         <translation>틀림: %1</translation>
     </message>
     <message>
-        <source>%1: %2 ms, %3 GFLOP/s%4, %5 threads; %6</source>
-        <translation>%1: %2 ms, %3 GFLOP/s%4, 스레드 %5개; %6</translation>
+        <source>%1 on %2: %3</source>
+        <translation>%2의 %1: %3</translation>
+    </message>
+    <message>
+        <source>%1 on %7: %2 ms, %3 GFLOP/s%4, %5 threads; %6</source>
+        <translation>%7의 %1: %2 ms, %3 GFLOP/s%4, 스레드 %5개; %6</translation>
     </message>
 </context>
 <context>
@@ -2148,6 +2402,24 @@ Script: %2</source>
     <message>
         <source>Unknown target &apos;%1&apos;: %2</source>
         <translation>알 수 없는 타깃 &apos;%1&apos;: %2</translation>
+    </message>
+    <message>
+        <source>the new script</source>
+        <translation>새 스크립트</translation>
+    </message>
+    <message>
+        <source>the script %1</source>
+        <translation>스크립트 %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n edited schedule(s) of %1</source>
+        <translation>
+            <numerusform>%1의 편집한 스케줄 %n개</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>the tuning settings</source>
+        <translation>튜닝 설정</translation>
     </message>
 </context>
 <context>
@@ -2500,10 +2772,6 @@ Script: %2</source>
         <translation>워크로드:</translation>
     </message>
     <message>
-        <source>the template&apos;s (M=256,N=256,K=256)</source>
-        <translation>템플릿의 기본값 (M=256,N=256,K=256)</translation>
-    </message>
-    <message>
         <source>The template&apos;s workload parameters, NAME=VALUE,…</source>
         <translation>템플릿의 워크로드 매개변수, NAME=VALUE,…</translation>
     </message>
@@ -2556,10 +2824,6 @@ Script: %2</source>
         </translation>
     </message>
     <message>
-        <source>%1, trial %2: %3 (%4)</source>
-        <translation>%1, 시행 %2: %3 (%4)</translation>
-    </message>
-    <message>
         <source># %1, trial %2 of the tuning records: --config %3
 # %4
 </source>
@@ -2582,6 +2846,18 @@ Script: %2</source>
     <message>
         <source>Cannot open the configuration: %1</source>
         <translation>구성을 열 수 없습니다: %1</translation>
+    </message>
+    <message>
+        <source>the template&apos;s</source>
+        <translation>템플릿의 값</translation>
+    </message>
+    <message>
+        <source>the template&apos;s: %1</source>
+        <translation>템플릿의 값: %1</translation>
+    </message>
+    <message>
+        <source>%1, trial %2: %3</source>
+        <translation>%1, 시행 %2: %3</translation>
     </message>
 </context>
 </TS>

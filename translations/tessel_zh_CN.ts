@@ -545,6 +545,50 @@ FLOP/cycle：%5 单精度向量，每核两个融合乘加（FMA）单元。
         <source>this machine</source>
         <translation>本机</translation>
     </message>
+    <message>
+        <source>did not build</source>
+        <translation>未能构建</translation>
+    </message>
+    <message>
+        <source>did not load</source>
+        <translation>未能加载</translation>
+    </message>
+    <message>
+        <source>runtime error</source>
+        <translation>运行时错误</translation>
+    </message>
+    <message>
+        <source>crashed</source>
+        <translation>崩溃</translation>
+    </message>
+    <message>
+        <source>timed out</source>
+        <translation>超时</translation>
+    </message>
+    <message>
+        <source>wrong result</source>
+        <translation>结果错误</translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <source>device unreachable</source>
+        <translation>无法连接设备</translation>
+    </message>
+    <message>
+        <source>device unreachable: this machine&apos;s tessel-rpc server did not answer (%1). Check that build/bin/tessel-rpc exists and runs; Run again starts it anew.</source>
+        <translation>无法连接设备：本机的 tessel-rpc 服务器没有应答（%1）。请检查 build/bin/tessel-rpc 是否存在并能运行；再次运行会重新启动它。</translation>
+    </message>
+    <message>
+        <source>device unreachable: %1 did not give a server of key %2 (%3). Check in the Devices panel that the tracker runs and has a free server of that key, or choose Use This Machine.</source>
+        <translation>无法连接设备：%1 没有提供键 %2 的服务器（%3）。请在设备面板中检查跟踪器是否在运行并有该键的空闲服务器，或选择“使用本机”。</translation>
+    </message>
+    <message>
+        <source>device unreachable: nothing answered at %1 (%2). Check that tessel-rpc server runs there (the Devices panel shows its state), or choose Use This Machine.</source>
+        <translation>无法连接设备：%1 处没有任何应答（%2）。请检查那里是否在运行 tessel-rpc server（设备面板显示其状态），或选择“使用本机”。</translation>
+    </message>
 </context>
 <context>
     <name>tessel::views::DeviceList</name>
@@ -640,6 +684,14 @@ FLOP/cycle：%5 单精度向量，每核两个融合乘加（FMA）单元。
         <source>%1 servers</source>
         <translation>%1 台服务器</translation>
     </message>
+    <message>
+        <source>unknown: tracker unreachable</source>
+        <translation>未知：无法连接跟踪器</translation>
+    </message>
+    <message>
+        <source>Run and Measure use this device</source>
+        <translation>运行和测量使用此设备</translation>
+    </message>
 </context>
 <context>
     <name>tessel::views::DevicePanel</name>
@@ -722,6 +774,22 @@ FLOP/cycle：%5 单精度向量，每核两个融合乘加（FMA）单元。
     <message>
         <source>Run and Measure use: %1 (target %2).</source>
         <translation>运行和测量使用：%1（目标 %2）。</translation>
+    </message>
+    <message>
+        <source>The tracker has no server of key %1 now: start one with tessel-rpc server --tracker %2:%3 --key %1.</source>
+        <translation>跟踪器现在没有键 %1 的服务器：请用 tessel-rpc server --tracker %2:%3 --key %1 启动一个。</translation>
+    </message>
+    <message>
+        <source>%1 does not answer: %2</source>
+        <translation>%1 没有应答：%2</translation>
+    </message>
+    <message>
+        <source>It does not answer: %1 Runs fail until it does; Use This Machine runs here.</source>
+        <translation>它没有应答：%1 在它应答之前运行都会失败；“使用本机”则在此运行。</translation>
+    </message>
+    <message>
+        <source>Checking that it answers…</source>
+        <translation>正在检查它是否应答…</translation>
     </message>
 </context>
 <context>
@@ -1163,10 +1231,6 @@ FLOP/cycle：%5 单精度向量，每核两个融合乘加（FMA）单元。
         <translation>教程中没有</translation>
     </message>
     <message>
-        <source>This machine: %1, %2 GFLOP/s, %3</source>
-        <translation>本机：%1，%2 GFLOP/s，%3</translation>
-    </message>
-    <message>
         <source>correct</source>
         <translation>正确</translation>
     </message>
@@ -1189,6 +1253,22 @@ FLOP/cycle：%5 单精度向量，每核两个融合乘加（FMA）单元。
     <message>
         <source>This machine: failed: %1</source>
         <translation>本机：失败：%1</translation>
+    </message>
+    <message>
+        <source>%1, %2 GFLOP/s, %3</source>
+        <translation>%1，%2 GFLOP/s，%3</translation>
+    </message>
+    <message>
+        <source>This machine: %1</source>
+        <translation>本机：%1</translation>
+    </message>
+    <message>
+        <source>The measurement on %1 failed: %2</source>
+        <translation>在 %1 上的测量失败：%2</translation>
+    </message>
+    <message>
+        <source>Measuring %1 on %2 failed: %3</source>
+        <translation>在 %2 上测量 %1 失败：%3</translation>
     </message>
 </context>
 <context>
@@ -1224,14 +1304,6 @@ FLOP/cycle：%5 单精度向量，每核两个融合乘加（FMA）单元。
     <message>
         <source>&amp;Examples</source>
         <translation>示例(&amp;E)</translation>
-    </message>
-    <message>
-        <source>&amp;Save Project</source>
-        <translation>保存项目(&amp;S)</translation>
-    </message>
-    <message>
-        <source>Save Project &amp;As…</source>
-        <translation>项目另存为(&amp;A)…</translation>
     </message>
     <message>
         <source>&amp;Quit</source>
@@ -1324,14 +1396,6 @@ FLOP/cycle：%5 单精度向量，每核两个融合乘加（FMA）单元。
     <message>
         <source>untitled.te</source>
         <translation>未命名.te</translation>
-    </message>
-    <message>
-        <source>Tessel</source>
-        <translation>Tessel</translation>
-    </message>
-    <message>
-        <source>%1 — Tessel</source>
-        <translation>%1 — Tessel</translation>
     </message>
     <message>
         <source>Open model or script</source>
@@ -1428,10 +1492,6 @@ FLOP/cycle：%5 单精度向量，每核两个融合乘加（FMA）单元。
     <message>
         <source>Compiling and running %1</source>
         <translation>正在编译并运行 %1</translation>
-    </message>
-    <message>
-        <source>Running %1 failed: %2</source>
-        <translation>运行 %1 失败：%2</translation>
     </message>
     <message>
         <source>%1: %2 ms (median of %3 runs, %4 threads), edited schedules: %5, compiled in %6 s</source>
@@ -1556,6 +1616,136 @@ FLOP/cycle：%5 单精度向量，每核两个融合乘加（FMA）单元。
     <message>
         <source>Compare</source>
         <translation>对比</translation>
+    </message>
+    <message>
+        <source>Primitive Steps</source>
+        <translation>原语步骤</translation>
+    </message>
+    <message>
+        <source>Save &amp;Project</source>
+        <translation>保存项目(&amp;P)</translation>
+    </message>
+    <message>
+        <source>Save Project As…</source>
+        <translation>项目另存为…</translation>
+    </message>
+    <message>
+        <source>Tessel[*]</source>
+        <translation>Tessel[*]</translation>
+    </message>
+    <message>
+        <source>%1[*] — Tessel</source>
+        <translation>%1[*] — Tessel</translation>
+    </message>
+    <message>
+        <source>Running %1 on %2 failed: %3</source>
+        <translation>在 %2 上运行 %1 失败：%3</translation>
+    </message>
+    <message>
+        <source>&amp;Save Script</source>
+        <translation>保存脚本(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;Save</source>
+        <translation>保存(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Save Script &amp;As…</source>
+        <translation>脚本另存为(&amp;A)…</translation>
+    </message>
+    <message>
+        <source>Save &amp;As…</source>
+        <translation>另存为(&amp;A)…</translation>
+    </message>
+    <message>
+        <source>Write the script to its file</source>
+        <translation>将脚本写入其文件</translation>
+    </message>
+    <message>
+        <source>Save the project: the model, its edited schedules, the tuning settings</source>
+        <translation>保存项目：模型、编辑过的调度、调优设置</translation>
+    </message>
+    <message>
+        <source>&amp;Revert Script to Saved</source>
+        <translation>将脚本还原为已保存版本(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Save script</source>
+        <translation>保存脚本</translation>
+    </message>
+    <message>
+        <source>TE scripts (*.te)</source>
+        <translation>TE 脚本 (*.te)</translation>
+    </message>
+    <message>
+        <source>Cannot save %1: %2</source>
+        <translation>无法保存 %1：%2</translation>
+    </message>
+    <message>
+        <source>Revert Script</source>
+        <translation>还原脚本</translation>
+    </message>
+    <message>
+        <source>Discard the changes to %1 and reload it from its file?</source>
+        <translation>放弃对 %1 的更改并从文件重新载入？</translation>
+    </message>
+    <message>
+        <source>Revert</source>
+        <translation>还原</translation>
+    </message>
+    <message>
+        <source>Reverted %1 to its file</source>
+        <translation>已将 %1 还原为文件内容</translation>
+    </message>
+    <message>
+        <source>Unsaved Changes</source>
+        <translation>未保存的更改</translation>
+    </message>
+    <message>
+        <source>Save your changes before closing?</source>
+        <translation>关闭前保存更改？</translation>
+    </message>
+    <message>
+        <source>Not saved yet: %1.</source>
+        <translation>尚未保存：%1。</translation>
+    </message>
+    <message>
+        <source>Don&apos;t Save</source>
+        <translation>不保存</translation>
+    </message>
+    <message>
+        <source>Autosave failed: %1</source>
+        <translation>自动保存失败：%1</translation>
+    </message>
+    <message>
+        <source>Tessel did not close normally: unsaved work from %1 can be restored (%2).</source>
+        <translation>Tessel 未正常关闭：可以恢复 %1 时未保存的工作（%2）。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n more after this one.</source>
+        <translation>
+            <numerusform>此后还有 %n 个。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Restore</source>
+        <translation>恢复</translation>
+    </message>
+    <message>
+        <source>Open it again as it was, unsaved</source>
+        <translation>按原样重新打开（未保存）</translation>
+    </message>
+    <message>
+        <source>Discard</source>
+        <translation>丢弃</translation>
+    </message>
+    <message>
+        <source>Delete the recovered copy</source>
+        <translation>删除恢复的副本</translation>
+    </message>
+    <message>
+        <source>Restored unsaved work from %1</source>
+        <translation>已恢复 %1 时未保存的工作</translation>
     </message>
 </context>
 <context>
@@ -1777,6 +1967,47 @@ FLOP/cycle：%5 单精度向量，每核两个融合乘加（FMA）单元。
     </message>
 </context>
 <context>
+    <name>tessel::views::PrimitiveStepper</name>
+    <message>
+        <source>The schedule&apos;s primitives in order: choose one to see the TIR after it</source>
+        <translation>按顺序列出调度的原语：选择一个即可查看其后的 TIR</translation>
+    </message>
+    <message>
+        <source>Open a TE script or select a fused function: its schedule is stepped through here.</source>
+        <translation>打开 TE 脚本或选择一个融合函数：在此逐步查看其调度。</translation>
+    </message>
+    <message>
+        <source>the default schedule</source>
+        <translation>默认调度</translation>
+    </message>
+    <message>
+        <source>Lowering the schedule step by step…</source>
+        <translation>正在逐步降级调度…</translation>
+    </message>
+    <message>
+        <source>Stepping through the schedule of %1</source>
+        <translation>正在逐步查看 %1 的调度</translation>
+    </message>
+    <message>
+        <source>Cannot step through the schedule: %1</source>
+        <translation>无法逐步查看调度：%1</translation>
+    </message>
+    <message>
+        <source>Step %1 of %2 does not lower: %3</source>
+        <translation>第 %1 步（共 %2 步）无法降级：%3</translation>
+    </message>
+    <message>
+        <source>Step 0 of %1: the default schedule (no primitive yet).</source>
+        <translation>第 0 步（共 %1 步）：默认调度（尚无原语）。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Step %1 of %2: %3 — %n TIR line(s) new</source>
+        <translation>
+            <numerusform>第 %1 步（共 %2 步）：%3 — 新增 %n 行 TIR</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>tessel::views::Project</name>
     <message>
         <source>not a project file: %1 at offset %2</source>
@@ -1835,6 +2066,21 @@ FLOP/cycle：%5 单精度向量，每核两个融合乘加（FMA）单元。
     </message>
 </context>
 <context>
+    <name>tessel::views::Recovery</name>
+    <message>
+        <source>cannot create %1</source>
+        <translation>无法创建 %1</translation>
+    </message>
+    <message>
+        <source>cannot write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
+    <message>
+        <source>not a recovery file of this Tessel</source>
+        <translation>不是此 Tessel 的恢复文件</translation>
+    </message>
+</context>
+<context>
     <name>tessel::views::RunHistory</name>
     <message>
         <source>run %1</source>
@@ -1883,6 +2129,10 @@ FLOP/cycle：%5 单精度向量，每核两个融合乘加（FMA）单元。
     <message>
         <source>Correct</source>
         <translation>正确性</translation>
+    </message>
+    <message>
+        <source>Device</source>
+        <translation>设备</translation>
     </message>
 </context>
 <context>
@@ -1942,28 +2192,28 @@ FLOP/cycle：%5 单精度向量，每核两个融合乘加（FMA）单元。
         <translation>正在测量 %1</translation>
     </message>
     <message>
-        <source>Run failed: %1</source>
-        <translation>运行失败：%1</translation>
-    </message>
-    <message>
         <source>Run cancelled.</source>
         <translation>运行已取消。</translation>
     </message>
     <message>
-        <source>The run failed: %1</source>
-        <translation>运行失败：%1</translation>
-    </message>
-    <message>
-        <source>The run of %1 failed: %2</source>
-        <translation>%1 运行失败：%2</translation>
-    </message>
-    <message>
-        <source>Measured: %1 ms, %2 GFLOP/s</source>
-        <translation>测量结果：%1 ms，%2 GFLOP/s</translation>
-    </message>
-    <message>
         <source>%1 computes something else than its default schedule: %2</source>
         <translation>%1 的计算结果与其默认调度不同：%2</translation>
+    </message>
+    <message>
+        <source>Run and Measure now use %1.</source>
+        <translation>运行和测量现在使用 %1。</translation>
+    </message>
+    <message>
+        <source>The run on %1 failed: %2</source>
+        <translation>在 %1 上的运行失败：%2</translation>
+    </message>
+    <message>
+        <source>Measured on %3: %1 ms, %2 GFLOP/s</source>
+        <translation>在 %3 上测得：%1 ms，%2 GFLOP/s</translation>
+    </message>
+    <message>
+        <source>The run of %1 on %2 failed: %3</source>
+        <translation>%1 在 %2 上的运行失败：%3</translation>
     </message>
 </context>
 <context>
@@ -2139,8 +2389,12 @@ Script: %2</source>
         <translation>错误：%1</translation>
     </message>
     <message>
-        <source>%1: %2 ms, %3 GFLOP/s%4, %5 threads; %6</source>
-        <translation>%1：%2 ms，%3 GFLOP/s%4，%5 个线程；%6</translation>
+        <source>%1 on %2: %3</source>
+        <translation>%1（%2）：%3</translation>
+    </message>
+    <message>
+        <source>%1 on %7: %2 ms, %3 GFLOP/s%4, %5 threads; %6</source>
+        <translation>%1（%7）：%2 ms，%3 GFLOP/s%4，%5 个线程；%6</translation>
     </message>
 </context>
 <context>
@@ -2148,6 +2402,24 @@ Script: %2</source>
     <message>
         <source>Unknown target &apos;%1&apos;: %2</source>
         <translation>未知的目标 &apos;%1&apos;：%2</translation>
+    </message>
+    <message>
+        <source>the new script</source>
+        <translation>新脚本</translation>
+    </message>
+    <message>
+        <source>the script %1</source>
+        <translation>脚本 %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n edited schedule(s) of %1</source>
+        <translation>
+            <numerusform>%1 的 %n 个已编辑调度</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>the tuning settings</source>
+        <translation>调优设置</translation>
     </message>
 </context>
 <context>
@@ -2500,10 +2772,6 @@ Script: %2</source>
         <translation>工作负载：</translation>
     </message>
     <message>
-        <source>the template&apos;s (M=256,N=256,K=256)</source>
-        <translation>模板的默认值（M=256,N=256,K=256）</translation>
-    </message>
-    <message>
         <source>The template&apos;s workload parameters, NAME=VALUE,…</source>
         <translation>模板的工作负载参数，格式为 NAME=VALUE,…</translation>
     </message>
@@ -2556,10 +2824,6 @@ Script: %2</source>
         </translation>
     </message>
     <message>
-        <source>%1, trial %2: %3 (%4)</source>
-        <translation>%1，第 %2 次试验：%3（%4）</translation>
-    </message>
-    <message>
         <source># %1, trial %2 of the tuning records: --config %3
 # %4
 </source>
@@ -2582,6 +2846,18 @@ Script: %2</source>
     <message>
         <source>Cannot open the configuration: %1</source>
         <translation>无法打开该配置：%1</translation>
+    </message>
+    <message>
+        <source>the template&apos;s</source>
+        <translation>模板的默认值</translation>
+    </message>
+    <message>
+        <source>the template&apos;s: %1</source>
+        <translation>模板的默认值：%1</translation>
+    </message>
+    <message>
+        <source>%1, trial %2: %3</source>
+        <translation>%1，第 %2 次试验：%3</translation>
     </message>
 </context>
 </TS>

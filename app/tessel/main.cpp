@@ -109,6 +109,9 @@ int main(int argc, char** argv) {
         window.openFile(files.first());
     else if (parser.isSet(example) || firstStart)
         window.openExample();
+    // Work that an IDE which crashed or was killed left unsaved (autosave):
+    // a bar at the top offers it back.
+    window.offerRecovery();
 
     if (parser.isSet(shots)) {
         // Wait until the model compiled and every job (layout, re-lowering)

@@ -260,6 +260,15 @@ void CodeView::restorePanes() {
     arrangePanes();
 }
 
+int CodeView::leastWidth() const {
+    int width = 0;
+    for (int p = 0; p < PaneCount; ++p)
+        if (isPaneVisible(Pane(p)))
+            width = std::max(width, editors_[size_t(p)]->widthForColumns(kMinimumColumns));
+    // The view's own frame around its groups (nothing now, but it may grow one).
+    return width + (this->width() - stack_->width());
+}
+
 std::pair<int, Qt::Orientation> CodeView::groupsThatFit(int panes) const {
     if (panes <= 1) return {panes, Qt::Horizontal};
     // The widest any shown pane needs for its columns, and the height of a

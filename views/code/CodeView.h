@@ -73,6 +73,10 @@ public:
     int groupCount() const { return int(groups_.size()); }
     Qt::Orientation groupOrientation() const;
     QList<Pane> groupPanes(int group) const;
+    /// The least width at which every shown pane keeps kMinimumColumns: one
+    /// group across, the others stacked or tabbed (the layout rule's measure
+    /// of what the view can give up).
+    int leastWidth() const;
     /// Whether `pane` is shown and the tab in front of its group.
     bool isPaneInFront(Pane pane) const;
     /// Brings `pane` to the front of its group (showing it first when hidden).

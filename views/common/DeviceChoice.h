@@ -34,6 +34,17 @@ struct DeviceChoice {
     bool operator==(const DeviceChoice&) const = default;
 };
 
+/// What a failed measurement was, in words for the run history and status
+/// lines: "device unreachable", "crashed", "timed out", "did not build", …
+/// (runtime::MeasureError); "wrong result" for outputs that differ.
+QString measureFailureName(runtime::MeasureError error);
+
+/// A measurement on `device` that failed with kind `error` and message
+/// `message` (the runner's, e.g. "connect: Connection refused"), as a
+/// sentence that says what to check: for an unreachable device, that
+/// tessel-rpc runs there and the Devices panel, or Use This Machine.
+QString explainMeasureFailure(const DeviceChoice& device, runtime::MeasureError error, const QString& message);
+
 /// The runners that measure and run on a DeviceChoice; live as long as the
 /// measurement. Throws std::runtime_error when the token file cannot be read.
 class DeviceRunners : public driver::DeviceRunners {

@@ -6,6 +6,8 @@
 #include "common/Jobs.h"
 #include "common/MessageLog.h"
 
+#include <QFileInfo>
+
 namespace tessel::views {
 
 Session::Session(QObject* parent) : QObject(parent), jobs_(new Jobs(this)), messages_(new MessageLog(this)) {}
@@ -15,7 +17,12 @@ Session::~Session() = default;
 void Session::setModel(const QString& path, std::shared_ptr<const driver::CompiledModel> model,
                        const QMap<QString, QString>& inputShapes) {
     kind_ = Kind::Model;
-    if (path != sourcePath_) chosenConfigs_.clear(); // another model's workloads
+    if (path != sourcePath_) {
+        // Another model's workloads and functions.
+        chosenConfigs_.clear();
+        editedSchedules_.clear();
+        savedSchedules_.clear();
+    }
     sourcePath_ = path;
     model_ = std::move(model);
     inputShapes_ = inputShapes;
@@ -24,22 +31,92 @@ void Session::setModel(const QString& path, std::shared_ptr<const driver::Compil
     artifacts_.reset();
     profile_.clear(); // times of another compile
     profileTotalMs_ = 0;
+    savedScriptText_.clear();
     emit modelChanged();
     emit currentFunctionChanged(currentFunction_);
     emit artifactsChanged();
+    updateModified();
 }
 
-void Session::setScript(const QString& path, const QString& text) {
+void Session::setScript(const QString& path, const QString& text, const std::optional<QString>& savedText) {
     kind_ = Kind::Script;
     sourcePath_ = path;
     model_.reset();
     inputShapes_.clear();
     scriptText_ = text;
+    savedScriptText_ = savedText.value_or(text);
+    editedSchedules_.clear();
+    savedSchedules_.clear();
     currentFunction_.clear();
     artifacts_.reset();
+    ++changeCount_;
     emit scriptChanged();
     emit currentFunctionChanged(currentFunction_);
     emit artifactsChanged();
+    updateModified();
+}
+
+void Session::updateScriptText(const QString& text) {
+    if (text == scriptText_) return;
+    scriptText_ = text;
+    ++changeCount_;
+    updateModified();
+}
+
+void Session::markScriptSaved(const QString& path) {
+    const QString old = sourcePath_;
+    sourcePath_ = path;
+    savedScriptText_ = scriptText_;
+    updateModified();
+    // The title and anything else that names the file.
+    if (old != path) emit scriptRenamed(old);
+}
+
+void Session::setSavedSchedules(const QMap<QString, QString>& schedules) {
+    savedSchedules_ = schedules;
+    updateModified();
+}
+
+void Session::setSavedTuningSettings(const QVariantMap& tuning) {
+    savedTuningSettings_ = tuning;
+    updateModified();
+}
+
+void Session::markProjectSaved() {
+    savedSchedules_ = editedSchedules_;
+    savedTuningSettings_ = tuningSettings_;
+    updateModified();
+}
+
+void Session::setTuningSettings(const QVariantMap& settings) {
+    if (settings == tuningSettings_) return;
+    tuningSettings_ = settings;
+    ++changeCount_;
+    emit tuningSettingsChanged();
+    updateModified();
+}
+
+QStringList Session::unsavedChanges() const {
+    QStringList what;
+    if (isScriptModified())
+        what << (sourcePath_.isEmpty() ? tr("the new script") : tr("the script %1").arg(QFileInfo(sourcePath_).fileName()));
+    if (areSchedulesModified()) {
+        int changed = 0;
+        for (auto it = editedSchedules_.begin(); it != editedSchedules_.end(); ++it)
+            changed += savedSchedules_.value(it.key()) != it.value();
+        for (auto it = savedSchedules_.begin(); it != savedSchedules_.end(); ++it)
+            changed += !editedSchedules_.contains(it.key());
+        what << tr("%n edited schedule(s) of %1", nullptr, changed).arg(QFileInfo(sourcePath_).fileName());
+    }
+    if (areTuningSettingsModified()) what << tr("the tuning settings");
+    return what;
+}
+
+void Session::updateModified() {
+    const bool m = isModified();
+    if (m == modified_) return;
+    modified_ = m;
+    emit modifiedChanged(m);
 }
 
 void Session::clear() {
@@ -51,11 +128,14 @@ void Session::clear() {
     currentFunction_.clear();
     artifacts_.reset();
     editedSchedules_.clear();
+    savedSchedules_.clear();
+    savedScriptText_.clear();
     profile_.clear();
     profileTotalMs_ = 0;
     emit cleared();
     emit currentFunctionChanged(currentFunction_);
     emit artifactsChanged();
+    updateModified();
 }
 
 void Session::selectFunction(const QString& name) {
@@ -76,7 +156,9 @@ void Session::setEditedSchedule(const QString& function, const QString& script) 
         if (editedSchedules_.value(function) == script) return;
         editedSchedules_[function] = script;
     }
+    ++changeCount_;
     emit editedSchedulesChanged();
+    updateModified();
 }
 
 void Session::report(const QString& text, bool error) {

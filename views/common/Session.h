@@ -15,9 +15,11 @@
 #include <QMap>
 #include <QObject>
 #include <QString>
+#include <QVariantMap>
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -68,11 +70,46 @@ public:
 
     /// The text of the open TE script (Kind::Script).
     QString scriptText() const { return scriptText_; }
-    void setScript(const QString& path, const QString& text);
+    /// Opens a script: `text` is what the editor shows, `savedText` what its
+    /// file holds (by default `text`; a recovered or generated script differs,
+    /// and counts as modified until saved).
+    void setScript(const QString& path, const QString& text, const std::optional<QString>& savedText = {});
     /// Keeps the script's text as edited, without reloading anyone (no
-    /// signal): the schedule editor calls it as the user types, so a rebuild
-    /// of the views or a saved project starts from the edited text.
-    void updateScriptText(const QString& text) { scriptText_ = text; }
+    /// signal but modifiedChanged): the schedule editor calls it as the user
+    /// types, so a rebuild of the views or a saved project starts from the
+    /// edited text.
+    void updateScriptText(const QString& text);
+
+    // ---- what is saved (the title's modified marker, Save, the prompt on close, autosave)
+    /// The script's text as its file holds it (last opened, saved or reverted).
+    QString savedScriptText() const { return savedScriptText_; }
+    /// The script was written to `path` with its current text (Save, Save As).
+    void markScriptSaved(const QString& path);
+    /// The edited schedules as the project file holds them (a project opened
+    /// or saved); none for a model opened without a project.
+    void setSavedSchedules(const QMap<QString, QString>& schedules);
+    QMap<QString, QString> savedSchedules() const { return savedSchedules_; }
+    /// The tuning settings as the project file holds them (without a project: the defaults, none).
+    void setSavedTuningSettings(const QVariantMap& tuning);
+    /// The project was written with the session's schedules and tuning settings.
+    void markProjectSaved();
+    bool isScriptModified() const { return kind_ == Kind::Script && scriptText_ != savedScriptText_; }
+    bool areSchedulesModified() const { return kind_ == Kind::Model && editedSchedules_ != savedSchedules_; }
+    bool areTuningSettingsModified() const { return tuningSettings_ != savedTuningSettings_; }
+    /// Anything above: the window title's marker, the prompt on close.
+    bool isModified() const { return isScriptModified() || areSchedulesModified() || areTuningSettingsModified(); }
+    /// What is unsaved, one line each, for the prompt on close ("the script
+    /// gemm.te", "2 edited schedules", "the tuning settings"); empty: nothing.
+    QStringList unsavedChanges() const;
+    /// Counts every change an autosave keeps (script text, schedules, tuning
+    /// settings): autosave writes only when it moved.
+    quint64 changeCount() const { return changeCount_; }
+
+    /// The Tuning view's settings (tuner, trials, early stopping, workload,
+    /// order, records file) as NAME -> value: kept here so they survive a
+    /// rebuild of the views and are saved with the project.
+    QVariantMap tuningSettings() const { return tuningSettings_; }
+    void setTuningSettings(const QVariantMap& settings);
 
     /// Closes whatever is open.
     void clear();
@@ -137,6 +174,8 @@ public:
 signals:
     void modelChanged();
     void scriptChanged();
+    /// The open script was saved under another path (Save As): same text, new name.
+    void scriptRenamed(const QString& oldPath);
     void cleared();
     void currentFunctionChanged(const QString& name);
     void artifactsChanged();
@@ -146,6 +185,10 @@ signals:
     void profileChanged();
     void recordsChanged();
     void chosenConfigsChanged();
+    /// isModified() changed.
+    void modifiedChanged(bool modified);
+    /// setTuningSettings() changed them (a project opened, the Tuning view).
+    void tuningSettingsChanged();
     /// A message for the user (errors from workers, finished measurements).
     void message(const QString& text, bool error);
 
@@ -154,16 +197,22 @@ public:
     void report(const QString& text, bool error = false);
 
 private:
+    /// Emits modifiedChanged when isModified() differs from the last emitted.
+    void updateModified();
+
     Kind kind_ = Kind::Empty;
     Jobs* jobs_;
     MessageLog* messages_;
     QString sourcePath_;
     std::shared_ptr<const driver::CompiledModel> model_;
     QMap<QString, QString> inputShapes_;
-    QString scriptText_;
+    QString scriptText_, savedScriptText_;
     QString currentFunction_;
     std::shared_ptr<const driver::FunctionArtifacts> artifacts_;
-    QMap<QString, QString> editedSchedules_;
+    QMap<QString, QString> editedSchedules_, savedSchedules_;
+    QVariantMap tuningSettings_, savedTuningSettings_;
+    bool modified_ = false;
+    quint64 changeCount_ = 0;
     QString target_ = QStringLiteral("host");
     Target resolvedTarget_;
     DeviceChoice device_;

@@ -110,6 +110,7 @@ CompareView::CompareView(Session* session, QWidget* parent)
     split->addWidget(tableView_);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 2);
+    split->setSizes({3000, 2000}); // the chart first: three fifths
     layout->addWidget(split, 1);
 
     status_ = new QLabel(this);

@@ -4,6 +4,8 @@
 
 #include <QSettings>
 
+#include <functional>
+
 namespace tessel::views {
 
 namespace {
@@ -58,6 +60,7 @@ DeviceList::DeviceList(QObject* parent) : QStandardItemModel(0, ColumnCount, par
 bool DeviceList::addEndpoint(const Endpoint& endpoint) {
     if (endpoints_.contains(endpoint)) return false;
     endpoints_ << endpoint;
+    reachable_ << false;
     QList<QStandardItem*> row = makeRow(RowKind::Endpoint);
     row[Name]->setText(endpoint.kind == Endpoint::Kind::Tracker ? tr("Tracker") : tr("Server"));
     row[Address]->setText(endpoint.address());
@@ -65,12 +68,14 @@ bool DeviceList::addEndpoint(const Endpoint& endpoint) {
     row[Name]->setData(endpoint.host, HostRole);
     row[Name]->setData(endpoint.port, PortRole);
     appendRow(row);
+    markChosen();
     return true;
 }
 
 void DeviceList::removeEndpoint(int index) {
     if (index < 0 || index >= endpoints_.size()) return;
     endpoints_.removeAt(index);
+    reachable_.removeAt(index);
     removeRow(index);
 }
 
@@ -86,16 +91,21 @@ QString DeviceList::message(int index) const {
     return it ? it->text() : QString();
 }
 
+bool DeviceList::reachable(int index) const { return reachable_.value(index, false); }
+
 void DeviceList::apply(int index, const ProbeResult& result) {
     if (index < 0 || index >= endpoints_.size()) return;
     QStandardItem* root = invisibleRootItem();
     QStandardItem* endpoint = item(index, Name);
+    reachable_[index] = result.ok;
     if (!result.ok) {
         setText(root, index, State, tr("unreachable"));
         setText(root, index, Message, result.message);
         setText(root, index, RoundTrip, QString());
         item(index, Message)->setToolTip(result.message);
         item(index, State)->setForeground(QColor(0xc0, 0x30, 0x30));
+        if (endpoints_[index].kind == Endpoint::Kind::Tracker) markTrackerUnknown(endpoint);
+        markChosen();
         return;
     }
     item(index, State)->setForeground(QBrush());
@@ -110,6 +120,87 @@ void DeviceList::apply(int index, const ProbeResult& result) {
         setText(root, index, Device, deviceSummary(result.deviceJson));
         endpoint->setData(q(result.deviceJson), DeviceJsonRole);
     }
+    markChosen();
+}
+
+void DeviceList::markTrackerUnknown(QStandardItem* endpoint) {
+    // Its keys' counts and its servers' states are the last the tracker
+    // said, not what is there now.
+    const QColor grey(0x80, 0x80, 0x80);
+    const int row = endpoint->row();
+    setText(invisibleRootItem(), row, Keys, QStringLiteral("—"));
+    for (int k = 0; k < endpoint->rowCount(); ++k) {
+        setText(endpoint, k, State, tr("unknown: tracker unreachable"));
+        setText(endpoint, k, Keys, QStringLiteral("—"));
+        endpoint->child(k, State)->setForeground(grey);
+        QStandardItem* key = endpoint->child(k);
+        for (int r = 0; r < key->rowCount(); ++r) {
+            setText(key, r, State, tr("unknown: tracker unreachable"));
+            setText(key, r, Heartbeat, QStringLiteral("—"));
+            key->child(r, State)->setForeground(grey);
+        }
+    }
+}
+
+bool DeviceList::isChosen(const QStandardItem* name) const {
+    if (chosen_.isLocal() || !name) return false;
+    const auto kind = static_cast<RowKind>(name->data(KindRole).toInt());
+    if (chosen_.kind == DeviceChoice::Kind::TrackerKey) {
+        if (kind != RowKind::Key || !name->parent()) return false;
+        const Endpoint& e = endpoints_.value(name->parent()->row());
+        return e.kind == Endpoint::Kind::Tracker && e.host == chosen_.host && e.port == chosen_.port &&
+               name->text() == chosen_.key;
+    }
+    // A server: a server endpoint, or a tracker's server, at that address.
+    if (kind == RowKind::Key) return false;
+    if (kind == RowKind::Endpoint && endpoints_.value(name->row()).kind != Endpoint::Kind::Server) return false;
+    return name->data(HostRole).toString() == chosen_.host && name->data(PortRole).toUInt() == chosen_.port;
+}
+
+void DeviceList::markChosen() {
+    const QColor tint(0xdf, 0xf0, 0xd8);
+    std::function<void(QStandardItem*)> visit = [&](QStandardItem* parent) {
+        for (int r = 0; r < parent->rowCount(); ++r) {
+            QStandardItem* name = parent->child(r, Name);
+            const bool chosen = isChosen(name);
+            if (name->data(ChosenRole).toBool() != chosen || chosen) {
+                name->setData(chosen, ChosenRole);
+                for (int c = 0; c < ColumnCount; ++c) {
+                    QStandardItem* cell = parent->child(r, c);
+                    QFont f = cell->font();
+                    f.setBold(chosen);
+                    cell->setFont(f);
+                    cell->setBackground(chosen ? QBrush(tint) : QBrush());
+                }
+                name->setToolTip(chosen ? tr("Run and Measure use this device") : QString());
+                if (chosen && !chosenTrouble_.isEmpty()) {
+                    setText(parent, r, State, tr("unreachable"));
+                    parent->child(r, State)->setForeground(QColor(0xc0, 0x30, 0x30));
+                    parent->child(r, State)->setToolTip(chosenTrouble_);
+                }
+            }
+            visit(name);
+        }
+    };
+    visit(invisibleRootItem());
+}
+
+void DeviceList::setChosen(const DeviceChoice& device, const QString& unreachable) {
+    chosen_ = device;
+    chosenTrouble_ = unreachable;
+    markChosen();
+}
+
+QModelIndex DeviceList::chosenIndex() const {
+    std::function<QModelIndex(const QStandardItem*)> find = [&](const QStandardItem* parent) -> QModelIndex {
+        for (int r = 0; r < parent->rowCount(); ++r) {
+            const QStandardItem* name = parent->child(r, Name);
+            if (name->data(ChosenRole).toBool()) return name->index();
+            if (QModelIndex i = find(name); i.isValid()) return i;
+        }
+        return {};
+    };
+    return find(invisibleRootItem());
 }
 
 void DeviceList::applyTracker(QStandardItem* endpoint, const rpc::TrackerStatus& status) {
@@ -128,6 +219,7 @@ void DeviceList::applyTracker(QStandardItem* endpoint, const rpc::TrackerStatus&
         }
         setText(endpoint, r, Keys, QStringLiteral("%1 / %2 / %3").arg(k.total).arg(k.free).arg(k.pending));
         setText(endpoint, r, State, k.free > 0 ? tr("free") : k.total > 0 ? tr("all held") : tr("no server"));
+        endpoint->child(r, State)->setForeground(QBrush()); // no longer unknown
         QStandardItem* key = endpoint->child(r);
         QList<QVariant> ids;
         for (const rpc::ServerStatus& s : status.servers) {
@@ -148,6 +240,8 @@ void DeviceList::applyTracker(QStandardItem* endpoint, const rpc::TrackerStatus&
             server->setData(q(s.deviceJson), DeviceJsonRole);
             setText(key, sr, Address, QStringLiteral("%1:%2").arg(q(s.host)).arg(s.port));
             setText(key, sr, State, s.client.empty() ? q(s.state) : QStringLiteral("%1 (%2)").arg(q(s.state), q(s.client)));
+            key->child(sr, State)->setForeground(QBrush());
+            key->child(sr, State)->setToolTip(QString());
             setText(key, sr, Device, deviceSummary(s.deviceJson));
             setText(key, sr, Heartbeat, ago(s.lastHeartbeatMs));
         }

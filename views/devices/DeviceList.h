@@ -6,6 +6,7 @@
 /// the application's QSettings ("devices/endpoints").
 #pragma once
 
+#include "common/DeviceChoice.h"
 #include "devices/DeviceProbe.h"
 
 #include <QList>
@@ -27,6 +28,8 @@ public:
     /// A row's reachable server address (server rows).
     static constexpr int HostRole = Qt::UserRole + 3;
     static constexpr int PortRole = Qt::UserRole + 4;
+    /// True on the row of the device Run and Measure use (setChosen).
+    static constexpr int ChosenRole = Qt::UserRole + 5;
 
     explicit DeviceList(QObject* parent = nullptr);
 
@@ -41,6 +44,16 @@ public:
     void apply(int index, const ProbeResult& result);
     /// The last probe's message for endpoint `index` (empty when it answered).
     QString message(int index) const;
+    /// Whether endpoint `index` answered its last probe (false before the first).
+    bool reachable(int index) const;
+
+    /// Marks the row of `device` (a server by address, a tracker's key) as
+    /// the one Run and Measure use: bold, tinted, ChosenRole; with
+    /// `unreachable` set, its state says so (the chosen device's own health
+    /// check failed, whatever a tracker still lists).
+    void setChosen(const DeviceChoice& device, const QString& unreachable = {});
+    /// The row of the chosen device, column Name; invalid when it is not listed.
+    QModelIndex chosenIndex() const;
 
     /// Reads and writes the list in QSettings.
     void load();
@@ -48,7 +61,14 @@ public:
 
 private:
     void applyTracker(QStandardItem* endpoint, const rpc::TrackerStatus& status);
+    /// A tracker that no longer answers: what it listed is not known now.
+    void markTrackerUnknown(QStandardItem* endpoint);
+    bool isChosen(const QStandardItem* nameItem) const;
+    void markChosen();
     QList<Endpoint> endpoints_;
+    QList<bool> reachable_;
+    DeviceChoice chosen_;
+    QString chosenTrouble_;
 };
 
 /// "aarch64-unknown-linux-gnu, cortex-a72, 4 cores, neon" from DeviceInfo JSON

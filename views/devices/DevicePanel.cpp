@@ -109,7 +109,17 @@ DevicePanel::DevicePanel(Session* session, QWidget* parent)
     layout->addWidget(status_);
 
     list_->load();
-    connect(session_, &Session::deviceChanged, this, &DevicePanel::showDevice);
+    connect(session_, &Session::deviceChanged, this, [this] {
+        // A new choice: not checked yet; its check goes first.
+        chosenChecked_ = false;
+        chosenTrouble_.clear();
+        list_->setChosen(session_->device());
+        showDevice();
+        checkChosen();
+    });
+    list_->setChosen(session_->device());
+    connect(this, &DevicePanel::refreshed, this, &DevicePanel::fitColumns);
+    fitColumns(); // the headers whole from the start ("Total / free / pending")
     connect(session_, &Session::targetChanged, this, &DevicePanel::showDevice);
     showDevice();
     updateActions();
@@ -160,6 +170,56 @@ void DevicePanel::refresh() {
         });
         watcher->setFuture(QtConcurrent::run(&pool_, probeEndpoint, e, timeoutMs_));
     }
+    checkChosen();
+}
+
+void DevicePanel::checkChosen() {
+    const DeviceChoice d = session_->device();
+    if (d.isLocal() || chosenInFlight_) return;
+    chosenInFlight_ = true;
+    Endpoint e;
+    e.kind = d.kind == DeviceChoice::Kind::TrackerKey ? Endpoint::Kind::Tracker : Endpoint::Kind::Server;
+    e.host = d.host;
+    e.port = d.port;
+    e.tokenFile = d.tokenFile;
+    auto* watcher = new QFutureWatcher<ProbeResult>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, d] {
+        watcher->deleteLater();
+        chosenInFlight_ = false;
+        if (!(session_->device() == d)) { // chosen again meanwhile: check that one
+            checkChosen();
+            return;
+        }
+        const ProbeResult r = watcher->result();
+        QString trouble = r.ok ? QString() : r.message;
+        if (r.ok && r.tracker) {
+            // A tracker that answers: the key needs a server.
+            const rpc::KeyStatus* key = nullptr;
+            for (const auto& k : r.tracker->keys)
+                if (QString::fromStdString(k.key) == d.key) key = &k;
+            if (!key || key->total == 0)
+                trouble = tr("The tracker has no server of key %1 now: start one with tessel-rpc server --tracker "
+                             "%2:%3 --key %1.")
+                              .arg(d.key, d.host)
+                              .arg(d.port);
+        }
+        chosenChecked_ = true;
+        if (trouble != chosenTrouble_) {
+            chosenTrouble_ = trouble;
+            list_->setChosen(d, trouble);
+            showDevice();
+        }
+        emit chosenChecked();
+    });
+    watcher->setFuture(QtConcurrent::run(&pool_, probeEndpoint, e, timeoutMs_));
+}
+
+void DevicePanel::fitColumns() {
+    QHeaderView* header = tree_->header();
+    for (int c = 0; c < DeviceList::Message; ++c) {
+        const int wanted = std::max(static_cast<QAbstractItemView*>(tree_)->sizeHintForColumn(c), header->sectionSizeHint(c));
+        if (header->sectionSize(c) < wanted) header->resizeSection(c, wanted);
+    }
 }
 
 bool DevicePanel::useForRuns(const QModelIndex& index) {
@@ -190,6 +250,11 @@ bool DevicePanel::useForRuns(const QModelIndex& index) {
     const std::string json = item->data(DeviceList::DeviceJsonRole).toString().toStdString();
     if (json.empty()) {
         status_->setText(tr("%1 has not answered yet: wait for its facts.").arg(choice.label()));
+        return false;
+    }
+    // A server endpoint, or a tracker, that does not answer now: not a device to run on.
+    if (!list_->reachable(e)) {
+        status_->setText(tr("%1 does not answer: %2").arg(endpoint.address(), list_->message(e)));
         return false;
     }
     QString target;
@@ -227,7 +292,15 @@ void DevicePanel::addDialog(Endpoint::Kind kind) {
 
 void DevicePanel::showDevice() {
     const DeviceChoice d = session_->device();
-    status_->setText(tr("Run and Measure use: %1 (target %2).").arg(d.label(), session_->target()));
+    QString text = tr("Run and Measure use: %1 (target %2).").arg(d.label(), session_->target());
+    const bool trouble = !d.isLocal() && !chosenTrouble_.isEmpty();
+    if (trouble)
+        text += QLatin1Char(' ') + tr("It does not answer: %1 Runs fail until it does; Use This Machine runs here.")
+                                      .arg(chosenTrouble_);
+    else if (!d.isLocal() && !chosenChecked_)
+        text += QLatin1Char(' ') + tr("Checking that it answers…");
+    status_->setText(text);
+    status_->setStyleSheet(trouble ? QStringLiteral("color: #c03030;") : QString());
 }
 
 void DevicePanel::updateActions() {

@@ -5,6 +5,10 @@
 /// reached, and "Use for runs", which makes a server or a tracker's key the
 /// session's device (Session::setDevice) and its target the session's target,
 /// so the code view shows that triple's code and Run / Measure run there.
+/// The chosen device is checked with every refresh (a server by its own
+/// get-device call, a tracker's key by the tracker's list): its row is
+/// marked in the tree, and the "Run and Measure use" line says when it does
+/// not answer and what to check, whatever a tracker still lists.
 #pragma once
 
 #include "devices/DeviceList.h"
@@ -44,17 +48,28 @@ public:
     void useLocal();
     /// The line under the list: the chosen device, or why a choice failed.
     QString statusText() const;
+    /// The chosen device's last health check: empty when it answered (or
+    /// none was made yet), else what went wrong and what to check.
+    QString chosenTrouble() const { return chosenTrouble_; }
+    /// Whether the chosen device was checked since it was chosen.
+    bool isChosenChecked() const { return chosenChecked_; }
     /// Probe timeout (ms); tests shorten it.
     void setTimeoutMs(int ms) { timeoutMs_ = ms; }
 
 signals:
     /// A probe result was shown (tests wait on it).
     void refreshed(int endpoint);
+    /// The chosen device's health check ended (chosenTrouble()).
+    void chosenChecked();
 
 private:
     void addDialog(Endpoint::Kind kind);
     void showDevice();
     void updateActions();
+    /// Probes the session's device (not this machine) on a worker.
+    void checkChosen();
+    /// Widens the columns whose contents grew (a user's widths stay otherwise).
+    void fitColumns();
 
     Session* session_;
     DeviceList* list_;
@@ -67,6 +82,9 @@ private:
     /// Endpoints (by value) with a probe under way.
     QList<Endpoint> inFlight_;
     int timeoutMs_ = 3000;
+    bool chosenInFlight_ = false;
+    bool chosenChecked_ = false;
+    QString chosenTrouble_;
 };
 
 } // namespace tessel::views

@@ -27,6 +27,7 @@ public:
         double latencyMs = 0, gflops = 0;
         bool correct = false;
         QString error;
+        QString device; ///< where it ran (DeviceChoice::label); empty: this machine
     };
 
     explicit LessonTimes(QObject* parent = nullptr);

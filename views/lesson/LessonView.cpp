@@ -271,12 +271,14 @@ void LessonView::updateFigures() {
     }
     published_->setToolTip(lesson().machine);
     if (const auto m = times_->measurement(current_)) {
-        QString text = tr("This machine: %1, %2 GFLOP/s, %3")
+        QString text = tr("%1, %2 GFLOP/s, %3")
                            .arg(formatMs(m->latencyMs))
                            .arg(m->gflops, 0, 'f', 1)
                            .arg(m->correct ? tr("correct") : tr("WRONG: %1").arg(m->error));
         if (const auto base = times_->measurement(0); current_ > 0 && base && m->latencyMs > 0)
             text += tr(", %1× the baseline").arg(base->latencyMs / m->latencyMs, 0, 'f', 1);
+        // Where it ran: this machine, or the device panel's device.
+        text = m->device.isEmpty() ? tr("This machine: %1").arg(text) : QStringLiteral("%1: %2").arg(m->device, text);
         measuredLabel_->setText(text);
     } else if (times_->measuring() == current_) {
         measuredLabel_->setText(tr("This machine: measuring…"));
@@ -327,8 +329,20 @@ void LessonView::measure() {
             return std::make_shared<driver::RunReport>(driver::runAndCheck(f, options));
         },
         this,
-        [this, index](std::shared_ptr<driver::RunReport> rep) {
+        [this, index, device = session_->device()](std::shared_ptr<driver::RunReport> rep) {
+            if (!rep->ok && rep->errorKind != runtime::MeasureError::WrongResult) {
+                // Nothing was measured (no device, a crash, a build error): no time, what to check.
+                if (times_->measuring() == index) times_->setMeasuring(-1);
+                updateFigures();
+                const QString why = explainMeasureFailure(device, rep->errorKind, q(rep->error));
+                measuredLabel_->setText(tr("The measurement on %1 failed: %2").arg(device.label(), why));
+                session_->report(tr("Measuring %1 on %2 failed: %3")
+                                     .arg(lesson().steps[index].fileName, device.label(), why),
+                                 true);
+                return;
+            }
             LessonTimes::Measurement m;
+            if (!device.isLocal()) m.device = device.label();
             m.latencyMs = rep->latencyMs;
             m.gflops = rep->gflops;
             m.correct = rep->ok;

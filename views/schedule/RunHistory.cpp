@@ -31,6 +31,13 @@ void RunHistory::showDocument(const QString& key) {
     endResetModel();
 }
 
+void RunHistory::renameDocument(const QString& from, const QString& to) {
+    if (from == to) return;
+    if (runs_.contains(from)) runs_.insert(to, runs_.take(from));
+    if (count_.contains(from)) count_.insert(to, count_.take(from));
+    if (shown_ == from) shown_ = to;
+}
+
 RunRecord RunHistory::add(const QString& key, RunRecord record) {
     QList<RunRecord>& list = runs_[key];
     record.number = ++count_[key];
@@ -71,19 +78,21 @@ QVariant RunHistory::data(const QModelIndex& index, int role) const {
         case Change:
             return r.label;
         case Latency:
-            return QString::number(r.latencyMs, 'f', 3);
+            return r.measured ? QString::number(r.latencyMs, 'f', 3) : QStringLiteral("—");
         case Gflops:
-            return QString::number(r.gflops, 'f', 1);
+            return r.measured ? QString::number(r.gflops, 'f', 1) : QStringLiteral("—");
         case PeakShare:
-            return r.peakShare > 0 ? QString::number(r.peakShare * 100, 'f', 1)
-                                   : QStringLiteral("—");
+            return r.measured && r.peakShare > 0 ? QString::number(r.peakShare * 100, 'f', 1)
+                                                 : QStringLiteral("—");
         case Correct:
-            return r.correct ? tr("ok") : tr("FAIL");
+            return r.correct ? tr("ok") : r.failure.isEmpty() ? tr("FAIL") : r.failure;
+        case Device:
+            return r.device;
         default:
             return {};
         }
     case Qt::TextAlignmentRole:
-        if (column == Change) return int(Qt::AlignLeft | Qt::AlignVCenter);
+        if (column == Change || column == Device) return int(Qt::AlignLeft | Qt::AlignVCenter);
         if (column == Correct) return int(Qt::AlignCenter);
         return int(Qt::AlignRight | Qt::AlignVCenter);
     case Qt::ToolTipRole:
@@ -93,6 +102,7 @@ QVariant RunHistory::data(const QModelIndex& index, int role) const {
             return r.correct
                        ? tr("max abs error %1, max rel error %2").arg(r.maxAbsErr).arg(r.maxRelErr)
                        : r.error;
+        if (column == Device) return r.device;
         return {};
     case Qt::ForegroundRole:
         if (column == Correct) return r.correct ? QColor(56, 142, 60) : QColor(220, 50, 47);
@@ -121,6 +131,8 @@ QVariant RunHistory::headerData(int section, Qt::Orientation orientation, int ro
         return tr("% of peak");
     case Correct:
         return tr("Correct");
+    case Device:
+        return tr("Device");
     default:
         return {};
     }

@@ -3,7 +3,7 @@
 /// document (a script, or one fused function of a model) so that switching
 /// functions and coming back finds the comparison where it was, and shown as
 /// a table model (number, time, what changed, latency, GFLOP/s, share of
-/// peak, correctness). Double-clicking a row in the editor puts that run's
+/// peak, correctness or why it failed, and the device it ran on). Double-clicking a row in the editor puts that run's
 /// script back.
 #pragma once
 
@@ -32,6 +32,12 @@ struct RunRecord {
     bool correct = false; ///< outputs match the default schedule's
     int threads = 0;
     QString error; ///< why it is not correct (or why it failed)
+    /// Why it failed (measureFailureName: "device unreachable", "crashed",
+    /// "wrong result", …); empty when it ran and was correct. A run that did
+    /// not measure anything has no latency, never "0.000 ms".
+    QString failure;
+    bool measured = false; ///< latencyMs and gflops are a measurement
+    QString device;        ///< where it ran (DeviceChoice::label)
 };
 
 /// "L31: s[CC].split(k, factor=8)": the first line of `after` that differs
@@ -41,7 +47,7 @@ QString changeLabel(const QString& before, const QString& after, int number);
 class RunHistory : public QAbstractTableModel {
     Q_OBJECT
 public:
-    enum Column { Number, Time, Change, Latency, Gflops, PeakShare, Correct, ColumnCount };
+    enum Column { Number, Time, Change, Latency, Gflops, PeakShare, Correct, Device, ColumnCount };
     /// Runs kept per document; the oldest go first.
     static constexpr int kLimit = 10;
 
@@ -50,6 +56,9 @@ public:
     /// Shows the runs of document `key` (resets the model).
     void showDocument(const QString& key);
     QString document() const { return shown_; }
+    /// Document `from` is now called `to` (a script saved under another name):
+    /// its runs and numbering go with it.
+    void renameDocument(const QString& from, const QString& to);
     /// Numbers and labels `record` within the history of document `key`,
     /// keeps it and returns it as kept.
     RunRecord add(const QString& key, RunRecord record);

@@ -26,6 +26,11 @@ QString q(const std::string& s) {
     return QString::fromStdString(s);
 }
 
+/// The run history's key of a script document.
+QString scriptKey(const QString& path, const QString& fileName) {
+    return QStringLiteral("script:") + path + QLatin1Char(':') + fileName;
+}
+
 } // namespace
 
 /// What a re-lowering job needs, copied off the GUI thread's state.
@@ -59,10 +64,23 @@ ScheduleDocument::ScheduleDocument(Session* session, QObject* parent)
     debounce_->setSingleShot(true);
     connect(debounce_, &QTimer::timeout, this, &ScheduleDocument::startRelower);
     connect(session_, &Session::scriptChanged, this, &ScheduleDocument::onScriptChanged);
+    connect(session_, &Session::scriptRenamed, this, [this](const QString& oldPath) {
+        // Saved under another name: the same text, its history kept under the new name.
+        if (source_ != Source::Script) return;
+        const QString before = scriptKey(oldPath, fileName_);
+        fileName_ = QFileInfo(session_->sourcePath()).fileName();
+        history_->renameDocument(before, documentKey());
+    });
     connect(session_, &Session::currentFunctionChanged, this, &ScheduleDocument::onFunctionChanged);
     connect(session_, &Session::cleared, this, [this] { clear(tr("Nothing is open.")); });
     connect(session_, &Session::targetChanged, this, [this] {
         if (source_ != Source::None) relowerNow();
+    });
+    // A failure on the device chosen before says nothing about the one now.
+    connect(session_, &Session::deviceChanged, this, [this] {
+        if (!runFailed_) return;
+        runFailed_ = false;
+        setStatus(tr("Run and Measure now use %1.").arg(session_->device().label()), false);
     });
     connect(session_->jobs(), &Jobs::finished, this,
             [this](const QString& key, bool) { onJobFinished(key); });
@@ -95,8 +113,7 @@ std::optional<RunRecord> ScheduleDocument::lastRun() const {
 }
 
 QString ScheduleDocument::documentKey() const {
-    if (source_ == Source::Script)
-        return QStringLiteral("script:") + session_->sourcePath() + QLatin1Char(':') + fileName_;
+    if (source_ == Source::Script) return scriptKey(session_->sourcePath(), fileName_);
     return QStringLiteral("function:") + function_;
 }
 
@@ -422,19 +439,22 @@ void ScheduleDocument::startRun() {
     auto references = references_;
     setBusy(true);
     setStatus(tr("Measuring %1…").arg(function), false);
+    const DeviceChoice device = session_->device();
+    runFailed_ = false;
     session_->jobs()->run<std::shared_ptr<driver::RunReport>>(
         kRun, tr("Measuring %1").arg(function),
-        [f, references, request = session_->request(), device = session_->device()](const CancelToken& token) {
+        [f, references, request = session_->request(), device](const CancelToken& token) {
             return std::make_shared<driver::RunReport>(
                 measure(f, request, *references, [token] { return token.cancelled(); }, device));
         },
         this,
-        [this, script, function, key](std::shared_ptr<driver::RunReport> report) {
-            finishRun(*report, script, function, key);
+        [this, script, function, key, device](std::shared_ptr<driver::RunReport> report) {
+            finishRun(*report, script, function, key, device);
         },
-        [this](const QString& message) {
-            setStatus(tr("Run failed: %1").arg(message), true);
-            session_->report(tr("Run failed: %1").arg(message), true);
+        [this, device](const QString& message) {
+            runFailed_ = true;
+            setStatus(tr("The run on %1 failed: %2").arg(device.label(), message), true);
+            session_->report(tr("The run on %1 failed: %2").arg(device.label(), message), true);
         });
 }
 
@@ -446,34 +466,45 @@ void ScheduleDocument::cancelRun() {
 }
 
 void ScheduleDocument::finishRun(const driver::RunReport& report, const QString& script,
-                                 const QString& function, const QString& key) {
+                                 const QString& function, const QString& key, const DeviceChoice& device) {
     RunRecord r;
     r.time = QDateTime::currentDateTime();
     r.script = script;
     r.function = function;
+    const bool wrongResult = report.errorKind == runtime::MeasureError::WrongResult;
+    // A kernel that ran, right or wrong, has a time; one that crashed, hung,
+    // did not build or never reached its device has none (never "0 ms").
+    r.measured = report.ok || wrongResult;
     r.latencyMs = report.latencyMs;
     r.gflops = report.gflops;
-    const double peak = runtime::DeviceInfo::local().peakGflops();
+    // The share of this CPU's peak; another device's peak is not known here.
+    const double peak = device.isLocal() ? runtime::DeviceInfo::local().peakGflops() : 0;
     r.peakShare = peak > 0 ? report.gflops / peak : 0;
     r.maxAbsErr = report.maxAbsErr;
     r.maxRelErr = report.maxRelErr;
     r.correct = report.ok;
     r.threads = report.threads;
-    r.error = q(report.error);
+    r.device = device.label();
+    r.failure = report.ok ? QString()
+                          : measureFailureName(report.errorKind == runtime::MeasureError::None
+                                                   ? runtime::MeasureError::Runtime
+                                                   : report.errorKind);
+    r.error = report.ok || wrongResult ? q(report.error)
+                                       : explainMeasureFailure(device, report.errorKind, q(report.error));
     r = history_->add(key, r);
-    const bool wrongResult = report.errorKind == runtime::MeasureError::WrongResult;
-    if (r.correct || wrongResult)
+    runFailed_ = !r.measured;
+    if (r.measured)
         setStatus(
-            tr("Measured: %1 ms, %2 GFLOP/s").arg(r.latencyMs, 0, 'f', 3).arg(r.gflops, 0, 'f', 1),
+            tr("Measured on %3: %1 ms, %2 GFLOP/s").arg(r.latencyMs, 0, 'f', 3).arg(r.gflops, 0, 'f', 1).arg(r.device),
             !r.correct);
-    else // it crashed, hung or did not build: say so, not "0 ms"
-        setStatus(tr("The run failed: %1").arg(r.error), true);
+    else // it crashed, hung, did not build or found no device: say so, not "0 ms"
+        setStatus(tr("The run on %1 failed: %2").arg(r.device, r.error), true);
     if (wrongResult)
         session_->report(
             tr("%1 computes something else than its default schedule: %2").arg(r.function, r.error),
             true);
     else if (!r.correct)
-        session_->report(tr("The run of %1 failed: %2").arg(r.function, r.error), true);
+        session_->report(tr("The run of %1 on %2 failed: %3").arg(r.function, r.device, r.error), true);
     emit runFinished(r);
 }
 

@@ -156,7 +156,7 @@ private:
     void applyLowered(const Lowered& r);
     void startRun();
     void finishRun(const driver::RunReport& report, const QString& script, const QString& function,
-                   const QString& key);
+                   const QString& key, const DeviceChoice& device);
     void setBusy(bool busy);
     QString documentKey() const;
 
@@ -179,6 +179,7 @@ private:
     bool relowerAgain_ = false; ///< the text changed while a lowering ran
     bool runPending_ = false;   ///< Run waits for the lowering of the text as typed
     bool busy_ = false;
+    bool runFailed_ = false;    ///< the status line says the last run failed
     /// Every edit gets the next generation; results of older ones never replace newer.
     quint64 generation_ = 0, applied_ = 0, loadEpoch_ = 0;
     std::shared_ptr<const driver::FunctionArtifacts> artifacts_;

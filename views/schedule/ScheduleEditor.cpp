@@ -43,7 +43,10 @@ ScheduleEditor::ScheduleEditor(Session* session, QWidget* parent)
     redo_->setEnabled(false);
     run_ = new QAction(QIcon::fromTheme(QStringLiteral("media-playback-start")), tr("Run"), this);
     run_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
-    run_->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    // Wherever the focus is in the window (the code view, the graph): Run
+    // measures the schedule the editor shows. (Issue 21: it worked only with
+    // the focus in the editor's dock.)
+    run_->setShortcutContext(Qt::WindowShortcut);
     run_->setToolTip(tr("Measure this schedule and check it against the default schedule (Ctrl+R)"));
     cancel_ = new QAction(QIcon::fromTheme(QStringLiteral("process-stop")), tr("Cancel"), this);
     cancel_->setEnabled(false);
@@ -188,18 +191,22 @@ void ScheduleEditor::showDiagnostic() {
 }
 
 void ScheduleEditor::showRun(const RunRecord& r) {
+    if (!r.measured) {
+        runSummary_->setText(tr("%1 on %2: %3").arg(r.function, r.device, r.error));
+        return;
+    }
     const QString peak = r.peakShare > 0 ? tr(", %1% of peak").arg(r.peakShare * 100, 0, 'f', 1) : QString();
     const QString check = r.correct ? tr("correct (max abs error %1, max rel error %2)")
                                           .arg(r.maxAbsErr, 0, 'g', 2)
                                           .arg(r.maxRelErr, 0, 'g', 2)
                                     : tr("WRONG: %1").arg(r.error);
-    runSummary_->setText(tr("%1: %2 ms, %3 GFLOP/s%4, %5 threads; %6")
+    runSummary_->setText(tr("%1 on %7: %2 ms, %3 GFLOP/s%4, %5 threads; %6")
                              .arg(r.function)
                              .arg(r.latencyMs, 0, 'f', 3)
                              .arg(r.gflops, 0, 'f', 1)
                              .arg(peak)
                              .arg(r.threads)
-                             .arg(check));
+                             .arg(check, r.device));
 }
 
 void ScheduleEditor::replaceText(const QString& text) {
@@ -208,6 +215,7 @@ void ScheduleEditor::replaceText(const QString& text) {
     c.select(QTextCursor::Document);
     c.insertText(text);
     c.endEditBlock();
+    edit_->endUndoStep();
 }
 
 void ScheduleEditor::restoreRun(int row) {
@@ -408,6 +416,7 @@ QString ScheduleEditor::applyOutlineAction(QTreeWidgetItem* item, LoopAction act
         c.insertText((text.isEmpty() || text.endsWith(QLatin1Char('\n')) ? QString() : QStringLiteral("\n")) + line);
     }
     c.endEditBlock();
+    edit_->endUndoStep(); // typing after it is a step of its own
     QTextCursor shown(edit_->document()->findBlockByNumber(qMin(at, edit_->document()->blockCount() - 1)));
     shown.movePosition(QTextCursor::EndOfBlock);
     edit_->setTextCursor(shown);

@@ -48,7 +48,18 @@ ScriptEdit::ScriptEdit(QWidget* parent)
     completer_->setModelSorting(QCompleter::UnsortedModel);
     completer_->setWrapAround(false);
     connect(completer_, qOverload<const QString&>(&QCompleter::activated), this, &ScriptEdit::insertCompletion);
+    // Undo steps follow the user's edits: QTextDocument merges a typed key
+    // into the previous step only while the document is modified since its
+    // last clean mark, so moving the cursor away marks it clean (the text's
+    // saved state is the Session's business, not this flag's).
+    connect(document(), &QTextDocument::contentsChange, this,
+            [this](int position, int, int added) { editEnd_ = position + added; });
+    connect(this, &QPlainTextEdit::cursorPositionChanged, this, [this] {
+        if (textCursor().position() != editEnd_) endUndoStep();
+    });
 }
+
+void ScriptEdit::endUndoStep() { document()->setModified(false); }
 
 void ScriptEdit::setNames(const QStringList& names) {
     QStringList words = primitives();

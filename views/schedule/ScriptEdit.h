@@ -6,7 +6,12 @@
 /// Completion pops up after a '.' and on Ctrl+Space, narrows as the word is
 /// typed, and inserts the chosen word with Return or Tab (Escape closes it),
 /// as Qt Creator's completer does. Everything else is QPlainTextEdit's,
-/// undo and redo included.
+/// undo and redo included, with one rule on top: an undo step is what the
+/// user typed in one place. QTextDocument merges typing into the previous
+/// step whenever its position follows on from it, even after the cursor went
+/// elsewhere and came back (or after a line written by the outline), so one
+/// Ctrl+Z took back two edits; here a cursor that moved other than by the
+/// edit itself, or a program's edit (endUndoStep()), starts a new step.
 #pragma once
 
 #include "common/CodeEditor.h"
@@ -34,6 +39,8 @@ public:
 
     /// Opens the completion popup for the word at the cursor (Ctrl+Space).
     void complete();
+    /// Ends the current undo step: the next edit is undone on its own.
+    void endUndoStep();
 
 protected:
     void keyPressEvent(QKeyEvent* event) override;
@@ -47,6 +54,8 @@ private:
 
     QCompleter* completer_;
     QStringListModel* model_;
+    /// Where the last edit ended: a cursor anywhere else moved away from it.
+    int editEnd_ = -1;
 };
 
 } // namespace tessel::views

@@ -14,9 +14,22 @@ QString dimName(const ModelInput& in, int i) {
     return i < in.dimNames.size() ? in.dimNames[i] : QString();
 }
 
+/// A text line image: at most this high, and this wide when the width is free.
+constexpr qint64 kTextLineHeight = 48;
+constexpr qint64 kTextLineWidth = 320;
+
 bool batchLike(const QString& name) {
     static const QRegularExpression re(QStringLiteral("^(n|b|bs|batch.*|.*_batch|.*batch_size)$"),
                                        QRegularExpression::CaseInsensitiveOption);
+    return re.match(name).hasMatch();
+}
+
+/// A dimension name that says what it is, and it is not the batch: a
+/// sequence, a length, a size of an image.
+bool notBatch(const QString& name) {
+    static const QRegularExpression re(
+        QStringLiteral("(seq|len|length|time|token|width|height|^w$|^h$|^t$|^l$|^s$|channel|^c$|dim_[1-9])"),
+        QRegularExpression::CaseInsensitiveOption);
     return re.match(name).hasMatch();
 }
 
@@ -109,7 +122,9 @@ QVector<QVector<qint64>> suggestShapes(const QVector<ModelInput>& inputs) {
     for (int k = 0; k < inputs.size(); ++k)
         for (int i = 0; i < out[k].size(); ++i) {
             const QString n = dimName(inputs[k], i);
-            if (out[k][i] < 0 && (batchLike(n) || (i == 0 && out[k].size() >= 2 && n.isEmpty())))
+            // The first dimension is the batch unless its name says it is something
+            // else; exporters name it anything ("p2o.DynamicDimension.0", "unk__0").
+            if (out[k][i] < 0 && (batchLike(n) || (i == 0 && out[k].size() >= 2 && !notBatch(n))))
                 out[k][i] = 1;
         }
     // Images are square; dimensions that share a name share their value.
@@ -124,7 +139,13 @@ QVector<QVector<qint64>> suggestShapes(const QVector<ModelInput>& inputs) {
         for (auto& dims : out) {
             const int h = imageSides(dims);
             if (h < 0 || (dims[h] < 0) == (dims[h + 1] < 0)) continue;
-            dims[h] = dims[h + 1] = qMax(dims[h], dims[h + 1]);
+            // A text line (a recogniser's input: a fixed height of at most 48
+            // and a free width) is wide, 320 as PaddleOCR's 48 x 320; other
+            // images with one side fixed are square.
+            if (dims[h] > 0 && dims[h] <= kTextLineHeight && dims[h + 1] < 0)
+                dims[h + 1] = kTextLineWidth;
+            else
+                dims[h] = dims[h + 1] = qMax(dims[h], dims[h + 1]);
             changed = true;
         }
         return changed;

@@ -53,9 +53,12 @@ std::map<std::string, std::vector<int64_t>> importShapes(const QMap<QString, QSt
 /// Per input, its dimensions with the dynamic ones filled where the model
 /// hints at a value, and -1 where it does not:
 /// - a batch dimension (the first of an input of rank 2 or more, unless its
-///   name says otherwise, or any dimension named like "batch" or "N") is 1;
+///   name says it is something else — a sequence, a length, a width —, or
+///   any dimension named like "batch" or "N") is 1;
 /// - an image (rank 4 with 1, 3 or 4 channels, NCHW or NHWC) whose height or
-///   width is fixed is square; with neither fixed it is 224 x 224;
+///   width is fixed is square, except a text line (a fixed height of at most
+///   48 and a free width: a recogniser's input), which is 320 wide; with
+///   neither fixed it is 224 x 224;
 /// - dimensions that share a `dim_param` share the value one of them gets.
 QVector<QVector<qint64>> suggestShapes(const QVector<ModelInput>& inputs);
 

@@ -31,12 +31,15 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QProgressBar>
+#include <QPushButton>
+#include <QSaveFile>
 #include <QScreen>
 #include <QSettings>
 #include <QStandardPaths>
 #include <QStatusBar>
 #include <QTextStream>
 #include <QTimer>
+#include <QToolBar>
 #include <QToolButton>
 
 #include <algorithm>
@@ -78,6 +81,10 @@ ModelInfo inspectModel(const QString& path) {
                     for (const auto& n : in.dimNames) mi.dimNames << QString::fromStdString(n);
     return info;
 }
+
+/// Whether a dock is in front: shown, and not behind another tab of its
+/// group (QMainWindow keeps those "visible", out of sight).
+bool inFront(const QDockWidget* d) { return d->isVisible() && (d->isFloating() || !d->visibleRegion().isEmpty()); }
 
 /// The fused function the views show first: the first convolution, else the first.
 QString firstInterestingFunction(const driver::CompiledModel& m) {
@@ -146,6 +153,9 @@ MainWindow::MainWindow(QWidget* parent, ViewRegistry views)
     connect(session_, &Session::message, this, &MainWindow::onMessage);
     connect(session_, &Session::modelChanged, this, &MainWindow::updateTitle);
     connect(session_, &Session::scriptChanged, this, &MainWindow::updateTitle);
+    connect(session_, &Session::scriptRenamed, this, &MainWindow::updateTitle);
+    connect(session_, &Session::cleared, this, &MainWindow::updateTitle);
+    connect(session_, &Session::modifiedChanged, this, &MainWindow::updateTitle);
     connect(session_, &Session::targetChanged, this, &MainWindow::onTargetChanged);
     connect(session_, &Session::recordsChanged, this, &MainWindow::onRecordsChanged);
     connect(session_, &Session::chosenConfigsChanged, this, [this] {
@@ -164,12 +174,26 @@ MainWindow::MainWindow(QWidget* parent, ViewRegistry views)
 
     QSettings settings;
     language_ = settings.value(QStringLiteral("language")).toString();
+    // Autosave: while something is unsaved, its state goes to this process's
+    // recovery file every few seconds (when it changed); MainWindow::offerRecovery
+    // offers what a crashed or killed IDE left.
+    autosave_ = new QTimer(this);
+    autosave_->setInterval(settings.value(QStringLiteral("autosave/intervalMs"), 10000).toInt());
+    connect(autosave_, &QTimer::timeout, this, &MainWindow::autosave);
+    autosave_->start();
     retranslate();
     updateTitle();
     installEventFilter(this);
 }
 
 MainWindow::~MainWindow() {
+    // The docks hide as the window goes, after the menus (and the View
+    // menu's actions) are gone: nothing may follow them any more.
+    for (QDockWidget* d : std::as_const(docks_)) disconnect(d, nullptr, this, nullptr);
+    viewActions_.clear();
+    // Gone without a crash: nothing to recover. (A window closed by the user
+    // removed it already, after the prompt.)
+    recovery_.remove();
     // Views observe the session: they go first, then the session (and its
     // workers, which it waits for).
     session_->jobs()->cancelAll();
@@ -187,11 +211,24 @@ void MainWindow::createActions() {
     connect(openAct_, &QAction::triggered, this, &MainWindow::openDialog);
     openProjectAct_ = new QAction(this);
     connect(openProjectAct_, &QAction::triggered, this, [this] {
+        if (!maybeSave()) return;
         QString path = QFileDialog::getOpenFileName(this, tr("Open project"), {}, tr("Tessel projects (*.tessel)"));
         if (!path.isEmpty()) openProject(path);
     });
+    // Save and Save As act on what is open: the script's file, or for a
+    // model the project (its edited schedules); Save Project keeps both.
+    saveAct_ = new QAction(this);
+    saveAct_->setObjectName(QStringLiteral("SaveAction"));
+    saveAct_->setShortcut(QKeySequence::Save);
+    connect(saveAct_, &QAction::triggered, this, &MainWindow::save);
+    saveAsAct_ = new QAction(this);
+    saveAsAct_->setObjectName(QStringLiteral("SaveAsAction"));
+    saveAsAct_->setShortcut(QKeySequence::SaveAs);
+    connect(saveAsAct_, &QAction::triggered, this, &MainWindow::saveAs);
+    revertAct_ = new QAction(this);
+    revertAct_->setObjectName(QStringLiteral("RevertAction"));
+    connect(revertAct_, &QAction::triggered, this, [this] { revertScript(true); });
     saveProjectAct_ = new QAction(this);
-    saveProjectAct_->setShortcut(QKeySequence::Save);
     connect(saveProjectAct_, &QAction::triggered, this, [this] {
         if (projectPath_.isEmpty())
             saveProjectAs();
@@ -199,9 +236,9 @@ void MainWindow::createActions() {
             saveProject(projectPath_);
     });
     saveProjectAsAct_ = new QAction(this);
-    saveProjectAsAct_->setShortcut(QKeySequence::SaveAs);
     connect(saveProjectAsAct_, &QAction::triggered, this, &MainWindow::saveProjectAs);
     quitAct_ = new QAction(this);
+    quitAct_->setObjectName(QStringLiteral("QuitAction"));
     quitAct_->setShortcut(QKeySequence::Quit);
     connect(quitAct_, &QAction::triggered, this, &QWidget::close);
 
@@ -225,6 +262,7 @@ void MainWindow::createActions() {
     aboutQtAct_ = new QAction(this);
     connect(aboutQtAct_, &QAction::triggered, qApp, &QApplication::aboutQt);
     resetLayoutAct_ = new QAction(this);
+    resetLayoutAct_->setObjectName(QStringLiteral("ResetLayoutAction"));
     connect(resetLayoutAct_, &QAction::triggered, this, &MainWindow::resetLayout);
     // One key to let the focused pane fill the window and to bring the rest
     // back (Ctrl+M would be Qt's minimise on some platforms; nothing else here
@@ -265,6 +303,10 @@ void MainWindow::createMenus() {
     examplesMenu_ = fileMenu_->addMenu(QString());
     connect(examplesMenu_, &QMenu::aboutToShow, this, &MainWindow::rebuildExamplesMenu);
     fileMenu_->addSeparator();
+    fileMenu_->addAction(saveAct_);
+    fileMenu_->addAction(saveAsAct_);
+    fileMenu_->addAction(revertAct_);
+    fileMenu_->addSeparator();
     fileMenu_->addAction(saveProjectAct_);
     fileMenu_->addAction(saveProjectAsAct_);
     fileMenu_->addSeparator();
@@ -303,8 +345,9 @@ void MainWindow::retranslate() {
     openProjectAct_->setText(tr("Open &Project…"));
     recentMenu_->setTitle(tr("Recent &Files"));
     examplesMenu_->setTitle(tr("&Examples"));
-    saveProjectAct_->setText(tr("&Save Project"));
-    saveProjectAsAct_->setText(tr("Save Project &As…"));
+    saveProjectAct_->setText(tr("Save &Project"));
+    saveProjectAsAct_->setText(tr("Save Project As…"));
+    updateFileActions();
     quitAct_->setText(tr("&Quit"));
     viewMenu_->setTitle(tr("&View"));
     resetLayoutAct_->setText(tr("Reset Layout"));
@@ -332,8 +375,10 @@ void MainWindow::retranslate() {
     cancelButton_->setText(tr("Cancel"));
     cancelButton_->setToolTip(tr("Cancel the running work"));
 
-    for (const ViewRecord& r : registry_.records())
+    for (const ViewRecord& r : registry_.records()) {
         if (auto* d = docks_.value(r.id)) d->setWindowTitle(ViewRegistry::title(r));
+        if (QAction* a = viewActions_.value(r.id)) a->setText(ViewRegistry::title(r));
+    }
     updateJobStatus();
     updateTitle();
 }
@@ -373,8 +418,28 @@ void MainWindow::createViews() {
     if (!first) return;
     applyDefaultLayout();
     viewMenu_->clear();
-    for (const ViewRecord& r : registry_.records())
-        if (auto* d = docks_.value(r.id)) viewMenu_->addAction(d->toggleViewAction());
+    // Not the docks' toggle actions: for a dock behind another tab they
+    // hid it (it was "shown", so ticked). Ticked is "in front"; choosing a
+    // view brings it to the front with its room, choosing the one in front hides it.
+    for (const ViewRecord& r : registry_.records()) {
+        QDockWidget* d = docks_.value(r.id);
+        if (!d) continue;
+        auto* a = viewMenu_->addAction(ViewRegistry::title(r));
+        a->setObjectName(QStringLiteral("ViewAction_") + r.id);
+        a->setCheckable(true);
+        viewActions_.insert(r.id, a);
+        connect(a, &QAction::triggered, this, [this, id = r.id, d] {
+            if (inFront(d)) {
+                if (layout_->maximised() == id) layout_->restoreMaximised();
+                d->hide();
+            } else {
+                showView(id);
+            }
+            updateViewActions();
+        });
+        connect(d, &QDockWidget::visibilityChanged, this, &MainWindow::updateViewActions);
+    }
+    connect(viewMenu_, &QMenu::aboutToShow, this, &MainWindow::updateViewActions);
     viewMenu_->addSeparator();
     viewMenu_->addAction(maximiseAct_);
     viewMenu_->addAction(resetLayoutAct_);
@@ -407,6 +472,13 @@ void MainWindow::showView(const QString& id) {
         d->raise();
         // Chosen again while in front: the room it asks for all the same.
         QTimer::singleShot(0, layout_, [this, id] { layout_->giveRoom(id); });
+    }
+}
+
+void MainWindow::updateViewActions() {
+    for (auto it = viewActions_.begin(); it != viewActions_.end(); ++it) {
+        const QDockWidget* d = docks_.value(it.key());
+        if (it.value()) it.value()->setChecked(d && inFront(d));
     }
 }
 
@@ -463,6 +535,11 @@ void MainWindow::applyDefaultSizes() {
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
+    if (!maybeSave()) {
+        event->ignore();
+        return;
+    }
+    recovery_.remove();
     QSettings s;
     s.setValue(QStringLiteral("window/geometry"), saveGeometry());
     s.setValue(QStringLiteral("window/state"), layout_->state());
@@ -535,7 +612,10 @@ void MainWindow::updateTitle() {
     // Code for another machine is worth saying in the title: its assembly is not this one's.
     if (!what.isEmpty() && session_->target() != QLatin1String("host"))
         what = tr("%1 for %2").arg(what, QString::fromStdString(session_->request().target.arch()));
-    setWindowTitle(what.isEmpty() ? tr("Tessel") : tr("%1 — Tessel").arg(what));
+    // "[*]": Qt shows a '*' there while the window is modified.
+    setWindowTitle(what.isEmpty() ? tr("Tessel[*]") : tr("%1[*] — Tessel").arg(what));
+    setWindowModified(session_->isModified());
+    updateFileActions();
 }
 
 void MainWindow::chooseTarget() {
@@ -614,6 +694,7 @@ void MainWindow::onRecordsChanged() {
 // ---------------------------------------------------------------- opening
 
 void MainWindow::openDialog() {
+    if (!maybeSave()) return;
     QString path = QFileDialog::getOpenFileName(
         this, tr("Open model or script"), {},
         tr("Models and scripts (*.onnx *.te *.tessel);;ONNX models (*.onnx);;TE scripts (*.te);;Tessel projects (*.tessel)"));
@@ -637,6 +718,12 @@ bool MainWindow::openFile(const QString& path) {
 void MainWindow::openModel(const QString& path, const QMap<QString, QString>& shapes) {
     QString abs = QFileInfo(path).absoluteFilePath();
     addRecent(abs);
+    if (pendingProject_.modelPath != abs) {
+        // A model of its own, no project's: nothing of it is saved yet.
+        projectPath_.clear();
+        pendingSavedSchedules_.clear();
+        session_->setSavedTuningSettings(session_->tuningSettings());
+    }
     session_->jobs()->run<ModelInfo>(
         QStringLiteral("inspect-model"), tr("Reading %1").arg(QFileInfo(abs).fileName()),
         [abs](const CancelToken&) { return inspectModel(abs); }, this,
@@ -706,8 +793,11 @@ void MainWindow::compileModel(const QString& path, const QMap<QString, QString>&
         },
         this,
         [this, path, shapes, selectFunction, schedules, name](std::shared_ptr<const driver::CompiledModel> m) {
+            const bool opened = path != session_->sourcePath() || session_->kind() != Session::Kind::Model;
             session_->setModel(path, m, shapes);
             for (auto it = schedules.begin(); it != schedules.end(); ++it) session_->setEditedSchedule(it.key(), it.value());
+            // Opened (not compiled again): the schedules its project file holds are the saved ones.
+            if (opened) session_->setSavedSchedules(pendingSavedSchedules_);
             QString fn = selectFunction;
             if (fn.isEmpty() || !m->findFunction(fn.toStdString())) fn = firstInterestingFunction(*m);
             session_->selectFunction(fn);
@@ -743,6 +833,8 @@ bool MainWindow::openScript(const QString& path) {
     }
     QString abs = QFileInfo(path).absoluteFilePath();
     addRecent(abs);
+    projectPath_.clear(); // a file of its own, no project's
+    session_->setSavedTuningSettings(session_->tuningSettings());
     session_->setScript(abs, QString::fromUtf8(f.readAll()));
     showView(QStringLiteral("ScheduleDock"));
     return true;
@@ -758,36 +850,35 @@ bool MainWindow::openProject(const QString& path) {
     }
     projectPath_ = QFileInfo(path).absoluteFilePath();
     addRecent(projectPath_);
+    applyProject(p, p.schedules, p.tuning);
+    return true;
+}
+
+void MainWindow::applyProject(const Project& p, const QMap<QString, QString>& savedSchedules,
+                              const QVariantMap& savedTuning) {
     if (!p.windowState.isEmpty()) layout_->restore(p.windowState);
     if (!p.windowGeometry.isEmpty()) restoreGeometry(p.windowGeometry);
     session_->setTarget(p.target);
     session_->setRecordsPath(p.records);
+    session_->setTuningSettings(p.tuning);
+    session_->setSavedTuningSettings(savedTuning);
     if (!p.modelPath.isEmpty()) {
         pendingProject_ = p;
+        pendingSavedSchedules_ = savedSchedules;
         openModel(p.modelPath, p.inputShapes);
     } else {
-        session_->setScript(p.scriptPath, p.scriptText);
+        // The text as the project kept it; the file's own text is what Save
+        // compares with (a project may hold edits never written to the file).
+        std::optional<QString> onDisk = QString();
+        if (QFile f(p.scriptPath); !p.scriptPath.isEmpty() && f.open(QIODevice::ReadOnly))
+            onDisk = QString::fromUtf8(f.readAll());
+        session_->setScript(p.scriptPath, p.scriptText, onDisk);
     }
     updateTitle();
-    return true;
 }
 
 bool MainWindow::saveProject(const QString& path) {
-    Project p;
-    if (session_->kind() == Session::Kind::Model) {
-        p.modelPath = session_->sourcePath();
-        p.inputShapes = session_->inputShapes();
-        p.schedules = session_->editedSchedules();
-    } else if (session_->kind() == Session::Kind::Script) {
-        p.scriptPath = session_->sourcePath();
-        // The text as edited (the editor keeps the session's current), not as opened.
-        p.scriptText = session_->scriptText();
-    }
-    p.target = session_->target();
-    p.records = session_->recordsPath();
-    p.currentFunction = session_->currentFunction();
-    p.windowGeometry = saveGeometry();
-    p.windowState = layout_->state();
+    const Project p = sessionAsProject();
     QString err = p.save(path);
     if (!err.isEmpty()) {
         showMessage(err, true);
@@ -795,18 +886,22 @@ bool MainWindow::saveProject(const QString& path) {
     }
     projectPath_ = QFileInfo(path).absoluteFilePath();
     addRecent(projectPath_);
+    session_->markProjectSaved();
+    autosave();
+    updateTitle();
     showMessage(tr("Saved %1").arg(projectPath_), false);
     return true;
 }
 
-void MainWindow::saveProjectAs() {
+bool MainWindow::saveProjectAs() {
     QString path = QFileDialog::getSaveFileName(this, tr("Save project"), projectPath_, tr("Tessel projects (*.tessel)"));
-    if (path.isEmpty()) return;
+    if (path.isEmpty()) return false;
     if (!path.endsWith(QLatin1String(".tessel"))) path += QLatin1String(".tessel");
-    saveProject(path);
+    return saveProject(path);
 }
 
 void MainWindow::openExample() {
+    projectPath_.clear();
     if (auto* d = dock(QStringLiteral("LessonDock"))) d->show();
     // Like TVM's TopHub: the example runs with the configurations tuned for
     // this kind of machine (Run > Tuned Configurations switches them off).
@@ -849,7 +944,9 @@ void MainWindow::rebuildRecentMenu() {
         auto* a = recentMenu_->addAction(QFileInfo(p).fileName());
         a->setToolTip(p);
         a->setStatusTip(p);
-        connect(a, &QAction::triggered, this, [this, p] { openFile(p); });
+        connect(a, &QAction::triggered, this, [this, p] {
+            if (maybeSave()) openFile(p);
+        });
     }
     if (recent.isEmpty()) recentMenu_->addAction(tr("(none)"))->setEnabled(false);
     recentMenu_->addSeparator();
@@ -860,22 +957,30 @@ void MainWindow::rebuildRecentMenu() {
 void MainWindow::rebuildExamplesMenu() {
     examplesMenu_->clear();
     connect(examplesMenu_->addAction(tr("ResNet-18 (model zoo) and the GEMM lesson")), &QAction::triggered, this,
-            &MainWindow::openExample);
+            [this] {
+                if (maybeSave()) openExample();
+            });
     const QString mobilenet = QStringLiteral("mobilenet_v2");
     connect(examplesMenu_->addAction(tr("%1 (model zoo)").arg(mobilenet)), &QAction::triggered, this,
-            [this, mobilenet] { openZooModel(mobilenet); });
+            [this, mobilenet] {
+                if (maybeSave()) openZooModel(mobilenet);
+            });
     examplesMenu_->addSeparator();
     QDir gemm(resourcePath(QStringLiteral("examples/gemm")));
     for (const QFileInfo& fi : gemm.entryInfoList({QStringLiteral("*.te")}, QDir::Files, QDir::Name)) {
         QString p = fi.absoluteFilePath();
         connect(examplesMenu_->addAction(tr("GEMM: %1").arg(fi.completeBaseName())), &QAction::triggered, this,
-                [this, p] { openScript(p); });
+                [this, p] {
+                    if (maybeSave()) openScript(p);
+                });
     }
     QDir templates(resourcePath(QStringLiteral("templates")));
     for (const QFileInfo& fi : templates.entryInfoList({QStringLiteral("*.te")}, QDir::Files, QDir::Name)) {
         QString p = fi.absoluteFilePath();
         connect(examplesMenu_->addAction(tr("Template: %1").arg(fi.completeBaseName())), &QAction::triggered, this,
-                [this, p] { openScript(p); });
+                [this, p] {
+                    if (maybeSave()) openScript(p);
+                });
     }
 }
 
@@ -946,7 +1051,9 @@ void MainWindow::compileAndRunModel() {
         this,
         [this, path, model = m, device](std::shared_ptr<Result> r) {
             if (!r->report.ok) {
-                showMessage(tr("Running %1 failed: %2").arg(path, QString::fromStdString(r->report.error)), true);
+                showMessage(tr("Running %1 on %2 failed: %3")
+                                .arg(path, device.label(), QString::fromStdString(r->report.error)),
+                            true);
                 return;
             }
             if (session_->model() == model) { // still the model that ran
@@ -978,6 +1085,227 @@ void MainWindow::showAbout() {
                           "become fused operators, tensor expressions with schedules, loop programs (TIR), LLVM IR "
                           "and assembly, all shown side by side.</p><p>Built with Qt %2, LLVM 16 and Graphviz.</p>")
                            .arg(QCoreApplication::applicationVersion(), QString::fromLatin1(qVersion())));
+}
+
+// ---------------------------------------------------------------- saving
+
+void MainWindow::updateFileActions() {
+    const bool script = session_->kind() == Session::Kind::Script;
+    const bool model = session_->kind() == Session::Kind::Model;
+    saveAct_->setText(script ? tr("&Save Script") : tr("&Save"));
+    saveAct_->setEnabled(script || model || session_->isModified());
+    saveAsAct_->setText(script ? tr("Save Script &As…") : tr("Save &As…"));
+    saveAsAct_->setEnabled(script || model);
+    saveAct_->setToolTip(script ? tr("Write the script to its file")
+                                : tr("Save the project: the model, its edited schedules, the tuning settings"));
+    saveAct_->setStatusTip(saveAct_->toolTip());
+    revertAct_->setText(tr("&Revert Script to Saved"));
+    revertAct_->setEnabled(script && session_->isScriptModified() && !session_->sourcePath().isEmpty());
+}
+
+bool MainWindow::save() {
+    if (session_->kind() == Session::Kind::Script) {
+        const QString path = session_->sourcePath();
+        // A file that cannot be written (an installed example) is saved elsewhere.
+        const QFileInfo fi(path);
+        if (path.isEmpty() || (fi.exists() ? !fi.isWritable() : !QFileInfo(fi.absolutePath()).isWritable()))
+            return saveAs();
+        return saveScript(path);
+    }
+    return projectPath_.isEmpty() ? saveProjectAs() : saveProject(projectPath_);
+}
+
+bool MainWindow::saveAs() {
+    if (session_->kind() != Session::Kind::Script) return saveProjectAs();
+    QString start = session_->sourcePath();
+    if (start.isEmpty() || !QFileInfo(QFileInfo(start).absolutePath()).isWritable())
+        start = QDir::home().filePath(start.isEmpty() ? QStringLiteral("untitled.te") : QFileInfo(start).fileName());
+    QString path = QFileDialog::getSaveFileName(this, tr("Save script"), start, tr("TE scripts (*.te)"));
+    if (path.isEmpty()) return false;
+    if (!path.endsWith(QLatin1String(".te"))) path += QLatin1String(".te");
+    return saveScript(path);
+}
+
+bool MainWindow::saveScript(const QString& path) {
+    if (session_->kind() != Session::Kind::Script) return false;
+    const QString abs = QFileInfo(path).absoluteFilePath();
+    QSaveFile f(abs);
+    if (!f.open(QIODevice::WriteOnly) || f.write(session_->scriptText().toUtf8()) < 0 || !f.commit()) {
+        showMessage(tr("Cannot save %1: %2").arg(abs, f.errorString()), true);
+        return false;
+    }
+    session_->markScriptSaved(abs);
+    addRecent(abs);
+    // A project that holds the script keeps it as saved too.
+    if (!projectPath_.isEmpty()) return saveProject(projectPath_);
+    autosave();
+    showMessage(tr("Saved %1").arg(abs), false);
+    return true;
+}
+
+bool MainWindow::revertScript(bool ask) {
+    const QString path = session_->sourcePath();
+    if (session_->kind() != Session::Kind::Script || path.isEmpty()) return false;
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) {
+        showMessage(tr("Cannot read %1: %2").arg(path, f.errorString()), true);
+        return false;
+    }
+    if (ask && session_->isScriptModified()) {
+        QMessageBox box(QMessageBox::Question, tr("Revert Script"),
+                        tr("Discard the changes to %1 and reload it from its file?").arg(QFileInfo(path).fileName()),
+                        QMessageBox::NoButton, this);
+        box.setObjectName(QStringLiteral("RevertBox"));
+        QPushButton* revert = box.addButton(tr("Revert"), QMessageBox::DestructiveRole);
+        box.addButton(QMessageBox::Cancel);
+        box.setDefaultButton(QMessageBox::Cancel);
+        box.exec();
+        if (box.clickedButton() != revert) return false;
+    }
+    session_->setScript(path, QString::fromUtf8(f.readAll()));
+    showMessage(tr("Reverted %1 to its file").arg(QFileInfo(path).fileName()), false);
+    return true;
+}
+
+bool MainWindow::maybeSave() {
+    const QStringList unsaved = session_->unsavedChanges();
+    if (unsaved.isEmpty()) return true;
+    QMessageBox box(QMessageBox::Warning, tr("Unsaved Changes"), tr("Save your changes before closing?"),
+                    QMessageBox::NoButton, this);
+    box.setObjectName(QStringLiteral("UnsavedChangesBox"));
+    box.setInformativeText(tr("Not saved yet: %1.").arg(unsaved.join(QStringLiteral("; "))));
+    box.setStandardButtons(QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel);
+    box.setDefaultButton(QMessageBox::Save);
+    box.button(QMessageBox::Discard)->setText(tr("Don't Save"));
+    const int answer = box.exec();
+    if (answer == QMessageBox::Cancel) return false;
+    if (answer == QMessageBox::Discard) {
+        recovery_.remove(); // discarded on purpose: nothing to offer back
+        return true;
+    }
+    // Save: what is open, and the project for schedules or tuning settings.
+    if (session_->isScriptModified() && !save()) return false;
+    if ((session_->areSchedulesModified() || session_->areTuningSettingsModified()) &&
+        !(projectPath_.isEmpty() ? saveProjectAs() : saveProject(projectPath_)))
+        return false;
+    return !session_->isModified();
+}
+
+// ---------------------------------------------------------------- autosave and recovery
+
+Project MainWindow::sessionAsProject() const {
+    Project p;
+    if (session_->kind() == Session::Kind::Model) {
+        p.modelPath = session_->sourcePath();
+        p.inputShapes = session_->inputShapes();
+        p.schedules = session_->editedSchedules();
+    } else if (session_->kind() == Session::Kind::Script) {
+        p.scriptPath = session_->sourcePath();
+        // The text as edited (the editor keeps the session's current), not as opened.
+        p.scriptText = session_->scriptText();
+    }
+    p.target = session_->target();
+    p.records = session_->recordsPath();
+    p.currentFunction = session_->currentFunction();
+    p.tuning = session_->tuningSettings();
+    p.windowGeometry = saveGeometry();
+    p.windowState = layout_->state();
+    return p;
+}
+
+void MainWindow::setAutosaveInterval(int ms) { autosave_->setInterval(ms); }
+
+void MainWindow::autosave() {
+    if (!session_->isModified()) {
+        recovery_.remove();
+        autosaved_ = session_->changeCount();
+        return;
+    }
+    if (autosaved_ == session_->changeCount() && recovery_.exists()) return;
+    const QString err = recovery_.write(sessionAsProject(), projectPath_, session_->unsavedChanges());
+    if (!err.isEmpty()) {
+        showMessage(tr("Autosave failed: %1").arg(err), true);
+        return;
+    }
+    autosaved_ = session_->changeCount();
+}
+
+int MainWindow::offerRecovery() {
+    const QList<RecoveredWork> found = recovery_.leftOver();
+    if (found.isEmpty()) {
+        hideRecoveryBar();
+        return 0;
+    }
+    const RecoveredWork& w = found.front();
+    if (!recoveryBar_) {
+        recoveryBar_ = new QToolBar(this);
+        recoveryBar_->setObjectName(QStringLiteral("RecoveryBar"));
+        recoveryBar_->setMovable(false);
+        recoveryBar_->setFloatable(false);
+        recoveryBar_->setStyleSheet(QStringLiteral("QToolBar#RecoveryBar { background: #fdf6e3; border-bottom: 1px solid #b58900; }"));
+        recoveryLabel_ = new QLabel(recoveryBar_);
+        recoveryLabel_->setObjectName(QStringLiteral("RecoveryLabel"));
+        recoveryLabel_->setWordWrap(true);
+        recoveryLabel_->setContentsMargins(6, 2, 6, 2);
+        recoveryLabel_->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred);
+        recoveryBar_->addWidget(recoveryLabel_);
+        recoverButton_ = new QPushButton(recoveryBar_);
+        recoverButton_->setObjectName(QStringLiteral("RecoveryRestore"));
+        discardButton_ = new QPushButton(recoveryBar_);
+        discardButton_->setObjectName(QStringLiteral("RecoveryDiscard"));
+        recoveryBar_->addWidget(recoverButton_);
+        recoveryBar_->addWidget(discardButton_);
+    }
+    disconnect(recoverButton_, nullptr, this, nullptr);
+    disconnect(discardButton_, nullptr, this, nullptr);
+    QString what = w.unsaved.isEmpty() ? QFileInfo(w.project.scriptPath + w.project.modelPath).fileName()
+                                       : w.unsaved.join(QStringLiteral("; "));
+    QString text = tr("Tessel did not close normally: unsaved work from %1 can be restored (%2).")
+                       .arg(QLocale().toString(w.written, QLocale::ShortFormat), what);
+    if (found.size() > 1) text += QLatin1Char(' ') + tr("%n more after this one.", nullptr, int(found.size() - 1));
+    recoveryLabel_->setText(text);
+    recoverButton_->setText(tr("Restore"));
+    recoverButton_->setToolTip(tr("Open it again as it was, unsaved"));
+    discardButton_->setText(tr("Discard"));
+    discardButton_->setToolTip(tr("Delete the recovered copy"));
+    connect(recoverButton_, &QPushButton::clicked, this, [this, w] {
+        restoreRecovered(w);
+        offerRecovery();
+    });
+    connect(discardButton_, &QPushButton::clicked, this, [this, w] {
+        QFile::remove(w.file);
+        offerRecovery();
+    });
+    // A toolbar only while it offers something: a saved layout never keeps it.
+    if (toolBarArea(recoveryBar_) == Qt::NoToolBarArea) addToolBar(Qt::TopToolBarArea, recoveryBar_);
+    recoveryBar_->show();
+    return int(found.size());
+}
+
+bool MainWindow::restoreRecovered(const RecoveredWork& work) {
+    // What the files hold is the saved state; the recovered text and
+    // schedules are unsaved edits on top of it.
+    QMap<QString, QString> savedSchedules;
+    QVariantMap savedTuning;
+    Project onDisk;
+    if (!work.projectPath.isEmpty() && onDisk.load(work.projectPath, nullptr)) {
+        savedSchedules = onDisk.schedules;
+        savedTuning = onDisk.tuning;
+    }
+    Project p = work.project;
+    p.windowGeometry.clear(); // this window stays where it is
+    projectPath_ = work.projectPath;
+    applyProject(p, savedSchedules, savedTuning);
+    QFile::remove(work.file);
+    autosave(); // kept again, now as this process's
+    showMessage(tr("Restored unsaved work from %1").arg(QLocale().toString(work.written, QLocale::ShortFormat)), false);
+    return true;
+}
+
+void MainWindow::hideRecoveryBar() {
+    if (!recoveryBar_) return;
+    recoveryBar_->hide();
+    removeToolBar(recoveryBar_);
 }
 
 // ---------------------------------------------------------------- screenshots

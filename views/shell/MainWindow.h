@@ -14,11 +14,13 @@
 #pragma once
 
 #include "shell/Project.h"
+#include "shell/Recovery.h"
 #include "shell/ViewRegistry.h"
 #include "shell/WindowLayout.h"
 
 #include <QMainWindow>
 #include <QMap>
+#include <QPointer>
 
 class QAction;
 class QActionGroup;
@@ -26,6 +28,9 @@ class QDockWidget;
 class QLabel;
 class QMenu;
 class QProgressBar;
+class QPushButton;
+class QTimer;
+class QToolBar;
 class QToolButton;
 
 namespace tessel::views {
@@ -58,8 +63,40 @@ public:
     /// Opens a TE script; false (with a message) when it cannot be read.
     bool openScript(const QString& path);
     bool openProject(const QString& path);
-    /// Saves the project (model or script, shapes, schedules, layout).
+    /// Saves the project (model or script, shapes, schedules, tuning settings, layout).
     bool saveProject(const QString& path);
+
+    // ---- documents (File > Save, Save As, Revert; the prompt on close)
+    /// File > Save: the open script to its file (Save As when it has none or
+    /// it cannot be written), or for a model the project (asking for a path
+    /// when there is none). False when nothing was saved.
+    bool save();
+    /// File > Save As: the script or the project under a new name (a file dialog).
+    bool saveAs();
+    /// Writes the open script to `path` (which becomes its file).
+    bool saveScript(const QString& path);
+    /// File > Revert: the script as its file holds it; `ask` confirms first.
+    bool revertScript(bool ask);
+    /// With unsaved changes (Session::unsavedChanges) asks Save / Don't Save /
+    /// Cancel; true when the window may go on (saved, discarded or nothing to
+    /// save). Closing the window and opening another file go through it.
+    bool maybeSave();
+
+    // ---- autosave and recovery (Recovery.h)
+    /// Writes the unsaved state to this process's recovery file (or removes
+    /// it when nothing is unsaved); the window's timer calls it every
+    /// autosave interval (QSettings "autosave/intervalMs", default 10 s).
+    void autosave();
+    void setAutosaveInterval(int ms);
+    const Recovery& recovery() const { return recovery_; }
+    /// Offers the work that an IDE which did not exit cleanly left (a bar at
+    /// the top of the window: Restore / Discard, newest first); returns how
+    /// many are offered. The application calls it once at start.
+    int offerRecovery();
+    /// Opens recovered work as it was, unsaved (the bar's Restore).
+    bool restoreRecovered(const RecoveredWork& work);
+    /// The bar offering recovered work (null before offerRecovery() found any).
+    QToolBar* recoveryBar() const { return recoveryBar_; }
     QString projectPath() const { return projectPath_; }
     /// Opens whatever `path` is (.onnx, .te or a project file).
     bool openFile(const QString& path);
@@ -109,6 +146,8 @@ public:
     QString maximisedView() const;
     /// The View menu's checkable Maximise Pane action (Ctrl+Shift+M).
     QAction* maximiseAction() const { return maximiseAct_; }
+    /// How the views are arranged as the user works (the layout rule, maximising).
+    WindowLayout* windowLayout() const { return layout_; }
 
 signals:
     /// The first time the window painted (startup measurement).
@@ -134,6 +173,8 @@ private:
     void applyDefaultSizes();
     void resetLayout();
     void onMaximisedChanged(const QString& id);
+    /// Ticks the View menu's views that are in front.
+    void updateViewActions();
     void addRecent(const QString& path);
     void rebuildRecentMenu();
     void rebuildExamplesMenu();
@@ -151,7 +192,14 @@ private:
     void showPassReference();
     void showAbout();
     void openDialog();
-    void saveProjectAs();
+    bool saveProjectAs();
+    void updateFileActions();
+    void hideRecoveryBar();
+    /// The session as a project (what Save Project and autosave write).
+    Project sessionAsProject() const;
+    /// Opens what a project (or recovered work) holds; `savedSchedules` and
+    /// `savedTuning` are what its file holds (the unsaved state is the difference).
+    void applyProject(const Project& p, const QMap<QString, QString>& savedSchedules, const QVariantMap& savedTuning);
 
     Session* session_;
     QString projectPath_;
@@ -160,14 +208,16 @@ private:
     bool painted_ = false;
     bool sizesPending_ = false;
     Project pendingProject_;     ///< layout/schedules applied once its model compiled
+    QMap<QString, QString> pendingSavedSchedules_; ///< what its project file holds of them
 
     ViewRegistry registry_;
     QMap<QString, QWidget*> views_;       ///< by record id; recreated on a language change
     QMap<QString, QDockWidget*> docks_;   ///< by record id; kept across language changes
+    QMap<QString, QPointer<QAction>> viewActions_; ///< the View menu's, by record id
 
     QMenu *fileMenu_ = nullptr, *recentMenu_ = nullptr, *examplesMenu_ = nullptr, *viewMenu_ = nullptr,
           *runMenu_ = nullptr, *recordsMenu_ = nullptr, *settingsMenu_ = nullptr, *languageMenu_ = nullptr, *helpMenu_ = nullptr;
-    QAction *openAct_, *openProjectAct_, *saveProjectAct_, *saveProjectAsAct_, *quitAct_, *compileRunAct_,
+    QAction *openAct_, *openProjectAct_, *saveAct_, *saveAsAct_, *revertAct_, *saveProjectAct_, *saveProjectAsAct_, *quitAct_, *compileRunAct_,
         *cancelAct_, *passRefAct_, *lessonAct_, *aboutAct_, *aboutQtAct_, *resetLayoutAct_, *targetAct_,
         *maximiseAct_;
     QActionGroup* languageGroup_ = nullptr;
@@ -178,6 +228,13 @@ private:
     QToolButton* cancelButton_;
     QByteArray defaultState_;
     WindowLayout* layout_; ///< maximising, room for chosen views, layouts restored
+
+    Recovery recovery_;
+    QTimer* autosave_ = nullptr;
+    quint64 autosaved_ = 0; ///< Session::changeCount() at the last autosave
+    QToolBar* recoveryBar_ = nullptr;
+    QLabel* recoveryLabel_ = nullptr;
+    QPushButton *recoverButton_ = nullptr, *discardButton_ = nullptr;
 };
 
 } // namespace tessel::views

@@ -60,6 +60,7 @@ QByteArray Project::toJson(const QString& projectDir) const {
     if (!records.isEmpty()) o.insert(QStringLiteral("records"), relativeTo(projectDir, records));
     o.insert(QStringLiteral("schedules"), mapToJson(schedules));
     if (!currentFunction.isEmpty()) o.insert(QStringLiteral("currentFunction"), currentFunction);
+    if (!tuning.isEmpty()) o.insert(QStringLiteral("tuning"), QJsonObject::fromVariantMap(tuning));
     QJsonObject w;
     w.insert(QStringLiteral("geometry"), QString::fromLatin1(windowGeometry.toBase64()));
     w.insert(QStringLiteral("state"), QString::fromLatin1(windowState.toBase64()));
@@ -95,6 +96,7 @@ bool Project::fromJson(const QByteArray& json, const QString& projectDir, QStrin
     p.records = resolve(projectDir, o.value(QStringLiteral("records")).toString());
     p.schedules = mapFromJson(o.value(QStringLiteral("schedules")));
     p.currentFunction = o.value(QStringLiteral("currentFunction")).toString();
+    p.tuning = o.value(QStringLiteral("tuning")).toObject().toVariantMap();
     QJsonObject w = o.value(QStringLiteral("window")).toObject();
     p.windowGeometry = QByteArray::fromBase64(w.value(QStringLiteral("geometry")).toString().toLatin1());
     p.windowState = QByteArray::fromBase64(w.value(QStringLiteral("state")).toString().toLatin1());

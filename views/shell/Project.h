@@ -1,7 +1,7 @@
 /// \file
 /// The project file: what is open (a model with its input shapes, or a TE
 /// script), the target, the hand-edited schedule of each fused function and
-/// the window layout, as one JSON document written atomically (QSaveFile), so
+/// the Tuning view's settings and the window layout, as one JSON document written atomically (QSaveFile), so
 /// a crash while saving never leaves half a project behind.
 ///
 /// Paths are stored relative to the project file when they are below its
@@ -11,6 +11,7 @@
 #include <QByteArray>
 #include <QMap>
 #include <QString>
+#include <QVariantMap>
 
 namespace tessel::views {
 
@@ -25,6 +26,8 @@ struct Project {
     QString records;                    ///< tuned configurations (Session::recordsPath); empty: none
     QMap<QString, QString> schedules;   ///< fused function -> TE script
     QString currentFunction;
+    /// The Tuning view's settings (Session::tuningSettings): tuner, trials, workload, …
+    QVariantMap tuning;
     QByteArray windowGeometry, windowState;
 
     /// Writes the project to `path` atomically. Returns an error message, or

@@ -11,6 +11,7 @@
 /// static constructors (a static library would drop them).
 #pragma once
 
+#include <QSize>
 #include <QString>
 #include <Qt>
 
@@ -22,6 +23,27 @@ class QWidget;
 namespace tessel::views {
 
 class Session;
+
+/// The least room a view is useful in — the layout rule's measure
+/// (WindowLayout): the view's key widget (the lines of a script, the rows of
+/// a table, a chart's plot area) and the size that widget needs, from the
+/// view's own fonts.
+struct UsefulSize {
+    QWidget* widget = nullptr; ///< the key widget, inside the view; null: any size will do
+    QSize size;                ///< what the key widget needs, in pixels
+    QString what;              ///< in words, for messages and tests ("12 lines of 60 columns of the script")
+    /// The least width / height of the whole view that still gives the key
+    /// widget `size`, for a view that rearranges its panes to the room (the
+    /// code view stacks them); 0: the key widget keeps its share of the view.
+    QSize least{0, 0};
+};
+
+/// What the layout does when a chosen view's dock cannot give it its useful
+/// size (or its room share) beside the other views.
+enum class WhenCramped {
+    FillWindow, ///< the view fills the window as if maximised; the key brings the layout from before it was chosen back
+    Stay,       ///< it stays as large as the dock can make it (a small panel: messages, properties)
+};
 
 /// Where a view goes in the default layout (a saved layout overrides it).
 struct ViewPlacement {
@@ -44,6 +66,8 @@ struct ViewPlacement {
     /// views, the view fills the window (the maximise key brings them back).
     double roomWidthShare = 0;
     double roomHeightShare = 0;
+    /// When its useful size (ViewRecord::useful) or its room does not fit beside the others.
+    WhenCramped cramped = WhenCramped::FillWindow;
 };
 
 /// Finds another view by id once all are built (for views that follow another).
@@ -67,6 +91,11 @@ struct ViewRecord {
     /// window; `maximise` lets that pane fill the view, `restore` undoes it.
     std::function<void(QWidget* self, QWidget* focus)> maximise;
     std::function<void(QWidget* self)> restore;
+    /// The least room the view is useful in (the layout rule): chosen, its
+    /// dock grows until its key widget has that size, or, where the window
+    /// cannot give it beside the others, it fills the window
+    /// (ViewPlacement::cramped). Optional: without it any size will do.
+    std::function<UsefulSize(QWidget* self)> useful;
 };
 
 /// The translation context of the view titles.

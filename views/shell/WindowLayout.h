@@ -20,6 +20,7 @@
 #include <QObject>
 #include <QSize>
 #include <QString>
+#include <QStringList>
 
 class QDockWidget;
 class QMainWindow;
@@ -54,8 +55,17 @@ public:
     /// The maximised view's id, or empty.
     QString maximised() const { return maximised_; }
 
-    /// Grows view `id`'s dock to the room its record asks for when chosen.
+    /// The layout rule, for view `id` chosen (its tab brought to the front,
+    /// its dock shown): its dock grows to the room its record asks for and to
+    /// the size its key widget is useful at (ViewRecord::useful); where the
+    /// window cannot give that beside the other views, the view fills the
+    /// window (WhenCramped::FillWindow), and the maximise key brings back the
+    /// layout from before it was chosen, the tab that was in front included.
     void giveRoom(const QString& id);
+    /// View `id`'s useful size (its record's `useful`; no widget when it has none).
+    UsefulSize useful(const QString& id) const;
+    /// Whether view `id`'s key widget has its useful size now; `why` says what it lacks.
+    bool isUseful(const QString& id, QString* why = nullptr) const;
 
     /// Restores a layout made by saveState (a maximised view is restored
     /// first, room given is forgotten); false when `state` is not one.
@@ -81,10 +91,17 @@ signals:
 
 private:
     void onVisibility(const QString& id, bool visible);
+    /// giveRoom's rounds: `attempt` 0 is the choice, later ones grow on
+    /// while the dock grows and the key widget still lacks room.
+    void giveRoom(const QString& id, int attempt);
     void returnRoom(const QString& id);
-    /// Resizes `dock` along `o` to `size`, the docks in line with it in its
-    /// area sharing what is left in proportion.
-    void resizeBeside(QDockWidget* dock, int size, Qt::Orientation o);
+    /// Resizes `dock` along `o` towards `size`: as far as the docks in line
+    /// with it (and the central view beside a side dock) keep their useful
+    /// size, and to `least` whatever it costs them; returns the size asked.
+    int resizeBeside(QDockWidget* dock, int size, Qt::Orientation o, int least = 0);
+    /// How much of `outer` (view `id`'s dock, or the central view) along `o`
+    /// its view can give up and keep its useful size.
+    int surplus(const QString& id, const QWidget* outer, Qt::Orientation o) const;
 
     QMainWindow* window_;
     const ViewRegistry* registry_;
@@ -95,13 +112,33 @@ private:
     bool busy_ = false;
     QString maximised_;
     QByteArray beforeMaximise_;
+    /// The tab to bring to the front when a view that filled the window for
+    /// want of room gives it back; the dock last hidden (behind a tab).
+    QString returnTo_, hiddenLast_;
+    /// The layout, and the tab in front, before the choice giveRoom works on.
+    QByteArray choiceBefore_;
+    QString choicePrevious_;
+    /// The view whose rounds of giveRoom are under way (empty: none), and its
+    /// dock's and key widget's sizes when the last round began, and the dock's
+    /// size that round asked for.
+    QString choosing_;
+    struct Round {
+        QSize dock, widget, asked;
+    };
+    Round round_;
     /// The view that was given room when chosen, its dock's size before, and
-    /// the size it got (a user's resize since keeps the new size).
+    /// the size it got (a user's resize since keeps the new size); the
+    /// layout before (its tab in front) and the docks on screen then outside
+    /// its tab group, which bring all of it back where nothing else changed.
     struct Room {
         QString id;
         QSize before, given;
+        QByteArray layout;
+        QStringList around;
     };
     Room room_;
+    /// The docks on screen outside `dock`'s tab group, by id, sorted.
+    QStringList onScreenAround(const QDockWidget* dock) const;
 };
 
 } // namespace tessel::views

@@ -17,6 +17,7 @@
 #include <QLabel>
 #include <QScrollArea>
 #include <QScrollBar>
+#include <QResizeEvent>
 #include <QSplitter>
 #include <QTextBlock>
 #include <QTextCursor>
@@ -90,6 +91,7 @@ StageView::StageView(Session* session, QWidget* parent) : QWidget(parent), sessi
     auto* layout = new QHBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     auto* split = new QSplitter(Qt::Horizontal, this);
+    split_ = split;
     layout->addWidget(split);
 
     auto* left = new QWidget(split);
@@ -528,6 +530,22 @@ void StageView::showDiff(int index, const SideBySide& diff, bool hasBefore) {
     }
     after_->verticalScrollBar()->setValue(before_->verticalScrollBar()->value());
     emit diffShown();
+}
+
+void StageView::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    // The diff's two panes want kReadableColumns each: where the pass list
+    // beside them would cut them and there is height for both, the list goes
+    // above the diff (the schedule editor does the same with its outline).
+    const int handle = split_->handleWidth() * 3;
+    const int beside = tree_->minimumWidth() + 2 * before_->widthForColumns(kReadableColumns) + handle;
+    const int lines = fontMetrics().lineSpacing();
+    const bool tall = height() >= 10 * lines + 14 * lines; // the diff's lines and a list of passes above
+    const Qt::Orientation o = width() < beside && tall ? Qt::Vertical : Qt::Horizontal;
+    if (split_->orientation() == o) return;
+    split_->setOrientation(o);
+    const int extent = o == Qt::Vertical ? height() : width();
+    split_->setSizes({extent * (o == Qt::Vertical ? 35 : 25) / 100, extent * (o == Qt::Vertical ? 65 : 75) / 100});
 }
 
 } // namespace tessel::views

@@ -23,6 +23,7 @@
 #include <vector>
 
 class QCheckBox;
+class QSplitter;
 class QLabel;
 class QTreeWidget;
 class QTreeWidgetItem;
@@ -82,6 +83,9 @@ signals:
     /// The diff of the selected pass is on screen.
     void diffShown();
 
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+
 private:
     struct Entry;
     void rebuild();
@@ -103,6 +107,7 @@ private:
 
     QTreeWidget* tree_;
     QCheckBox* hideUnchanged_;
+    QSplitter* split_ = nullptr; ///< the pass list beside (or above) the description and the diff
     QLabel* description_;
     QLabel* beforeTitle_;
     QLabel* afterTitle_;

@@ -49,6 +49,13 @@ QVariant RecordTable::data(const QModelIndex& index, int role) const {
         case Configuration: return valuesText(*r);
         case Message: return QString::fromStdString(r->message).simplified();
         }
+    } else if (role == Qt::UserRole) {
+        // What the explorer sorts by: numbers as numbers, failed trials below every measured one.
+        switch (index.column()) {
+        case Trial: return qlonglong(r->trial);
+        case Gflops: return r->ok() ? r->gflops() : -1.0;
+        default: return data(index, Qt::DisplayRole);
+        }
     } else if (role == Qt::ToolTipRole && (index.column() == Message || index.column() == Configuration)) {
         return index.column() == Message ? QString::fromStdString(r->message) : valuesText(*r);
     } else if (role == Qt::TextAlignmentRole && (index.column() == Trial || index.column() == Gflops)) {

@@ -29,6 +29,7 @@ public:
     const tune::Record* record(int row) const;
     /// "tile_x=[16, 4, 16], unroll_k=True".
     static QString valuesText(const tune::Record& r);
+    /// Qt::UserRole holds what a column sorts by (trial and GFLOP/s as numbers).
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;

@@ -140,6 +140,7 @@ void TuningSession::reload() {
     tasksError_.clear();
     scriptText_.clear();
     scriptPath_.clear();
+    templateDefaults_.clear();
     if (!customRecordsPath_) recordsPath_ = defaultRecordsPath(session_->sourcePath());
     try {
         const driver::CompileRequest request = session_->request();
@@ -166,6 +167,10 @@ void TuningSession::reload() {
             so.target = request.target;
             if (!workload_.trimmed().isEmpty()) so.workload = te::parseConfig(workload_.trimmed().toStdString());
             auto task = std::make_shared<driver::ScriptTask>(scriptText_.toStdString(), so);
+            QStringList defaults;
+            for (const auto& param : task->workloadParams())
+                defaults << QStringLiteral("%1=%2").arg(q(param.name)).arg(param.defaultValue);
+            templateDefaults_ = defaults.join(QLatin1Char(','));
             if (task->knobs().empty()) {
                 tasksError_ = tr("The script defines no knobs (cfg.define_split, define_knob …): nothing to tune.");
             } else {

@@ -109,6 +109,9 @@ public:
     static QString defaultRecordsPath(const QString& sourcePath);
     /// A script template's workload ("M=64,N=64,K=64"; empty: its defaults).
     QString workload() const { return workload_; }
+    /// The open template's own workload, as it declares it ("M=1024,N=1024,K=1024");
+    /// empty when no template is open.
+    QString templateDefaults() const { return templateDefaults_; }
     void setWorkload(const QString& workload);
     /// The file the schedule editor shows a configuration under: a script
     /// opened there is not a new template to tune.
@@ -180,6 +183,7 @@ private:
     std::vector<TuningTask> tasks_;
     QString tasksError_;
     QString scriptText_, scriptPath_;
+    QString templateDefaults_;
     bool running_ = false;
     bool paused_ = false;
     int runTrials_ = 0;

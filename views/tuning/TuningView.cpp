@@ -15,6 +15,7 @@
 
 #include <QComboBox>
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -25,6 +26,7 @@
 #include <QPushButton>
 #include <QSpinBox>
 #include <QSignalBlocker>
+#include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QTableView>
 #include <QVBoxLayout>
@@ -51,10 +53,26 @@ QCustomPlot* makePlot(QWidget* parent, const QString& name, const QString& x, co
     auto* title = new QCPTextElement(plot, QString(), small);
     plot->plotLayout()->addElement(0, 0, title);
     plot->legend->setFont(small);
-    plot->legend->setBrush(QColor(255, 255, 255, 200));
+    plot->legend->setBrush(Qt::NoBrush);
     plot->legend->setBorderPen(Qt::NoPen);
-    plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignBottom | Qt::AlignRight);
+    // The legend in a row of its own under the title, its entries side by
+    // side: inside the axis rect it covered the points.
+    plot->axisRect()->insetLayout()->take(plot->legend);
+    plot->axisRect()->insetLayout()->simplify();
+    plot->plotLayout()->insertRow(1);
+    plot->plotLayout()->addElement(1, 0, plot->legend);
+    plot->legend->setFillOrder(QCPLegend::foColumnsFirst);
+    plot->legend->setMargins(QMargins(4, 0, 4, 0));
+    plot->plotLayout()->setRowStretchFactor(1, 0.001);
     return plot;
+}
+
+/// Widens an axis by `fraction` of its range on both sides (at least `least`
+/// in all), so points on its edges are drawn whole, not cut by the axis.
+void pad(QCPAxis* axis, double fraction, double least) {
+    const QCPRange r = axis->range();
+    const double margin = std::max(r.size() * fraction, least / 2);
+    axis->setRange(r.lower - margin, r.upper + margin);
 }
 
 QCPTextElement* titleOf(QCustomPlot* plot) { return qobject_cast<QCPTextElement*>(plot->plotLayout()->element(0, 0)); }
@@ -147,7 +165,14 @@ TuningView::TuningView(Session* session, QWidget* parent)
     recordsLayout->addLayout(filterRow);
     recordView_ = new QTableView(recordsBox);
     recordView_->setObjectName(QStringLiteral("TuningRecords"));
-    recordView_->setModel(records_);
+    // Sorted by any column (a click on its header): the proxy keeps the
+    // records' order in the model, which openRecord() takes rows of.
+    recordSort_ = new QSortFilterProxyModel(this);
+    recordSort_->setSourceModel(records_);
+    recordSort_->setSortRole(Qt::UserRole);
+    recordView_->setModel(recordSort_);
+    recordView_->setSortingEnabled(true);
+    recordView_->sortByColumn(-1, Qt::AscendingOrder); // the file's order until a header is clicked
     recordView_->setSelectionBehavior(QAbstractItemView::SelectRows);
     recordView_->verticalHeader()->hide();
     recordView_->horizontalHeader()->setSectionResizeMode(RecordTable::Configuration, QHeaderView::Stretch);
@@ -157,6 +182,8 @@ TuningView::TuningView(Session* session, QWidget* parent)
     split->setStretchFactor(0, 2);
     split->setStretchFactor(1, 4);
     split->setStretchFactor(2, 2);
+    // The charts first: a quarter for the tasks, half for the curves, a quarter for the records.
+    split->setSizes({1000, 2000, 1000});
     layout->addWidget(split, 1);
 
     status_ = new QLabel(this);
@@ -166,7 +193,8 @@ TuningView::TuningView(Session* session, QWidget* parent)
     layout->addWidget(status_);
 
     connect(filter_, &QComboBox::currentIndexChanged, this, [this] { refreshRecords(); });
-    connect(recordView_, &QTableView::doubleClicked, this, [this](const QModelIndex& i) { openRecord(i.row()); });
+    connect(recordView_, &QTableView::doubleClicked, this,
+            [this](const QModelIndex& i) { openRecord(recordSort_->mapToSource(i).row()); });
     connect(taskView_->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this] {
         refreshPlots();
         refreshRecords();
@@ -223,7 +251,8 @@ void TuningView::buildControls() {
     workloadLabel_ = new QLabel(tr("Workload:"), this);
     row->addWidget(workloadLabel_);
     workload_ = new QLineEdit(this);
-    workload_->setPlaceholderText(tr("the template's (M=256,N=256,K=256)"));
+    // The template's own workload, once its task is made (syncControls).
+    workload_->setPlaceholderText(tr("the template's"));
     workload_->setToolTip(tr("The template's workload parameters, NAME=VALUE,…"));
     row->addWidget(workload_, 1);
     order_ = new QComboBox(this);
@@ -241,17 +270,65 @@ void TuningView::buildControls() {
     for (auto* b : {start_, pause_, resume_, stop_}) row->addWidget(b);
     static_cast<QVBoxLayout*>(layout())->addLayout(row);
 
-    connect(tuner_, &QComboBox::currentTextChanged, tuning_, &TuningSession::setTuner);
-    connect(trials_, &QSpinBox::valueChanged, this, [this](int n) { tuning_->setTrials(n); });
-    connect(earlyStopping_, &QSpinBox::valueChanged, this, [this](int n) { tuning_->setEarlyStopping(n); });
-    connect(workload_, &QLineEdit::editingFinished, this, [this] { tuning_->setWorkload(workload_->text()); });
+    // The settings the session keeps (a rebuild of the views, the project):
+    // what differs from these defaults.
+    defaults_ = {tuning_->tuner(), tuning_->trials(), tuning_->earlyStopping()};
+    applySettings();
+    connect(session_, &Session::tuningSettingsChanged, this, &TuningView::applySettings);
+
+    connect(tuner_, &QComboBox::currentTextChanged, this, [this](const QString& t) {
+        tuning_->setTuner(t);
+        keepSettings();
+    });
+    connect(trials_, &QSpinBox::valueChanged, this, [this](int n) {
+        tuning_->setTrials(n);
+        keepSettings();
+    });
+    connect(earlyStopping_, &QSpinBox::valueChanged, this, [this](int n) {
+        tuning_->setEarlyStopping(n);
+        keepSettings();
+    });
+    connect(workload_, &QLineEdit::editingFinished, this, [this] {
+        tuning_->setWorkload(workload_->text());
+        keepSettings();
+    });
     connect(order_, &QComboBox::currentIndexChanged, this, [this](int i) {
         tuning_->setOrder(i == 1 ? TuningSession::Order::Weight : TuningSession::Order::Table);
+        keepSettings();
     });
     connect(start_, &QPushButton::clicked, tuning_, &TuningSession::start);
     connect(pause_, &QPushButton::clicked, tuning_, &TuningSession::pause);
     connect(resume_, &QPushButton::clicked, tuning_, &TuningSession::resume);
     connect(stop_, &QPushButton::clicked, tuning_, &TuningSession::stop);
+}
+
+void TuningView::applySettings() {
+    if (applying_) return;
+    applying_ = true;
+    const QVariantMap kept = session_->tuningSettings();
+    tuner_->setCurrentText(kept.value(QStringLiteral("tuner"), defaults_.tuner).toString());
+    trials_->setValue(kept.value(QStringLiteral("trials"), defaults_.trials).toInt());
+    earlyStopping_->setValue(kept.value(QStringLiteral("earlyStopping"), defaults_.earlyStopping).toInt());
+    workload_->setText(kept.value(QStringLiteral("workload")).toString());
+    order_->setCurrentIndex(kept.value(QStringLiteral("order")).toString() == QLatin1String("weight") ? 1 : 0);
+    tuning_->setTuner(tuner_->currentText());
+    tuning_->setTrials(trials_->value());
+    tuning_->setEarlyStopping(earlyStopping_->value());
+    tuning_->setWorkload(workload_->text().trimmed());
+    tuning_->setOrder(order_->currentIndex() == 1 ? TuningSession::Order::Weight : TuningSession::Order::Table);
+    applying_ = false;
+}
+
+void TuningView::keepSettings() {
+    if (applying_) return;
+    QVariantMap m;
+    if (tuner_->currentText() != defaults_.tuner) m.insert(QStringLiteral("tuner"), tuner_->currentText());
+    if (trials_->value() != defaults_.trials) m.insert(QStringLiteral("trials"), trials_->value());
+    if (earlyStopping_->value() != defaults_.earlyStopping)
+        m.insert(QStringLiteral("earlyStopping"), earlyStopping_->value());
+    if (!workload_->text().trimmed().isEmpty()) m.insert(QStringLiteral("workload"), workload_->text().trimmed());
+    if (order_->currentIndex() == 1) m.insert(QStringLiteral("order"), QStringLiteral("weight"));
+    session_->setTuningSettings(m);
 }
 
 void TuningView::syncControls() {
@@ -270,6 +347,8 @@ void TuningView::syncControls() {
         trials_->setValue(tuning_->trials());
     }
     workload_->setVisible(script);
+    const QString defaults = tuning_->templateDefaults();
+    workload_->setPlaceholderText(defaults.isEmpty() ? tr("the template's") : tr("the template's: %1").arg(defaults));
     workloadLabel_->setVisible(script);
     order_->setVisible(!script);
 
@@ -346,6 +425,8 @@ void TuningView::addPoint(int task, const TrialPoint& p) {
                                            .arg(rho, 0, 'f', 2)
                                      : tr("Predicted vs measured (%n planned trial(s))", nullptr, int(measured.size())));
     modelPlot_->rescaleAxes();
+    pad(modelPlot_->xAxis, 0.06, 0.1);
+    pad(modelPlot_->yAxis, 0.06, 0.1);
     trialPlot_->replot(QCustomPlot::rpQueuedReplot);
     modelPlot_->replot(QCustomPlot::rpQueuedReplot);
     if (task >= 0 && !tuning_->isPaused()) refreshRecords();
@@ -375,7 +456,8 @@ void TuningView::openRecord(int row) {
     // stays selected, so the schedule editor shows its schedule under it.
     session_->selectFunction(t.functions.front());
     if (r->ok() && !r->workload.key.empty()) session_->setChosenConfig(r->workload.key, r->config);
-    recordMessage_ = tr("%1, trial %2: %3 (%4)").arg(t.functions.front()).arg(r->trial).arg(config, RecordTable::valuesText(*r));
+    // The knobs by name and value, as the table shows them.
+    recordMessage_ = tr("%1, trial %2: %3").arg(t.functions.front()).arg(r->trial).arg(RecordTable::valuesText(*r));
     status_->setText(recordMessage_);
     emit recordOpened(config);
 }
@@ -398,7 +480,7 @@ void TuningView::openScriptRecord(const tune::Record& r) {
                                .arg(info.fileName())
                                .arg(r.trial)
                                .arg(config, RecordTable::valuesText(r));
-    recordMessage_ = tr("Opening trial %1 (%2)…").arg(r.trial).arg(config);
+    recordMessage_ = tr("Opening trial %1 (%2)…").arg(r.trial).arg(RecordTable::valuesText(r));
     status_->setText(recordMessage_);
     session_->jobs()->run<QString>(
         QStringLiteral("tuning-open-record"), tr("Opening a tuned configuration"),
@@ -420,10 +502,13 @@ void TuningView::openScriptRecord(const tune::Record& r) {
             }
         },
         this,
-        [this, target, header, config, trial = r.trial](QString script) {
+        [this, target, header, config, values = RecordTable::valuesText(r), trial = r.trial](QString script) {
             tuning_->setConfigScriptPath(target);
-            session_->setScript(target, header + script);
-            recordMessage_ = tr("Trial %1 (%2) is open in the schedule editor as %3").arg(trial).arg(config, QFileInfo(target).fileName());
+            // Not written until saved: the title marks it modified, and closing asks.
+            QString onDisk;
+            if (QFile f(target); f.open(QIODevice::ReadOnly)) onDisk = QString::fromUtf8(f.readAll());
+            session_->setScript(target, header + script, onDisk);
+            recordMessage_ = tr("Trial %1 (%2) is open in the schedule editor as %3").arg(trial).arg(values, QFileInfo(target).fileName());
             status_->setText(recordMessage_);
             emit recordOpened(config);
         },

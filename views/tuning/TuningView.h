@@ -25,6 +25,7 @@ class QLabel;
 class QLineEdit;
 class QProgressBar;
 class QPushButton;
+class QSortFilterProxyModel;
 class QSpinBox;
 class QTableView;
 
@@ -59,7 +60,8 @@ public:
     void selectTask(int row);
     /// Filters the record explorer: empty (all), "ok" or an error kind.
     void setRecordFilter(const QString& filter);
-    /// What double-clicking record `row` of the explorer does.
+    /// What double-clicking record `row` of the explorer does (`row` of
+    /// records(), the file's order; the explorer may show them sorted).
     void openRecord(int row);
 
 signals:
@@ -69,6 +71,10 @@ signals:
 
 private:
     void buildControls();
+    /// Keeps the settings that differ from the defaults in the session (Session::tuningSettings).
+    void keepSettings();
+    /// Shows (and uses) the session's tuning settings.
+    void applySettings();
     void syncControls();
     void refreshPlots();
     void addPoint(int task, const TrialPoint& p);
@@ -95,8 +101,14 @@ private:
     QCustomPlot* modelPlot_ = nullptr;
     QComboBox* filter_ = nullptr;
     QTableView* recordView_ = nullptr;
+    QSortFilterProxyModel* recordSort_ = nullptr; ///< the explorer sorts by any column
     QLabel* status_ = nullptr;
     QString recordMessage_;
+    struct Defaults {
+        QString tuner;
+        int trials = 0, earlyStopping = 0;
+    } defaults_;
+    bool applying_ = false; ///< applySettings() is setting the controls
 };
 
 } // namespace tessel::views

@@ -13,6 +13,7 @@
 #include <QCoreApplication>
 #include <QDir>
 #include <QFile>
+#include <QFont>
 #include <QHeaderView>
 #include "common/RpcProcess.h"
 
@@ -209,6 +210,87 @@ private slots:
 
         panel.useLocal();
         QVERIFY(session.device().isLocal());
+        QSettings().clear();
+    }
+
+    void deadDevicesAreMarked() {
+        // Issue 21: a server chosen for runs and then killed stayed "the
+        // device" with nothing said; a tracker that died kept listing its keys.
+        tessel::test::RpcProcess tracker, server;
+        QVERIFY(tracker.start(kRpc, {QStringLiteral("tracker"), QStringLiteral("--port"), QStringLiteral("0")}));
+        QVERIFY(server.start(kRpc, {QStringLiteral("server"), QStringLiteral("--port"), QStringLiteral("0"),
+                                    QStringLiteral("--tracker"), QStringLiteral("127.0.0.1:%1").arg(tracker.port),
+                                    QStringLiteral("--key"), QStringLiteral("doomed")}));
+        Session session;
+        DevicePanel panel(&session);
+        panel.setTimeoutMs(1000);
+        panel.addEndpoint(endpoint(Endpoint::Kind::Tracker, tracker.port));
+        const DeviceList* m = panel.list();
+        const QModelIndex trackerRow = m->index(0, 0);
+        QTRY_VERIFY_WITH_TIMEOUT(rowNamed(m, trackerRow, QStringLiteral("doomed")).isValid(), 15000);
+        const QModelIndex key = rowNamed(m, trackerRow, QStringLiteral("doomed"));
+        QTRY_COMPARE_WITH_TIMEOUT(m->rowCount(key), 1, 5000);
+        QTRY_VERIFY_WITH_TIMEOUT(!cell(m->index(0, 0, key), DeviceList::Device).isEmpty(), 5000);
+
+        // Chosen: its row is marked, and its own check says it answers.
+        QVERIFY(panel.useForRuns(m->index(0, 0, key)));
+        QCOMPARE(m->chosenIndex(), m->index(0, 0, key));
+        QVERIFY(m->index(0, 0, key).data(DeviceList::ChosenRole).toBool());
+        QVERIFY(m->index(0, 0, key).data(Qt::FontRole).value<QFont>().bold());
+        QVERIFY(!key.data(DeviceList::ChosenRole).toBool());
+        QTRY_VERIFY_WITH_TIMEOUT(panel.isChosenChecked(), 10000);
+        QVERIFY2(panel.chosenTrouble().isEmpty(), qPrintable(panel.chosenTrouble()));
+        QVERIFY2(!panel.statusText().contains(QStringLiteral("does not answer")), qPrintable(panel.statusText()));
+
+        // Killed (no goodbye to the tracker, which lists it until its
+        // heartbeat is missed): the line and its row say it is gone.
+        server.process->kill();
+        server.process->waitForFinished(5000);
+        QTRY_VERIFY_WITH_TIMEOUT(!panel.chosenTrouble().isEmpty(), 15000);
+        QVERIFY2(panel.chosenTrouble().startsWith(QStringLiteral("Nothing listens at 127.0.0.1:%1").arg(server.port)),
+                 qPrintable(panel.chosenTrouble()));
+        QVERIFY2(panel.statusText().contains(QStringLiteral("Run and Measure use: server 127.0.0.1:%1").arg(server.port)) &&
+                     panel.statusText().contains(QStringLiteral("does not answer")),
+                 qPrintable(panel.statusText()));
+        // While the tracker still lists it, its row is marked; once the tracker
+        // drops it, the row goes and the line still says so.
+        if (const QModelIndex chosen = m->chosenIndex(); chosen.isValid())
+            QCOMPARE(cell(chosen, DeviceList::State), QStringLiteral("unreachable"));
+        panel.resize(1100, 300);
+        panel.tree()->expandAll();
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        const QString shots = QStringLiteral(TESSEL_BINARY_DIR "/screenshots/views");
+        QDir().mkpath(shots);
+        QVERIFY(panel.grab().save(shots + QStringLiteral("/devices-chosen-unreachable.png")));
+
+        // The tracker killed too, while it lists a free server: what it
+        // listed is unknown now, not "free 1 / 1 / 0".
+        tessel::test::RpcProcess spare;
+        QVERIFY(spare.start(kRpc, {QStringLiteral("server"), QStringLiteral("--port"), QStringLiteral("0"),
+                                   QStringLiteral("--tracker"), QStringLiteral("127.0.0.1:%1").arg(tracker.port),
+                                   QStringLiteral("--key"), QStringLiteral("spare")}));
+        QTRY_VERIFY_WITH_TIMEOUT(rowNamed(m, trackerRow, QStringLiteral("spare")).isValid(), 15000);
+        const QPersistentModelIndex spareKey = rowNamed(m, trackerRow, QStringLiteral("spare"));
+        QTRY_COMPARE_WITH_TIMEOUT(cell(spareKey, DeviceList::Keys), QStringLiteral("1 / 1 / 0"), 10000);
+        QTRY_COMPARE_WITH_TIMEOUT(m->rowCount(spareKey), 1, 5000);
+        tracker.process->kill();
+        tracker.process->waitForFinished(5000);
+        QTRY_COMPARE_WITH_TIMEOUT(cell(trackerRow, DeviceList::State), QStringLiteral("unreachable"), 15000);
+        QVERIFY(spareKey.isValid());
+        QCOMPARE(cell(trackerRow, DeviceList::Keys), QStringLiteral("—"));
+        QCOMPARE(cell(spareKey, DeviceList::Keys), QStringLiteral("—"));
+        QCOMPARE(cell(spareKey, DeviceList::State), QStringLiteral("unknown: tracker unreachable"));
+        QCOMPARE(cell(m->index(0, 0, spareKey), DeviceList::State), QStringLiteral("unknown: tracker unreachable"));
+        // Choosing a device of a tracker that does not answer is refused, with why.
+        QVERIFY(!panel.useForRuns(spareKey));
+        QVERIFY2(panel.statusText().contains(QStringLiteral("does not answer")), qPrintable(panel.statusText()));
+
+        // Back on this machine: nothing is marked, nothing is in trouble.
+        panel.useLocal();
+        QVERIFY(!m->chosenIndex().isValid());
+        QVERIFY(panel.chosenTrouble().isEmpty());
+        QCOMPARE(panel.statusText(), QStringLiteral("Run and Measure use: this machine (target host)."));
         QSettings().clear();
     }
 

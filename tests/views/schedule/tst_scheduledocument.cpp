@@ -215,6 +215,49 @@ private slots:
         QTRY_VERIFY(!doc_->isBusy());
     }
 
+    void anUnreachableDeviceIsNoWrongResult() {
+        // Issue 21: a run on a device that is gone recorded "0.000 ms, FAIL"
+        // with a bare "Connection refused". Now it is a failure of kind
+        // "device unreachable" that says what to check, with no time, and
+        // the history says where it ran.
+        session_.setScript(QStringLiteral("gemm256.te"), gemm_);
+        QVERIFY(settle());
+        DeviceChoice gone;
+        gone.kind = DeviceChoice::Kind::Server;
+        gone.host = QStringLiteral("127.0.0.1");
+        gone.port = 1; // nothing listens there
+        session_.setDevice(gone);
+        QSignalSpy finished(doc_, &ScheduleDocument::runFinished);
+        doc_->run();
+        QVERIFY(finished.wait(120000));
+        const RunRecord r = finished.takeFirst().at(0).value<RunRecord>();
+        QVERIFY(!r.correct);
+        QVERIFY(!r.measured);
+        QCOMPARE(r.failure, QStringLiteral("device unreachable"));
+        QCOMPARE(r.device, QStringLiteral("server 127.0.0.1:1"));
+        QVERIFY2(r.error.contains(QLatin1String("tessel-rpc server runs there")), qPrintable(r.error));
+        RunHistory* h = doc_->history();
+        const int row = h->rowCount() - 1;
+        QCOMPARE(h->index(row, RunHistory::Latency).data().toString(), QStringLiteral("—"));
+        QCOMPARE(h->index(row, RunHistory::Gflops).data().toString(), QStringLiteral("—"));
+        QCOMPARE(h->index(row, RunHistory::Correct).data().toString(), QStringLiteral("device unreachable"));
+        QCOMPARE(h->index(row, RunHistory::Device).data().toString(), QStringLiteral("server 127.0.0.1:1"));
+        QTRY_VERIFY(!doc_->isBusy());
+        QVERIFY(doc_->statusIsError());
+        QVERIFY2(doc_->statusText().contains(QLatin1String("device unreachable")), qPrintable(doc_->statusText()));
+        // Back on this machine: the stale failure goes, and the run is measured there.
+        session_.setDevice(DeviceChoice{});
+        QVERIFY(!doc_->statusIsError());
+        QVERIFY2(doc_->statusText().contains(QLatin1String("this machine")), qPrintable(doc_->statusText()));
+        doc_->run();
+        QVERIFY(finished.wait(120000));
+        const RunRecord ok = finished.takeFirst().at(0).value<RunRecord>();
+        QVERIFY2(ok.correct && ok.measured, qPrintable(ok.error));
+        QCOMPARE(ok.device, QStringLiteral("this machine"));
+        QCOMPARE(h->index(h->rowCount() - 1, RunHistory::Device).data().toString(), QStringLiteral("this machine"));
+        QTRY_VERIFY(!doc_->isBusy());
+    }
+
     void historyModel() {
         RunHistory h;
         h.showDocument(QStringLiteral("a"));

@@ -185,6 +185,56 @@ private slots:
         QCOMPARE(tirOf(session_), tir0_);
     }
 
+    void undoStepsFollowTheEdits() {
+        // Issue 21: one Ctrl+Z undid two edits. QTextDocument merges a key
+        // into the previous step whenever its position follows on from it,
+        // even after the cursor went elsewhere, or after a line the outline
+        // wrote: each is its own step here.
+        QVERIFY(reload());
+        CodeEditor* e = editor_->editor();
+        e->setFocus();
+        const int mLine = lineIndex(gemm_, QStringLiteral("M = 256"));
+        const int kLine = lineIndex(gemm_, QStringLiteral("K = 256"));
+        QVERIFY(mLine >= 0 && kLine > mLine);
+        // "M = 256" -> "M = 2560" here, a look at another line, then "M = 25600".
+        cursorToLineEnd(e, mLine);
+        QTest::keyClicks(e, QStringLiteral("0"));
+        cursorToLineEnd(e, kLine);
+        cursorToLineEnd(e, mLine);
+        QTest::keyClicks(e, QStringLiteral("0"));
+        QTest::keyClick(e, Qt::Key_Z, Qt::ControlModifier);
+        QVERIFY2(e->toPlainText().split(QLatin1Char('\n'))[mLine] == QStringLiteral("M = 2560"),
+                 qPrintable(e->toPlainText().split(QLatin1Char('\n'))[mLine]));
+        QTest::keyClick(e, Qt::Key_Z, Qt::ControlModifier);
+        QCOMPARE(e->toPlainText(), gemm_);
+
+        // Typed where a line the outline wrote ends: two steps.
+        QVERIFY(settle());
+        QTreeWidgetItem* yi = editor_->findItem(QStringLiteral("C"), QStringLiteral("yi"));
+        QVERIFY(yi);
+        LoopActionArgs args;
+        args.factor = 4;
+        const QString line = editor_->applyOutlineAction(yi, LoopAction::Split, args);
+        QVERIFY(!line.isEmpty());
+        const QString withLine = e->toPlainText();
+        const int at = lineIndex(withLine, line);
+        QVERIFY(at > 0);
+        QTextCursor c(e->document()->findBlockByNumber(at + 1)); // right after the written line's newline
+        e->setTextCursor(c);
+        QTest::keyClicks(e, QStringLiteral("# a note"));
+        QTest::keyClick(e, Qt::Key_Z, Qt::ControlModifier);
+        QCOMPARE(e->toPlainText(), withLine);
+        QTest::keyClick(e, Qt::Key_Z, Qt::ControlModifier);
+        QCOMPARE(e->toPlainText(), gemm_);
+
+        // Typing in one place is still one step, as in any editor.
+        cursorToLineEnd(e, kLine);
+        QTest::keyClicks(e, QStringLiteral(" # kept"));
+        QTest::keyClick(e, Qt::Key_Z, Qt::ControlModifier);
+        QCOMPARE(e->toPlainText(), gemm_);
+        QVERIFY(settle());
+    }
+
     void outlineSplitWritesALine() {
         CodeEditor* e = editor_->editor();
         QTreeWidgetItem* yi = editor_->findItem(QStringLiteral("C"), QStringLiteral("yi"));

@@ -144,10 +144,20 @@ void TestProject::inputShapeChecks() {
 void TestProject::inputShapeSuggestions() {
     auto suggest = [](const QVector<ModelInput>& inputs) { return suggestShapes(inputs); };
     const QString f32 = QStringLiteral("float32");
-    // A dynamic batch is 1; an image whose height is known is square (an OCR
-    // line image 48 high gets 48, which the user widens).
+    // A dynamic batch is 1; an image whose height is known is square, but a
+    // text line (an OCR recogniser's input, 48 high) is 320 wide.
     QCOMPARE(suggest({{QStringLiteral("x"), f32, {-1, 3, 48, -1}, {QStringLiteral("N"), {}, {}, QStringLiteral("W")}}}),
-             (QVector<QVector<qint64>>{{1, 3, 48, 48}}));
+             (QVector<QVector<qint64>>{{1, 3, 48, 320}}));
+    QCOMPARE(suggest({{QStringLiteral("x"), f32, {-1, 3, 128, -1}, {}}}), (QVector<QVector<qint64>>{{1, 3, 128, 128}}));
+    // Issue 21: a batch named by the exporter was left "?" (OK disabled).
+    QCOMPARE(suggest({{QStringLiteral("x"), f32, {-1, 3, 48, -1},
+                       {QStringLiteral("p2o.DynamicDimension.0"), {}, {}, QStringLiteral("p2o.DynamicDimension.1")}}}),
+             (QVector<QVector<qint64>>{{1, 3, 48, 320}}));
+    QCOMPARE(suggest({{QStringLiteral("x"), f32, {-1, 3, 224, 224}, {QStringLiteral("unk__0")}}}),
+             (QVector<QVector<qint64>>{{1, 3, 224, 224}}));
+    // A first dimension named as a sequence is not the batch (time-major input).
+    QCOMPARE(suggest({{QStringLiteral("x"), f32, {-1, -1, 80}, {QStringLiteral("seq_len"), QStringLiteral("batch")}}}),
+             (QVector<QVector<qint64>>{{-1, 1, 80}}));
     // Nothing known of the image: the common 224 x 224; NHWC too.
     QCOMPARE(suggest({{QStringLiteral("x"), f32, {-1, 3, -1, -1}, {}}}), (QVector<QVector<qint64>>{{1, 3, 224, 224}}));
     QCOMPARE(suggest({{QStringLiteral("x"), f32, {1, -1, 32, 3}, {}}}), (QVector<QVector<qint64>>{{1, 32, 32, 3}}));

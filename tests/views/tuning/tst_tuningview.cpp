@@ -25,6 +25,7 @@
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTimer>
+#include <QLineEdit>
 #include <QtTest>
 
 #include <cmath>
@@ -106,6 +107,27 @@ private slots:
         session.setScript(templatePath_, readFile(templatePath_));
         QCOMPARE(view.tuning()->tasks().size(), size_t(1));
         QCOMPARE(view.tuning()->recordsPath(), templatePath_ + QStringLiteral(".records.jsonl"));
+        // Issue 21: the workload field's hint is the template's own workload
+        // (gemm.te's 1024 cubed), not a made-up one.
+        QCOMPARE(view.tuning()->templateDefaults(), QStringLiteral("M=1024,N=1024,K=1024"));
+        QLineEdit* workload = nullptr;
+        for (QLineEdit* e : view.findChildren<QLineEdit*>())
+            if (e->placeholderText().startsWith(QStringLiteral("the template's"))) workload = e;
+        QVERIFY(workload);
+        QCOMPARE(workload->placeholderText(), QStringLiteral("the template's: M=1024,N=1024,K=1024"));
+        // The settings are the session's (a rebuild of the views, the project): what differs from the defaults.
+        QVERIFY(session.tuningSettings().isEmpty());
+        workload->setText(QStringLiteral("M=64,N=64,K=64"));
+        emit workload->editingFinished();
+        QCOMPARE(session.tuningSettings().value(QStringLiteral("workload")).toString(), QStringLiteral("M=64,N=64,K=64"));
+        QVERIFY(session.areTuningSettingsModified());
+        {
+            TuningView rebuilt(&session);
+            QCOMPARE(rebuilt.tuning()->workload(), QStringLiteral("M=64,N=64,K=64"));
+        }
+        workload->setText(QString());
+        emit workload->editingFinished();
+        QVERIFY(session.tuningSettings().isEmpty());
         // A script without knobs has nothing to tune, and says so.
         session.setScript(dir_.filePath(QStringLiteral("plain.te")),
                           QStringLiteral("A = te.placeholder((8,), name='A')\nB = te.compute((8,), lambda i: A[i] * 2, name='B')\n"
@@ -143,6 +165,22 @@ private slots:
         QVERIFY(tuning->tasks()[0].defaultGflops > 0); // trial 0 is the default configuration
         QVERIFY2(view.statusText().contains(QStringLiteral("ETA")), qPrintable(view.statusText()));
         QVERIFY(view.taskTable()->data(view.taskTable()->index(0, TaskTable::Trials)).toString().contains(QStringLiteral("/400")));
+
+        // Issue 21: the legend sits beside the curves, not over them, and the
+        // predicted-vs-measured points are drawn whole inside the chart.
+        for (QCustomPlot* plot : {view.trialPlot(), view.modelPlot()}) {
+            plot->replot(QCustomPlot::rpImmediateRefresh);
+            if (plot->legend->visible())
+                QVERIFY(!plot->axisRect()->rect().intersects(plot->legend->outerRect()));
+        }
+        QCustomPlot* model = view.modelPlot();
+        const QRect inside = model->axisRect()->rect().adjusted(3, 3, -3, -3);
+        for (auto it = model->graph(0)->data()->constBegin(); it != model->graph(0)->data()->constEnd(); ++it) {
+            const QPointF at(model->xAxis->coordToPixel(it->key), model->yAxis->coordToPixel(it->value));
+            QVERIFY2(inside.contains(at.toPoint()), qPrintable(QStringLiteral("point at %1,%2 outside %3,%4 %5x%6")
+                                                                   .arg(at.x()).arg(at.y()).arg(inside.x()).arg(inside.y())
+                                                                   .arg(inside.width()).arg(inside.height())));
+        }
 
         // Pause: the trial in flight ends, no other starts.
         tuning->pause();
@@ -221,8 +259,21 @@ private slots:
         QVERIFY(row >= 0);
         const tune::Record record = *view.records()->record(row);
         QSignalSpy opened(&view, &TuningView::recordOpened);
+        // Issue 21: the explorer sorts by a column, here the fastest first.
+        view.recordView()->sortByColumn(RecordTable::Gflops, Qt::DescendingOrder);
+        const QAbstractItemModel* shown = view.recordView()->model();
+        QCOMPARE(shown->rowCount(), view.records()->rowCount());
+        int shownRow = -1;
+        for (int i = 0; i < shown->rowCount(); ++i) {
+            if (i > 0)
+                QVERIFY(shown->index(i - 1, RecordTable::Gflops).data(Qt::UserRole).toDouble() >=
+                        shown->index(i, RecordTable::Gflops).data(Qt::UserRole).toDouble());
+            if (shown->index(i, RecordTable::Trial).data(Qt::UserRole).toLongLong() == qlonglong(record.trial))
+                shownRow = i;
+        }
+        QVERIFY(shownRow >= 0);
         // What a double-click on the row emits.
-        emit view.recordView()->doubleClicked(view.records()->index(row, RecordTable::Configuration));
+        emit view.recordView()->doubleClicked(shown->index(shownRow, RecordTable::Configuration));
         QTRY_VERIFY2_WITH_TIMEOUT(opened.count() == 1, qPrintable(view.statusText()), 60000);
         const QString config = QString::fromStdString(te::formatConfig(record.config));
         QCOMPARE(opened.at(0).at(0).toString(), config);
@@ -267,7 +318,10 @@ private slots:
         view.openRecord(1);
         QCOMPARE(opened.count(), 1);
         QCOMPARE(session.currentFunction(), t.functions.front());
-        QVERIFY(view.statusText().contains(opened.at(0).at(0).toString()));
+        // Issue 21: the status line names the knobs as the table does, not by index.
+        QVERIFY2(view.statusText().contains(RecordTable::valuesText(*view.records()->record(1))),
+                 qPrintable(view.statusText()));
+        QVERIFY2(!view.statusText().contains(opened.at(0).at(0).toString()), qPrintable(view.statusText()));
         // The session takes the record's configuration for its workload: the
         // next compile of the model applies it (over any records file).
         const tune::Record* r = view.records()->record(1);

@@ -1,0 +1,221 @@
+// The layout rule (WindowLayout, ViewRecord::useful) at the screens people
+// have, 1366 x 768 and 1920 x 1080 (and the Korean window at 1366 x 768):
+// every view reached from every other — the first chosen, then the second —
+// shows its key widget at least at its useful size (the lines of a script,
+// the rows of a table, a chart's plot area), beside the others or filling
+// the window; restoring a view that filled the window for want of room
+// brings back the layout from before it was chosen. Also the View menu
+// (issue 21: View > Tuning hid the tab it should bring to the front).
+//
+// Screenshots of every pair, and a contact sheet per view (every way to
+// reach it), land in <build>/screenshots/layout-rule-<W>x<H>[-ko]/.
+
+#include "shell/MainWindow.h"
+
+#include "common/Jobs.h"
+#include "common/Session.h"
+#include "shell/WindowLayout.h"
+
+#include <QDockWidget>
+#include <QDir>
+#include <QMenuBar>
+#include <QPainter>
+#include <QSettings>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace tessel::views;
+
+namespace {
+
+void settle(int ms = 150) {
+    QElapsedTimer t;
+    t.start();
+    while (t.elapsed() < ms) QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
+}
+
+bool inFront(const QDockWidget* d) { return d->isVisible() && !d->visibleRegion().isEmpty(); }
+
+QAction* menuAction(MainWindow& w, const char* menu, const QString& objectName, const QString& text = {}) {
+    QMenu* m = w.menuBar()->findChild<QMenu*>(QString::fromLatin1(menu));
+    for (QAction* a : m ? m->actions() : QList<QAction*>())
+        if ((!objectName.isEmpty() && a->objectName() == objectName) || (!text.isEmpty() && a->text() == text)) return a;
+    return nullptr;
+}
+
+} // namespace
+
+class TestLayout : public QObject {
+    Q_OBJECT
+    QTemporaryDir home_;
+
+private slots:
+    void initTestCase() {
+        QStandardPaths::setTestModeEnabled(true);
+        qputenv("XDG_CACHE_HOME", home_.filePath(QStringLiteral("cache")).toLocal8Bit());
+        QCoreApplication::setOrganizationName(QStringLiteral("TesselTest"));
+        QCoreApplication::setApplicationName(QStringLiteral("tst_layout"));
+        QSettings().clear();
+    }
+    void cleanupTestCase() { QSettings().clear(); }
+
+    void viewMenuBringsATabToTheFront() {
+        MainWindow w;
+        w.resize(1400, 900);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        settle();
+        QDockWidget* tuning = w.dock(QStringLiteral("TuningDock"));
+        QDockWidget* graph = w.dock(QStringLiteral("GraphDock"));
+        QVERIFY(tuning && graph);
+        QVERIFY(inFront(graph) && !inFront(tuning));
+        QAction* a = menuAction(w, "ViewMenu", QStringLiteral("ViewAction_TuningDock"));
+        QVERIFY(a);
+        QVERIFY(!a->isChecked()); // shown behind the graph is not "in front"
+        // First click: Tuning comes to the front (it hid the tab before).
+        a->trigger();
+        settle();
+        QVERIFY(inFront(tuning) || w.maximisedView() == QLatin1String("TuningDock"));
+        QVERIFY(a->isChecked());
+        // Again: it goes.
+        if (!w.maximisedView().isEmpty()) w.restoreMaximised();
+        settle();
+        if (inFront(tuning)) {
+            a->trigger();
+            settle();
+            QVERIFY(!tuning->isVisible());
+            QVERIFY(!a->isChecked());
+        }
+        // And once more: back, in front.
+        a->trigger();
+        settle();
+        QVERIFY(inFront(tuning) || w.maximisedView() == QLatin1String("TuningDock"));
+        QSettings().remove(QStringLiteral("window"));
+    }
+
+    void everyViewFromEveryOther_data() {
+        QTest::addColumn<QSize>("screen");
+        QTest::addColumn<QString>("language");
+        QTest::newRow("1366x768") << QSize(1366, 768) << QString();
+        QTest::newRow("1920x1080") << QSize(1920, 1080) << QString();
+        QTest::newRow("ko 1366x768") << QSize(1366, 768) << QStringLiteral("ko");
+    }
+
+    void everyViewFromEveryOther() {
+        QFETCH(QSize, screen);
+        QFETCH(QString, language);
+        QSettings().remove(QStringLiteral("window"));
+        // A first start on that screen with a 32 px panel, the bundled example.
+        const QRect available(0, 0, screen.width(), screen.height() - 32);
+        const QRect frame = fitWindowToScreen(preferredWindowSize(available.size()), available);
+        MainWindow w;
+        w.resize(frame.size());
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        if (!language.isEmpty()) w.setLanguage(language);
+        QSignalSpy ready(&w, &MainWindow::modelReady);
+        w.openExample();
+        QVERIFY2(ready.wait(240000), "the example model did not compile");
+        Session* s = w.session();
+        QVERIFY(s->jobs()->waitForIdle(120000));
+        settle(500);
+        QAction* reset = menuAction(w, "ViewMenu", QStringLiteral("ResetLayoutAction"));
+        QVERIFY(reset);
+        const QString dir = QStringLiteral(TESSEL_BINARY_DIR "/screenshots/layout-rule-%1x%2%3")
+                                .arg(screen.width())
+                                .arg(screen.height())
+                                .arg(language.isEmpty() ? QString() : QLatin1Char('-') + language);
+        QDir(dir).removeRecursively();
+        QVERIFY(QDir().mkpath(dir));
+
+        QStringList docks;
+        for (const ViewRecord& r : w.views().records())
+            if (w.dock(r.id)) docks << r.id;
+        QVERIFY(docks.size() >= 9);
+        auto resetLayout = [&] {
+            if (!w.maximisedView().isEmpty()) w.restoreMaximised();
+            reset->trigger();
+            settle(200);
+        };
+        QStringList failures;
+        QMap<QString, QList<QImage>> reached; // per view: its pictures from every other
+        for (const QString& from : docks)
+            for (const QString& to : docks) {
+                if (from == to) continue;
+                resetLayout();
+                w.showView(from);
+                settle();
+                w.showView(to);
+                settle(250);
+                QDockWidget* d = w.dock(to);
+                QString why;
+                if (!inFront(d)) failures << QStringLiteral("%1 -> %2: %2 is not in front").arg(from, to);
+                else if (!w.windowLayout()->isUseful(to, &why))
+                    failures << QStringLiteral("%1 -> %2: %3").arg(from, to, why);
+                const QImage shot = w.grab().toImage();
+                shot.save(QStringLiteral("%1/%2-to-%3.png").arg(dir, from, to));
+                reached[to] << shot.scaled(shot.width() / 3, shot.height() / 3, Qt::KeepAspectRatio, Qt::SmoothTransformation);
+            }
+        // A contact sheet per view: every way to reach it, to look at.
+        for (auto it = reached.begin(); it != reached.end(); ++it) {
+            const QList<QImage>& shots = it.value();
+            const int cols = 3, rows = int(shots.size() + cols - 1) / cols;
+            const QSize cell = shots.front().size();
+            QImage sheet(cell.width() * cols, cell.height() * rows, QImage::Format_RGB32);
+            sheet.fill(Qt::white);
+            QPainter p(&sheet);
+            for (int i = 0; i < shots.size(); ++i) p.drawImage((i % cols) * cell.width(), (i / cols) * cell.height(), shots[i]);
+            p.end();
+            sheet.save(QStringLiteral("%1/sheet-%2.png").arg(dir, it.key()));
+        }
+        for (const QString& f : std::as_const(failures)) qWarning("%s", qPrintable(f));
+        QVERIFY2(failures.isEmpty(), qPrintable(QStringLiteral("%1 of %2 choices leave the view short of its room (listed above)")
+                                                    .arg(failures.size())
+                                                    .arg(docks.size() * (docks.size() - 1))));
+
+        // A view that filled the window for want of room gives it back to
+        // the layout from before it was chosen: the tab that was in front,
+        // at its size — not the view squeezed into the dock it had no room in.
+        resetLayout();
+        QDockWidget* graph = w.dock(QStringLiteral("GraphDock"));
+        QVERIFY(inFront(graph));
+        const QRect graphBefore = graph->geometry();
+        for (const QString& big : {QStringLiteral("TuningDock"), QStringLiteral("CompareDock"), QStringLiteral("LessonDock")}) {
+            w.showView(big);
+            settle(250);
+            if (w.maximisedView() == big) {
+                w.restoreMaximised();
+                settle(250);
+                QVERIFY2(inFront(graph), qPrintable(big));
+                QVERIFY2(std::abs(graph->width() - graphBefore.width()) <= 6 &&
+                             std::abs(graph->height() - graphBefore.height()) <= 6,
+                         qPrintable(QStringLiteral("%1: graph %2x%3, was %4x%5")
+                                        .arg(big)
+                                        .arg(graph->width())
+                                        .arg(graph->height())
+                                        .arg(graphBefore.width())
+                                        .arg(graphBefore.height())));
+            } else {
+                // Room beside the others: maximised by the key and back, it keeps that room.
+                const QSize roomy = w.dock(big)->size();
+                w.dock(big)->widget()->setFocus();
+                w.maximiseFocusedView();
+                settle();
+                QCOMPARE(w.maximisedView(), big);
+                w.restoreMaximised();
+                settle(250);
+                QVERIFY(inFront(w.dock(big)));
+                QVERIFY2(std::abs(w.dock(big)->width() - roomy.width()) <= 6 &&
+                             std::abs(w.dock(big)->height() - roomy.height()) <= 6,
+                         qPrintable(big));
+            }
+            resetLayout();
+        }
+        QVERIFY(s->jobs()->waitForIdle(60000));
+        QSettings().remove(QStringLiteral("window"));
+    }
+};
+
+QTEST_MAIN(TestLayout)
+#include "tst_layout.moc"
