@@ -166,6 +166,7 @@ Tensor softmaxOf(const Tensor& x, int64_t axisIn, bool log, const std::string& n
     };
     // Over the innermost axis (attention's rows): partial maxima and sums
     // that the schedule vectorises, instead of one serial chain per row.
+    Tensor mx, sum;
     if (axis + 1 == shape.size() && reduceLanes(shape[axis]) > 0) {
         std::vector<int64_t> rowShape(shape.begin(), shape.end() - 1);
         auto at = [&](const std::vector<Expr>& outer, Expr k) {
@@ -173,32 +174,25 @@ Tensor softmaxOf(const Tensor& x, int64_t axisIn, bool log, const std::string& n
             idx.push_back(std::move(k));
             return x(idx);
         };
-        Tensor mx = reduceRow(rowShape, shape[axis], te::max, at, name + "_max");
-        Tensor sum = reduceRow(
+        mx = reduceRow(rowShape, shape[axis], te::max, at, name + "_max");
+        sum = reduceRow(
             rowShape, shape[axis], te::sum,
             [&](const std::vector<Expr>& outer, Expr k) { return tir::exp(at(outer, std::move(k)) - mx(outer)); },
             name + "_sum");
-        return elemwise(
-            shape,
+    } else {
+        mx = reduceStage(
+            x, reduced, false, te::max, [](Expr v) { return v; }, name + "_max");
+        // The sum stage reads x at the reduction variable, and max at the other axes.
+        sum = te::compute(
+            mx->shape,
             [&](const std::vector<Var>& i) {
-                Expr v = x(std::vector<Expr>(i.begin(), i.end())) - mx(dropAxis(i));
-                if (log) return v - call(Intrinsic::Log, {sum(dropAxis(i))});
-                return tir::exp(v) / sum(dropAxis(i));
+                IterVar rv = reduceVar(axis, shape[axis]);
+                std::vector<Expr> at(i.begin(), i.end());
+                at.insert(at.begin() + long(axis), rv->var);
+                return te::sum(tir::exp(x(at) - mx(std::vector<Expr>(i.begin(), i.end()))), {rv});
             },
-            name);
+            name + "_sum", tag::kReduce);
     }
-    Tensor mx = reduceStage(
-        x, reduced, false, te::max, [](Expr v) { return v; }, name + "_max");
-    // The sum stage reads x at the reduction variable, and max at the other axes.
-    Tensor sum = te::compute(
-        mx->shape,
-        [&](const std::vector<Var>& i) {
-            IterVar rv = reduceVar(axis, shape[axis]);
-            std::vector<Expr> at(i.begin(), i.end());
-            at.insert(at.begin() + long(axis), rv->var);
-            return te::sum(tir::exp(x(at) - mx(std::vector<Expr>(i.begin(), i.end()))), {rv});
-        },
-        name + "_sum", tag::kReduce);
     return elemwise(
         shape,
         [&](const std::vector<Var>& i) {
