@@ -48,8 +48,9 @@ const char* kUsage = R"(usage: tesselc COMMAND [ARGS]
 commands:
   lower FILE.te [--pass NAME]...    print the TIR after all passes, or after each named pass
                                     (--pass schedule: the TIR straight from the schedule)
-  build FILE.te --emit tir|llvm|llvm-unopt|asm|c [--target TARGET]
-                                    print one stage of the compiled script
+  build FILE.te --emit tir|llvm|llvm-unopt|asm|c|ptx [--target TARGET]
+                                    print one stage of the compiled script (--target cuda:
+                                    the GPU pipeline, kernels, --emit ptx)
   run FILE.te [--threads N] [--repeat R] [--json] [--in-process]
         [--rpc HOST:PORT | --rpc-tracker HOST:PORT --rpc-key KEY] [--rpc-token-file F]
                                     build, run on seeded random inputs, check against the
@@ -763,24 +764,34 @@ int cmdLower(const Args& a) {
 }
 
 int cmdBuild(const Args& a) {
-    static const std::vector<std::string> kEmits = {"tir", "llvm", "llvm-unopt", "asm", "c"};
+    static const std::vector<std::string> kEmits = {"tir", "llvm", "llvm-unopt", "asm", "c", "ptx"};
     if (std::find(kEmits.begin(), kEmits.end(), a.emit) == kEmits.end())
-        throw UsageError("--emit must be one of tir, llvm, llvm-unopt, asm, c");
+        throw UsageError("--emit must be one of tir, llvm, llvm-unopt, asm, c, ptx");
+    const driver::CompileRequest request = requestFor(a);
+    if (a.emit == "ptx" && !request.target.isGPU())
+        throw UsageError("--emit ptx needs a GPU target: --target cuda (or cuda -mcpu=sm_90)");
     auto fns = lowerFile(a.file, false, a);
     if (a.emit == "tir") {
         for (auto& f : fns) std::cout << tir::toString(f.lowered);
+        if (request.target.isGPU())
+            for (auto& split : driver::splitForDevice(fns))
+                for (auto& k : split.kernels)
+                    std::cout << "# kernel " << k.kernel->name << ": grid (" << k.grid[0] << ", " << k.grid[1] << ", "
+                              << k.grid[2] << "), block (" << k.block[0] << ", " << k.block[1] << ", " << k.block[2]
+                              << "), " << k.sharedBytes << " bytes shared\n";
         return 0;
     }
+    if (a.emit == "c" && request.target.isGPU())
+        throw UsageError("--emit c writes C for a CPU; the CUDA C printer is not built yet (use --emit ptx)");
     if (a.emit == "c") {
         for (auto& f : fns) std::cout << codegen::emitC(f.lowered).text;
         return 0;
     }
-    const driver::CompileRequest request = requestFor(a);
     codegen::BuildOptions bo = request.buildOptions();
     bo.jit = false;
-    bo.emitAssembly = a.emit == "asm";
+    bo.emitAssembly = a.emit == "asm" || a.emit == "ptx";
     auto r = driver::buildFunctions(fns, request.target, bo);
-    std::cout << (a.emit == "asm" ? r.assembly : a.emit == "llvm" ? r.llvmIROptimized : r.llvmIR);
+    std::cout << (bo.emitAssembly ? r.assembly : a.emit == "llvm" ? r.llvmIROptimized : r.llvmIR);
     return 0;
 }
 

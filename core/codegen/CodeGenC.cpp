@@ -495,6 +495,9 @@ private:
         case Intrinsic::Likely:
             need(1);
             return "__builtin_expect(" + expr(a[0], kCond) + ", 1)";
+        case Intrinsic::StorageSync:
+            // One CPU thread runs the whole block: nothing to wait for.
+            return "0 /* tvm_storage_sync(\"shared\") */";
         case Intrinsic::Prefetch: {
             prec = kComma;
             if (!a.empty())
@@ -662,6 +665,9 @@ private:
             line("/* unrolled */");
             break;
         case ForKind::Serial:
+            break;
+        case ForKind::ThreadBinding:
+            line("/* bound to " + op->threadTag + ": a serial loop on a CPU */");
             break;
         }
         // The loop variable lives in the for statement's own scope.

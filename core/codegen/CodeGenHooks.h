@@ -20,22 +20,12 @@
 ///   `prefer-vector-width=512` (LLVM otherwise splits 16-lane floats in halves);
 /// - math functions without an LLVM intrinsic (tanh, erf) call libm.
 ///
-/// What a GPU backend (NVPTX) will override, and what it still lacks:
-/// - `emitEntry`: mark the compute function a kernel (`ptx_kernel` calling
-///   convention or `nvvm.annotations`, external linkage) instead of emitting an
-///   `args` wrapper; the host side (grid/block sizes, the launch through the
-///   runtime's device API) is a separate host module built with CPU hooks.
-/// - `emitParallelFor`: a loop bound to blocks/threads (TIR's `bind`, which
-///   needs a ForKind of its own) becomes `blockIdx * blockDim + threadIdx`
-///   reads (`llvm.nvvm.read.ptx.sreg.*`) with a bounds check, not a launch;
-///   `CodeGenLLVM::outline()` is there for kernels outlined from host code.
-/// - `allocate`/`release`: "shared" scope in address space 3 (a module global),
-///   "local" in registers/local memory, no heap inside a kernel.
-/// - `addFunctionAttributes`: target-cpu = sm_XX, PTX features, no vector-width
-///   preference (`preferredVectorBits` 0: vector types map onto lanes of a warp).
-/// - `mathFunction`: libdevice names (`__nv_tanhf`), linked in after codegen.
-/// - The compute function returns an i32 status today (the CPU ABI's error
-///   code); a kernel returns void, so the return would become a hook too.
+/// The NVPTX hooks (CodeGenHooks_NVPTX.cpp) make each function one kernel:
+/// a `void` entry marked in `nvvm.annotations` calling the compute function;
+/// loops bound to blocks/threads read `%ctaid`/`%tid` instead of looping;
+/// "shared" buffers are module globals in address space 3; barriers are
+/// `bar.sync 0`. The host side (grid/block sizes, launches) is not LLVM's:
+/// tir/passes/SplitHostDevice.h describes it for the runtime.
 #pragma once
 
 #include "codegen/Target.h"
@@ -96,6 +86,22 @@ public:
     /// `elem` (a float type of 32 or 64 bits).
     virtual std::string mathFunction(std::string_view base, DataType elem) const = 0;
 
+    /// Called before the body of `f` is emitted (a GPU backend reads the
+    /// launch's thread extents here).
+    virtual void beginFunction(const tir::PrimFunc& f) { (void)f; }
+
+    /// Emits a `ForKind::ThreadBinding` loop and returns true, or returns
+    /// false to have it emitted as a serial loop (a CPU runs one block's
+    /// threads one after another).
+    virtual bool emitThreadFor(CodeGenLLVM& cg, const tir::ForNode& op) {
+        (void)cg, (void)op;
+        return false;
+    }
+
+    /// `T.tvm_storage_sync("shared")`: a block-wide barrier on a GPU; on a
+    /// CPU (one thread runs the block) nothing. Returns the call's i32 value.
+    virtual llvm::Value* emitStorageSync(CodeGenLLVM& cg);
+
     /// Whether `base` ("exp", "erf") on `elem` is emitted inline as a
     /// polynomial (CodeGenLLVM_FastMath.cpp) rather than through
     /// `mathFunction` or an LLVM intrinsic: where the math library has no
@@ -113,6 +119,15 @@ struct CpuTargetInfo {
 
 /// The CPU hooks (CodeGenHooks_CPU.cpp).
 std::unique_ptr<CodeGenHooks> makeCpuHooks(const CpuTargetInfo& info);
+
+/// What the NVPTX hooks need to know about the target.
+struct NvptxTargetInfo {
+    /// "sm_80", "sm_90" ...; "+ptx78".
+    std::string cpu, features;
+};
+
+/// The NVPTX hooks (CodeGenHooks_NVPTX.cpp): each function is one kernel.
+std::unique_ptr<CodeGenHooks> makeNvptxHooks(const NvptxTargetInfo& info);
 
 /// The hooks for `target`: reads its properties once (CodeGenHooks.cpp).
 std::unique_ptr<CodeGenHooks> makeHooks(const Target& target);

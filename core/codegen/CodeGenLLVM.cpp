@@ -51,6 +51,7 @@ void CodeGenLLVM::addFunction(const PrimFunc& f, size_t index) {
     int defLine = text_->lineOf(f.get());
     defLine = defLine > 0 ? defLine + 1 + lineOffset_ : 0; // the "def" line after the decorator
 
+    hooks_->beginFunction(f);
     // The compute function: one noalias pointer per buffer parameter.
     std::vector<llvm::Type*> paramTypes(f->params.size(), ptrType());
     auto* implType = llvm::FunctionType::get(i32(), paramTypes, false);

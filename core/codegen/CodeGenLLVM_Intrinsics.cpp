@@ -49,6 +49,8 @@ llvm::Value* CodeGenLLVM::emitCall(const CallNode* op) {
         return emitPrefetch(op);
     case Intrinsic::Extern:
         return emitExtern(op);
+    case Intrinsic::StorageSync:
+        return hooks_->emitStorageSync(*this);
     case Intrinsic::Likely: {
         if (op->args.size() != 1)
             fail(std::string(intrinsicName(op->op)) + " takes 1 argument(s), got " +

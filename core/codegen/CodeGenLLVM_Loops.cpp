@@ -32,7 +32,7 @@ void CodeGenLLVM::emitStmt(const Stmt& s) {
         auto* op = s.as<ForNode>();
         if (op->forKind == ForKind::Parallel)
             hooks_->emitParallelFor(*this, *op);
-        else
+        else if (op->forKind != ForKind::ThreadBinding || !hooks_->emitThreadFor(*this, *op))
             emitSerialFor(op);
         break;
     }

@@ -199,6 +199,10 @@ std::string stripDebugSections(const std::string& text) {
         else if (t.starts_with(".text") || t.starts_with(".data") || t.starts_with(".bss") ||
                  t.starts_with(".previous") || t.starts_with(".popsection"))
             inDebug = false;
+        // PTX: without its DWARF sections the module must not claim them
+        // (ptxas: "Debug information not found"); the .loc lines stay, as
+        // nvcc -lineinfo writes them.
+        if (t.starts_with(".target") && line.ends_with(", debug")) line.resize(line.size() - 7);
         if (!inDebug) {
             out += line;
             out += '\n';

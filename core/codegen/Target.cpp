@@ -51,7 +51,7 @@ const llvm::Target* lookupTarget(const std::string& triple) {
 }
 
 std::unique_ptr<llvm::TargetMachine> createTargetMachine(const Target& target, int optLevel) {
-    if (target.kind != TargetKind::LLVM)
+    if (target.kind != TargetKind::LLVM && !target.isGPU())
         throw CompileError(std::string("Tessel has no LLVM backend for the target kind '") +
                            targetKindName(target.kind) + "' yet");
     if (target.triple.empty()) throw CompileError("target '" + target.str() + "' names no triple");
@@ -151,11 +151,32 @@ const Target& hostTarget() {
     return host;
 }
 
+namespace {
+/// cuda / nvptx: PTX through LLVM's NVPTX backend. sm_80 (Ampere) unless
+/// the text names the device's architecture; PTX 7.8 is the newest LLVM 16
+/// writes (sm_90 needs it), and the driver JIT-compiles PTX for newer GPUs.
+Target resolveGpuTarget(Target t) {
+    if (t.triple.empty()) t.triple = "nvptx64-nvidia-cuda";
+    if (llvm::Triple(t.triple).getArch() != llvm::Triple::nvptx64)
+        throw CompileError("a " + std::string(targetKindName(t.kind)) + " target compiles for nvptx64-nvidia-cuda, not '" +
+                           t.triple + "'");
+    if (t.cpu.empty()) t.cpu = "sm_80";
+    if (t.cpu.rfind("sm_", 0) != 0)
+        throw CompileError("'" + t.cpu + "' is no CUDA architecture; expected sm_80, sm_86, sm_90 ...");
+    if (t.features.empty()) t.features = "+ptx78";
+    if (t.maxThreads == 0) t.maxThreads = 1024;
+    if (!t.host) t.host = std::make_shared<const Target>(hostTarget());
+    detail::lookupTarget(t.triple);
+    return t;
+}
+} // namespace
+
 Target resolveTarget(std::string_view text) { return resolveTarget(Target::parse(text)); }
 
 Target resolveTarget(Target t) {
     if (t.host) t.host = std::make_shared<const Target>(resolveTarget(*t.host));
-    if (t.kind != TargetKind::LLVM) return t; // the C backend needs no triple; GPU kinds resolve in their backend
+    if (t.isGPU()) return resolveGpuTarget(std::move(t));
+    if (t.kind != TargetKind::LLVM) return t; // the C backend needs no triple
     const std::string alias = lower(t.triple);
     const bool cpuGiven = !t.cpu.empty(), featuresGiven = !t.features.empty();
     if (alias.empty() || alias == "host" || alias == "native") {

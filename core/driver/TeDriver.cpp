@@ -25,6 +25,23 @@ void LoweredFunction::linkScript() {
     scriptLines = te::ScriptLineTable::build(tir::printPrimFunc(lowered), lowered, *record);
 }
 
+namespace {
+/// The script line a GPU issue is about: the last line that made or changed
+/// its loop (a bind, a split) or its buffer's stage; unknown without a script.
+SourceLoc scheduleLineOf(const te::LoweringRecord& record, const tir::GpuIssue& issue) {
+    if (issue.loop)
+        if (auto it = record.loops.find(issue.loop); it != record.loops.end()) {
+            auto& ivs = it->second.stage->sources.iterVars;
+            if (auto s = ivs.find(it->second.iterVar.get()); s != ivs.end() && !s->second.empty()) return s->second.back();
+            if (!it->second.stage->sources.stage.empty()) return it->second.stage->sources.stage.back();
+        }
+    if (issue.buffer)
+        if (auto it = record.buffers.find(issue.buffer); it != record.buffers.end())
+            if (!it->second.stage->sources.stage.empty()) return it->second.stage->sources.stage.back();
+    return {};
+}
+} // namespace
+
 LoweredFunction lowerSchedule(const te::Schedule& sch, const std::vector<te::Tensor>& args,
                               const std::string& name, const LowerOptions& options) {
     LoweredFunction f;
@@ -37,7 +54,14 @@ LoweredFunction lowerSchedule(const te::Schedule& sch, const std::vector<te::Ten
     tir::PassManager pm(options.passes ? *options.passes : tir::builtinTirPasses());
     auto snapshots = std::make_shared<tir::SnapshotInstrument>();
     if (options.snapshots) pm.addInstrument(snapshots);
-    f.lowered = pm.run(f.scheduled, options.pipeline.empty() ? tir::defaultTirPipeline() : options.pipeline);
+    std::vector<std::string> pipeline = options.pipeline;
+    if (pipeline.empty()) pipeline = options.gpu ? tir::gpuTirPipeline() : tir::defaultTirPipeline();
+    f.lowered = pm.run(f.scheduled, pipeline);
+    if (options.gpu) {
+        auto issues = tir::verifyGpuCode(f.lowered, *options.gpu);
+        if (!issues.empty()) throw CompileError(Diagnostic{Diagnostic::Severity::Error, issues[0].message,
+                                                           scheduleLineOf(*f.record, issues[0])});
+    }
     f.snapshots = snapshots->snapshots();
     // Only a schedule a script made has lines to link (the TIR printed once more).
     f.linkScript();
@@ -74,10 +98,15 @@ std::vector<LoweredFunction> lowerScript(std::string_view source, const ScriptOp
     so.config = options.config;
     so.workload = options.workload;
     te::script::ScriptResult r = runScript(source, so, options.target);
+    LowerOptions lower = options.lower;
+    if (options.target.isGPU() && !lower.gpu) {
+        lower.gpu = tir::GpuLimits{};
+        if (options.target.maxThreads > 0) lower.gpu->maxThreadsPerBlock = options.target.maxThreads;
+    }
     std::vector<LoweredFunction> out;
     for (auto& b : r.builds) {
         try {
-            out.push_back(lowerSchedule(b.schedule, b.args, b.name, options.lower));
+            out.push_back(lowerSchedule(b.schedule, b.args, b.name, lower));
         } catch (const CompileError& e) {
             // Lowering errors belong to the build call that asked for them.
             Diagnostic d = e.diagnostic();
@@ -136,9 +165,22 @@ double flopCount(const LoweredFunction& f) {
     return total;
 }
 
+std::vector<tir::DeviceSplit> splitForDevice(const std::vector<LoweredFunction>& fs) {
+    std::vector<tir::DeviceSplit> out;
+    for (auto& f : fs) out.push_back(tir::splitHostDevice(f.lowered));
+    return out;
+}
+
 codegen::BuildResult buildFunctions(const std::vector<LoweredFunction>& fs, const Target& target,
                                     const codegen::BuildOptions& options) {
     std::vector<tir::PrimFunc> funcs;
+    if (target.isGPU()) {
+        for (auto& split : splitForDevice(fs))
+            for (auto& k : split.kernels) funcs.push_back(k.kernel);
+        codegen::BuildOptions o = options;
+        o.jit = false;
+        return codegen::build(funcs, target, o);
+    }
     for (auto& f : fs) funcs.push_back(f.lowered);
     return codegen::build(funcs, target, options);
 }

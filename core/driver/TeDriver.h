@@ -16,6 +16,8 @@
 #include "te/script/Script.h"
 #include "tir/IR.h"
 #include "tir/passes/PassRegistry.h"
+#include "tir/passes/SplitHostDevice.h"
+#include "tir/passes/VerifyGPUCode.h"
 #include "topi/Schedule.h"
 
 #include <functional>
@@ -34,6 +36,10 @@ struct LowerOptions {
     bool snapshots = false;
     /// Where the pipeline's pass names are looked up; null: the built-in passes.
     const tir::PassRegistry* passes = nullptr;
+    /// Lowering for a GPU with these limits: the GPU pipeline (when `pipeline`
+    /// is empty) and tir::verifyGpuCode, whose issues are errors at the
+    /// schedule line of the loop or stage they are about.
+    std::optional<tir::GpuLimits> gpu;
 };
 
 /// One function of a script: its schedule and the TIR at each stage.
@@ -102,8 +108,12 @@ LoweredFunction lowerReference(const LoweredFunction& f);
 /// Floating-point operations one call of `f` performs (2*M*N*K for GEMM).
 double flopCount(const LoweredFunction& f);
 
+/// The kernels of functions lowered for a GPU, in order (tir::splitHostDevice).
+std::vector<tir::DeviceSplit> splitForDevice(const std::vector<LoweredFunction>& fs);
+
 /// Compiles functions for `target` and returns the texts (and, for this
-/// machine with options.jit, a callable module).
+/// machine with options.jit, a callable module). For a GPU target the
+/// functions' kernels are compiled (splitForDevice), and `assembly` is PTX.
 codegen::BuildResult buildFunctions(const std::vector<LoweredFunction>& fs, const Target& target,
                                     const codegen::BuildOptions& options = {});
 

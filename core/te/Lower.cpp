@@ -292,6 +292,7 @@ private:
     }
 
     static ForKind forKindOf(const StagePtr& st, const IterVar& iv) {
+        if (st->bindings.count(iv.get())) return ForKind::ThreadBinding;
         auto it = st->annotations.find(iv.get());
         if (it == st->annotations.end()) return ForKind::Serial;
         switch (it->second) {
@@ -313,7 +314,9 @@ private:
         if (auto p = st->pragmas.find(iv.get()); p != st->pragmas.end())
             for (auto& [key, v] : p->second) ann.emplace_back("pragma_" + key, v);
         if (record_) record_->loops[var.get()] = {st, iv, var, !var.sameAs(iv->var)};
-        return ForNode::make(var, Expr(0), ext, k, body, ann);
+        std::string thread;
+        if (k == ForKind::ThreadBinding) thread = st->bindings.at(iv.get())->threadTag;
+        return ForNode::make(var, Expr(0), ext, k, body, ann, thread);
     }
 
     static Stmt guarded(const std::vector<Expr>& guards, Stmt s) {
@@ -431,7 +434,17 @@ private:
         for (size_t i = 0; i < order.size(); ++i) {
             auto [p, child] = order[i];
             std::unordered_map<const VarNode*, Range> relaxS;
-            for (size_t j = p + 1; j < leaves.size(); ++j) relaxS[leaves[j]->var.get()] = nest.range.at(leaves[j].get());
+            // Loops run from 0 (a root leaf's value adds its range's min): relax
+            // the variables over [0, extent).
+            auto loopRange = [&](size_t j) { return Range(Expr(0), nest.range.at(leaves[j].get()).extent); };
+            for (size_t j = p + 1; j < leaves.size(); ++j) relaxS[leaves[j]->var.get()] = loopRange(j);
+            // A "shared" stage is computed once per GPU block for all its threads
+            // (TVM's InferBound relaxes the thread loops around it the same way).
+            if (child->scope == "shared") {
+                for (size_t j = 0; j <= p && j < leaves.size(); ++j)
+                    if (isThreadIdx(st, leaves[j])) relaxS[leaves[j]->var.get()] = loopRange(j);
+                for (auto& [v, r] : threadScopes_) relaxS[v.get()] = r;
+            }
             const Buffer& cb = bufs_.at(child->op.get());
             auto* cc = asCompute(child->op);
             std::vector<Expr> mn(cc->axis.size()), mx(cc->axis.size());
@@ -493,10 +506,15 @@ private:
             std::map<const IterVarNode*, Range> roots;
             for (size_t d = 0; d < cc->axis.size(); ++d) roots[cc->axis[d].get()] = region[d];
             for (auto& iv : cc->reduceAxis) roots[iv.get()] = iv->dom;
-            for (size_t j = 0; j <= p; ++j)
-                scopeRanges_.emplace_back(st->leafIterVars[j]->var, Range(Expr(0), nest.range.at(st->leafIterVars[j].get()).extent));
+            size_t threadsBefore = threadScopes_.size();
+            for (size_t j = 0; j <= p; ++j) {
+                Range r(Expr(0), nest.range.at(st->leafIterVars[j].get()).extent);
+                scopeRanges_.emplace_back(st->leafIterVars[j]->var, r);
+                if (isThreadIdx(st, st->leafIterVars[j])) threadScopes_.emplace_back(st->leafIterVars[j]->var, r);
+            }
             pre.push_back(makeStage(child, roots));
             scopeRanges_.resize(scopeRanges_.size() - (p + 1));
+            threadScopes_.resize(threadsBefore);
             realizes.emplace_back(cb, region);
         }
         pre.push_back(inner);
@@ -514,8 +532,15 @@ private:
     std::unordered_map<const OperationNode*, StagePtr> stageByOp_;
     std::unordered_map<const StageData*, std::map<const IterVarNode*, std::vector<StagePtr>>> children_;
     std::unordered_set<const StageData*> placed_;
+    static bool isThreadIdx(const StagePtr& st, const IterVar& leaf) {
+        auto b = st->bindings.find(leaf.get());
+        return b != st->bindings.end() && b->second->threadTag.rfind("threadIdx.", 0) == 0;
+    }
+
     /// Ranges of the loops enclosing the stage being built (for its bound guards).
     std::vector<std::pair<Var, Range>> scopeRanges_;
+    /// Those of them bound to threadIdx.*.
+    std::vector<std::pair<Var, Range>> threadScopes_;
 };
 
 } // namespace

@@ -13,6 +13,14 @@ namespace tessel::te {
 
 using namespace tir;
 
+namespace {
+void checkScope(const char* primitive, const std::string& scope) {
+    if (scope != "global" && scope != "shared" && scope != "local")
+        throw CompileError(std::string(primitive) + ": scope must be \"global\", \"shared\" or \"local\", not \"" +
+                           scope + "\"");
+}
+} // namespace
+
 const char* iterAnnotationName(IterAnnotation a) {
     switch (a) {
     case IterAnnotation::None: return "serial";
@@ -75,7 +83,14 @@ size_t Stage::leafIndex(IterVar iv) const {
 
 void Stage::checkLeaf(IterVar iv, const char* primitive) const {
     if (!iv.defined()) throw CompileError(std::string(primitive) + ": expected a loop (IterVar)");
-    if (leafIndex(iv) < d_->leafIterVars.size()) return;
+    if (leafIndex(iv) < d_->leafIterVars.size()) {
+        // A bound loop keeps its shape: what would split or annotate it is a mistake.
+        static const std::set<std::string_view> changes = {"split", "tile", "fuse", "vectorize", "unroll", "parallel"};
+        if (auto b = d_->bindings.find(iv.get()); b != d_->bindings.end() && changes.count(primitive))
+            throw CompileError(std::string(primitive) + ": loop '" + ivName(iv) + "' is bound to " +
+                               b->second->threadTag + "; " + primitive + " it before bind");
+        return;
+    }
     bool ours = std::any_of(d_->allIterVars.begin(), d_->allIterVars.end(), [&](auto& v) { return v.sameAs(iv); });
     if (ours)
         throw CompileError(std::string(primitive) + ": loop '" + ivName(iv) + "' of stage '" + stageName() +
@@ -193,6 +208,42 @@ void Stage::pragma(IterVar iv, std::string key, Expr value) {
             throw CompileError("pragma llvm_unroll: expected a count >= 0 (0: LLVM must not unroll the loop)");
     }
     d_->pragmas[iv.get()].emplace_back(std::move(key), std::move(value));
+}
+
+bool isThreadTag(std::string_view tag) {
+    static const char* tags[] = {"blockIdx.x",  "blockIdx.y",  "blockIdx.z", "threadIdx.x",
+                                 "threadIdx.y", "threadIdx.z", "vthread"};
+    for (auto* t : tags)
+        if (tag == t) return true;
+    return false;
+}
+
+IterVar threadAxis(const std::string& tag, Range dom) {
+    if (!isThreadTag(tag))
+        throw CompileError("thread_axis: unknown thread tag \"" + tag +
+                           "\"; expected blockIdx.x/y/z, threadIdx.x/y/z or vthread");
+    if (dom.extent.defined()) {
+        auto ext = asConstInt(dom.extent);
+        if (!ext || *ext <= 0)
+            throw CompileError("thread_axis: the extent of \"" + tag + "\" must be a positive constant");
+    }
+    return IterVar::make(dom, Var(tag), IterVarKind::ThreadIndex, tag);
+}
+
+void Stage::bind(IterVar iv, IterVar thread) {
+    checkLeaf(iv, "bind");
+    if (!thread.defined() || thread->kind != IterVarKind::ThreadIndex)
+        throw CompileError("bind: the second argument must be a thread axis, as te.thread_axis(\"threadIdx.x\") makes");
+    if (iv->kind == IterVarKind::CommReduce)
+        throw CompileError("bind: '" + ivName(iv) +
+                           "' is a reduction loop; threads would race on the result (bind a data-parallel loop, "
+                           "or rfactor the reduction first)");
+    if (auto a = d_->annotations.find(iv.get()); a != d_->annotations.end() && a->second != IterAnnotation::None)
+        throw CompileError("bind: loop '" + ivName(iv) + "' is already " + iterAnnotationName(a->second) + "d");
+    for (auto& [leaf, t] : d_->bindings)
+        if (leaf != iv.get() && t->threadTag == thread->threadTag && thread->threadTag != "vthread")
+            throw CompileError("bind: stage '" + stageName() + "' already binds a loop to " + thread->threadTag);
+    d_->bindings[iv.get()] = thread;
 }
 
 void Stage::computeAt(const Stage& parent, IterVar scope) {
@@ -331,8 +382,7 @@ void Schedule::replaceOp(const Operation& oldOp, const Operation& newOp, bool) {
 }
 
 Tensor Schedule::cacheRead(const Tensor& t, const std::string& scope, const std::vector<Operation>& readers) {
-    if (scope != "global" && scope != "local")
-        throw CompileError("cache_read: scope must be \"global\" or \"local\", not \"" + scope + "\"");
+    checkScope("cache_read", scope);
     auto producer = stageOf(t->op);
     if (!producer) throw CompileError("cache_read: '" + t.name() + "' is not part of this schedule");
     Tensor src = d_->resolve(t->op).output(t->valueIndex);
@@ -367,8 +417,7 @@ Tensor Schedule::cacheRead(const Tensor& t, const std::string& scope, const std:
 }
 
 Tensor Schedule::cacheWrite(const Tensor& t, const std::string& scope) {
-    if (scope != "global" && scope != "local")
-        throw CompileError("cache_write: scope must be \"global\" or \"local\", not \"" + scope + "\"");
+    checkScope("cache_write", scope);
     auto st = stageOf(t->op);
     if (!st) throw CompileError("cache_write: '" + t.name() + "' is not part of this schedule");
     auto* c = dynamic_cast<const ComputeOpNode*>(st->op.get());

@@ -15,6 +15,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <string_view>
 
 namespace tessel::te {
 
@@ -62,11 +63,13 @@ struct StageData {
     std::vector<IterRelation> relations;
     std::map<const tir::IterVarNode*, IterAnnotation> annotations;
     std::map<const tir::IterVarNode*, std::vector<std::pair<std::string, Expr>>> pragmas;
+    /// Leaves bound to GPU blocks/threads (bind): leaf -> the thread axis.
+    std::map<const tir::IterVarNode*, IterVar> bindings;
     AttachKind attach = AttachKind::Root;
     /// With AttachKind::Scope: the stage and loop this stage is computed at.
     std::weak_ptr<StageData> attachStage;
     IterVar attachIter;
-    /// "global" or "local".
+    /// "global", "shared" (one copy per GPU block) or "local" (per thread).
     std::string scope = "global";
     bool isOutput = false;
     /// The schedule this stage belongs to (for messages that name other stages).
@@ -100,6 +103,10 @@ public:
     void unroll(IterVar iv);
     void parallel(IterVar iv);
     void pragma(IterVar iv, std::string key, Expr value = Expr(1));
+    /// Runs loop `iv` on GPU blocks or threads: `thread` is a thread axis
+    /// (threadAxis(): "blockIdx.x" ... "threadIdx.z", "vthread"). On a CPU
+    /// the loop stays a serial loop.
+    void bind(IterVar iv, IterVar thread);
     /// Computes this stage inside loop `scope` of `parent`.
     void computeAt(const Stage& parent, IterVar scope);
     void computeInline();
@@ -159,6 +166,15 @@ private:
     void replaceOp(const Operation& oldOp, const Operation& newOp, bool isOutput);
     std::shared_ptr<ScheduleData> d_;
 };
+
+/// Whether `tag` names a GPU thread axis: blockIdx.x/y/z, threadIdx.x/y/z,
+/// vthread.
+bool isThreadTag(std::string_view tag);
+
+/// TVM's te.thread_axis: a thread axis to bind loops to. `dom` may be
+/// undefined (the extent is the bound loop's). Throws CompileError for an
+/// unknown tag.
+IterVar threadAxis(const std::string& tag, tir::Range dom = {});
 
 /// The default schedule of `outputs`: every stage at root, loops as declared.
 Schedule createSchedule(const std::vector<Operation>& outputs);

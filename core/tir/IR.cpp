@@ -162,7 +162,7 @@ constexpr IntrinsicInfo kIntrinsics[] = {
     {Intrinsic::Erf, "erf"},         {Intrinsic::Floor, "floor"}, {Intrinsic::Ceil, "ceil"},
     {Intrinsic::Round, "round"},     {Intrinsic::Trunc, "trunc"}, {Intrinsic::Sin, "sin"},
     {Intrinsic::Cos, "cos"},         {Intrinsic::Likely, "likely"}, {Intrinsic::Prefetch, "prefetch"},
-    {Intrinsic::Extern, "extern"},
+    {Intrinsic::Extern, "extern"},   {Intrinsic::StorageSync, "tvm_storage_sync"},
 };
 } // namespace
 
@@ -276,12 +276,15 @@ const char* forKindName(ForKind k) {
     case ForKind::Parallel: return "parallel";
     case ForKind::Vectorized: return "vectorized";
     case ForKind::Unrolled: return "unroll";
+    case ForKind::ThreadBinding: return "thread_binding";
     }
     return "?";
 }
 
 Stmt ForNode::make(Var loopVar, Expr min, Expr extent, ForKind kind, Stmt body,
-                   std::vector<std::pair<std::string, Expr>> annotations) {
+                   std::vector<std::pair<std::string, Expr>> annotations, std::string threadTag) {
+    TESSEL_CHECK((kind == ForKind::ThreadBinding) == !threadTag.empty(),
+                 "a thread-binding loop needs a thread tag, and only it");
     TESSEL_CHECK(min.defined() && extent.defined() && body.defined(), "incomplete for loop");
     TESSEL_CHECK(min.type().isIntOrUInt() && extent.type().isIntOrUInt(), "loop bounds must be integers");
     auto* n = new ForNode;
@@ -291,7 +294,13 @@ Stmt ForNode::make(Var loopVar, Expr min, Expr extent, ForKind kind, Stmt body,
     n->forKind = kind;
     n->body = std::move(body);
     n->annotations = std::move(annotations);
+    n->threadTag = std::move(threadTag);
     return Stmt(n);
+}
+
+Stmt ForNode::remake(const ForNode& op, Expr min, Expr extent, Stmt body) {
+    return make(op.loopVar, std::move(min), std::move(extent), op.forKind, std::move(body), op.annotations,
+                op.threadTag);
 }
 
 Stmt BufferStoreNode::make(Buffer buffer, Expr value, std::vector<Expr> indices) {

@@ -246,7 +246,11 @@ struct LetNode : ExprNode<LetNode, NodeKind::Let> {
 /// Intrinsics that codegen knows. Pure math maps to LLVM intrinsics or libm.
 enum class Intrinsic : uint8_t {
     Exp, Log, Sqrt, Rsqrt, Fma, Tanh, Sigmoid, Pow, Abs, Erf, Floor, Ceil, Round, Trunc,
-    Sin, Cos, Likely, Prefetch, Extern
+    Sin, Cos, Likely, Prefetch, Extern,
+    /// T.tvm_storage_sync(): every thread of a GPU block waits here until all
+    /// have arrived and their shared-memory writes are visible (__syncthreads);
+    /// inserted by the thread-sync pass, a no-op on a CPU. Returns int32 0.
+    StorageSync
 };
 const char* intrinsicName(Intrinsic op);
 /// nullopt-like: returns false when `name` is no intrinsic.
@@ -313,7 +317,10 @@ struct AttrStmtNode : StmtNode<AttrStmtNode, NodeKind::AttrStmt> {
     static Stmt make(std::string key, Expr value, Stmt body);
 };
 
-enum class ForKind : uint8_t { Serial, Parallel, Vectorized, Unrolled };
+/// ThreadBinding: the loop is run by GPU threads or blocks (`threadTag` says
+/// which: "blockIdx.x" ... "threadIdx.z", or "vthread"), TVM's
+/// `T.thread_binding`; on a CPU it runs as a serial loop.
+enum class ForKind : uint8_t { Serial, Parallel, Vectorized, Unrolled, ThreadBinding };
 const char* forKindName(ForKind k);
 
 struct ForNode : StmtNode<ForNode, NodeKind::For> {
@@ -323,8 +330,13 @@ struct ForNode : StmtNode<ForNode, NodeKind::For> {
     Stmt body;
     /// Pragmas attached by the schedule: key -> value.
     std::vector<std::pair<std::string, Expr>> annotations;
+    /// With ForKind::ThreadBinding: "blockIdx.x", "threadIdx.y", "vthread" ...
+    std::string threadTag;
     static Stmt make(Var loopVar, Expr min, Expr extent, ForKind kind, Stmt body,
-                     std::vector<std::pair<std::string, Expr>> annotations = {});
+                     std::vector<std::pair<std::string, Expr>> annotations = {},
+                     std::string threadTag = {});
+    /// The same loop (kind, annotations, thread) over other bounds and body.
+    static Stmt remake(const ForNode& op, Expr min, Expr extent, Stmt body);
 };
 
 struct BufferStoreNode : StmtNode<BufferStoreNode, NodeKind::BufferStore> {

@@ -126,7 +126,7 @@ Stmt IRMutator::visit(const ForNode* op) {
     Expr mn = mutate(op->min), ex = mutate(op->extent);
     Stmt b = mutate(op->body);
     if (mn.sameAs(op->min) && ex.sameAs(op->extent) && b.sameAs(op->body)) return Stmt(op);
-    return ForNode::make(op->loopVar, mn, ex, op->forKind, b, op->annotations);
+    return ForNode::remake(*op, mn, ex, b);
 }
 Stmt IRMutator::visit(const BufferStoreNode* op) {
     Expr v = mutate(op->value);

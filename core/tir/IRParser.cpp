@@ -617,6 +617,14 @@ private:
         bool binary = fname == "truncdiv" || fname == "truncmod" || fname == "min" || fname == "max" ||
                       fname == "floordiv" || fname == "floormod";
         if (!intrinsic && !binary && fname != "Select") fail("unknown function T." + fname, loc);
+        if (intrinsic && op == Intrinsic::StorageSync) {
+            // TVM's spelling names the scope; only shared memory is synchronised.
+            expectOp("(", "after T." + fname);
+            SourceLoc sloc = peek().loc;
+            if (expectString("the scope \"shared\"") != "shared") fail("T.tvm_storage_sync synchronises \"shared\" only", sloc);
+            expectOp(")", "to close T." + fname);
+            return build(loc, [&] { return CallNode::make(DataType::int32(), op, {}); });
+        }
         std::vector<Expr> args = callArgs(fname);
         if (binary) {
             arity(args, 2, fname, loc);
@@ -813,15 +821,22 @@ private:
             else if (fname == "parallel") kind = ForKind::Parallel;
             else if (fname == "vectorized") kind = ForKind::Vectorized;
             else if (fname == "unroll") kind = ForKind::Unrolled;
-            else unexpected("range(...), T.serial, T.parallel, T.vectorized or T.unroll");
+            else if (fname == "thread_binding") kind = ForKind::ThreadBinding;
+            else unexpected("range(...), T.serial, T.parallel, T.vectorized, T.unroll or T.thread_binding");
             next(), next(), next();
         }
         expectOp("(", "after " + fname);
         std::vector<Expr> args;
         std::vector<std::pair<std::string, Expr>> annotations;
+        std::string thread;
         bool sawAnnotations = false;
         while (!isOp(")")) {
-            if (peek().kind == Tok::Name && isOp("=", 1)) {
+            if (peek().kind == Tok::Name && peek().text == "thread" && isOp("=", 1)) {
+                if (kind != ForKind::ThreadBinding) fail("only T.thread_binding takes thread=", peek().loc);
+                next(), next();
+                thread = expectString("a thread tag (\"threadIdx.x\", \"blockIdx.y\", \"vthread\" ...)");
+                sawAnnotations = true;
+            } else if (peek().kind == Tok::Name && isOp("=", 1)) {
                 if (peek().text != "annotations") fail("unknown keyword argument '" + peek().text + "'", peek().loc);
                 if (isRange) fail("range() takes no annotations; use T.serial(..., annotations={...})", peek().loc);
                 next(), next();
@@ -856,13 +871,15 @@ private:
             min = args[0];
             extent = extentOf(args[0], args[1], iloc);
         }
+        if (kind == ForKind::ThreadBinding && thread.empty())
+            fail("T.thread_binding needs thread=\"threadIdx.x\" (or blockIdx.*, vthread)", iloc);
         expectOp(":", "after the loop header");
         Var v(name, min.type());
         pushScope();
         scopes_.back().vars[name] = v;
         Stmt body = block();
         popScope();
-        return build(loc, [&] { return ForNode::make(v, min, extent, kind, body, annotations); });
+        return build(loc, [&] { return ForNode::make(v, min, extent, kind, body, annotations, thread); });
     }
 
     Stmt withStmt() {

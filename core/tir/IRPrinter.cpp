@@ -134,6 +134,7 @@ public:
             if (op->op == Intrinsic::Extern)
                 return "T.call_extern(\"" + op->type.str() + "\", \"" + op->name + "\"" +
                        (op->args.empty() ? "" : ", " + list(op->args)) + ")";
+            if (op->op == Intrinsic::StorageSync) return "T.tvm_storage_sync(\"shared\")";
             return "T." + op->name + "(" + list(op->args) + ")";
         }
         case NodeKind::BufferLoad: {
@@ -204,8 +205,10 @@ public:
             case ForKind::Parallel: head = "T.parallel("; break;
             case ForKind::Vectorized: head = "T.vectorized("; break;
             case ForKind::Unrolled: head = "T.unroll("; break;
+            case ForKind::ThreadBinding: head = "T.thread_binding("; break;
             }
             head += range;
+            if (op->forKind == ForKind::ThreadBinding) head += ", thread=\"" + op->threadTag + "\"";
             if (!op->annotations.empty()) {
                 head += ", annotations={";
                 for (size_t i = 0; i < op->annotations.size(); ++i)

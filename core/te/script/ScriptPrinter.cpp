@@ -751,6 +751,16 @@ private:
                 line(ref + "." + iterAnnotationName(it->second) + "(" + var + ")");
                 noteLoops({iv});
             }
+            if (auto it = st.bindings.find(iv.get()); it != st.bindings.end()) {
+                std::string var = loop(st, iv);
+                std::string axis = "te.thread_axis(" + quote(it->second->threadTag) + ")";
+                if (it->second->dom.extent.defined())
+                    axis = "te.thread_axis((" + bare(expr(it->second->dom.min)) + ", " +
+                           bare(expr(it->second->dom.min + it->second->dom.extent)) + "), " +
+                           quote(it->second->threadTag) + ")";
+                line(ref + ".bind(" + var + ", " + axis + ")");
+                noteLoops({iv});
+            }
             if (auto it = st.pragmas.find(iv.get()); it != st.pragmas.end())
                 for (auto& [key, value] : it->second) {
                     std::string var = loop(st, iv);

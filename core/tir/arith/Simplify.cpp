@@ -37,7 +37,7 @@ protected:
         }
         if (isNoOp(body)) return noOp();
         if (mn.sameAs(op->min) && ext.sameAs(op->extent) && body.sameAs(op->body)) return Stmt(op);
-        return ForNode::make(op->loopVar, mn, ext, op->forKind, body, op->annotations);
+        return ForNode::remake(*op, mn, ext, body);
     }
 
     Stmt visit(const LetStmtNode* op) override {

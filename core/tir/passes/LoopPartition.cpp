@@ -210,7 +210,8 @@ protected:
     Stmt visit(const ForNode* op) override {
         auto mn = asConstInt(op->min), ex = asConstInt(op->extent);
         if (!mn || !ex || *ex <= 0 || !op->min.type().isScalar()) return IRMutator::visit(op);
-        int budget = options_.maxSplits;
+        // A loop bound to GPU threads keeps its range: its iterations are threads.
+        int budget = op->forKind == ForKind::ThreadBinding ? 0 : options_.maxSplits;
         return partition(op, op->body, *mn, *ex, budget, false);
     }
     Stmt visit(const LetStmtNode* op) override {
@@ -252,9 +253,8 @@ private:
         if (isNoOp(b)) return b; // every inner iteration was proven dead
         if (!isPart && b.sameAs(op->body)) return Stmt(op);
         if (!isPart)
-            return ForNode::make(op->loopVar, op->min, op->extent, op->forKind, b, op->annotations);
-        return ForNode::make(op->loopVar, makeConst(op->min.type(), lo),
-                             makeConst(op->extent.type(), ext), op->forKind, b, op->annotations);
+            return ForNode::remake(*op, op->min, op->extent, b);
+        return ForNode::remake(*op, makeConst(op->min.type(), lo), makeConst(op->extent.type(), ext), b);
     }
 
     const LoopPartitionOptions& options_;

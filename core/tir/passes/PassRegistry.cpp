@@ -3,6 +3,7 @@
 #include "ir/Diagnostic.h"
 #include "tir/passes/LoopPartition.h"
 #include "tir/passes/RemoveNoOp.h"
+#include "tir/passes/ThreadSync.h"
 #include "tir/passes/Simplify.h"
 #include "tir/passes/StorageFlatten.h"
 #include "tir/passes/StorageRewrite.h"
@@ -155,6 +156,19 @@ void registerTirPasses(PassRegistry& passes) {
         "generated code small.",
         {},
         [](const PrimFunc& f, const PassOptionValues&) { return removeNoOp(f); },
+    });
+
+    passes.add(PassInfo{
+        "thread-sync",
+        "Insert GPU barriers around shared-memory reuse.",
+        "Threads of a GPU block see each other's writes to a \"shared\" buffer only after a barrier "
+        "(T.tvm_storage_sync, CUDA's __syncthreads). Inside a kernel, a barrier goes before a statement "
+        "that reads (or writes) a shared buffer another statement wrote (or read) since the last "
+        "barrier, and at the end of a serial loop whose body writes and reads the same shared buffer, "
+        "so that the next tile's load waits for this tile's reads. Never under an if: threads that "
+        "skipped it would hang the block. Part of the GPU pipeline; a no-op on a CPU.",
+        {},
+        [](const PrimFunc& f, const PassOptionValues&) { return threadSync(f); },
     });
 
 }

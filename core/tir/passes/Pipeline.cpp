@@ -9,4 +9,10 @@ std::vector<std::string> defaultTirPipeline() {
     };
 }
 
+std::vector<std::string> gpuTirPipeline() {
+    auto p = defaultTirPipeline();
+    p.push_back("thread-sync");
+    return p;
+}
+
 } // namespace tessel::tir

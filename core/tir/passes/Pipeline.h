@@ -22,4 +22,8 @@ namespace tessel::tir {
 ///  9. remove-no-op     drop statements that do nothing
 std::vector<std::string> defaultTirPipeline();
 
+/// The pipeline for a GPU target: the default one, then
+/// 10. thread-sync      barriers around shared-memory reuse between threads
+std::vector<std::string> gpuTirPipeline();
+
 } // namespace tessel::tir

@@ -92,8 +92,7 @@ protected:
         if (op->forKind == ForKind::Parallel) {
             Stmt body = planRegion(op->body, options_);
             return body.sameAs(op->body) ? Stmt(op)
-                                         : ForNode::make(op->loopVar, op->min, op->extent,
-                                                         op->forKind, body, op->annotations);
+                                         : ForNode::remake(*op, op->min, op->extent, body);
         }
         ++loopDepth_;
         Stmt s = IRMutator::visit(op);

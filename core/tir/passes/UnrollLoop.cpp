@@ -46,8 +46,7 @@ protected:
             loopInside_ = innerLoop;
         } else {
             result = body.sameAs(op->body) ? Stmt(op)
-                                           : ForNode::make(op->loopVar, op->min, op->extent,
-                                                           op->forKind, body, op->annotations);
+                                           : ForNode::remake(*op, op->min, op->extent, body);
             // A loop left in place: the surrounding code counts it as one step.
             steps_ = 1;
             loopInside_ = true;

@@ -197,8 +197,8 @@ protected:
         if (!mn.sameAs(op->min) || !ex.sameAs(op->extent)) throw CannotVectorize{};
         Stmt body = mutate(op->body);
         if (body.sameAs(op->body)) return Stmt(op);
-        ForKind kind = op->forKind == ForKind::Parallel ? ForKind::Serial : op->forKind;
-        return ForNode::make(op->loopVar, mn, ex, kind, body, op->annotations);
+        if (op->forKind != ForKind::Parallel) return ForNode::remake(*op, mn, ex, body);
+        return ForNode::make(op->loopVar, mn, ex, ForKind::Serial, body, op->annotations);
     }
 
     Stmt visit(const IfThenElseNode* op) override {

@@ -2,6 +2,7 @@
 
 #include "te/script/builtins/Builtins.h"
 #include "te/script/builtins/Helpers.h"
+#include "tir/IROperators.h"
 
 namespace tessel::te::script {
 
@@ -110,6 +111,47 @@ Value pragma(ScriptRecorder& rec, Interpreter& in, const Value& self, const Call
     return none();
 }
 
+Value bind(ScriptRecorder& rec, Interpreter& in, const Value& self, const CallArgs& c) {
+    BoundArgs a(in, "bind", c, {{"ivar", true}, {"thread_ivar", true}});
+    IterVar iv = a.iterVar(0), thread = a.iterVar(1);
+    Stage st = self.asStage();
+    in.guarded(c.loc, [&] { st.bind(iv, thread); });
+    rec.noteLoop(iv, c.loc);
+    return none();
+}
+
+/// te.thread_axis("threadIdx.x"), te.thread_axis((0, 32), "threadIdx.x"),
+/// te.thread_axis(tag="blockIdx.y"): TVM's forms.
+NativeFunction threadAxis() {
+    return [](Interpreter& in, const Value&, const CallArgs& c) -> Value {
+        BoundArgs a(in, "te.thread_axis", c, {{"dom"}, {"tag"}, {"name"}});
+        std::string tag;
+        tir::Range dom;
+        if (a.has(0) && a.value(0).is(Value::Kind::String)) {
+            if (a.has(1)) in.fail(c.loc, "te.thread_axis: give the tag once (te.thread_axis(\"threadIdx.x\"))");
+            tag = a.string(0);
+        } else {
+            if (!a.has(1)) in.fail(c.loc, "te.thread_axis needs a tag: \"blockIdx.x\" ... \"threadIdx.z\" or \"vthread\"");
+            tag = a.string(1);
+            if (a.has(0)) {
+                const Value& d = a.value(0);
+                if (d.is(Value::Kind::Range)) {
+                    dom = d.asRange();
+                } else if (d.isSequence() && d.items().size() == 2) {
+                    auto lo = in.exprOf(d.items()[0]), hi = in.exprOf(d.items()[1]);
+                    if (!lo || !hi) a.typeError(0, "a pair of ints (lo, hi)");
+                    dom = tir::Range(*lo, *hi - *lo);
+                } else if (auto n = in.exprOf(d)) {
+                    dom = tir::Range(Expr(0), *n);
+                } else {
+                    a.typeError(0, "an extent or a pair (lo, hi)");
+                }
+            }
+        }
+        return Value(in.guarded(c.loc, [&] { return te::threadAxis(tag, dom); }));
+    };
+}
+
 Value computeAt(ScriptRecorder& rec, Interpreter& in, const Value& self, const CallArgs& c) {
     BoundArgs a(in, "compute_at", c, {{"parent", true}, {"scope", true}});
     Stage parent = a.stage(0);
@@ -174,6 +216,7 @@ void installStage(BuiltinTable& t) {
         {"unroll", loopPrimitive(rec, "unroll", &Stage::unroll)},
         {"parallel", loopPrimitive(rec, "parallel", &Stage::parallel)},
         {"pragma", method(rec, pragma)},
+        {"bind", method(rec, bind)},
         {"compute_at", method(rec, computeAt)},
         {"compute_inline", method(rec, computeInline)},
         {"compute_root", method(rec, computeRoot)},
@@ -248,6 +291,7 @@ void installScheduleType(BuiltinTable& t) {
 
 void installSchedule(BuiltinTable& t) {
     t.module("te").fn("create_schedule", createSchedule(t.recorder()));
+    t.module("te").fn("thread_axis", threadAxis());
     installStage(t);
     installScheduleType(t);
 }
