@@ -125,11 +125,17 @@ private slots:
         QCOMPARE(hx.vectorBits, 128);
         QVERIFY_THROWS_EXCEPTION(CompileError, codegen::resolveTarget("notanarch-foo-bar"));
         QVERIFY_THROWS_EXCEPTION(CompileError, codegen::resolveTarget("x86_64 -bogus"));
-        // A GPU kind resolves (its host too) but has no LLVM CPU backend here.
+        // A GPU kind resolves (its host too) to LLVM's NVPTX backend: each
+        // function is a kernel in PTX, nothing to run here.
         Target cuda = codegen::resolveTarget("cuda -mcpu=sm_90 -host={llvm -mtriple=aarch64}");
         QVERIFY(cuda.isGPU());
+        QCOMPARE(cuda.triple, std::string("nvptx64-nvidia-cuda"));
         QCOMPARE(cuda.host->triple, std::string("aarch64-unknown-linux-gnu"));
-        QVERIFY_THROWS_EXCEPTION(CompileError, codegen::build({vectorAdd(64)}, cuda));
+        BuildResult ptx = codegen::build({vectorAdd(64)}, cuda);
+        QVERIFY(!ptx.module);
+        QVERIFY2(QString::fromStdString(ptx.assembly).contains(".visible .entry"), ptx.assembly.c_str());
+        QCOMPARE(QString::fromStdString(codegen::resolveTarget("cuda").cpu), QString("sm_80"));
+        QVERIFY_THROWS_EXCEPTION(CompileError, codegen::resolveTarget("cuda -mcpu=znver4"));
     }
 
     void vectorAddRuns() {

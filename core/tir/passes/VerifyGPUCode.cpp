@@ -20,6 +20,13 @@ protected:
     void visit(const ForNode* op) override {
         bool bound = op->forKind == ForKind::ThreadBinding && op->threadTag != "vthread";
         if (!bound) {
+            if (depth_ == 0 && containsThreadLoop(op->body)) {
+                add("loop '" + op->loopVar->name +
+                        "' is outside the kernel but has loops bound to threads inside: a kernel starts at its "
+                        "outermost loop, so bind this one to blockIdx too (or move it inside)",
+                    op->loopVar.get());
+                return;
+            }
             if (op->forKind == ForKind::Parallel && depth_ > 0)
                 add("loop '" + op->loopVar->name + "' is parallel inside a GPU kernel: bind it to threads instead",
                     op->loopVar.get());
@@ -107,6 +114,15 @@ protected:
     }
 
 private:
+    static bool containsThreadLoop(const Stmt& s) {
+        bool found = false;
+        postOrderVisit(s, [&](const Object* n) {
+            auto* st = dynamic_cast<const BaseStmtNode*>(n);
+            if (st && st->kind == NodeKind::For && static_cast<const ForNode*>(st)->forKind == ForKind::ThreadBinding)
+                found = true;
+        });
+        return found;
+    }
     void noteShared(const Buffer& b) {
         if (depth_ == 0 || b->scope != "shared" || shared_.count(b->data.get())) return;
         int64_t n = (b->dtype.bits() * b->dtype.lanes() + 7) / 8;

@@ -1,0 +1,237 @@
+// GPU schedules through the driver: bind and thread_axis in TE scripts, errors
+// at the schedule line (primitives and the GPU verifier), the kernels a GPU
+// function splits into, the same schedules checked on the CPU against the
+// default schedule, and PTX for the GPU GEMM ladder that ptxas assembles.
+#include "driver/Measure.h"
+#include "driver/TeDriver.h"
+#include "tir/IRPrinter.h"
+
+#include <QDir>
+#include <QFile>
+#include <QProcess>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace tessel;
+
+namespace {
+
+Target cuda() { return codegen::resolveTarget("cuda -mcpu=sm_90"); }
+
+std::vector<driver::LoweredFunction> lowerFor(const std::string& src, const Target& target) {
+    driver::ScriptOptions so;
+    so.fileName = "gpu.te";
+    so.target = target;
+    return driver::lowerScript(src, so);
+}
+
+/// The error lowering `src` for a GPU gives, or "" when it lowers.
+Diagnostic errorOf(const std::string& src) {
+    try {
+        lowerFor(src, cuda());
+    } catch (const CompileError& e) {
+        return e.diagnostic();
+    }
+    return {};
+}
+
+const char* kScale = R"(A = te.placeholder((64, 64), name="A")
+B = te.compute((64, 64), lambda i, j: A[i, j] * 2.0, name="B")
+s = te.create_schedule(B.op)
+i, j = s[B].op.axis
+)";
+
+std::string ladder(const char* step) {
+    QFile f(QString(TESSEL_SOURCE_DIR) + "/resources/examples/gemm-gpu/" + step);
+    if (!f.open(QIODevice::ReadOnly)) qFatal("cannot read %s", step);
+    return f.readAll().toStdString();
+}
+
+/// A ladder step at another size (the steps declare M, N, K first).
+std::string resized(std::string src, int n) {
+    for (const char* p : {"M = 1024", "N = 1024", "K = 1024"}) {
+        auto at = src.find(p);
+        if (at == std::string::npos) qFatal("no '%s' in the step", p);
+        src.replace(at, std::string(p).size(), std::string(p).substr(0, 4) + std::to_string(n));
+    }
+    return src;
+}
+
+QString ptxas() {
+    QString p = QStandardPaths::findExecutable("ptxas");
+    if (p.isEmpty() && QFile::exists("/usr/local/cuda/bin/ptxas")) p = "/usr/local/cuda/bin/ptxas";
+    return p;
+}
+
+QStringList ladderSteps() {
+    return QDir(QString(TESSEL_SOURCE_DIR) + "/resources/examples/gemm-gpu").entryList({"*.te"}, QDir::Files, QDir::Name);
+}
+
+} // namespace
+
+class TestGpuLowering : public QObject {
+    Q_OBJECT
+private slots:
+    void bindMakesThreadLoops() {
+        auto fs = lowerFor(std::string(kScale) + R"(s[B].bind(i, te.thread_axis("blockIdx.x"))
+s[B].bind(j, te.thread_axis("threadIdx.x"))
+)",
+                           cuda());
+        QCOMPARE(fs.size(), size_t(1));
+        QString tir = QString::fromStdString(tir::toString(fs[0].lowered));
+        QVERIFY2(tir.contains(R"(T.thread_binding(64, thread="blockIdx.x"))"), qPrintable(tir));
+        QVERIFY2(tir.contains(R"(T.thread_binding(64, thread="threadIdx.x"))"), qPrintable(tir));
+        auto split = driver::splitForDevice(fs);
+        QCOMPARE(split[0].kernels.size(), size_t(1));
+        const auto& k = split[0].kernels[0];
+        QCOMPARE(k.grid[0], int64_t(64));
+        QCOMPARE(k.block[0], int64_t(64));
+        QCOMPARE(k.block[1], int64_t(1));
+        QCOMPARE(k.args, (std::vector<size_t>{0, 1})); // the buffers in order of first use: A, B
+    }
+
+    void primitiveErrorsAtTheirLine_data() {
+        QTest::addColumn<QString>("schedule");
+        QTest::addColumn<int>("line");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("unknown tag") << R"(s[B].bind(i, te.thread_axis("threadIdx.w")))" << 5 << "unknown thread tag";
+        QTest::newRow("not a thread axis") << "s[B].bind(i, j)" << 5 << "must be a thread axis";
+        QTest::newRow("split after bind") << "s[B].bind(i, te.thread_axis(\"blockIdx.x\"))\ns[B].split(i, factor=4)" << 6
+                                          << "bound to blockIdx.x";
+        QTest::newRow("tag twice") << "s[B].bind(i, te.thread_axis(\"threadIdx.x\"))\ns[B].bind(j, te.thread_axis(\"threadIdx.x\"))"
+                                   << 6 << "already binds a loop to threadIdx.x";
+        QTest::newRow("bad scope") << "s.cache_read(A, \"texture\", [B])" << 5 << "\"shared\"";
+    }
+    void primitiveErrorsAtTheirLine() {
+        QFETCH(QString, schedule);
+        QFETCH(int, line);
+        QFETCH(QString, message);
+        Diagnostic d = errorOf(std::string(kScale) + schedule.toStdString() + "\n");
+        QVERIFY2(QString::fromStdString(d.message).contains(message), d.message.c_str());
+        QCOMPARE(d.loc.line, line);
+    }
+
+    void bindingAReductionIsRefused() {
+        Diagnostic d = errorOf(R"(A = te.placeholder((64, 64), name="A")
+k = te.reduce_axis((0, 64), "k")
+B = te.compute((64,), lambda i: te.sum(A[i, k], axis=k), name="B")
+s = te.create_schedule(B.op)
+s[B].bind(s[B].op.reduce_axis[0], te.thread_axis("threadIdx.x"))
+)");
+        QVERIFY2(QString::fromStdString(d.message).contains("reduction"), d.message.c_str());
+        QCOMPARE(d.loc.line, 5);
+    }
+
+    void verifierErrorsAtTheScheduleLine_data() {
+        QTest::addColumn<QString>("schedule");
+        QTest::addColumn<int>("line");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("nothing bound") << "" << 2 << "computed outside the loops bound";
+        QTest::newRow("too many threads") << "s[B].bind(i, te.thread_axis(\"threadIdx.y\"))\n"
+                                             "s[B].bind(j, te.thread_axis(\"threadIdx.x\"))"
+                                          << 6 << "4096 threads";
+        QTest::newRow("block inside thread") << "s[B].bind(i, te.thread_axis(\"threadIdx.x\"))\n"
+                                                "s[B].bind(j, te.thread_axis(\"blockIdx.x\"))"
+                                             << 6 << "blocks are outside threads";
+        QTest::newRow("partly bound") << "io, ii = s[B].split(i, factor=8)\n"
+                                         "s[B].bind(ii, te.thread_axis(\"threadIdx.x\"))\n"
+                                         "s[B].reorder(io, j, ii)"
+                                      << 7 << "outside the kernel";
+    }
+    void verifierErrorsAtTheScheduleLine() {
+        QFETCH(QString, schedule);
+        QFETCH(int, line);
+        QFETCH(QString, message);
+        Diagnostic d = errorOf(std::string(kScale) + schedule.toStdString() + "\n");
+        QVERIFY2(QString::fromStdString(d.message).contains(message), d.message.c_str());
+        QCOMPARE(d.loc.line, line);
+    }
+
+    void mismatchedThreadExtents() {
+        Diagnostic d = errorOf(R"(A = te.placeholder((64, 64), name="A")
+B = te.compute((64, 64), lambda i, j: A[i, j] * 2.0, name="B")
+C = te.compute((64, 64), lambda i, j: B[i, j] + 1.0, name="C")
+s = te.create_schedule(C.op)
+BS = s.cache_read(B, "shared", [C])
+i, j = s[C].op.axis
+s[C].bind(i, te.thread_axis("blockIdx.x"))
+s[C].bind(j, te.thread_axis("threadIdx.x"))
+s[BS].compute_at(s[C], i)
+bo, bi = s[BS].split(s[BS].op.axis[1], factor=32)
+s[BS].bind(bi, te.thread_axis("threadIdx.x"))
+s[B].bind(s[B].op.axis[0], te.thread_axis("blockIdx.x"))
+s[B].bind(s[B].op.axis[1], te.thread_axis("threadIdx.x"))
+)");
+        QVERIFY2(QString::fromStdString(d.message).contains("same extent"), d.message.c_str());
+        QVERIFY2(d.loc.line == 8 || d.loc.line == 11, qPrintable(QString::number(d.loc.line)));
+    }
+
+    // The shared tile is read by all threads of the block: its region covers
+    // the block's tile (threads relaxed), and the GPU pipeline puts the two
+    // barriers of the tile loop in place.
+    void sharedTilesStep() {
+        auto fs = lowerFor(ladder("02_shared_tiles.te"), cuda());
+        auto split = driver::splitForDevice(fs);
+        QCOMPARE(split[0].kernels.size(), size_t(1));
+        const auto& k = split[0].kernels[0];
+        QCOMPARE(k.grid, (std::array<int64_t, 3>{32, 32, 1}));
+        QCOMPARE(k.block, (std::array<int64_t, 3>{16, 16, 1}));
+        QCOMPARE(k.sharedBytes, int64_t(2 * 32 * 8 * 4));
+        QString tir = QString::fromStdString(tir::toString(fs[0].lowered));
+        QCOMPARE(tir.count("T.tvm_storage_sync(\"shared\")"), 2);
+        QVERIFY2(tir.contains("A_shared = T.allocate([256], \"float32\", \"shared\")"), qPrintable(tir));
+    }
+
+    // A GPU schedule means the same computation: on a CPU its thread loops
+    // run one after another, and its results equal the default schedule's.
+    void ladderStepsComputeTheGemmOnTheCpu() {
+        for (const QString& step : ladderSteps()) {
+            auto fs = lowerFor(resized(ladder(qPrintable(step)), 64), codegen::hostTarget());
+            driver::RunOptions ro;
+            ro.evaluator = runtime::TimeEvaluator{1, 1, 1, 1};
+            driver::RunReport r = driver::runAndCheck(fs[0], ro);
+            QVERIFY2(r.ok, qPrintable(step + ": " + QString::fromStdString(r.error)));
+        }
+    }
+
+    void ptxForEveryLadderStep() {
+        const QString assembler = ptxas();
+        QTemporaryDir dir;
+        QVERIFY(ladderSteps().size() >= 2);
+        for (const QString& step : ladderSteps()) {
+            auto fs = lowerFor(ladder(qPrintable(step)), cuda());
+            codegen::BuildOptions bo;
+            bo.jit = false;
+            auto r = driver::buildFunctions(fs, cuda(), bo);
+            QString ptx = QString::fromStdString(r.assembly);
+            QVERIFY2(ptx.contains(".target sm_90"), qPrintable(step));
+            QVERIFY2(ptx.contains(".visible .entry gemm_kernel0("), qPrintable(step));
+            QVERIFY2(ptx.contains("%tid.x") && ptx.contains("%ctaid.y"), qPrintable(step));
+            QVERIFY2(ptx.contains(".loc"), qPrintable(step + ": no line information"));
+            if (step.startsWith("02")) QVERIFY2(ptx.contains("bar.sync") && ptx.contains(".shared"), qPrintable(ptx));
+            if (assembler.isEmpty()) continue;
+            QString file = dir.filePath(step + ".ptx");
+            QFile out(file);
+            QVERIFY(out.open(QIODevice::WriteOnly));
+            out.write(r.assembly.data(), qint64(r.assembly.size()));
+            out.close();
+            QProcess p;
+            p.start(assembler, {"-arch=sm_90", file, "-o", dir.filePath(step + ".cubin")});
+            QVERIFY(p.waitForFinished(60000));
+            QVERIFY2(p.exitCode() == 0, qPrintable(step + ": " + p.readAllStandardError()));
+        }
+        if (assembler.isEmpty()) QSKIP("ptxas not found (the CUDA toolkit is not installed): PTX checked as text only");
+    }
+
+    void cpuTargetsKeepRefusingPtx() {
+        codegen::BuildOptions bo;
+        bo.jit = false;
+        auto fs = lowerFor(ladder("01_naive_bind.te"), codegen::hostTarget());
+        auto r = driver::buildFunctions(fs, codegen::hostTarget(), bo);
+        QVERIFY(!QString::fromStdString(r.assembly).contains(".entry"));
+    }
+};
+
+QTEST_MAIN(TestGpuLowering)
+#include "tst_gpu_lowering.moc"
