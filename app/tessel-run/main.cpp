@@ -5,7 +5,9 @@
 // --save-outputs writes every output's raw elements, so that a run on a board
 // (or under qemu) can be compared with the host's.
 #include "runtime/DeviceInfo.h"
+#include "runtime/CudaDeviceAPI.h"
 #include "runtime/ExportedModel.h"
+#include "runtime/KernelBundle.h"
 #include "runtime/ThreadPool.h"
 #include "runtime/TimeEvaluator.h"
 
@@ -21,6 +23,7 @@ using namespace tessel;
 namespace {
 
 const char* kUsage = "usage: tessel-run DIR [--threads N] [--repeat R] [--save-outputs OUTDIR]\n"
+                     "  DIR: a model (tesselc compile) or a GPU kernel bundle (tesselc compile F.te --target cuda)\n"
                      "       tessel-run --device\n"
                      "  --repeat 0: one run, not timed\n"
                      "  --save-outputs: OUTDIR/output<i>.bin, output i's elements (row-major, little-endian)\n"
@@ -44,6 +47,34 @@ void saveOutputs(const runtime::GraphExecutor& exec, const std::string& dir) {
         f.write(static_cast<const char*>(out.rawData()), static_cast<std::streamsize>(out.numBytes()));
         if (!f) throw std::runtime_error("cannot write '" + path + "'");
     }
+}
+
+/// A kernel bundle (`tesselc compile F.te --target cuda -o DIR`) on cuda:0.
+int runBundle(const std::string& dir, int repeat, const std::string& saveDir) {
+    const runtime::Device gpu = runtime::Device::cuda(0);
+    auto& api = static_cast<runtime::CudaDeviceAPI&>(runtime::deviceAPI(gpu));
+    auto bundle = runtime::KernelBundle::load(dir);
+    auto r = runtime::runBundle(bundle, gpu, repeat);
+    if (!saveDir.empty()) {
+        std::filesystem::create_directories(saveDir);
+        for (size_t o = 0; o < r.outputs.size(); ++o) {
+            const std::string path = saveDir + "/output" + std::to_string(o) + ".bin";
+            std::ofstream f(path, std::ios::binary);
+            f.write(static_cast<const char*>(r.outputs[o].rawData()), static_cast<std::streamsize>(r.outputs[o].numBytes()));
+            if (!f) throw std::runtime_error("cannot write '" + path + "'");
+        }
+    }
+    double gflops = r.medianMs > 0 ? bundle.flops / (r.medianMs * 1e6) : 0;
+    std::printf("%s on %s: %zu kernel%s\n", bundle.signature.str().c_str(), api.describe(0).c_str(),
+                bundle.launches.size(), bundle.launches.size() == 1 ? "" : "s");
+    if (!r.ms.empty())
+        std::printf("latency %.4f ms (median of %zu, CUDA events), %.1f GFLOP/s\n", r.medianMs, r.ms.size(), gflops);
+    if (r.checked)
+        std::printf("%s: max abs err %.3g against the compiling machine's CPU%s%s\n", r.ok ? "ok" : "FAILED",
+                    r.maxAbsErr, r.ok ? "" : ": ", r.message.c_str());
+    else
+        std::printf("not checked (the bundle has no expected outputs)\n");
+    return r.ok ? 0 : 1;
 }
 
 } // namespace
@@ -76,6 +107,7 @@ int main(int argc, char** argv) {
         return 2;
     }
     try {
+        if (runtime::KernelBundle::isBundle(dir)) return runBundle(dir, repeat, saveDir);
         if (threads > 0) runtime::ThreadPool::global().setNumThreads(threads);
         auto model = runtime::loadExportedModel(dir);
         auto exec = model.makeExecutor();

@@ -11,6 +11,9 @@
 #include "driver/Devices.h"
 #include "driver/ModelRunner.h"
 #include "driver/ApplyBest.h"
+#include "driver/KernelBundleExport.h"
+#include "runtime/CudaDeviceAPI.h"
+#include "runtime/KernelBundle.h"
 #include "driver/ModelTasks.h"
 #include "frontend/TensorProto.h"
 #include "driver/Measure.h"
@@ -34,6 +37,7 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <unistd.h>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -681,6 +685,13 @@ int compileKernel(const Args& a) {
     if (!f && a.function.empty()) throw UsageError("the script builds several functions; name one with --function:" + known);
     if (!f) throw CompileError("the script builds no function '" + a.function + "'; functions:" + known);
     const Target target = requestFor(a).target;
+    if (target.isGPU()) {
+        auto b = driver::exportKernelBundle(*f, a.output, target);
+        std::printf("%s: kernel bundle %s for %s, %zu kernel%s -> %s (run it with tessel-run)\n", a.file.c_str(),
+                    b.signature.str().c_str(), target.cpu.c_str(), b.launches.size(), b.launches.size() == 1 ? "" : "s",
+                    a.output.c_str());
+        return 0;
+    }
     driver::exportKernel(*f, a.output, target);
     std::printf("%s: kernel %s for %s -> %s\n", a.file.c_str(), driver::signatureOf(*f).str().c_str(),
                 target.triple.c_str(), a.output.c_str());
@@ -804,8 +815,34 @@ runtime::TimeEvaluator evaluatorFor(int repeat) {
     return ev;
 }
 
+/// `run FILE.te --target cuda`: each function as a kernel bundle on the
+/// first CUDA device, checked against the default schedule on this CPU.
+int runOnGpu(const Args& a) {
+    const runtime::Device gpu = runtime::Device::cuda(0);
+    runtime::deviceAPI(gpu); // throws with the reason when there is no GPU or driver
+    auto fns = lowerFile(a.file, false, a);
+    const Target target = requestFor(a).target;
+    bool allOk = true;
+    for (auto& f : fns) {
+        std::filesystem::path dir = std::filesystem::temp_directory_path() /
+                                    ("tessel-bundle-" + std::to_string(::getpid()) + "-" + f.name);
+        auto bundle = driver::exportKernelBundle(f, dir.string(), target);
+        runtime::BundleRun r = runtime::runBundle(bundle, gpu, a.repeat > 0 ? a.repeat : 10);
+        std::filesystem::remove_all(dir);
+        allOk &= r.ok;
+        double gflops = r.medianMs > 0 ? bundle.flops / (r.medianMs * 1e6) : 0;
+        std::printf("%s: %s on %s\n  latency %.4f ms (median of %zu, CUDA events), %.1f GFLOP/s\n  max abs err %.3g\n",
+                    f.name.c_str(), r.ok ? "ok" : "FAILED",
+                    static_cast<runtime::CudaDeviceAPI&>(runtime::deviceAPI(gpu)).describe(0).c_str(), r.medianMs,
+                    r.ms.size(), gflops, r.maxAbsErr);
+        if (!r.ok) std::printf("  %s\n", r.message.c_str());
+    }
+    return allOk ? 0 : 1;
+}
+
 int cmdRun(const Args& given) {
     Args a = given;
+    if (!a.file.ends_with(".onnx") && requestFor(a).target.isGPU()) return runOnGpu(a);
     Measurer measurer(a);
     if (!measurer.deviceTarget.empty()) a.target = measurer.deviceTarget;
     auto fns = lowerFile(a.file, false, a);

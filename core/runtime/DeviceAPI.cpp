@@ -1,5 +1,7 @@
 #include "runtime/DeviceAPI.h"
 
+#include "runtime/CudaDeviceAPI.h"
+
 #include "runtime/ExportedModel.h"
 
 #include <sys/mman.h>
@@ -79,7 +81,11 @@ ModulePtr CpuDeviceAPI::loadModule(Device, const std::string& path) { return loa
 
 // ---------------------------------------------------------------- the table
 
-DeviceAPIs::DeviceAPIs() { apis_.push_back(std::make_unique<CpuDeviceAPI>()); }
+DeviceAPIs::DeviceAPIs() {
+    apis_.push_back(std::make_unique<CpuDeviceAPI>());
+    // Always in the table: without a driver it counts no device and says why.
+    apis_.push_back(std::make_unique<CudaDeviceAPI>());
+}
 
 DeviceAPIs& DeviceAPIs::global() {
     static DeviceAPIs table;

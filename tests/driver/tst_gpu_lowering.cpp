@@ -2,12 +2,15 @@
 // at the schedule line (primitives and the GPU verifier), the kernels a GPU
 // function splits into, the same schedules checked on the CPU against the
 // default schedule, and PTX for the GPU GEMM ladder that ptxas assembles.
+#include "driver/KernelBundleExport.h"
 #include "driver/Measure.h"
+#include "runtime/CudaDriver.h"
 #include "driver/TeDriver.h"
 #include "tir/IRPrinter.h"
 
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QProcess>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -222,6 +225,55 @@ s[B].bind(s[B].op.axis[1], te.thread_axis("threadIdx.x"))
             QVERIFY2(p.exitCode() == 0, qPrintable(step + ": " + p.readAllStandardError()));
         }
         if (assembler.isEmpty()) QSKIP("ptxas not found (the CUDA toolkit is not installed): PTX checked as text only");
+    }
+
+    // The files a GPU host runs: PTX, the launch table, the CPU's outputs.
+    // Where there is a GPU the bundle runs and matches; elsewhere the run
+    // fails with the reason, never a crash.
+    void kernelBundleRoundTrip() {
+        QTemporaryDir dir;
+        auto fs = lowerFor(resized(ladder("02_shared_tiles.te"), 128), cuda());
+        runtime::KernelBundle written = driver::exportKernelBundle(fs[0], dir.path().toStdString(), cuda());
+        runtime::KernelBundle b = runtime::KernelBundle::load(dir.path().toStdString());
+        QCOMPARE(QString::fromStdString(b.signature.str()), QString::fromStdString(written.signature.str()));
+        QCOMPARE(b.launches.size(), size_t(1));
+        QCOMPARE(b.launches[0].shape.grid, (std::array<unsigned, 3>{4, 4, 1}));
+        QCOMPARE(b.launches[0].shape.block, (std::array<unsigned, 3>{16, 16, 1}));
+        QCOMPARE(b.launches[0].shape.sharedBytes, 2048u);
+        QCOMPARE(b.launches[0].args, (std::vector<size_t>{0, 1, 2}));
+        QCOMPARE(b.flops, 2.0 * 128 * 128 * 128);
+        QCOMPARE(b.expected.size(), size_t(1));
+        QCOMPARE(QFileInfo(dir.filePath("expected0.bin")).size(), qint64(128 * 128 * 4));
+        QVERIFY(QFileInfo(dir.filePath("kernels.ptx")).size() > 0);
+
+        std::string why;
+        if (!runtime::cuda::driver(&why) || runtime::CudaDeviceAPI().count() == 0) {
+            QCOMPARE(runtime::CudaDeviceAPI().count(), 0);
+            try {
+                runtime::runBundle(b, runtime::Device::cuda(0));
+                QFAIL("a bundle ran without a GPU");
+            } catch (const std::runtime_error& e) {
+                QVERIFY2(QString(e.what()).contains("NVIDIA") || QString(e.what()).contains("does not exist"), e.what());
+            }
+            QSKIP("no CUDA device here: the bundle was written and read back, not run");
+        }
+        runtime::BundleRun r = runtime::runBundle(b, runtime::Device::cuda(0), 3);
+        QVERIFY2(r.checked && r.ok, r.message.c_str());
+    }
+
+    void kernelBundleErrors() {
+        QTemporaryDir dir;
+        QVERIFY(!runtime::KernelBundle::isBundle(dir.path().toStdString()));
+        QFile f(dir.filePath("kernels.json"));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(R"({"format": "tessel-kernel-bundle", "version": 2})");
+        f.close();
+        try {
+            runtime::KernelBundle::load(dir.path().toStdString());
+            QFAIL("a bundle of version 2 loaded");
+        } catch (const std::runtime_error& e) {
+            QVERIFY2(QString(e.what()).contains("version 2"), e.what());
+        }
     }
 
     void cpuTargetsKeepRefusingPtx() {
