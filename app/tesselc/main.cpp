@@ -125,7 +125,9 @@ commands:
                                     the others keep the default schedule
   compile FILE.te [--function NAME] [--target TARGET] -o DIR
                                     export one kernel of the script the same way, as a model
-                                    of one step (placeholders in, computed tensors out)
+                                    of one step (placeholders in, computed tensors out); with
+                                    --target cuda a kernel bundle for tessel-run on a GPU host
+                                    (PTX, launch table, this CPU's outputs unless --no-expected)
   show MODEL.onnx --stage graph|optimized|fused|te|tir|llvm|asm [--function NAME]
         [--input-shape NAME:D1,D2,...]... [--pass NAME] [--target TARGET]
                                     print one stage: the imported graph, the graph after the
@@ -166,6 +168,7 @@ struct Args {
     int threads = 0, repeat = 0;
     /// run/ladder: measure in this process instead of a local tessel-rpc server.
     bool inProcess = false;
+    bool noExpected = false;
     /// run: measure on a device (HOST:PORT), with this token file.
     std::string rpc, rpcTokenFile;
     /// run/ladder: a device of key rpcKey from the tracker at rpcTracker.
@@ -241,6 +244,7 @@ Args parseArgs(int argc, char** argv) {
         else if (s == "--repeat") a.repeat = number();
         else if (s == "--json") a.json = true;
         else if (s == "--in-process") a.inProcess = true;
+        else if (s == "--no-expected") a.noExpected = true;
         else if (s == "--rpc") a.rpc = value();
         else if (s == "--rpc-token-file") a.rpcTokenFile = value();
         else if (s == "--rpc-tracker") a.rpcTracker = value();
@@ -686,7 +690,9 @@ int compileKernel(const Args& a) {
     if (!f) throw CompileError("the script builds no function '" + a.function + "'; functions:" + known);
     const Target target = requestFor(a).target;
     if (target.isGPU()) {
-        auto b = driver::exportKernelBundle(*f, a.output, target);
+        driver::BundleOptions bo;
+        bo.expected = !a.noExpected;
+        auto b = driver::exportKernelBundle(*f, a.output, target, bo);
         std::printf("%s: kernel bundle %s for %s, %zu kernel%s -> %s (run it with tessel-run)\n", a.file.c_str(),
                     b.signature.str().c_str(), target.cpu.c_str(), b.launches.size(), b.launches.size() == 1 ? "" : "s",
                     a.output.c_str());
