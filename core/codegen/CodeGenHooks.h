@@ -102,6 +102,14 @@ public:
     /// CPU (one thread runs the block) nothing. Returns the call's i32 value.
     virtual llvm::Value* emitStorageSync(CodeGenLLVM& cg);
 
+    /// Whether LLVM's intrinsic for `base` ("log", "sin", "pow", "sqrt") on
+    /// `elem` has code on this target (NVPTX has none for log, sin, cos, pow:
+    /// those come from libdevice). An error names the function otherwise.
+    virtual bool hasLLVMMath(std::string_view base, DataType elem) const {
+        (void)base, (void)elem;
+        return true;
+    }
+
     /// Whether `base` ("exp", "erf") on `elem` is emitted inline as a
     /// polynomial (CodeGenLLVM_FastMath.cpp) rather than through
     /// `mathFunction` or an LLVM intrinsic: where the math library has no

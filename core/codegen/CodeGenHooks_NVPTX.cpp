@@ -175,7 +175,12 @@ public:
     }
 
     bool inlineMath(std::string_view base, DataType elem) const override {
-        return elem.isFloat() && elem.bits() == 32 && (base == "exp" || base == "erf");
+        return elem.isFloat() && elem.bits() == 32 && (base == "exp" || base == "erf" || base == "tanh");
+    }
+
+    bool hasLLVMMath(std::string_view base, DataType) const override {
+        return base == "sqrt" || base == "floor" || base == "ceil" || base == "trunc" || base == "round" ||
+               base == "abs" || base == "fma";
     }
 
 private:

@@ -124,9 +124,22 @@ llvm::Value* CodeGenLLVM::emitMath(const CallNode* op) {
         need(1);
         return emitInlineErf(args[0]);
     }
+    if (op->op == Intrinsic::Tanh && hooks_->inlineMath("tanh", elem)) {
+        // tanh(x) = sign(x) (1 - e) / (1 + e) with e = exp(-2|x|) <= 1: no overflow.
+        need(1);
+        llvm::Type* ty = args[0]->getType();
+        llvm::Value* a = builder_.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, args[0]);
+        llvm::Value* e = emitInlineExp(builder_.CreateFMul(a, llvm::ConstantFP::get(ty, -2.0)));
+        llvm::Value* one = llvm::ConstantFP::get(ty, 1.0);
+        llvm::Value* r = builder_.CreateFDiv(builder_.CreateFSub(one, e), builder_.CreateFAdd(one, e));
+        return builder_.CreateBinaryIntrinsic(llvm::Intrinsic::copysign, r, args[0]);
+    }
     if (auto id = unaryFloatIntrinsic(op->op)) {
         need(1);
         floatOnly();
+        if (!hooks_->hasLLVMMath(intrinsicName(op->op), elem))
+            fail(std::string("the target has no '") + intrinsicName(op->op) + "' for " + elem.str() +
+                 " yet (on a GPU: libdevice is not linked)");
         return builder_.CreateUnaryIntrinsic(*id, args[0]);
     }
     switch (op->op) {
@@ -161,6 +174,8 @@ llvm::Value* CodeGenLLVM::emitMath(const CallNode* op) {
     case Intrinsic::Pow:
         need(2);
         floatOnly();
+        if (!hooks_->hasLLVMMath("pow", elem))
+            fail("the target has no 'pow' for " + elem.str() + " yet (on a GPU: libdevice is not linked)");
         return builder_.CreateBinaryIntrinsic(llvm::Intrinsic::pow, args[0], args[1]);
     case Intrinsic::Abs:
         need(1);

@@ -97,7 +97,10 @@ LoweredFunction lowerEdited(const std::string& name, const std::string& script,
 } // namespace
 
 std::vector<std::string> graphPipelineFor(const Target& target) {
-    return graph::defaultGraphPipeline(target.vectorLanes(DataType::float32()));
+    auto passes = graph::defaultGraphPipeline(target.vectorLanes(DataType::float32()));
+    // Channel blocks are for CPU vector registers; a GPU's threads take NCHW.
+    if (target.isGPU()) std::erase_if(passes, [](const std::string& p) { return p.starts_with("alter-layout"); });
+    return passes;
 }
 
 std::string workloadKey(const graph::Graph& g, const graph::FusionGroup& group, const Target& target,
@@ -157,6 +160,10 @@ FusedFunction lowerFunction(const graph::Graph& g, const graph::FusionGroup& gro
     LowerOptions lo;
     lo.snapshots = options.trace;
     lo.passes = &options.request.registries().tirPasses;
+    if (options.request.target.isGPU()) {
+        lo.gpu = tir::GpuLimits{};
+        if (options.request.target.maxThreads > 0) lo.gpu->maxThreadsPerBlock = options.request.target.maxThreads;
+    }
     if (!go.schedule) {
         f.lowered = lowerEdited(f.name, edited->second, fn.args, lo, go.scheduleOptions);
         f.script = edited->second;
@@ -266,7 +273,7 @@ CompiledModel compileGraph(const graph::Graph& imported, const CompileOptions& o
     for (auto& f : m.functions) fs.push_back(f.lowered);
     codegen::BuildOptions bo = options.request.buildOptions();
     bo.debugInfo = options.trace;
-    bo.emitAssembly = options.trace;
+    bo.emitAssembly = options.trace || options.request.target.isGPU(); // a GPU's code is its PTX
     if (!fs.empty()) {
         m.build = buildFunctions(fs, options.request.target, bo);
         m.module = m.build.module;

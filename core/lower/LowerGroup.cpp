@@ -5,6 +5,7 @@
 #include "lower/Strategy.h"
 #include "tir/IROperators.h"
 #include "tir/IRPrinter.h"
+#include "topi/ScheduleGpu.h"
 #include "topi/TopiUtil.h"
 
 #include <cctype>
@@ -156,7 +157,9 @@ GroupFunction lowerGroup(const graph::Graph& g, const graph::FusionGroup& group,
     // plan as it was (the caller may lower again with the defaults).
     if (options.schedule) {
         cfg.setKnobPrefix(anchorPrefix); // the anchor's schedule knobs beside its compute's
-        f.schedule = anchorStrategy && anchorStrategy->schedule
+        const bool gpu = options.target == TargetKind::CUDA || options.target == TargetKind::NVPTX;
+        f.schedule = gpu ? topi::scheduleFusedGpu(f.outputs)
+                     : anchorStrategy && anchorStrategy->schedule
                          ? anchorStrategy->schedule(f.outputs, options.scheduleOptions, cfg)
                          : topi::scheduleFused(f.outputs, options.scheduleOptions, &cfg);
         cfg.setKnobPrefix("");

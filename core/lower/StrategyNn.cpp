@@ -219,6 +219,10 @@ Tensors matmulPacked(const OpContext& ctx) {
 
 } // namespace
 
+/// The records whose computes and schedules are made for CPU vectors and
+/// caches (blocked layouts, packed constants); a GPU takes the general ones.
+const std::vector<TargetKind> kCpuKinds = {TargetKind::LLVM, TargetKind::C};
+
 void addNnStrategies(std::vector<OpStrategy>& s) {
     using topi::nn::PoolType;
     // Convolutions: the specialised records carry a condition and a priority;
@@ -231,6 +235,7 @@ void addNnStrategies(std::vector<OpStrategy>& s) {
                  .when = convBlockedApplies,
                  .condition = "2-d float32 with constant weights, explicit padding, and a multiple of 8 output "
                               "channels per group",
+                 .targets = kCpuKinds,
                  .tunable = true,
                  .layouts = true,
                  .version = 2}); // v2: blocked input and output, knob reg_block
@@ -242,6 +247,7 @@ void addNnStrategies(std::vector<OpStrategy>& s) {
                  .when = depthwiseBlockedApplies,
                  .condition = "depthwise 2-d float32 with constant weights and explicit padding, output stored in "
                               "channel blocks (alter-layout)",
+                 .targets = kCpuKinds,
                  .tunable = true,
                  .layouts = true});
     // F(4x4, 3x3): 2.25x fewer multiply-adds for two transforms; below the
@@ -254,6 +260,7 @@ void addNnStrategies(std::vector<OpStrategy>& s) {
                  .when = winogradApplies,
                  .condition = "3x3 float32, stride 1, one group, constant weights, output stored in channel blocks "
                               "(alter-layout)",
+                 .targets = kCpuKinds,
                  .tunable = true,
                  .schedule = topi::scheduleConv2dWinograd,
                  .layouts = true});
@@ -263,7 +270,8 @@ void addNnStrategies(std::vector<OpStrategy>& s) {
                  .apply = densePacked,
                  .name = "dense_packed",
                  .priority = 10,
-                 .condition = "float32 with a constant B and A not transposed"});
+                 .condition = "float32 with a constant B and A not transposed",
+                 .targets = kCpuKinds});
     s.push_back({.op = "Gemm",
                  .compute = "topi::nn::gemm",
                  .apply = gemmTransposedB,
@@ -282,7 +290,8 @@ void addNnStrategies(std::vector<OpStrategy>& s) {
                  .apply = matmulPacked,
                  .name = "matmul_packed",
                  .priority = 10,
-                 .condition = "float32 with a constant 2-d B"});
+                 .condition = "float32 with a constant 2-d B",
+                 .targets = kCpuKinds});
     s.push_back({.op = "MatMul",
                  .compute = "topi::nn::matmul",
                  .apply = [](const OpContext& c) { return Tensors{topi::nn::matmul(c.input(0), c.input(1), c.name())}; },

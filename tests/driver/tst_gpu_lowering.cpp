@@ -4,6 +4,9 @@
 // default schedule, and PTX for the GPU GEMM ladder that ptxas assembles.
 #include "driver/KernelBundleExport.h"
 #include "driver/Measure.h"
+#include "driver/ModelCompiler.h"
+#include "frontend/ModelZoo.h"
+#include "graph/GraphPrinter.h"
 #include "runtime/CudaDriver.h"
 #include "driver/TeDriver.h"
 #include "tir/IRPrinter.h"
@@ -276,6 +279,61 @@ s[B].bind(s[B].op.axis[1], te.thread_axis("threadIdx.x"))
             QFAIL("a bundle of version 2 loaded");
         } catch (const std::runtime_error& e) {
             QVERIFY2(QString(e.what()).contains("version 2"), e.what());
+        }
+    }
+
+    // Every fused function of a whole model, under the GPU's default
+    // schedule (one thread per output element), verified and in PTX that
+    // ptxas assembles.
+    void zooModelsToPtx_data() {
+        QTest::addColumn<QString>("model");
+        QTest::newRow("resnet18") << "resnet18";
+        QTest::newRow("mobilenet_v2") << "mobilenet_v2";
+    }
+    void zooModelsToPtx() {
+        QFETCH(QString, model);
+        QTemporaryDir dir;
+        const std::string onnx = dir.filePath(model + ".onnx").toStdString();
+        frontend::writeZooModel(model.toStdString(), onnx);
+        driver::CompileOptions co;
+        co.request = driver::CompileRequest::forTarget("cuda -mcpu=sm_90");
+        driver::CompiledModel m = driver::compileModel(onnx, {}, co);
+        QVERIFY(!m.module); // nothing runs here
+        QString ptx = QString::fromStdString(m.build.assembly);
+        size_t functions = 0;
+        for (auto& f : m.functions)
+            if (f.lowered.lowered.defined()) {
+                ++functions;
+                QVERIFY2(ptx.contains(QString::fromStdString(".entry " + f.name + "_kernel0(")), f.name.c_str());
+            }
+        QVERIFY(functions >= 20);
+        QVERIFY2(!QString::fromStdString(graph::printGraph(m.graph).text).contains("LayoutTransform"),
+                 "a GPU keeps NCHW");
+        const QString assembler = ptxas();
+        if (assembler.isEmpty()) QSKIP("ptxas not found: PTX checked as text only");
+        QFile out(dir.filePath("model.ptx"));
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write(m.build.assembly.data(), qint64(m.build.assembly.size()));
+        out.close();
+        QProcess p;
+        p.start(assembler, {"-arch=sm_90", out.fileName(), "-o", dir.filePath("model.cubin")});
+        QVERIFY(p.waitForFinished(120000));
+        QVERIFY2(p.exitCode() == 0, qPrintable(p.readAllStandardError()));
+    }
+
+    void mathWithoutLibdeviceIsAnError() {
+        Diagnostic d;
+        try {
+            auto fs = lowerFor(R"(A = te.placeholder((64,), name="A")
+B = te.compute((64,), lambda i: te.log(A[i]), name="B")
+s = te.create_schedule(B.op)
+s[B].bind(s[B].op.axis[0], te.thread_axis("threadIdx.x"))
+)",
+                               cuda());
+            driver::buildFunctions(fs, cuda());
+            QFAIL("log compiled for a GPU without libdevice");
+        } catch (const CompileError& e) {
+            QVERIFY2(QString(e.what()).contains("'log'"), e.what());
         }
     }
 
