@@ -1,6 +1,8 @@
 #include "schedule/ScheduleEditor.h"
 
 #include "common/DevicePeak.h"
+#include "common/Session.h"
+#include "schedule/ScheduleGraphView.h"
 #include "schedule/ScriptEdit.h"
 
 #include <QAction>
@@ -12,6 +14,7 @@
 #include <QProgressBar>
 #include <QResizeEvent>
 #include <QSplitter>
+#include <QTabWidget>
 #include <QTableView>
 #include <QTextBlock>
 #include <QToolBar>
@@ -32,7 +35,8 @@ constexpr int kLoopRole = Qt::UserRole + 1;
 
 ScheduleEditor::ScheduleEditor(Session* session, QWidget* parent)
     : QWidget(parent), document_(new ScheduleDocument(session, this)), edit_(new ScriptEdit), status_(new QLabel),
-      outline_(new QTreeWidget), history_(new QTableView), runSummary_(new QLabel), busy_(new QProgressBar) {
+      outline_(new QTreeWidget), pictures_(new ScheduleGraphView(session->jobs())), outlineTabs_(new QTabWidget),
+      history_(new QTableView), runSummary_(new QLabel), busy_(new QProgressBar) {
     setObjectName(QStringLiteral("ScheduleEditor"));
 
     undo_ = new QAction(QIcon::fromTheme(QStringLiteral("edit-undo")), tr("Undo"), this);
@@ -102,8 +106,20 @@ ScheduleEditor::ScheduleEditor(Session* session, QWidget* parent)
     runsLayout->setContentsMargins(0, 0, 0, 0);
     runsLayout->addWidget(runSummary_);
     runsLayout->addWidget(history_, 1);
+    // TEDD's pictures beside the outline: the same schedule, drawn; a click
+    // on a stage or loop goes to the script line that made it.
+    outlineTabs_->setDocumentMode(true);
+    outlineTabs_->addTab(outline_, tr("Loops"));
+    outlineTabs_->addTab(pictures_, tr("Pictures"));
+    outlineTabs_->setTabToolTip(1, tr("The schedule drawn as TVM's TEDD draws it: dataflow, schedule tree, itervar relations"));
+    connect(pictures_, &ScheduleGraphView::lineActivated, this, [this](int line) {
+        QTextCursor c(edit_->document()->findBlockByNumber(line - 1));
+        c.movePosition(QTextCursor::EndOfBlock, QTextCursor::KeepAnchor);
+        edit_->setTextCursor(c);
+        edit_->revealLine(line);
+    });
     auto* right = new QSplitter(Qt::Vertical);
-    right->addWidget(outline_);
+    right->addWidget(outlineTabs_);
     right->addWidget(runs);
     auto* split = new QSplitter(Qt::Horizontal);
     split->addWidget(left);
@@ -230,6 +246,7 @@ void ScheduleEditor::restoreRun(int row) {
 void ScheduleEditor::rebuildOutline() {
     const ScheduleOutline& model = document_->outline();
     edit_->setNames(model.names);
+    pictures_->setArtifacts(document_->artifacts());
     outline_->clear();
     const auto& stages = model.stages;
     std::function<void(int, QTreeWidgetItem*)> addStage = [&](int s, QTreeWidgetItem* parent) {
