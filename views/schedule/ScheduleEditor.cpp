@@ -30,6 +30,9 @@ namespace {
 
 constexpr int kStageRole = Qt::UserRole;
 constexpr int kLoopRole = Qt::UserRole + 1;
+/// The least width of the outline (and the pictures) beside the script: a
+/// loop's name, its extent and its kind.
+constexpr int kOutlineWidth = 200;
 
 } // namespace
 
@@ -159,19 +162,28 @@ CodeEditor* ScheduleEditor::editor() const { return edit_; }
 
 void ScheduleEditor::resizeEvent(QResizeEvent* event) {
     QWidget::resizeEvent(event);
-    // Where the script beside the outline would be cut (fewer than
-    // kReadableColumns characters) and there is height for six lines, the script gets
-    // the full width, with the outline and the run history side by side below
-    // it. Otherwise the outline and the history form a column to its right.
-    const bool cut = width() * 3 / 5 < edit_->widthForColumns(kReadableColumns);
+    // The script wants kReadableColumns characters. Beside the outline it
+    // gets them where the outline keeps kOutlineWidth; only a dock narrower
+    // than that (with height for six lines) puts the outline and the run
+    // history side by side below the script, which costs the script lines.
+    // (Issue 21: a 691 px dock squeezed to a quarter of the window's height
+    // stacked them and left the script 4 lines, where beside the outline it
+    // had 12 lines of 60 columns.)
+    const int script = edit_->widthForColumns(kReadableColumns);
+    const int handle = outerSplit_->handleWidth();
+    const bool cut = width() - handle - kOutlineWidth < script;
     const bool tallEnough = height() * 3 / 5 >= 6 * edit_->fontMetrics().lineSpacing() + status_->sizeHint().height();
     const bool narrow = cut && tallEnough;
     const Qt::Orientation outer = narrow ? Qt::Vertical : Qt::Horizontal;
-    if (outerSplit_->orientation() == outer) return;
-    outerSplit_->setOrientation(outer);
-    innerSplit_->setOrientation(narrow ? Qt::Horizontal : Qt::Vertical);
-    const int extent = narrow ? height() : width();
-    outerSplit_->setSizes({extent * 3 / 5, extent * 2 / 5});
+    if (outerSplit_->orientation() != outer) {
+        outerSplit_->setOrientation(outer);
+        innerSplit_->setOrientation(narrow ? Qt::Horizontal : Qt::Vertical);
+        const int extent = narrow ? height() : width();
+        outerSplit_->setSizes({extent * 3 / 5, extent * 2 / 5});
+    }
+    // Beside the outline: the script's columns first, the rest to the outline.
+    if (!narrow && !cut && outerSplit_->sizes().value(0) < script)
+        outerSplit_->setSizes({script, width() - script - handle});
 }
 
 // ---------------------------------------------------------------- showing the document
