@@ -258,8 +258,11 @@ ScheduleGraph itervarGraph(const Schedule& s) {
         b.g.clusters.push_back(st->op->name);
         const Extents extents = extentsOf(*st);
         std::map<const tir::IterVarNode*, int> at;
+        // As in the tree: a stage computed at another's loop gets its bounds
+        // at lowering, so its loops show no extents.
+        const Extents* known = st->attach == AttachKind::Scope ? nullptr : &extents;
         for (const IterVar& iv : st->allIterVars) {
-            Node n = loopNode(*st, iv, &extents);
+            Node n = loopNode(*st, iv, known);
             n.cluster = cluster;
             at[iv.get()] = b.add(std::move(n));
         }

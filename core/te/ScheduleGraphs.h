@@ -13,6 +13,9 @@
 ///   operation's axes, then its reduce axes), each split (parent -> outer,
 ///   inner) and fuse (outer, inner -> fused) as a relation node between
 ///   them, and which loops are the leaves the stage is finally computed with.
+///   Loops show the extents the schedule gives them (the root domains through
+///   splits and fuses), except in a stage computed at another's loop, whose
+///   bounds only lowering's bound inference knows.
 ///   (TVM's third relation, rebase, only comes with thread binding, which
 ///   Tessel's CPU schedules have not.)
 ///

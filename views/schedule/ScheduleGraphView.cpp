@@ -68,6 +68,30 @@ Built describe(const te::ScheduleGraph& g, const GraphFonts& fonts) {
         b.lines << lines;
     }
     for (const auto& e : g.edges) b.input.edges.push_back({e.from, e.to});
+    // Stages one under the other, not side by side: dot puts disconnected
+    // clusters in a row, which for a convolution's five stages is a strip too
+    // wide to read. Edges (laid out, never drawn) from the deepest node of
+    // each cluster to the sources of the next rank each cluster below the last.
+    if (g.clusters.size() > 1) {
+        const size_t n = g.nodes.size();
+        std::vector<int> depth(n, 0), indegree(n, 0);
+        for (const auto& e : g.edges) ++indegree[size_t(e.to)];
+        // Longest path from a source (the graph is a DAG; edges run from parents to children).
+        for (size_t round = 0; round < n; ++round) {
+            bool changed = false;
+            for (const auto& e : g.edges)
+                if (depth[size_t(e.to)] < depth[size_t(e.from)] + 1) depth[size_t(e.to)] = depth[size_t(e.from)] + 1, changed = true;
+            if (!changed) break;
+        }
+        for (size_t c = 0; c + 1 < g.clusters.size(); ++c) {
+            int deepest = -1;
+            for (size_t i = 0; i < n; ++i)
+                if (g.nodes[i].cluster == int(c) && (deepest < 0 || depth[i] > depth[size_t(deepest)])) deepest = int(i);
+            if (deepest < 0) continue;
+            for (size_t i = 0; i < n; ++i)
+                if (g.nodes[i].cluster == int(c + 1) && indegree[i] == 0) b.input.edges.push_back({deepest, int(i)});
+        }
+    }
     for (const auto& c : g.clusters) {
         LayoutCluster lc;
         lc.label = c;
@@ -195,7 +219,8 @@ void ScheduleGraphView::refresh() {
                 label->setPos(r->clusterLabels[c].x - lr.width() / 2, r->clusterLabels[c].y - lr.height() / 2);
                 label->setZValue(-1);
             }
-            for (size_t i = 0; i < r->edges.size(); ++i) {
+            // Only the graph's own edges: the rest only stack the clusters.
+            for (size_t i = 0; i < graph_.edges.size() && i < r->edges.size(); ++i) {
                 const LayoutEdgeRoute& e = r->edges[i];
                 if (e.points.empty()) continue;
                 QPainterPath p(QPointF(e.points[0].x, e.points[0].y));
@@ -249,7 +274,9 @@ void ScheduleGraphView::refresh() {
             }
             const LayoutRect& b = r->bounds;
             scene_->setSceneRect(QRectF(b.x, b.y, b.width, b.height).adjusted(-8, -8, 8, 8));
-            view_->fitAll();
+            // Readable first (a large schedule from its top), the whole
+            // picture a zoom or a maximised pane away.
+            view_->fitReadable();
             note_->setText(picture_ == ScheduleTree
                                ? tr("Loops outermost first; a stage hangs under the loop it is computed at.")
                            : picture_ == IterVars ? tr("Bold: the loops each stage runs (its leaves).")

@@ -33,9 +33,8 @@ QString readText(const QString& path) {
     return QString::fromUtf8(f.readAll());
 }
 
-QString ladderStep(const QString& name) {
-    return readText(QStringLiteral(TESSEL_SOURCE_DIR "/resources/examples/gemm/") + name);
-}
+/// A script of resources/ ("examples/gemm/02_blocking.te"), by its path there.
+QString resourcePath(const QString& name) { return QStringLiteral(TESSEL_SOURCE_DIR "/resources/") + name; }
 
 /// Pixels that are not the white background.
 int inkOf(const QImage& img) {
@@ -66,7 +65,7 @@ class TestScheduleGraphView : public QObject {
     }
 
     void open(const QString& name, bool pictures = true) {
-        session_.setScript(QStringLiteral(TESSEL_SOURCE_DIR "/resources/examples/gemm/") + name, ladderStep(name));
+        session_.setScript(resourcePath(name), readText(resourcePath(name)));
         QVERIFY(settle(pictures));
         QVERIFY2(editor_->document()->artifacts(), qPrintable(editor_->document()->statusText()));
     }
@@ -110,7 +109,7 @@ private slots:
     void cleanupTestCase() { delete editor_; }
 
     void hiddenPicturesWaitUntilShown() {
-        open(QStringLiteral("02_blocking.te"), false);
+        open(QStringLiteral("examples/gemm/02_blocking.te"), false);
         // Behind its tab the picture is not laid out.
         QCOMPARE(editor_->outlineTabs()->currentIndex(), 0);
         QVERIFY(editor_->pictures()->graph().nodes.empty());
@@ -122,9 +121,11 @@ private slots:
 
     void threePicturesOfEachStep_data() {
         QTest::addColumn<QString>("step");
-        QTest::newRow("02_blocking") << QStringLiteral("02_blocking.te");
-        QTest::newRow("06_write_cache") << QStringLiteral("06_write_cache.te");
-        QTest::newRow("08_register_blocking") << QStringLiteral("08_register_blocking.te");
+        QTest::newRow("02_blocking") << QStringLiteral("examples/gemm/02_blocking.te");
+        QTest::newRow("06_write_cache") << QStringLiteral("examples/gemm/06_write_cache.te");
+        QTest::newRow("08_register_blocking") << QStringLiteral("examples/gemm/08_register_blocking.te");
+        // A blocked convolution's template: padding, packing, compute_at, fuse.
+        QTest::newRow("conv2d_nchwc") << QStringLiteral("templates/conv2d_nchwc.te");
     }
     void threePicturesOfEachStep() {
         QFETCH(QString, step);
@@ -142,13 +143,13 @@ private slots:
         // the cache under a loop of C.
         v->setPicture(ScheduleGraphView::ScheduleTree);
         QVERIFY(settle());
-        if (step.startsWith(QLatin1String("08")))
+        if (step.contains(QLatin1String("/08_")))
             QVERIFY(v->graph().hasEdge("iv:C/x_outer", "stage:C_local"));
     }
 
     void aNewLoweringRedraws() {
         editor_->outlineTabs()->setCurrentWidget(editor_->pictures());
-        open(QStringLiteral("02_blocking.te"));
+        open(QStringLiteral("examples/gemm/02_blocking.te"));
         ScheduleGraphView* v = editor_->pictures();
         v->setPicture(ScheduleGraphView::ScheduleTree);
         QVERIFY(settle());
@@ -170,7 +171,7 @@ private slots:
 
     void clickSelectsTheScriptLine() {
         editor_->outlineTabs()->setCurrentWidget(editor_->pictures());
-        open(QStringLiteral("02_blocking.te"));
+        open(QStringLiteral("examples/gemm/02_blocking.te"));
         ScheduleGraphView* v = editor_->pictures();
         v->setPicture(ScheduleGraphView::ScheduleTree);
         QVERIFY(settle());
