@@ -2396,6 +2396,95 @@ Script: %2</source>
         <source>%1 on %7: %2 ms, %3 GFLOP/s%4, %5 threads; %6</source>
         <translation>%7의 %1: %2 ms, %3 GFLOP/s%4, 스레드 %5개; %6</translation>
     </message>
+    <message>
+        <source>Loops</source>
+        <translation>루프</translation>
+    </message>
+    <message>
+        <source>Pictures</source>
+        <translation>그림</translation>
+    </message>
+    <message>
+        <source>The schedule drawn as TVM&apos;s TEDD draws it: dataflow, schedule tree, itervar relations</source>
+        <translation>TVM의 TEDD처럼 그린 스케줄: 데이터 흐름, 스케줄 트리, itervar 관계</translation>
+    </message>
+</context>
+<context>
+    <name>tessel::views::ScheduleGraphView</name>
+    <message>
+        <source>The schedule&apos;s root: stages computed at root hang here</source>
+        <translation>스케줄의 루트: 루트에서 계산되는 스테이지가 여기에 달립니다</translation>
+    </message>
+    <message>
+        <source>Input %1</source>
+        <translation>입력 %1</translation>
+    </message>
+    <message>
+        <source>Stage %1</source>
+        <translation>스테이지 %1</translation>
+    </message>
+    <message>
+        <source>Loop %1 of stage %2%3</source>
+        <translation>스테이지 %2의 루프 %1%3</translation>
+    </message>
+    <message>
+        <source> (leaf %1)</source>
+        <translation> (리프 %1)</translation>
+    </message>
+    <message>
+        <source>A split of stage %1</source>
+        <translation>스테이지 %1의 split</translation>
+    </message>
+    <message>
+        <source>A fuse of stage %1</source>
+        <translation>스테이지 %1의 fuse</translation>
+    </message>
+    <message>
+        <source>%1
+Script lines: %2 (click to go to the first)</source>
+        <translation>%1
+스크립트 줄: %2 (클릭하면 첫 줄로 이동)</translation>
+    </message>
+    <message>
+        <source>Dataflow</source>
+        <translation>데이터 흐름</translation>
+    </message>
+    <message>
+        <source>Schedule Tree</source>
+        <translation>스케줄 트리</translation>
+    </message>
+    <message>
+        <source>Itervar Relations</source>
+        <translation>Itervar 관계</translation>
+    </message>
+    <message>
+        <source>TEDD&apos;s pictures of the schedule: the stages and the tensors they read; the loop nest with where each stage is computed; how splits and fuses made each stage&apos;s loops</source>
+        <translation>TEDD의 스케줄 그림: 스테이지와 그것이 읽는 텐서, 각 스테이지가 계산되는 위치를 보여 주는 루프 중첩, split과 fuse가 각 스테이지의 루프를 만든 과정</translation>
+    </message>
+    <message>
+        <source>No schedule: open a TE script or choose a fused function.</source>
+        <translation>스케줄이 없습니다: TE 스크립트를 열거나 융합된 함수를 선택하세요.</translation>
+    </message>
+    <message>
+        <source>Laying out the schedule picture</source>
+        <translation>스케줄 그림 배치 중</translation>
+    </message>
+    <message>
+        <source>Loops outermost first; a stage hangs under the loop it is computed at.</source>
+        <translation>루프는 바깥쪽부터; 스테이지는 자신이 계산되는 루프 아래에 달립니다.</translation>
+    </message>
+    <message>
+        <source>Bold: the loops each stage runs (its leaves).</source>
+        <translation>굵게: 각 스테이지가 실행하는 루프(리프).</translation>
+    </message>
+    <message>
+        <source>Producer → consumer, labelled with the tensor read.</source>
+        <translation>생산자 → 소비자, 읽는 텐서 이름이 붙어 있습니다.</translation>
+    </message>
+    <message>
+        <source>Cannot lay out the picture: %1</source>
+        <translation>그림을 배치할 수 없습니다: %1</translation>
+    </message>
 </context>
 <context>
     <name>tessel::views::Session</name>

@@ -2396,6 +2396,95 @@ Script: %2</source>
         <source>%1 on %7: %2 ms, %3 GFLOP/s%4, %5 threads; %6</source>
         <translation>%1（%7）：%2 ms，%3 GFLOP/s%4，%5 个线程；%6</translation>
     </message>
+    <message>
+        <source>Loops</source>
+        <translation>循环</translation>
+    </message>
+    <message>
+        <source>Pictures</source>
+        <translation>图示</translation>
+    </message>
+    <message>
+        <source>The schedule drawn as TVM&apos;s TEDD draws it: dataflow, schedule tree, itervar relations</source>
+        <translation>按 TVM 的 TEDD 方式绘制的调度：数据流、调度树、itervar 关系</translation>
+    </message>
+</context>
+<context>
+    <name>tessel::views::ScheduleGraphView</name>
+    <message>
+        <source>The schedule&apos;s root: stages computed at root hang here</source>
+        <translation>调度的根：在根处计算的阶段挂在这里</translation>
+    </message>
+    <message>
+        <source>Input %1</source>
+        <translation>输入 %1</translation>
+    </message>
+    <message>
+        <source>Stage %1</source>
+        <translation>阶段 %1</translation>
+    </message>
+    <message>
+        <source>Loop %1 of stage %2%3</source>
+        <translation>阶段 %2 的循环 %1%3</translation>
+    </message>
+    <message>
+        <source> (leaf %1)</source>
+        <translation> （叶 %1）</translation>
+    </message>
+    <message>
+        <source>A split of stage %1</source>
+        <translation>阶段 %1 的 split</translation>
+    </message>
+    <message>
+        <source>A fuse of stage %1</source>
+        <translation>阶段 %1 的 fuse</translation>
+    </message>
+    <message>
+        <source>%1
+Script lines: %2 (click to go to the first)</source>
+        <translation>%1
+脚本行：%2（点击跳到第一行）</translation>
+    </message>
+    <message>
+        <source>Dataflow</source>
+        <translation>数据流</translation>
+    </message>
+    <message>
+        <source>Schedule Tree</source>
+        <translation>调度树</translation>
+    </message>
+    <message>
+        <source>Itervar Relations</source>
+        <translation>Itervar 关系</translation>
+    </message>
+    <message>
+        <source>TEDD&apos;s pictures of the schedule: the stages and the tensors they read; the loop nest with where each stage is computed; how splits and fuses made each stage&apos;s loops</source>
+        <translation>TEDD 的调度图示：各阶段及其读取的张量；标出每个阶段计算位置的循环嵌套；split 和 fuse 如何生成每个阶段的循环</translation>
+    </message>
+    <message>
+        <source>No schedule: open a TE script or choose a fused function.</source>
+        <translation>没有调度：请打开 TE 脚本或选择一个融合函数。</translation>
+    </message>
+    <message>
+        <source>Laying out the schedule picture</source>
+        <translation>正在布局调度图示</translation>
+    </message>
+    <message>
+        <source>Loops outermost first; a stage hangs under the loop it is computed at.</source>
+        <translation>循环从最外层开始；阶段挂在它被计算的循环之下。</translation>
+    </message>
+    <message>
+        <source>Bold: the loops each stage runs (its leaves).</source>
+        <translation>粗体：每个阶段实际运行的循环（叶）。</translation>
+    </message>
+    <message>
+        <source>Producer → consumer, labelled with the tensor read.</source>
+        <translation>生产者 → 消费者，标注所读取的张量。</translation>
+    </message>
+    <message>
+        <source>Cannot lay out the picture: %1</source>
+        <translation>无法布局图示：%1</translation>
+    </message>
 </context>
 <context>
     <name>tessel::views::Session</name>

@@ -91,18 +91,22 @@ int main(int argc, char** argv) {
     MainWindow window;
     if (parser.isSet(lang)) window.setLanguage(parser.value(lang));
 
+    const QStringList files = parser.positionalArguments();
     if (parser.isSet(startup)) {
+        // As a user starts it: the window shown, then the file given opened
+        // (its views filled, its lowering started) before the first paint.
+        // No example, no recovery bar: they depend on this home's history.
         QObject::connect(&window, &MainWindow::firstPaint, &app, [] {
             std::printf("first paint: %.1f ms\n", msSinceLaunch());
             std::fflush(stdout);
             QCoreApplication::exit(0);
         });
         window.show();
+        if (!files.isEmpty()) window.openFile(files.first());
         return app.exec();
     }
 
     window.show();
-    const QStringList files = parser.positionalArguments();
     bool firstStart = !QSettings().value(QStringLiteral("started")).toBool();
     QSettings().setValue(QStringLiteral("started"), true);
     if (!files.isEmpty())

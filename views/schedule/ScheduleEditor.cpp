@@ -1,6 +1,8 @@
 #include "schedule/ScheduleEditor.h"
 
 #include "common/DevicePeak.h"
+#include "common/Session.h"
+#include "schedule/ScheduleGraphView.h"
 #include "schedule/ScriptEdit.h"
 
 #include <QAction>
@@ -12,6 +14,7 @@
 #include <QProgressBar>
 #include <QResizeEvent>
 #include <QSplitter>
+#include <QTabWidget>
 #include <QTableView>
 #include <QTextBlock>
 #include <QToolBar>
@@ -27,12 +30,16 @@ namespace {
 
 constexpr int kStageRole = Qt::UserRole;
 constexpr int kLoopRole = Qt::UserRole + 1;
+/// The least width of the outline (and the pictures) beside the script: a
+/// loop's name, its extent and its kind.
+constexpr int kOutlineWidth = 200;
 
 } // namespace
 
 ScheduleEditor::ScheduleEditor(Session* session, QWidget* parent)
     : QWidget(parent), document_(new ScheduleDocument(session, this)), edit_(new ScriptEdit), status_(new QLabel),
-      outline_(new QTreeWidget), history_(new QTableView), runSummary_(new QLabel), busy_(new QProgressBar) {
+      outline_(new QTreeWidget), pictures_(new ScheduleGraphView(session->jobs())), outlineTabs_(new QTabWidget),
+      history_(new QTableView), runSummary_(new QLabel), busy_(new QProgressBar) {
     setObjectName(QStringLiteral("ScheduleEditor"));
 
     undo_ = new QAction(QIcon::fromTheme(QStringLiteral("edit-undo")), tr("Undo"), this);
@@ -102,8 +109,20 @@ ScheduleEditor::ScheduleEditor(Session* session, QWidget* parent)
     runsLayout->setContentsMargins(0, 0, 0, 0);
     runsLayout->addWidget(runSummary_);
     runsLayout->addWidget(history_, 1);
+    // TEDD's pictures beside the outline: the same schedule, drawn; a click
+    // on a stage or loop goes to the script line that made it.
+    outlineTabs_->setDocumentMode(true);
+    outlineTabs_->addTab(outline_, tr("Loops"));
+    outlineTabs_->addTab(pictures_, tr("Pictures"));
+    outlineTabs_->setTabToolTip(1, tr("The schedule drawn as TVM's TEDD draws it: dataflow, schedule tree, itervar relations"));
+    connect(pictures_, &ScheduleGraphView::lineActivated, this, [this](int line) {
+        QTextCursor c(edit_->document()->findBlockByNumber(line - 1));
+        c.movePosition(QTextCursor::EndOfBlock, QTextCursor::KeepAnchor);
+        edit_->setTextCursor(c);
+        edit_->revealLine(line);
+    });
     auto* right = new QSplitter(Qt::Vertical);
-    right->addWidget(outline_);
+    right->addWidget(outlineTabs_);
     right->addWidget(runs);
     auto* split = new QSplitter(Qt::Horizontal);
     split->addWidget(left);
@@ -143,19 +162,28 @@ CodeEditor* ScheduleEditor::editor() const { return edit_; }
 
 void ScheduleEditor::resizeEvent(QResizeEvent* event) {
     QWidget::resizeEvent(event);
-    // Where the script beside the outline would be cut (fewer than
-    // kReadableColumns characters) and there is height for six lines, the script gets
-    // the full width, with the outline and the run history side by side below
-    // it. Otherwise the outline and the history form a column to its right.
-    const bool cut = width() * 3 / 5 < edit_->widthForColumns(kReadableColumns);
+    // The script wants kReadableColumns characters. Beside the outline it
+    // gets them where the outline keeps kOutlineWidth; only a dock narrower
+    // than that (with height for six lines) puts the outline and the run
+    // history side by side below the script, which costs the script lines.
+    // (Issue 21: a 691 px dock squeezed to a quarter of the window's height
+    // stacked them and left the script 4 lines, where beside the outline it
+    // had 12 lines of 60 columns.)
+    const int script = edit_->widthForColumns(kReadableColumns);
+    const int handle = outerSplit_->handleWidth();
+    const bool cut = width() - handle - kOutlineWidth < script;
     const bool tallEnough = height() * 3 / 5 >= 6 * edit_->fontMetrics().lineSpacing() + status_->sizeHint().height();
     const bool narrow = cut && tallEnough;
     const Qt::Orientation outer = narrow ? Qt::Vertical : Qt::Horizontal;
-    if (outerSplit_->orientation() == outer) return;
-    outerSplit_->setOrientation(outer);
-    innerSplit_->setOrientation(narrow ? Qt::Horizontal : Qt::Vertical);
-    const int extent = narrow ? height() : width();
-    outerSplit_->setSizes({extent * 3 / 5, extent * 2 / 5});
+    if (outerSplit_->orientation() != outer) {
+        outerSplit_->setOrientation(outer);
+        innerSplit_->setOrientation(narrow ? Qt::Horizontal : Qt::Vertical);
+        const int extent = narrow ? height() : width();
+        outerSplit_->setSizes({extent * 3 / 5, extent * 2 / 5});
+    }
+    // Beside the outline: the script's columns first, the rest to the outline.
+    if (!narrow && !cut && outerSplit_->sizes().value(0) < script)
+        outerSplit_->setSizes({script, width() - script - handle});
 }
 
 // ---------------------------------------------------------------- showing the document
@@ -230,6 +258,7 @@ void ScheduleEditor::restoreRun(int row) {
 void ScheduleEditor::rebuildOutline() {
     const ScheduleOutline& model = document_->outline();
     edit_->setNames(model.names);
+    pictures_->setArtifacts(document_->artifacts());
     outline_->clear();
     const auto& stages = model.stages;
     std::function<void(int, QTreeWidgetItem*)> addStage = [&](int s, QTreeWidgetItem* parent) {

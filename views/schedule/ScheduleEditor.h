@@ -3,7 +3,8 @@
 /// pane (TE colouring, completion, undo/redo, the error mark), a loop-nest
 /// outline whose context menu writes schedule lines, Run and Cancel, and the
 /// run history (a QTableView over the document's RunHistory; double-click a
-/// run to put its script back). What is edited, when it is lowered, what is
+/// run to put its script back). The outline shares its place with TEDD's
+/// pictures of the schedule (ScheduleGraphView), a tab beside it. What is edited, when it is lowered, what is
 /// measured and what is kept is the document's (ScheduleDocument.h).
 #pragma once
 
@@ -16,6 +17,7 @@ class QAction;
 class QLabel;
 class QProgressBar;
 class QSplitter;
+class QTabWidget;
 class QTableView;
 class QTreeWidget;
 class QTreeWidgetItem;
@@ -23,6 +25,7 @@ class QTreeWidgetItem;
 namespace tessel::views {
 
 class CodeEditor;
+class ScheduleGraphView;
 class ScriptEdit;
 class Session;
 
@@ -38,6 +41,10 @@ public:
     CodeEditor* editor() const;
     /// The loop-nest outline: stages -> loops (text: loop, extent, kind).
     QTreeWidget* outline() const { return outline_; }
+    /// TEDD's pictures of the schedule, in the tab beside the outline.
+    ScheduleGraphView* pictures() const { return pictures_; }
+    /// The tabs holding the outline (0) and the pictures (1).
+    QTabWidget* outlineTabs() const { return outlineTabs_; }
     /// The run history (newest last), over document()->history().
     QTableView* historyView() const { return history_; }
 
@@ -69,6 +76,8 @@ private:
     ScriptEdit* edit_;
     QLabel* status_;
     QTreeWidget* outline_;
+    ScheduleGraphView* pictures_;
+    QTabWidget* outlineTabs_;
     QTableView* history_;
     QLabel* runSummary_;
     QProgressBar* busy_;

@@ -107,9 +107,10 @@ StageView::StageView(Session* session, QWidget* parent) : QWidget(parent), sessi
     tree_->header()->setSectionResizeMode(2, QHeaderView::ResizeToContents);
     tree_->header()->setStretchLastSection(false);
     // Wide enough for the longest pass name with its time and mark.
-    tree_->setMinimumWidth(
-        fontMetrics().horizontalAdvance(QStringLiteral("common-subexpression-elimination")) +
-        fontMetrics().horizontalAdvance(QStringLiteral("000.00 ms  Changed")) + 40);
+    // (fitListToColumns widens it to the passes it lists.)
+    listLeastWidth_ = fontMetrics().horizontalAdvance(QStringLiteral("common-subexpression-elimination")) +
+                      fontMetrics().horizontalAdvance(QStringLiteral("000.00 ms  Changed")) + 40;
+    tree_->setMinimumWidth(listLeastWidth_);
     lv->addWidget(tree_, 1);
     hideUnchanged_ = new QCheckBox(tr("Hide passes that changed nothing"), left);
     lv->addWidget(hideUnchanged_);
@@ -238,6 +239,7 @@ void StageView::rebuild() {
         addLlvmGroup(*artifacts_);
     tree_->expandAll();
     applyHideUnchanged();
+    fitListToColumns();
 
     before_->setCode({});
     after_->setCode({});
@@ -532,8 +534,27 @@ void StageView::showDiff(int index, const SideBySide& diff, bool hasBefore) {
     emit diffShown();
 }
 
+void StageView::fitListToColumns() {
+    // Every column shown whole (issue 21: at 1920 x 1080 "Changed" was cut):
+    // the list is as wide as its columns are for the passes it lists (the
+    // longest name at its indentation, the time, the mark) and its scroll bar.
+    QHeaderView* header = tree_->header();
+    int columns = 0;
+    for (int c = 0; c < header->count(); ++c)
+        columns += std::max(header->sectionSizeHint(c), static_cast<QAbstractItemView*>(tree_)->sizeHintForColumn(c));
+    const int width = columns + 2 * tree_->frameWidth() + tree_->verticalScrollBar()->sizeHint().width();
+    const int least = std::max(listLeastWidth_, width);
+    if (least == tree_->minimumWidth()) return;
+    tree_->setMinimumWidth(least);
+    arrange();
+}
+
 void StageView::resizeEvent(QResizeEvent* event) {
     QWidget::resizeEvent(event);
+    arrange();
+}
+
+void StageView::arrange() {
     // The diff's two panes want kReadableColumns each: where the pass list
     // beside them would cut them and there is height for both, the list goes
     // above the diff (the schedule editor does the same with its outline).
@@ -542,6 +563,7 @@ void StageView::resizeEvent(QResizeEvent* event) {
     const int lines = fontMetrics().lineSpacing();
     const bool tall = height() >= 10 * lines + 14 * lines; // the diff's lines and a list of passes above
     const Qt::Orientation o = width() < beside && tall ? Qt::Vertical : Qt::Horizontal;
+    // (Beside the diff, the splitter keeps the list at its minimum width itself.)
     if (split_->orientation() == o) return;
     split_->setOrientation(o);
     const int extent = o == Qt::Vertical ? height() : width();

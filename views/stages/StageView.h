@@ -87,6 +87,11 @@ protected:
     void resizeEvent(QResizeEvent* event) override;
 
 private:
+    /// The pass list as wide as its columns; then arrange().
+    void fitListToColumns();
+    /// The pass list beside the diff or above it, as the room allows.
+    void arrange();
+    int listLeastWidth_ = 0;
     struct Entry;
     void rebuild();
     void addGraphGroup(const driver::CompiledModel& model);

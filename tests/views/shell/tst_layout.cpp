@@ -14,17 +14,22 @@
 
 #include "shell/MainWindow.h"
 
+#include "common/CodeEditor.h"
 #include "common/Jobs.h"
 #include "common/Session.h"
+#include "schedule/ScheduleEditor.h"
 #include "shell/WindowLayout.h"
+#include "stages/StageView.h"
 
 #include <QDockWidget>
 #include <QDir>
+#include <QHeaderView>
 #include <QMenuBar>
 #include <QPainter>
 #include <QSettings>
 #include <QStandardPaths>
 #include <QTemporaryDir>
+#include <QTreeWidget>
 #include <QtTest>
 
 using namespace tessel::views;
@@ -93,6 +98,65 @@ private slots:
         a->trigger();
         settle();
         QVERIFY(inFront(tuning) || w.maximisedView() == QLatin1String("TuningDock"));
+        QSettings().remove(QStringLiteral("window"));
+    }
+
+    // Issue 21: at 1920 x 1080 with the Stages view chosen, the schedule
+    // script showed about 7 lines and the pass list cut its "Changed" column.
+    // Chosen, a view takes room only as far as the views beside it keep
+    // theirs, and its own pass list shows every column.
+    void stagesChosenKeepsTheScheduleAndItsColumns_data() {
+        QTest::addColumn<QSize>("screen");
+        QTest::newRow("1920x1080") << QSize(1920, 1080);
+        QTest::newRow("1366x768") << QSize(1366, 768);
+    }
+    void stagesChosenKeepsTheScheduleAndItsColumns() {
+        QFETCH(QSize, screen);
+        QSettings().remove(QStringLiteral("window"));
+        const QRect available(0, 0, screen.width(), screen.height() - 32);
+        MainWindow w;
+        w.resize(fitWindowToScreen(preferredWindowSize(available.size()), available).size());
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QSignalSpy ready(&w, &MainWindow::modelReady);
+        w.openExample();
+        QVERIFY2(ready.wait(240000), "the example model did not compile");
+        QVERIFY(w.session()->jobs()->waitForIdle(120000));
+        settle(500);
+        w.showView(QStringLiteral("StagesDock"));
+        settle(400);
+        QVERIFY(w.session()->jobs()->waitForIdle(60000));
+        settle(200);
+        const QString dir = QStringLiteral(TESSEL_BINARY_DIR "/screenshots/layout-rule-%1x%2")
+                                .arg(screen.width())
+                                .arg(screen.height());
+        QDir().mkpath(dir);
+        w.grab().save(dir + QStringLiteral("/stages-chosen.png"));
+        QDockWidget* stages = w.dock(QStringLiteral("StagesDock"));
+        QVERIFY(inFront(stages) || w.maximisedView() == QLatin1String("StagesDock"));
+        QString why;
+        QVERIFY2(w.windowLayout()->isUseful(QStringLiteral("StagesDock"), &why), qPrintable(why));
+        // Beside it (not filling the window), the schedule keeps its 12 lines.
+        if (w.maximisedView().isEmpty()) {
+            CodeEditor* script = w.view<ScheduleEditor>()->editor();
+            const int lines = script->viewport()->height() / script->fontMetrics().lineSpacing();
+            QVERIFY2(w.windowLayout()->isUseful(QStringLiteral("ScheduleDock"), &why),
+                     qPrintable(QStringLiteral("%1 (%2 lines show)").arg(why).arg(lines)));
+        }
+        // Every column of the pass list shows its header and its widest cell.
+        QTreeWidget* passes = w.view<StageView>()->passList();
+        QHeaderView* header = passes->header();
+        const int right = passes->viewport()->width();
+        for (int c = 0; c < header->count(); ++c) {
+            const int need = std::max(header->sectionSizeHint(c), static_cast<QAbstractItemView*>(passes)->sizeHintForColumn(c));
+            const int shown = std::min(header->sectionViewportPosition(c) + header->sectionSize(c), right) -
+                              header->sectionViewportPosition(c);
+            QVERIFY2(shown >= need, qPrintable(QStringLiteral("column %1 (%2) shows %3 of %4 px")
+                                                   .arg(c)
+                                                   .arg(passes->headerItem()->text(c))
+                                                   .arg(shown)
+                                                   .arg(need)));
+        }
         QSettings().remove(QStringLiteral("window"));
     }
 
