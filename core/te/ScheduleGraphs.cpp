@@ -76,6 +76,8 @@ Extents extentsOf(const StageData& st) {
 }
 
 std::string annotationOf(const StageData& st, const IterVar& iv) {
+    // A loop bound to GPU blocks or threads shows its thread tag.
+    if (auto b = st.bindings.find(iv.get()); b != st.bindings.end()) return b->second->threadTag;
     auto it = st.annotations.find(iv.get());
     if (it == st.annotations.end() || it->second == IterAnnotation::None) return {};
     return iterAnnotationName(it->second);

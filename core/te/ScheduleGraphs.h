@@ -16,8 +16,9 @@
 ///   Loops show the extents the schedule gives them (the root domains through
 ///   splits and fuses), except in a stage computed at another's loop, whose
 ///   bounds only lowering's bound inference knows.
-///   (TVM's third relation, rebase, only comes with thread binding, which
-///   Tessel's CPU schedules have not.)
+///   A loop bound to GPU blocks or threads (bind) carries its thread tag as
+///   its annotation. (TVM's third relation, rebase, is not drawn: Tessel
+///   binds leaves in place and never rebases them.)
 ///
 /// Nodes carry the stage and loop they stand for and the script lines that
 /// made or changed them (StageSources), so a view can select a script line

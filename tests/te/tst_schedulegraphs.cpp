@@ -202,6 +202,18 @@ private slots:
         QCOMPARE(ivs.clusters.size(), size_t(3));
         QVERIFY(ivs.hasEdge("iv:C_local/y_c", "split:C_local/1"));
     }
+
+    // The GPU ladder's shared tiles: bound loops carry their thread tags, and
+    // the shared stage hangs under the tile loop of the local accumulator.
+    void gpuLadderStep() {
+        QFile f(QStringLiteral(TESSEL_SOURCE_DIR "/resources/examples/gemm-gpu/02_shared_tiles.te"));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const Schedule s = scheduleOf(f.readAll().toStdString());
+        const ScheduleGraph tree = scheduleTree(s);
+        QCOMPARE(node(tree, "iv:C/x_outer").annotation, std::string("blockIdx.y"));
+        QCOMPARE(node(tree, "iv:C/y_inner_outer").annotation, std::string("threadIdx.x"));
+        QVERIFY(tree.hasEdge("iv:C_local/k_outer", "stage:A_shared"));
+    }
 };
 
 QTEST_APPLESS_MAIN(TestScheduleGraphs)
