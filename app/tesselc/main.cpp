@@ -52,9 +52,9 @@ const char* kUsage = R"(usage: tesselc COMMAND [ARGS]
 commands:
   lower FILE.te [--pass NAME]...    print the TIR after all passes, or after each named pass
                                     (--pass schedule: the TIR straight from the schedule)
-  build FILE.te --emit tir|llvm|llvm-unopt|asm|c|ptx [--target TARGET]
+  build FILE.te --emit tir|llvm|llvm-unopt|asm|c|ptx|cuda [--target TARGET]
                                     print one stage of the compiled script (--target cuda:
-                                    the GPU pipeline, kernels, --emit ptx)
+                                    the GPU pipeline, kernels, --emit ptx or cuda)
   run FILE.te [--threads N] [--repeat R] [--json] [--in-process]
         [--rpc HOST:PORT | --rpc-tracker HOST:PORT --rpc-key KEY] [--rpc-token-file F]
                                     build, run on seeded random inputs, check against the
@@ -503,6 +503,10 @@ struct Measurer {
 };
 
 int cmdRunModel(const Args& a) {
+    if (!a.target.empty() && requestFor(a).target.isGPU())
+        throw UsageError("running a whole model on a CUDA GPU is not built yet (its graph executor and export); "
+                         "`tesselc show MODEL --stage asm --target cuda` prints the PTX of its kernels, and "
+                         "`tesselc run FILE.te --target cuda` runs a TE kernel on a GPU");
     Measurer measurer(a);
     driver::CompileOptions co;
     if (!measurer.deviceTarget.empty()) co.request = driver::CompileRequest::forTarget(measurer.deviceTarget);
@@ -708,6 +712,9 @@ int cmdCompile(const Args& a) {
     if (a.file.empty()) throw UsageError("no model given");
     if (a.output.empty()) throw UsageError("compile needs -o DIR");
     if (a.file.ends_with(".te")) return compileKernel(a);
+    if (requestFor(a).target.isGPU())
+        throw UsageError("exporting a whole model for a CUDA GPU is not built yet (kernel bundles of single TE "
+                         "functions are: tesselc compile FILE.te --target cuda -o DIR)");
     driver::CompileOptions co;
     co.request = requestFor(a);
     co.configs = tunedConfigs(a, co.request.target);
@@ -781,12 +788,12 @@ int cmdLower(const Args& a) {
 }
 
 int cmdBuild(const Args& a) {
-    static const std::vector<std::string> kEmits = {"tir", "llvm", "llvm-unopt", "asm", "c", "ptx"};
+    static const std::vector<std::string> kEmits = {"tir", "llvm", "llvm-unopt", "asm", "c", "ptx", "cuda"};
     if (std::find(kEmits.begin(), kEmits.end(), a.emit) == kEmits.end())
-        throw UsageError("--emit must be one of tir, llvm, llvm-unopt, asm, c, ptx");
+        throw UsageError("--emit must be one of tir, llvm, llvm-unopt, asm, c, ptx, cuda");
     const driver::CompileRequest request = requestFor(a);
-    if (a.emit == "ptx" && !request.target.isGPU())
-        throw UsageError("--emit ptx needs a GPU target: --target cuda (or cuda -mcpu=sm_90)");
+    if ((a.emit == "ptx" || a.emit == "cuda") && !request.target.isGPU())
+        throw UsageError("--emit " + a.emit + " needs a GPU target: --target cuda (or cuda -mcpu=sm_90)");
     auto fns = lowerFile(a.file, false, a);
     if (a.emit == "tir") {
         for (auto& f : fns) std::cout << tir::toString(f.lowered);
@@ -799,7 +806,14 @@ int cmdBuild(const Args& a) {
         return 0;
     }
     if (a.emit == "c" && request.target.isGPU())
-        throw UsageError("--emit c writes C for a CPU; the CUDA C printer is not built yet (use --emit ptx)");
+        throw UsageError("--emit c writes C for a CPU; for a GPU use --emit cuda (CUDA C) or --emit ptx");
+    if (a.emit == "cuda") {
+        std::vector<tir::PrimFunc> kernels;
+        for (auto& split : driver::splitForDevice(fns))
+            for (auto& k : split.kernels) kernels.push_back(k.kernel);
+        std::cout << codegen::emitCudaC(kernels).text;
+        return 0;
+    }
     if (a.emit == "c") {
         for (auto& f : fns) std::cout << codegen::emitC(f.lowered).text;
         return 0;

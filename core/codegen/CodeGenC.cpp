@@ -8,6 +8,7 @@
 #include "ir/Diagnostic.h"
 #include "tir/IROperators.h"
 #include "tir/IRPrinter.h"
+#include "tir/IRVisitor.h"
 
 #include <algorithm>
 #include <cmath>
@@ -58,6 +59,56 @@ const std::set<std::string>& cKeywords() {
 
 class CodeGenC {
 public:
+    /// CUDA C: `f` is one kernel (tir::splitHostDevice); `launch` the extent
+    /// of each thread tag it is launched with.
+    void setCuda(std::map<std::string, int64_t> launch) {
+        cuda_ = true;
+        launch_ = std::move(launch);
+    }
+
+    /// The kernel's definition alone (CUDA), and what the file needs before it.
+    struct Piece {
+        std::string text;
+        std::vector<int> toTir;
+        std::map<std::string, std::string> helpers, externs;
+    };
+
+    Piece kernel(const PrimFunc& f) {
+        if (!f.defined() || f->name.empty()) fail("undefined function or function without a name");
+        tir_ = tir::printPrimFunc(f);
+        int defLine = tir_.lineOf(f.get());
+        defLine = defLine > 0 ? defLine + 1 : 0;
+        tirLine_ = defLine;
+        laneVar_ = freshName("lane");
+        std::string fname = sanitize(f->name);
+        if (fname != f->name) fail("function name '" + f->name + "' is not a C identifier");
+        used_.insert(fname);
+        std::string params;
+        for (size_t i = 0; i < f->params.size(); ++i) {
+            const Buffer& b = f->params[i];
+            params += (i ? ", " : "") + cType(b->dtype) + "* __restrict__ " + name(b->data.get());
+            declared_.insert(b->data.get());
+        }
+        indent_ = 1;
+        stmt(f->body);
+        int64_t threads = 1;
+        for (const char* t : {"threadIdx.x", "threadIdx.y", "threadIdx.z"})
+            if (auto it = launch_.find(t); it != launch_.end()) threads *= it->second;
+        Piece out;
+        out.text = "extern \"C\" __global__ void __launch_bounds__(" + std::to_string(threads) + ") " + f->name + "(" +
+                   params + ") {\n";
+        out.toTir.push_back(defLine);
+        for (size_t i = 0; i < body_.size(); ++i) {
+            out.text += body_[i] + "\n";
+            out.toTir.push_back(bodyTir_[i]);
+        }
+        out.text += "}\n";
+        out.toTir.push_back(defLine);
+        out.helpers = helpers_;
+        out.externs = externs_;
+        return out;
+    }
+
     CSource run(const PrimFunc& f) {
         if (!f.defined() || f->name.empty()) fail("undefined function or function without a name");
         tir_ = tir::printPrimFunc(f);
@@ -497,6 +548,7 @@ private:
             return "__builtin_expect(" + expr(a[0], kCond) + ", 1)";
         case Intrinsic::StorageSync:
             // One CPU thread runs the whole block: nothing to wait for.
+            if (cuda_) return "(__syncthreads(), 0)";
             return "0 /* tvm_storage_sync(\"shared\") */";
         case Intrinsic::Prefetch: {
             prec = kComma;
@@ -640,6 +692,10 @@ private:
         case NodeKind::Evaluate: {
             auto* op = s.as<EvaluateNode>();
             if (op->value.as<IntImmNode>() || op->value.as<FloatImmNode>()) break;
+            if (auto* c = op->value.as<CallNode>(); c && c->op == Intrinsic::StorageSync) {
+                line(cuda_ ? "__syncthreads();" : "/* tvm_storage_sync(\"shared\"): one CPU thread runs the block */");
+                break;
+            }
             laneLoop(op->value.type().lanes(), [&] { line("(void)(" + expr(op->value) + ");"); });
             break;
         }
@@ -654,6 +710,35 @@ private:
         DataType vt = op->loopVar.type();
         if (!vt.isIntOrUInt() || vt.isVector())
             fail("loop variable '" + op->loopVar->name + "' is not a scalar integer");
+        if (cuda_ && op->forKind == ForKind::ThreadBinding && op->threadTag != "vthread") {
+            // The loop is the block's threads (or the grid's blocks): an index, and
+            // a guard where this loop is shorter than the launch.
+            bool had = declared_.count(op->loopVar.get()) > 0;
+            declared_.insert(op->loopVar.get());
+            std::string v = name(op->loopVar.get());
+            std::string value = "(" + cType(vt) + ")" + op->threadTag;
+            if (!isZero(op->min)) value = expr(cast(vt, op->min), kAdd) + " + " + value;
+            line("{");
+            ++indent_;
+            line("const " + cType(vt) + " " + v + " = " + value + ";");
+            auto ext = asConstInt(op->extent);
+            bool guard = !ext || *ext < launch_[op->threadTag];
+            if (guard) {
+                line("if (" + v + " < " + expr(cast(vt, op->min + op->extent), kRel + 1) + ") {");
+                ++indent_;
+            }
+            stmt(op->body);
+            if (guard) {
+                --indent_;
+                line("}");
+            }
+            --indent_;
+            line("}");
+            if (!had) declared_.erase(op->loopVar.get());
+            return;
+        }
+        if (cuda_ && op->forKind == ForKind::Parallel)
+            fail("loop '" + op->loopVar->name + "' is parallel inside a CUDA kernel: bind it to threads instead");
         switch (op->forKind) {
         case ForKind::Parallel:
             line("#pragma omp parallel for /* parallel: one chunk per thread */");
@@ -704,6 +789,16 @@ private:
         int64_t bytes = count * std::max(1, elem.bytes());
         bool block = openScopeFor(b->data.get());
         std::string n = name(b->data.get());
+        if (cuda_) {
+            if (!constant) fail("buffer '" + b->name + "' has no constant size: a CUDA kernel cannot allocate it");
+            if (b->scope == "global")
+                fail("buffer '" + b->name + "' is global memory allocated inside a kernel");
+            line(std::string(b->scope == "shared" ? "__shared__ " : "") + "__align__(16) " + ty + " " + n + "[" +
+                 std::to_string(std::max<int64_t>(count, 1)) + "];");
+            stmt(op->body);
+            closeScope(b->data.get(), block);
+            return;
+        }
         bool stack = constant && b->scope == "local" && bytes <= kMaxStackBytes;
         if (stack) {
             line(ty + " " + n + "[" + std::to_string(std::max<int64_t>(count, 1)) +
@@ -744,6 +839,8 @@ private:
     std::vector<int> bodyTir_;
     int indent_ = 1;
     int parallelDepth_ = 0;
+    bool cuda_ = false;
+    std::map<std::string, int64_t> launch_;
     bool usesHeap_ = false;
     std::string laneVar_;
     std::vector<bool> laneActive_;
@@ -755,6 +852,52 @@ private:
 };
 
 } // namespace
+
+CSource emitCudaC(const std::vector<tir::PrimFunc>& kernels) {
+    std::map<std::string, std::string> helpers, externs;
+    std::vector<CodeGenC::Piece> pieces;
+    for (auto& k : kernels) {
+        std::map<std::string, int64_t> launch;
+        tir::postOrderVisit(k->body, [&](const Object* n) {
+            auto* st = dynamic_cast<const BaseStmtNode*>(n);
+            if (!st || st->kind != NodeKind::For) return;
+            auto* loop = static_cast<const ForNode*>(st);
+            if (loop->forKind != ForKind::ThreadBinding) return;
+            auto ext = asConstInt(loop->extent);
+            if (!ext) fail("the loop bound to " + loop->threadTag + " has no constant extent");
+            launch[loop->threadTag] = std::max(launch[loop->threadTag], *ext);
+        });
+        CodeGenC g;
+        g.setCuda(launch);
+        pieces.push_back(g.kernel(k));
+        helpers.insert(pieces.back().helpers.begin(), pieces.back().helpers.end());
+        externs.insert(pieces.back().externs.begin(), pieces.back().externs.end());
+    }
+    std::ostringstream file;
+    file << "// Generated by Tessel: CUDA C of " << kernels.size() << " kernel" << (kernels.size() == 1 ? "" : "s")
+         << " (nvcc -c).\n#include <math.h>\n#include <stdint.h>\n\n";
+    for (auto& [key, text] : helpers) {
+        std::string t = text;
+        // Helpers run on the device.
+        for (size_t at = t.find("static inline"); at != std::string::npos; at = t.find("static inline", at + 1))
+            t.replace(at, 13, "static __device__ inline");
+        file << t;
+    }
+    if (!helpers.empty()) file << "\n";
+    CSource out;
+    out.text = file.str();
+    out.lines.toTir.assign(size_t(std::count(out.text.begin(), out.text.end(), '\n')), 0);
+    for (size_t i = 0; i < pieces.size(); ++i) {
+        if (i) {
+            out.text += "\n";
+            out.lines.toTir.push_back(0);
+        }
+        out.text += pieces[i].text;
+        out.lines.toTir.insert(out.lines.toTir.end(), pieces[i].toTir.begin(), pieces[i].toTir.end());
+    }
+    out.lines.buildReverse();
+    return out;
+}
 
 CSource emitC(const tir::PrimFunc& f) {
     CodeGenC cg;

@@ -24,6 +24,7 @@
 #include "tir/IR.h"
 
 #include <string>
+#include <vector>
 
 namespace tessel::codegen {
 
@@ -39,5 +40,13 @@ struct CSource {
 /// C source for `f`, with its line table. Throws CompileError when `f` is not
 /// flattened (the same input rules as the LLVM backend).
 CSource emitC(const tir::PrimFunc& f);
+
+/// CUDA C for GPU kernels (the kernels of tir::splitHostDevice, lowered for a
+/// GPU target): one `extern "C" __global__` function per kernel with
+/// `__launch_bounds__` of its block, bound loops as `threadIdx`/`blockIdx`
+/// reads (guarded where shorter than the launch), `__shared__` arrays,
+/// `__syncthreads()` barriers, CUDA's math functions. Compiles with
+/// `nvcc -c`. Line numbers of the table refer to each kernel's own TIR text.
+CSource emitCudaC(const std::vector<tir::PrimFunc>& kernels);
 
 } // namespace tessel::codegen

@@ -4,11 +4,11 @@
 /// streams to queue work on and wait for, timing events, and loading a
 /// module of kernels compiled for it.
 ///
-/// The CPU's API is always there. Another kind (CUDA, from the target-cuda
-/// plugin) is added to the process's table when its driver loads; asking for
-/// a kind that is not there is an error that says so. The table is the
-/// runtime's one process-wide table: a device's memory, contexts and loaded
-/// modules belong to the process, whoever asked for them.
+/// The CPU's API is always there, and so is CUDA's (runtime/CudaDeviceAPI.h:
+/// the driver is opened at run time; without it the API counts no device and
+/// says why). The table is the runtime's one process-wide table: a device's
+/// memory, contexts and loaded modules belong to the process, whoever asked
+/// for them.
 ///
 /// Copies and launches on a stream may run asynchronously; synchronize()
 /// waits for them. On the CPU everything runs to completion at once, a stream

@@ -2,6 +2,7 @@
 // at the schedule line (primitives and the GPU verifier), the kernels a GPU
 // function splits into, the same schedules checked on the CPU against the
 // default schedule, and PTX for the GPU GEMM ladder that ptxas assembles.
+#include "codegen/CodeGenC.h"
 #include "driver/KernelBundleExport.h"
 #include "driver/Measure.h"
 #include "driver/ModelCompiler.h"
@@ -69,6 +70,31 @@ QString ptxas() {
     QString p = QStandardPaths::findExecutable("ptxas");
     if (p.isEmpty() && QFile::exists("/usr/local/cuda/bin/ptxas")) p = "/usr/local/cuda/bin/ptxas";
     return p;
+}
+
+QString nvcc() {
+    QString p = QStandardPaths::findExecutable("nvcc");
+    if (p.isEmpty() && QFile::exists("/usr/local/cuda/bin/nvcc")) p = "/usr/local/cuda/bin/nvcc";
+    return p;
+}
+
+/// nvcc -c of CUDA C `text` for sm_90; "" when it compiles, else its errors.
+QString nvccErrors(const QString& compiler, const std::string& text, const QString& dir, const QString& name) {
+    QFile f(dir + "/" + name + ".cu");
+    if (!f.open(QIODevice::WriteOnly)) return "cannot write " + f.fileName();
+    f.write(text.data(), qint64(text.size()));
+    f.close();
+    QProcess p;
+    p.start(compiler, {"-c", "-arch=sm_90", f.fileName(), "-o", dir + "/" + name + ".o"});
+    if (!p.waitForFinished(300000)) return "nvcc did not finish";
+    return p.exitCode() == 0 ? QString() : QString(p.readAllStandardError());
+}
+
+std::vector<tir::PrimFunc> kernelsOf(const std::vector<driver::LoweredFunction>& fs) {
+    std::vector<tir::PrimFunc> out;
+    for (auto& split : driver::splitForDevice(fs))
+        for (auto& k : split.kernels) out.push_back(k.kernel);
+    return out;
 }
 
 QStringList ladderSteps() {
@@ -319,6 +345,14 @@ s[B].bind(s[B].op.axis[1], te.thread_axis("threadIdx.x"))
         p.start(assembler, {"-arch=sm_90", out.fileName(), "-o", dir.filePath("model.cubin")});
         QVERIFY(p.waitForFinished(120000));
         QVERIFY2(p.exitCode() == 0, qPrintable(p.readAllStandardError()));
+        if (model != "resnet18") return; // one model's CUDA C through nvcc is enough for CI's time
+        const QString compiler = nvcc();
+        if (compiler.isEmpty()) return;
+        std::vector<driver::LoweredFunction> fs;
+        for (auto& f : m.functions)
+            if (f.lowered.lowered.defined()) fs.push_back(f.lowered);
+        QString errors = nvccErrors(compiler, codegen::emitCudaC(kernelsOf(fs)).text, dir.path(), "model");
+        QVERIFY2(errors.isEmpty(), qPrintable(errors.left(4000)));
     }
 
     void mathWithoutLibdeviceIsAnError() {
@@ -335,6 +369,25 @@ s[B].bind(s[B].op.axis[0], te.thread_axis("threadIdx.x"))
         } catch (const CompileError& e) {
             QVERIFY2(QString(e.what()).contains("'log'"), e.what());
         }
+    }
+
+    void cudaCForEveryLadderStep() {
+        const QString compiler = nvcc();
+        QTemporaryDir dir;
+        for (const QString& step : ladderSteps()) {
+            auto fs = lowerFor(ladder(qPrintable(step)), cuda());
+            codegen::CSource c = codegen::emitCudaC(kernelsOf(fs));
+            QString text = QString::fromStdString(c.text);
+            QVERIFY2(text.contains("extern \"C\" __global__ void __launch_bounds__(256) gemm_kernel0("), qPrintable(text));
+            QVERIFY2(text.contains("threadIdx.x") && text.contains("blockIdx.y"), qPrintable(step));
+            if (!step.startsWith("01"))
+                QVERIFY2(text.contains("__shared__") && text.contains("__syncthreads()"), qPrintable(step));
+            QVERIFY(c.lines.toTir.size() >= size_t(text.count('\n')));
+            if (compiler.isEmpty()) continue;
+            QString errors = nvccErrors(compiler, c.text, dir.path(), QFileInfo(step).baseName());
+            QVERIFY2(errors.isEmpty(), qPrintable(step + ":\n" + errors));
+        }
+        if (compiler.isEmpty()) QSKIP("nvcc not found (the CUDA toolkit is not installed): CUDA C checked as text only");
     }
 
     void cpuTargetsKeepRefusingPtx() {
