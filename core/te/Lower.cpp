@@ -512,7 +512,10 @@ private:
                 scopeRanges_.emplace_back(st->leafIterVars[j]->var, r);
                 if (isThreadIdx(st, st->leafIterVars[j])) threadScopes_.emplace_back(st->leafIterVars[j]->var, r);
             }
-            pre.push_back(makeStage(child, roots));
+            Stmt produce = makeStage(child, roots);
+            // Marks the statement that fills a double-buffered stage, for inject-double-buffer.
+            if (child->doubleBuffer) produce = AttrStmtNode::make("double_buffer_write", cb->data, produce);
+            pre.push_back(produce);
             scopeRanges_.resize(scopeRanges_.size() - (p + 1));
             threadScopes_.resize(threadsBefore);
             realizes.emplace_back(cb, region);

@@ -246,6 +246,13 @@ void Stage::bind(IterVar iv, IterVar thread) {
     d_->bindings[iv.get()] = thread;
 }
 
+void Stage::doubleBuffer() {
+    if (d_->op->opKind() == OpKind::Placeholder)
+        throw CompileError("double_buffer: '" + stageName() + "' is an input; double-buffer a cache_read of it");
+    if (d_->isOutput) throw CompileError("double_buffer: '" + stageName() + "' is an output of the schedule");
+    d_->doubleBuffer = true;
+}
+
 void Stage::computeAt(const Stage& parent, IterVar scope) {
     if (!parent.defined()) throw CompileError("compute_at: expected a stage");
     if (parent.d_ == d_) throw CompileError("compute_at: stage '" + stageName() + "' cannot be computed at itself");

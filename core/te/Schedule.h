@@ -71,6 +71,8 @@ struct StageData {
     IterVar attachIter;
     /// "global", "shared" (one copy per GPU block) or "local" (per thread).
     std::string scope = "global";
+    /// double_buffer(): two copies, the next tile loaded while this one is read.
+    bool doubleBuffer = false;
     bool isOutput = false;
     /// The schedule this stage belongs to (for messages that name other stages).
     std::weak_ptr<ScheduleData> owner;
@@ -107,6 +109,11 @@ public:
     /// (threadAxis(): "blockIdx.x" ... "threadIdx.z", "vthread"). On a CPU
     /// the loop stays a serial loop.
     void bind(IterVar iv, IterVar thread);
+    /// TVM's double_buffer: a stage computed inside a loop (a shared tile
+    /// loaded per k-step) gets two buffers; each iteration loads the next
+    /// tile into one while the other is read, with one barrier per iteration
+    /// instead of two (tir/passes/InjectDoubleBuffer.h).
+    void doubleBuffer();
     /// Computes this stage inside loop `scope` of `parent`.
     void computeAt(const Stage& parent, IterVar scope);
     void computeInline();

@@ -231,7 +231,7 @@ s[B].bind(s[B].op.axis[1], te.thread_axis("threadIdx.x"))
     void ptxForEveryLadderStep() {
         const QString assembler = ptxas();
         QTemporaryDir dir;
-        QVERIFY(ladderSteps().size() >= 4);
+        QVERIFY(ladderSteps().size() >= 5);
         for (const QString& step : ladderSteps()) {
             auto fs = lowerFor(ladder(qPrintable(step)), cuda());
             codegen::BuildOptions bo;
@@ -243,6 +243,8 @@ s[B].bind(s[B].op.axis[1], te.thread_axis("threadIdx.x"))
             QVERIFY2(ptx.contains("%tid.x") && ptx.contains("%ctaid.y"), qPrintable(step));
             QVERIFY2(ptx.contains(".loc"), qPrintable(step + ": no line information"));
             if (!step.startsWith("01")) QVERIFY2(ptx.contains("bar.sync") && ptx.contains(".shared"), qPrintable(step));
+            if (step.startsWith("05")) // double buffering: one barrier before the k loop, one in it
+                QCOMPARE(ptx.count("bar.sync"), 2);
             if (step.startsWith("04"))
                 QVERIFY2(ptx.contains(QRegularExpression("ld\\.global(\\.nc)?\\.v4\\.f32")) && ptx.contains("st.shared.v4.f32"), qPrintable(step));
             if (assembler.isEmpty()) continue;

@@ -744,6 +744,7 @@ private:
     /// Annotations of leaves only: lowering never looks at others.
     void printAnnotations(const StageData& st) {
         const std::string ref = stageRef(st);
+        if (st.doubleBuffer) line(ref + ".double_buffer()");
         for (auto& iv : st.leafIterVars) {
             if (auto it = st.annotations.find(iv.get());
                 it != st.annotations.end() && it->second != IterAnnotation::None) {

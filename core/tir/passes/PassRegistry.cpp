@@ -3,6 +3,7 @@
 #include "ir/Diagnostic.h"
 #include "tir/passes/LoopPartition.h"
 #include "tir/passes/RemoveNoOp.h"
+#include "tir/passes/InjectDoubleBuffer.h"
 #include "tir/passes/ThreadSync.h"
 #include "tir/passes/Simplify.h"
 #include "tir/passes/StorageFlatten.h"
@@ -169,6 +170,19 @@ void registerTirPasses(PassRegistry& passes) {
         "skipped it would hang the block. Part of the GPU pipeline; a no-op on a CPU.",
         {},
         [](const PrimFunc& f, const PassOptionValues&) { return threadSync(f); },
+    });
+
+    passes.add(PassInfo{
+        "inject-double-buffer",
+        "Two copies of a double-buffered shared tile: load the next while reading this one.",
+        "For a stage marked with double_buffer() (filled inside a serial loop, the k-loop of a GPU GEMM), "
+        "the shared buffer gets twice its size; before the loop the first tile goes into half 0, and "
+        "each iteration loads the next tile into the other half before computing from this one, with "
+        "one barrier per iteration instead of two. The next tile's global loads are issued before this "
+        "tile's arithmetic, so the two overlap. Only loops that write no other shared buffer change. "
+        "Part of the GPU pipeline, after thread-sync.",
+        {},
+        [](const PrimFunc& f, const PassOptionValues&) { return injectDoubleBuffer(f); },
     });
 
 }

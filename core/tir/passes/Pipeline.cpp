@@ -12,6 +12,8 @@ std::vector<std::string> defaultTirPipeline() {
 std::vector<std::string> gpuTirPipeline() {
     auto p = defaultTirPipeline();
     p.push_back("thread-sync");
+    p.push_back("inject-double-buffer");
+    p.push_back("simplify");
     return p;
 }
 

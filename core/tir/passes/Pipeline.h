@@ -23,7 +23,9 @@ namespace tessel::tir {
 std::vector<std::string> defaultTirPipeline();
 
 /// The pipeline for a GPU target: the default one, then
-/// 10. thread-sync      barriers around shared-memory reuse between threads
+/// 10. thread-sync          barriers around shared-memory reuse between threads
+/// 11. inject-double-buffer two halves for double-buffered tiles, one barrier per k-step
+/// 12. simplify             fold the halves' offsets
 std::vector<std::string> gpuTirPipeline();
 
 } // namespace tessel::tir

@@ -152,6 +152,14 @@ NativeFunction threadAxis() {
     };
 }
 
+Value doubleBuffer(ScriptRecorder& rec, Interpreter& in, const Value& self, const CallArgs& c) {
+    BoundArgs a(in, "double_buffer", c, {});
+    Stage st = self.asStage();
+    in.guarded(c.loc, [&] { st.doubleBuffer(); });
+    rec.noteOperation(st.op(), c.loc);
+    return none();
+}
+
 Value computeAt(ScriptRecorder& rec, Interpreter& in, const Value& self, const CallArgs& c) {
     BoundArgs a(in, "compute_at", c, {{"parent", true}, {"scope", true}});
     Stage parent = a.stage(0);
@@ -217,6 +225,7 @@ void installStage(BuiltinTable& t) {
         {"parallel", loopPrimitive(rec, "parallel", &Stage::parallel)},
         {"pragma", method(rec, pragma)},
         {"bind", method(rec, bind)},
+        {"double_buffer", method(rec, doubleBuffer)},
         {"compute_at", method(rec, computeAt)},
         {"compute_inline", method(rec, computeInline)},
         {"compute_root", method(rec, computeRoot)},
