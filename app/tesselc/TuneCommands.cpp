@@ -1,6 +1,7 @@
 #include "TuneCommands.h"
 
 #include "driver/TuneTasks.h"
+#include "driver/TuningLoop.h"
 #include "ir/Diagnostic.h"
 #include "tune/Features.h"
 #include "tune/Measure.h"
@@ -73,74 +74,70 @@ int runTuneTasks(const std::vector<WeightedTask>& tasks, const TuneArgs& a, cons
     auto kind = tune::featureKindFromName(a.features);
     if (!kind) throw std::invalid_argument("--features must be itervar, knob or curve");
 
-    std::vector<std::string> warnings;
-    tune::Records history = tune::Records::load(a.records, &warnings, false);
-    for (auto& w : warnings) std::fprintf(stderr, "tesselc: warning: %s\n", w.c_str());
-    tune::RecordWriter writer(a.records);
-
-    tune::MeasureOptions mo;
-    mo.threads = a.threads;
-    mo.seed = a.seed;
-    mo.buildJobs = a.buildJobs;
-    mo.timeoutSeconds = a.timeoutSeconds;
-    tune::Measurer measurer(*device.builder, *device.runner, mo);
-    measurer.setReference(device.referenceBuilder, device.referenceRunner);
+    driver::TuningLoopOptions o;
+    o.records = a.records;
+    o.transfer = a.transfer;
+    o.measure.threads = a.threads;
+    o.measure.seed = a.seed;
+    o.measure.buildJobs = a.buildJobs;
+    o.measure.timeoutSeconds = a.timeoutSeconds;
+    o.tune.tuner = a.tuner;
+    o.tune.costModel = a.costModel;
+    o.tune.trials = a.trials;
+    o.tune.earlyStopping = a.earlyStopping;
+    o.tune.seed = a.seed;
+    o.tune.features = *kind;
+    if (a.batch > 0) o.tune.batchSize = a.batch;
+    std::vector<driver::TuningJob> jobs;
+    for (auto& [task, weight] : tasks) jobs.push_back({task, weight});
 
     const bool tty = isatty(fileno(stdout));
     int status = 0;
-    int number = 0;
-    for (auto& [task, weight] : tasks) {
-        ++number;
-        if (tasks.size() > 1)
-            std::printf("[%d/%zu] %s (called %d time%s a run)\n", number, tasks.size(), task->name().c_str(), weight,
-                        weight == 1 ? "" : "s");
-        tune::TuneOptions to;
-        to.tuner = a.tuner;
-        to.costModel = a.costModel;
-        to.trials = a.trials;
-        to.earlyStopping = a.earlyStopping;
-        to.seed = a.seed;
-        to.features = *kind;
-        if (a.batch > 0) to.batchSize = a.batch;
-        tune::Tuner tuner(*task, models, to);
-        const int resumed = tuner.resume(history);
-        const int transferred = a.transfer ? tuner.transfer(history) : 0;
+    int failed = 0, runTrials = 0;
+    std::string line;
+    driver::TuningEvents ev;
+    ev.onWarning = [](const std::string& w) { std::fprintf(stderr, "tesselc: warning: %s\n", w.c_str()); };
+    ev.onStart = [&](size_t j, const tune::Tuner& tuner, int resumed, int transferred) {
+        const tune::Task& task = *jobs[j].task;
+        if (jobs.size() > 1)
+            std::printf("[%zu/%zu] %s (called %d time%s a run)\n", j + 1, jobs.size(), task.name().c_str(),
+                        jobs[j].weight, jobs[j].weight == 1 ? "" : "s");
         if (resumed > 0 || transferred > 0) {
-            std::printf("%s: %d trials from %s", task->name().c_str(), resumed, a.records.c_str());
+            std::printf("%s: %d trials from %s", task.name().c_str(), resumed, a.records.c_str());
             if (transferred > 0) std::printf(", model warm-started from %d records of other workloads", transferred);
             std::printf("\n");
         }
         if (a.verbose)
-            std::printf("%s: %lld configurations, tuner %s\n", task->name().c_str(),
+            std::printf("%s: %lld configurations, tuner %s\n", task.name().c_str(),
                         static_cast<long long>(tuner.space().size()), a.tuner.c_str());
         std::fflush(stdout);
-
-        int failed = 0, runTrials = 0;
-        std::string line;
-        auto onTrial = [&](const tune::TrialEvent& e) {
-            ++runTrials;
-            failed += e.error != runtime::MeasureError::None;
-            const double eta = e.elapsedSeconds / runTrials * (e.budget - e.trial - 1);
-            line = progress(task->name(), e.trial + 1, e.budget, e.bestGflops, e.defaultGflops, failed, eta);
-            if (a.verbose) {
-                char what[64];
-                std::snprintf(what, sizeof what, "%.2f GFLOP/s", e.gflops);
-                const std::string result = e.error == runtime::MeasureError::None
-                                               ? what
-                                               : std::string(runtime::measureErrorName(e.error)) + " (" + e.message + ")";
-                std::printf("  trial %d: %s: %s\n", e.trial, result.c_str(), configText(e.values).c_str());
-            }
-            if (tty) std::printf("\r%s\x1b[K", line.c_str());
-            else if (a.verbose || (e.trial + 1) % 16 == 0) std::printf("%s\n", line.c_str());
-            std::fflush(stdout);
-        };
-        tune::TuneResult r = tuner.run(measurer, &writer, onTrial);
-        line = progress(task->name(), r.totalTrials, to.trials, r.bestGflops, r.defaultGflops, r.failed, 0);
+        failed = runTrials = 0;
+    };
+    ev.onTrial = [&](size_t j, const tune::TrialEvent& e) {
+        ++runTrials;
+        failed += e.error != runtime::MeasureError::None;
+        const double eta = e.elapsedSeconds / runTrials * (e.budget - e.trial - 1);
+        line = progress(jobs[j].task->name(), e.trial + 1, e.budget, e.bestGflops, e.defaultGflops, failed, eta);
+        if (a.verbose) {
+            char what[64];
+            std::snprintf(what, sizeof what, "%.2f GFLOP/s", e.gflops);
+            const std::string result = e.error == runtime::MeasureError::None
+                                           ? what
+                                           : std::string(runtime::measureErrorName(e.error)) + " (" + e.message + ")";
+            std::printf("  trial %d: %s: %s\n", e.trial, result.c_str(), configText(e.values).c_str());
+        }
+        if (tty) std::printf("\r%s\x1b[K", line.c_str());
+        else if (a.verbose || (e.trial + 1) % 16 == 0) std::printf("%s\n", line.c_str());
+        std::fflush(stdout);
+    };
+    ev.onDone = [&](size_t j, const tune::TuneResult& r) {
+        const tune::Task& task = *jobs[j].task;
+        line = progress(task.name(), r.totalTrials, a.trials, r.bestGflops, r.defaultGflops, r.failed, 0);
         std::printf(tty ? "\r%s\x1b[K\n" : "%s\n", line.c_str());
         if (r.earlyStopped) std::printf("  stopped early: %d trials without a faster one\n", a.earlyStopping);
         if (r.exhausted) std::printf("  the whole space is measured\n");
         if (r.bestGflops > 0) {
-            tune::Space space(task->knobs());
+            tune::Space space(task.knobs());
             std::printf("  best: %s\n", configText(space.describe(space.index(r.bestConfig))).c_str());
         } else {
             std::printf("  no configuration ran successfully\n");
@@ -150,7 +147,10 @@ int runTuneTasks(const std::vector<WeightedTask>& tasks, const TuneArgs& a, cons
             std::printf("  %.1f s: measuring %.1f s, model fit %.2f s, search %.2f s (features %.2f s)\n", r.wallSeconds,
                         r.measureSeconds, r.searchTime.fit, r.searchTime.search, r.searchTime.features);
         std::fflush(stdout);
-    }
+    };
+    driver::runTuningLoop(jobs, o,
+                          {device.builder, device.runner, device.referenceBuilder, device.referenceRunner}, models,
+                          ev);
     return status;
 }
 

@@ -7,6 +7,7 @@
 #include "driver/ModelCompiler.h"
 #include "driver/ModelTasks.h"
 #include "driver/TuneTasks.h"
+#include "driver/TuningLoop.h"
 #include "ir/Diagnostic.h"
 #include "te/ConfigSpace.h"
 #include "tune/Measure.h"
@@ -290,37 +291,35 @@ bool TuningSession::start() {
             driver::RunOptions ro;
             runners.apply(ro);
             codegen::LocalBuilder builder(request.target, request.buildOptions());
-            tune::Measurer measurer(builder, runners.runner());
-            if (ro.referenceBuilder) measurer.setReference(ro.referenceBuilder, ro.referenceRunner);
-            const tune::Records history = tune::Records::load(records, nullptr, false);
-            tune::RecordWriter writer(records);
-            for (const Job& job : jobs) {
-                if (control->stopRequested()) break;
-                emit workerTask(job.index, int(TuningTask::State::Running), {});
-                try {
-                    tune::Tuner tuner(*job.task, driver::Context::builtin().costModels(), to);
-                    tuner.resume(history);
-                    int failed = 0;
-                    auto onTrial = [&](const tune::TrialEvent& e) {
-                        TrialPoint p;
-                        p.trial = e.trial;
-                        p.failed = e.error != runtime::MeasureError::None;
-                        p.gflops = p.failed ? 0 : e.gflops;
-                        p.bestGflops = e.bestGflops;
-                        p.predicted = double(e.predicted);
-                        failed += p.failed;
-                        emit workerTrial(job.index, p, e.trial + 1, e.budget, e.bestGflops, e.defaultGflops,
-                                         p.failed);
-                    };
-                    const tune::TuneResult r = tuner.run(measurer, &writer, onTrial, control.get());
-                    emit workerTask(job.index,
-                                    int(r.stopped ? TuningTask::State::Stopped : TuningTask::State::Done), {});
-                } catch (const CompileError& e) {
-                    emit workerTask(job.index, int(TuningTask::State::Failed), q(e.diagnostic().message));
-                } catch (const std::exception& e) {
-                    emit workerTask(job.index, int(TuningTask::State::Failed), q(e.what()));
-                }
-            }
+            // The driver's loop, as tesselc tune runs it: resumed from the file, the
+            // cost model warm-started from other workloads' records, the same seed.
+            driver::TuningLoopOptions o;
+            o.tune = to;
+            o.records = records;
+            std::vector<driver::TuningJob> loopJobs;
+            for (const Job& job : jobs) loopJobs.push_back({job.task, 1});
+            driver::TuningEvents ev;
+            ev.onStart = [&](size_t j, const tune::Tuner&, int, int) {
+                emit workerTask(jobs[j].index, int(TuningTask::State::Running), {});
+            };
+            ev.onTrial = [&](size_t j, const tune::TrialEvent& e) {
+                TrialPoint p;
+                p.trial = e.trial;
+                p.failed = e.error != runtime::MeasureError::None;
+                p.gflops = p.failed ? 0 : e.gflops;
+                p.bestGflops = e.bestGflops;
+                p.predicted = double(e.predicted);
+                emit workerTrial(jobs[j].index, p, e.trial + 1, e.budget, e.bestGflops, e.defaultGflops, p.failed);
+            };
+            ev.onDone = [&](size_t j, const tune::TuneResult& r) {
+                emit workerTask(jobs[j].index, int(r.stopped ? TuningTask::State::Stopped : TuningTask::State::Done),
+                                {});
+            };
+            ev.onFailed = [&](size_t j, const std::string& error) {
+                emit workerTask(jobs[j].index, int(TuningTask::State::Failed), q(error));
+            };
+            driver::runTuningLoop(loopJobs, o, {&builder, &runners.runner(), ro.referenceBuilder, ro.referenceRunner},
+                                  driver::Context::builtin().costModels(), ev, control.get());
         } catch (const std::exception& e) {
             emit workerTask(-1, int(TuningTask::State::Failed), q(e.what()));
         }
