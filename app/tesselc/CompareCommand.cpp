@@ -61,14 +61,10 @@ void openSessions(const CompareArgs& args, Sessions& s) {
 /// A side's configurations from its records file or folder for `target`
 /// (apply-best, as `run --records` takes them; empty: untuned).
 std::map<std::string, tune::Config> configsOf(const std::string& records, const Target& target) {
-    if (records.empty()) return {};
     std::vector<std::string> warnings;
-    const tune::Records r = driver::loadRecords(records, &warnings);
+    driver::AppliedRecords applied = driver::applyBest(records, target, &warnings);
     for (auto& w : warnings) std::fprintf(stderr, "tesselc: warning: %s\n", w.c_str());
-    driver::AppliedRecords applied = driver::bestConfigsFor(r, target);
-    if (applied.sameKind > 0)
-        std::fprintf(stderr, "%s: %d workload%s measured on another %s machine of this kind\n", records.c_str(),
-                     applied.sameKind, applied.sameKind == 1 ? "" : "s", target.arch().c_str());
+    if (!applied.note.empty()) std::fprintf(stderr, "%s\n", applied.note.c_str());
     return std::move(applied.configs);
 }
 

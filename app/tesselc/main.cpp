@@ -387,14 +387,10 @@ driver::CompileRequest requestFor(const Args& a) {
 /// Apply-best from --records (a file, or a folder of them such as
 /// resources/records): records of `target`, else of a machine of its kind.
 std::map<std::string, tune::Config> tunedConfigs(const Args& a, const Target& target) {
-    if (a.records.empty()) return {};
     std::vector<std::string> warnings;
-    const tune::Records records = driver::loadRecords(a.records, &warnings);
+    driver::AppliedRecords applied = driver::applyBest(a.records, target, &warnings);
     for (auto& w : warnings) std::fprintf(stderr, "tesselc: warning: %s\n", w.c_str());
-    driver::AppliedRecords applied = driver::bestConfigsFor(records, target);
-    if (applied.sameKind > 0)
-        std::fprintf(stderr, "%s: %d workload%s measured on another %s machine of this kind\n", a.records.c_str(),
-                     applied.sameKind, applied.sameKind == 1 ? "" : "s", target.arch().c_str());
+    if (!applied.note.empty()) std::fprintf(stderr, "%s\n", applied.note.c_str());
     return std::move(applied.configs);
 }
 

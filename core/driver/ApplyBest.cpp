@@ -70,4 +70,14 @@ AppliedRecords bestConfigsFor(const tune::Records& records, const Target& target
     return out;
 }
 
+AppliedRecords applyBest(const std::string& path, const Target& target, std::vector<std::string>* warnings) {
+    if (path.empty()) return {};
+    AppliedRecords applied = bestConfigsFor(loadRecords(path, warnings), target);
+    if (applied.sameKind > 0)
+        applied.note = path + ": " + std::to_string(applied.sameKind) + " workload" +
+                       (applied.sameKind == 1 ? "" : "s") + " measured on another " + target.arch() +
+                       " machine of this kind";
+    return applied;
+}
+
 } // namespace tessel::driver

@@ -39,6 +39,9 @@ struct AppliedRecords {
     /// Workloads whose record was measured on the target itself, and those
     /// borrowed from another machine of its kind.
     int exact = 0, sameKind = 0;
+    /// applyBest(): "<path>: 3 workloads measured on another x86_64 machine
+    /// of this kind", or empty.
+    std::string note;
 };
 
 /// Per workload of `records`, the configuration of its fastest successful
@@ -46,5 +49,13 @@ struct AppliedRecords {
 /// fastest of those; one with the same CPU name first). Records of other
 /// kinds are ignored.
 AppliedRecords bestConfigsFor(const tune::Records& records, const Target& target);
+
+/// Apply-best as every front end takes it (tesselc run/compile/compare --records,
+/// the IDE's Records… and compare sides): the records of a file or folder
+/// for `target`; an empty path gives none. `warnings` receives the lines that
+/// did not parse; `note` says how many workloads were borrowed from another
+/// machine of the target's kind. Throws std::runtime_error when the path
+/// does not exist.
+AppliedRecords applyBest(const std::string& path, const Target& target, std::vector<std::string>* warnings = nullptr);
 
 } // namespace tessel::driver

@@ -119,6 +119,19 @@ private slots:
         QCOMPARE(rs.size(), size_t(2));
         QCOMPARE(warnings.size(), size_t(1));
         QVERIFY_THROWS_EXCEPTION(std::runtime_error, driver::loadRecords((dir.path() + "/missing").toStdString()));
+
+        // What the front ends call: the same set, the warning, and a note for
+        // workloads borrowed from another machine of the kind.
+        warnings.clear();
+        Target zen5 = Target::parse("llvm -mtriple=x86_64-pc-linux-gnu -mcpu=znver5 -vector-bits=512");
+        driver::AppliedRecords applied = driver::applyBest(dir.path().toStdString(), zen5, &warnings);
+        QCOMPARE(applied.configs.size(), size_t(2));
+        QCOMPARE(applied.sameKind, 2);
+        QCOMPARE(warnings.size(), size_t(1));
+        QVERIFY2(applied.note.find("2 workloads measured on another x86_64 machine of this kind") != std::string::npos,
+                 applied.note.c_str());
+        QVERIFY(driver::applyBest(dir.path().toStdString(), here).note.empty());
+        QVERIFY(driver::applyBest("", here).configs.empty());
     }
 
     void aModelTakesBorrowedConfigurations() {

@@ -54,7 +54,7 @@ struct SideSessions {
 /// chosen configurations over them (as the session's compiles take them).
 std::map<std::string, tune::Config> configsOf(const SidePlan& side, const Target& target) {
     std::map<std::string, tune::Config> configs;
-    if (!side.records.empty()) configs = driver::bestConfigsFor(driver::loadRecords(side.records), target).configs;
+    configs = driver::applyBest(side.records, target).configs;
     for (const auto& [key, config] : side.chosen) configs[key] = config;
     return configs;
 }

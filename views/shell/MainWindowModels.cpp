@@ -70,7 +70,7 @@ QString firstInterestingFunction(const driver::CompiledModel& m) {
 std::map<std::string, tune::Config> tunedConfigs(const QString& path, const Target& target,
                                                  const std::map<std::string, Session::KnobChoices>& chosen) {
     std::map<std::string, tune::Config> configs;
-    if (!path.isEmpty()) configs = driver::bestConfigsFor(driver::loadRecords(path.toStdString()), target).configs;
+    configs = driver::applyBest(path.toStdString(), target).configs;
     for (const auto& [key, config] : chosen) configs[key] = config;
     return configs;
 }
