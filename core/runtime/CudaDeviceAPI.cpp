@@ -1,6 +1,7 @@
 #include "runtime/CudaDeviceAPI.h"
 
 #include "runtime/CudaDriver.h"
+#include "runtime/ReadFile.h"
 
 #include <nlohmann/json.hpp>
 
@@ -71,13 +72,6 @@ private:
     std::map<std::string, Entry> entries_;
 };
 
-std::string readFile(const std::string& path) {
-    std::ifstream f(path, std::ios::binary);
-    if (!f) throw std::runtime_error("cannot read '" + path + "'");
-    std::ostringstream s;
-    s << f.rdbuf();
-    return s.str();
-}
 
 } // namespace
 

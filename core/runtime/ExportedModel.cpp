@@ -2,6 +2,7 @@
 
 #include "runtime/DeviceAPI.h"
 #include "runtime/ParallelABI.h"
+#include "runtime/ReadFile.h"
 
 #include <dlfcn.h>
 
@@ -32,13 +33,6 @@ private:
     void* handle_ = nullptr;
 };
 
-std::string readAll(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw std::runtime_error("cannot read '" + path + "'");
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
 
 } // namespace
 
@@ -58,12 +52,12 @@ ExportedModel loadExportedModel(const std::string& dir, Device device) {
     ExportedModel m;
     const std::string planPath = dir + "/" + kExportPlan;
     try {
-        m.plan = ExecutorPlan::fromJson(readAll(planPath));
+        m.plan = ExecutorPlan::fromJson(readFile(planPath));
     } catch (const std::runtime_error& e) {
         throw std::runtime_error(planPath + ": " + e.what());
     }
     const std::string weightsPath = dir + "/" + kExportWeights;
-    std::string bytes = readAll(weightsPath);
+    std::string bytes = readFile(weightsPath);
     if (static_cast<int64_t>(bytes.size()) != m.plan.weightsBytes)
         throw std::runtime_error(weightsPath + ": holds " + std::to_string(bytes.size()) + " bytes, the plan needs " +
                                  std::to_string(m.plan.weightsBytes));

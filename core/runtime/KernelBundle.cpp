@@ -1,6 +1,7 @@
 #include "runtime/KernelBundle.h"
 
 #include "runtime/OutputCheck.h"
+#include "runtime/ReadFile.h"
 
 #include <nlohmann/json.hpp>
 
@@ -11,18 +12,6 @@
 #include <stdexcept>
 
 namespace tessel::runtime {
-
-namespace {
-
-std::string readFile(const std::string& path) {
-    std::ifstream f(path, std::ios::binary);
-    if (!f) throw std::runtime_error("cannot read '" + path + "'");
-    std::ostringstream s;
-    s << f.rdbuf();
-    return s.str();
-}
-
-} // namespace
 
 bool KernelBundle::isBundle(const std::string& dir) {
     return std::filesystem::exists(std::filesystem::path(dir) / "kernels.json");
