@@ -41,7 +41,7 @@ void printDevice() {
 void saveOutputs(const runtime::GraphExecutor& exec, const std::string& dir) {
     std::filesystem::create_directories(dir);
     for (int o = 0; o < exec.numOutputs(); ++o) {
-        auto out = exec.output(o);
+        auto out = exec.output(o).copyTo(runtime::Device::cpu());
         const std::string path = dir + "/output" + std::to_string(o) + ".bin";
         std::ofstream f(path, std::ios::binary);
         f.write(static_cast<const char*>(out.rawData()), static_cast<std::streamsize>(out.numBytes()));
@@ -111,7 +111,12 @@ int main(int argc, char** argv) {
         if (threads > 0) runtime::ThreadPool::global().setNumThreads(threads);
         auto model = runtime::loadExportedModel(dir);
         auto exec = model.makeExecutor();
-        for (int i = 0; i < exec->numInputs(); ++i) exec->input(i).fillRandom(1 + static_cast<uint64_t>(i), 0.0, 1.0);
+        // Filled on the host and copied to the executor's device (a GPU export runs on cuda:0).
+        for (int i = 0; i < exec->numInputs(); ++i) {
+            runtime::NDArray in = exec->input(i).copyTo(runtime::Device::cpu());
+            in.fillRandom(1 + static_cast<uint64_t>(i), 0.0, 1.0);
+            exec->setInput(i, in);
+        }
         exec->run();
         if (!saveDir.empty()) saveOutputs(*exec, saveDir);
         std::vector<double> secs;
@@ -120,12 +125,17 @@ int main(int argc, char** argv) {
             secs = ev.measure([&] { exec->run(); });
         }
         for (int o = 0; o < exec->numOutputs(); ++o) {
-            auto out = exec->output(o);
+            auto out = exec->output(o).copyTo(runtime::Device::cpu());
             std::printf("output '%s' %s: first %g\n", exec->outputInfo(o).name.c_str(), out.str().c_str(),
                         out.numElements() ? out.at(0) : 0.0);
         }
         const int n = runtime::ThreadPool::global().numThreads();
-        if (!secs.empty())
+        if (!secs.empty() && !exec->device().isCpu())
+            std::printf("latency %.3f ms (median of %zu) on %s\n", runtime::median(secs) * 1e3, secs.size(),
+                        static_cast<runtime::CudaDeviceAPI&>(runtime::deviceAPI(exec->device()))
+                            .describe(exec->device().id)
+                            .c_str());
+        else if (!secs.empty())
             std::printf("latency %.3f ms (median of %zu), %d thread%s\n", runtime::median(secs) * 1e3, secs.size(), n,
                         n == 1 ? "" : "s");
     } catch (const std::exception& e) {

@@ -500,9 +500,8 @@ struct Measurer {
 
 int cmdRunModel(const Args& a) {
     if (!a.target.empty() && requestFor(a).target.isGPU())
-        throw UsageError("running a whole model on a CUDA GPU is not built yet (its graph executor and export); "
-                         "`tesselc show MODEL --stage asm --target cuda` prints the PTX of its kernels, and "
-                         "`tesselc run FILE.te --target cuda` runs a TE kernel on a GPU");
+        throw UsageError("tesselc run measures on this machine's CPU or an RPC device; for a CUDA GPU export the "
+                         "model (tesselc compile MODEL --target cuda -o DIR) and run it there with tessel-run DIR");
     Measurer measurer(a);
     driver::CompileOptions co;
     if (!measurer.deviceTarget.empty()) co.request = driver::CompileRequest::forTarget(measurer.deviceTarget);
@@ -708,9 +707,6 @@ int cmdCompile(const Args& a) {
     if (a.file.empty()) throw UsageError("no model given");
     if (a.output.empty()) throw UsageError("compile needs -o DIR");
     if (a.file.ends_with(".te")) return compileKernel(a);
-    if (requestFor(a).target.isGPU())
-        throw UsageError("exporting a whole model for a CUDA GPU is not built yet (kernel bundles of single TE "
-                         "functions are: tesselc compile FILE.te --target cuda -o DIR)");
     driver::CompileOptions co;
     co.request = requestFor(a);
     co.configs = tunedConfigs(a, co.request.target);

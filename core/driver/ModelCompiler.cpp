@@ -15,9 +15,12 @@
 #include "te/script/ScriptPrinter.h"
 #include "tir/IROperators.h"
 #include "tir/IRPrinter.h"
+#include "tir/passes/SplitHostDevice.h"
 
 #include <algorithm>
 #include <chrono>
+#include <nlohmann/json.hpp>
+
 #include <filesystem>
 #include <fstream>
 #include <optional>
@@ -309,6 +312,40 @@ void writeExport(const std::vector<tir::PrimFunc>& funcs, const runtime::Executo
         // Nothing to compute (an identity, a constant, a shape): no library,
         // and none left over from an earlier export into the same folder.
         fs::remove(fs::path(dir) / runtime::kExportLibrary, ec);
+    } else if (target.isGPU()) {
+        // The kernels' PTX and the launch table: each fused function a sequence
+        // of kernels over its parameters and workspaces (runtime/CudaDeviceAPI.h).
+        std::vector<tir::PrimFunc> kernels;
+        nlohmann::json table;
+        table["kernels"] = nlohmann::json::array();
+        table["functions"] = nlohmann::json::array();
+        for (auto& f : funcs) {
+            tir::DeviceSplit split = tir::splitHostDevice(f);
+            nlohmann::json fn = {{"name", f->name}, {"params", f->params.size()}};
+            fn["workspaces"] = nlohmann::json::array();
+            fn["launches"] = nlohmann::json::array();
+            for (auto& w : split.workspaces) {
+                size_t bytes = size_t(w->dtype.bytes());
+                for (auto& d : w->shape) bytes *= size_t(tir::asConstInt(d).value_or(0));
+                fn["workspaces"].push_back(bytes);
+            }
+            for (auto& k : split.kernels) {
+                table["kernels"].push_back({{"name", k.kernel->name},
+                                            {"grid", k.grid},
+                                            {"block", k.block},
+                                            {"shared", k.sharedBytes}});
+                fn["launches"].push_back({{"kernel", k.kernel->name}, {"args", k.args}});
+                kernels.push_back(k.kernel);
+            }
+            table["functions"].push_back(fn);
+        }
+        codegen::BuildOptions bo;
+        bo.jit = false;
+        const std::string ptx = codegen::build(kernels, target, bo).assembly;
+        const std::string json = table.dump(1);
+        write(runtime::kExportPtx, ptx.data(), ptx.size());
+        write(runtime::kExportLaunches, json.data(), json.size());
+        fs::remove(fs::path(dir) / runtime::kExportLibrary, ec);
     } else {
         fs::path lib = fs::path(dir) / (std::string(runtime::kExportLibrary) + ".tmp");
         codegen::linkSharedLibrary(codegen::emitObject(funcs, target), lib.string());
@@ -323,7 +360,6 @@ void writeExport(const std::vector<tir::PrimFunc>& funcs, const runtime::Executo
 } // namespace
 
 void exportModel(const CompiledModel& model, const std::string& dir, const Target& target) {
-    if (target.isGPU()) throw CompileError("exporting a whole model for " + target.str() + " is not built yet");
     std::vector<tir::PrimFunc> funcs;
     for (auto& f : model.functions) funcs.push_back(f.lowered.lowered);
     writeExport(funcs, model.plan, model.weights.rawData(), dir, target);

@@ -34,21 +34,55 @@ public:
         KernelShape shape;
     };
 
+    /// A fused function: its launches and the workspaces they share.
+    struct Function {
+        std::vector<std::pair<const Entry*, std::vector<size_t>>> launches;
+        std::vector<void*> workspaces;
+        size_t numParams = 0;
+    };
+
     CudaModule(Device device, CUmodule module, std::map<std::string, Entry> entries)
         : device_(device), module_(module), entries_(std::move(entries)) {}
     ~CudaModule() override {
-        if (const Driver* d = driver()) d->cuModuleUnload(module_);
+        const Driver* d = driver();
+        if (!d) return;
+        for (auto& [n, f] : functions_)
+            for (void* w : f.workspaces) d->cuMemFree(dptr(w));
+        d->cuModuleUnload(module_);
+    }
+
+    /// Adds a fused function (its workspaces allocated now); throws for a
+    /// launch of a kernel the PTX does not have.
+    void addFunction(const FunctionLaunches& fl) {
+        Function f;
+        f.numParams = size_t(fl.numParams);
+        for (auto& l : fl.launches) {
+            auto it = entries_.find(l.kernel);
+            if (it == entries_.end()) throw std::runtime_error("function '" + fl.name + "' launches an unknown kernel '" + l.kernel + "'");
+            for (size_t a : l.args)
+                if (a >= f.numParams + fl.workspaceBytes.size())
+                    throw std::runtime_error("function '" + fl.name + "' passes argument " + std::to_string(a) + ", which does not exist");
+            f.launches.emplace_back(&it->second, l.args);
+        }
+        for (size_t bytes : fl.workspaceBytes) {
+            CUdeviceptr p = 0;
+            check(need().cuMemAlloc(&p, bytes ? bytes : 1), "cuMemAlloc (a workspace)");
+            f.workspaces.push_back(reinterpret_cast<void*>(p));
+        }
+        functions_[fl.name] = std::move(f);
     }
 
     Device device() const override { return device_; }
 
     Kernel kernel(const std::string& name) const override {
+        if (auto f = functions_.find(name); f != functions_.end()) return Kernel(device_, &launchFunction, &f->second);
         auto it = entries_.find(name);
         return it == entries_.end() ? Kernel() : Kernel(device_, &launch, &it->second);
     }
 
     std::vector<std::string> functionNames() const override {
         std::vector<std::string> names;
+        for (auto& [n, f] : functions_) names.push_back(n);
         for (auto& [n, e] : entries_) names.push_back(n);
         return names;
     }
@@ -67,9 +101,21 @@ private:
         return r == 0 ? 0 : -r;
     }
 
+    static int32_t launchFunction(const void* handle, void* const* args, int32_t numArgs, void* stream) {
+        auto* f = static_cast<const Function*>(handle);
+        if (size_t(numArgs) != f->numParams) return -1;
+        for (auto& [entry, indices] : f->launches) {
+            std::vector<void*> kargs;
+            for (size_t a : indices) kargs.push_back(a < f->numParams ? args[a] : f->workspaces[a - f->numParams]);
+            if (int32_t rc = launch(entry, kargs.data(), int32_t(kargs.size()), stream); rc != 0) return rc;
+        }
+        return 0;
+    }
+
     Device device_;
     CUmodule module_;
     std::map<std::string, Entry> entries_;
+    std::map<std::string, Function> functions_;
 };
 
 
@@ -88,6 +134,26 @@ std::vector<KernelShape> parseKernelShapes(const std::string& text) {
             }
             s.sharedBytes = k.value("shared", 0u);
             out.push_back(std::move(s));
+        }
+    } catch (const nlohmann::json::exception& e) {
+        throw std::runtime_error(std::string("bad kernel launch table: ") + e.what());
+    }
+    return out;
+}
+
+std::vector<FunctionLaunches> parseFunctionLaunches(const std::string& text) {
+    std::vector<FunctionLaunches> out;
+    try {
+        auto j = nlohmann::json::parse(text);
+        if (!j.contains("functions")) return out;
+        for (auto& f : j.at("functions")) {
+            FunctionLaunches fl;
+            fl.name = f.at("name").get<std::string>();
+            fl.numParams = f.at("params").get<int>();
+            fl.workspaceBytes = f.value("workspaces", std::vector<size_t>{});
+            for (auto& l : f.at("launches"))
+                fl.launches.push_back({l.at("kernel").get<std::string>(), l.at("args").get<std::vector<size_t>>()});
+            out.push_back(std::move(fl));
         }
     } catch (const nlohmann::json::exception& e) {
         throw std::runtime_error(std::string("bad kernel launch table: ") + e.what());
@@ -230,10 +296,12 @@ double CudaDeviceAPI::elapsedMs(Device device, Event start, Event end) {
 
 ModulePtr CudaDeviceAPI::loadModule(Device device, const std::string& path) {
     std::filesystem::path table = std::filesystem::path(path).replace_extension(".json");
-    return loadPtx(device, readFile(path), parseKernelShapes(readFile(table.string())));
+    const std::string json = readFile(table.string());
+    return loadPtx(device, readFile(path), parseKernelShapes(json), parseFunctionLaunches(json));
 }
 
-ModulePtr CudaDeviceAPI::loadPtx(Device device, const std::string& ptx, const std::vector<KernelShape>& kernels) {
+ModulePtr CudaDeviceAPI::loadPtx(Device device, const std::string& ptx, const std::vector<KernelShape>& kernels,
+                                 const std::vector<FunctionLaunches>& functions) {
     use(device.id);
     const Driver& d = need();
     std::string log(8192, '\0');
@@ -254,7 +322,9 @@ ModulePtr CudaDeviceAPI::loadPtx(Device device, const std::string& ptx, const st
         }
         entries[k.name] = std::move(e);
     }
-    return std::make_shared<CudaModule>(device, module, std::move(entries));
+    auto m = std::make_shared<CudaModule>(device, module, std::move(entries));
+    for (auto& f : functions) m->addFunction(f);
+    return m;
 }
 
 } // namespace tessel::runtime

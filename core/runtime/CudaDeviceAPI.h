@@ -10,7 +10,9 @@
 /// writes) with its launch table (`kernels.json` beside it: per kernel its
 /// name, grid, block and shared bytes, from tir::splitHostDevice); the driver
 /// JIT-compiles the PTX for the GPU when the module loads. A kernel launches
-/// with one device pointer per buffer parameter on a stream.
+/// with one device pointer per buffer parameter on a stream. A model's
+/// module also names its fused functions, each a sequence of kernel launches
+/// (FunctionLaunches), which the graph executor launches like one kernel.
 #pragma once
 
 #include "runtime/DeviceAPI.h"
@@ -27,6 +29,21 @@ struct KernelShape {
     std::string name;
     std::array<unsigned, 3> grid{1, 1, 1}, block{1, 1, 1};
     unsigned sharedBytes = 0;
+};
+
+/// A model's fused function on the GPU: its kernels in order, each with its
+/// arguments (index into the function's parameters, or parameters + i for
+/// workspace i), and the workspaces' sizes. The module allocates the
+/// workspaces once, on load.
+struct FunctionLaunches {
+    std::string name;
+    int numParams = 0;
+    std::vector<size_t> workspaceBytes;
+    struct Launch {
+        std::string kernel;
+        std::vector<size_t> args;
+    };
+    std::vector<Launch> launches;
 };
 
 class CudaDeviceAPI : public DeviceAPI {
@@ -51,7 +68,8 @@ public:
 
     /// A module from PTX text and the kernels' launch shapes. Throws
     /// std::runtime_error with the driver's JIT log when the PTX does not load.
-    ModulePtr loadPtx(Device device, const std::string& ptx, const std::vector<KernelShape>& kernels);
+    ModulePtr loadPtx(Device device, const std::string& ptx, const std::vector<KernelShape>& kernels,
+                      const std::vector<FunctionLaunches>& functions = {});
 
     /// "NVIDIA H100 80GB HBM3, sm_90, 132 SMs" for device `id`.
     std::string describe(int id) const;
@@ -63,5 +81,7 @@ private:
 
 /// Reads a launch table (`{"kernels": [{"name", "grid", "block", "shared"}]}`).
 std::vector<KernelShape> parseKernelShapes(const std::string& json);
+/// Reads its "functions" (`[{"name", "params", "workspaces", "launches": [{"kernel", "args"}]}]`), if any.
+std::vector<FunctionLaunches> parseFunctionLaunches(const std::string& json);
 
 } // namespace tessel::runtime

@@ -6,6 +6,7 @@
 
 #include <dlfcn.h>
 
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -65,7 +66,14 @@ ExportedModel loadExportedModel(const std::string& dir, Device device) {
     if (!bytes.empty()) std::copy(bytes.begin(), bytes.end(), static_cast<char*>(m.weights.rawData()));
     // A model with nothing to compute (an identity, a constant) has no kernels
     // and its export no library.
-    if (!m.plan.steps.empty()) m.module = deviceAPI(device).loadModule(device, dir + "/" + kExportLibrary);
+    if (m.plan.steps.empty()) return m;
+    const std::string ptx = dir + "/" + kExportPtx;
+    if (std::filesystem::exists(ptx)) {
+        if (device.isCpu()) device = Device::cuda(0);
+        m.module = deviceAPI(device).loadModule(device, ptx);
+    } else {
+        m.module = deviceAPI(device).loadModule(device, dir + "/" + kExportLibrary);
+    }
     return m;
 }
 

@@ -20,6 +20,10 @@ namespace tessel::runtime {
 inline constexpr const char* kExportLibrary = "model.so";
 inline constexpr const char* kExportPlan = "plan.json";
 inline constexpr const char* kExportWeights = "weights.bin";
+/// A model exported for a CUDA GPU has these instead of the library: the
+/// kernels' PTX and their launch table (runtime/CudaDeviceAPI.h).
+inline constexpr const char* kExportPtx = "kernels.ptx";
+inline constexpr const char* kExportLaunches = "kernels.json";
 
 /// A module over a shared library opened with dlopen; it stays open while
 /// any handle to the module lives.
@@ -37,8 +41,10 @@ struct ExportedModel {
 };
 
 /// Loads `dir`/{model.so, plan.json, weights.bin}, the library as a module
-/// for `device` (DeviceAPI::loadModule). Throws std::runtime_error naming the
-/// file for a missing, truncated or inconsistent one.
+/// for `device` (DeviceAPI::loadModule); a GPU export ({kernels.ptx,
+/// kernels.json} instead of the library) on cuda:0 when `device` is the CPU.
+/// Throws std::runtime_error naming the file for a missing, truncated or
+/// inconsistent one, and saying why for a GPU that is not there.
 ExportedModel loadExportedModel(const std::string& dir, Device device = Device::cpu());
 
 } // namespace tessel::runtime

@@ -9,6 +9,7 @@
 #include "frontend/ModelZoo.h"
 #include "graph/GraphPrinter.h"
 #include "runtime/CudaDriver.h"
+#include "runtime/ExportedModel.h"
 #include "driver/TeDriver.h"
 #include "tir/IRPrinter.h"
 
@@ -337,6 +338,25 @@ s[B].bind(s[B].op.axis[1], te.thread_axis("threadIdx.x"))
         QVERIFY(functions >= 20);
         QVERIFY2(!QString::fromStdString(graph::printGraph(m.graph).text).contains("LayoutTransform"),
                  "a GPU keeps NCHW");
+        if (model == "resnet18") {
+            // The export a GPU host runs with tessel-run: plan, weights, PTX, and each fused
+            // function's launches; loading it without a GPU says why.
+            const std::string exportDir = dir.filePath("export").toStdString();
+            driver::exportModel(m, exportDir, co.request.target);
+            QVERIFY(QFile::exists(dir.filePath("export/kernels.ptx")) && !QFile::exists(dir.filePath("export/model.so")));
+            QFile table(dir.filePath("export/kernels.json"));
+            QVERIFY(table.open(QIODevice::ReadOnly));
+            const std::string json = table.readAll().toStdString();
+            QCOMPARE(runtime::parseFunctionLaunches(json).size(), functions);
+            QCOMPARE(runtime::parseKernelShapes(json).size(), size_t(ptx.count(".entry")));
+            if (runtime::CudaDeviceAPI().count() == 0) {
+                try {
+                    runtime::loadExportedModel(exportDir);
+                    QFAIL("a GPU export loaded without a GPU");
+                } catch (const std::runtime_error& e) {
+                    QVERIFY2(QString(e.what()).contains("NVIDIA"), e.what());
+                }
+        }
         const QString assembler = ptxas();
         if (assembler.isEmpty()) QSKIP("ptxas not found: PTX checked as text only");
         QFile out(dir.filePath("model.ptx"));
@@ -347,7 +367,8 @@ s[B].bind(s[B].op.axis[1], te.thread_axis("threadIdx.x"))
         p.start(assembler, {"-arch=sm_90", out.fileName(), "-o", dir.filePath("model.cubin")});
         QVERIFY(p.waitForFinished(120000));
         QVERIFY2(p.exitCode() == 0, qPrintable(p.readAllStandardError()));
-        if (model != "resnet18") return; // one model's CUDA C through nvcc is enough for CI's time
+        if (model != "resnet18") return; // one model's export and CUDA C are enough for CI's time
+        }
         const QString compiler = nvcc();
         if (compiler.isEmpty()) return;
         std::vector<driver::LoweredFunction> fs;
