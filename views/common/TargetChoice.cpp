@@ -33,6 +33,16 @@ QString gpuArch(const QString& target) {
     return cpu.isEmpty() ? QStringLiteral("sm_80") : cpu; // resolveTarget's default for `cuda`
 }
 
+QString targetText(const Target& target) {
+    std::string s = target.str();
+    if (const size_t at = s.find(" -host={"); at != std::string::npos) {
+        size_t end = at + 8;
+        for (int depth = 1; end < s.size() && depth > 0; ++end) depth += s[end] == '{' ? 1 : s[end] == '}' ? -1 : 0;
+        s.erase(at, end - at);
+    }
+    return QString::fromStdString(s);
+}
+
 TargetSelector::TargetSelector(Session* session, QWidget* parent) : QComboBox(parent), session_(session) {
     setObjectName(QStringLiteral("TargetSelector"));
     setSizeAdjustPolicy(QComboBox::AdjustToContents);

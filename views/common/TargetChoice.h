@@ -8,6 +8,8 @@
 /// lowers through the GPU pipeline and the code view shows PTX.
 #pragma once
 
+#include "ir/Target.h"
+
 #include <QComboBox>
 #include <QList>
 #include <QString>
@@ -29,6 +31,9 @@ QList<TargetPreset> targetPresets();
 bool isGpuTarget(const QString& target);
 /// The GPU architecture of a GPU target ("sm_90"); empty for a CPU's.
 QString gpuArch(const QString& target);
+/// `target`'s full text for messages, without a GPU target's `-host={…}`
+/// (this CPU's long feature list says nothing about the kernels).
+QString targetText(const Target& target);
 
 class TargetSelector : public QComboBox {
     Q_OBJECT

@@ -400,7 +400,7 @@ void MainWindow::chooseTarget() {
 
 void MainWindow::onTargetChanged() {
     updateTitle();
-    showMessage(tr("Target: %1").arg(QString::fromStdString(session_->request().target.str())), false);
+    showMessage(tr("Target: %1").arg(targetText(session_->request().target)), false);
     // The open model's kernels were made for the old target: compile it again.
     auto m = session_->model();
     if (session_->kind() == Session::Kind::Model && m)

@@ -111,6 +111,9 @@ private slots:
         QVERIFY2(tir.contains(QLatin1String("T.thread_binding")), qPrintable(tir.left(600)));
         QVERIFY(tir.contains(QLatin1String("threadIdx.x")));
         QVERIFY(text(CodeView::C).contains(QLatin1String("__global__")));
+        // Messages name the GPU target without the host CPU's feature list.
+        const QString shown = targetText(session_.request().target);
+        QVERIFY2(shown.contains(QLatin1String("sm_90")) && !shown.contains(QLatin1String("-host")), qPrintable(shown));
         // The editor's selector follows: one target for the whole IDE.
         auto* editorSelector = editor_->findChild<TargetSelector*>();
         QVERIFY(editorSelector);
