@@ -184,6 +184,50 @@ FLOP/cycle: %5 단정밀도 벡터, 코어당 FMA(융합 곱셈-덧셈) 장치 2
         <source>Panes:</source>
         <translation>창:</translation>
     </message>
+    <message>
+        <source>PTX</source>
+        <translation>PTX</translation>
+    </message>
+    <message>
+        <source>CUDA C</source>
+        <translation>CUDA C</translation>
+    </message>
+    <message>
+        <source>Target:</source>
+        <translation>대상:</translation>
+    </message>
+    <message>
+        <source>SASS</source>
+        <translation>SASS</translation>
+    </message>
+    <message>
+        <source>Show the PTX LLVM wrote, or the SASS the GPU runs (ptxas and nvdisasm of the CUDA toolkit)</source>
+        <translation>LLVM이 작성한 PTX 또는 GPU가 실행하는 SASS(CUDA 툴킷의 ptxas와 nvdisasm)를 표시합니다</translation>
+    </message>
+    <message>
+        <source>For a GPU the TIR pane shows the kernels split from the function; the script&apos;s lines are recorded for the function&apos;s TIR before the split.</source>
+        <translation>GPU에서는 TIR 창에 함수에서 분리된 커널이 표시됩니다. 스크립트의 줄은 분리 전 함수의 TIR에 대해 기록됩니다.</translation>
+    </message>
+    <message>
+        <source>SASS has no line table back to the PTX here: click the PTX for links.</source>
+        <translation>여기서는 SASS에서 PTX로 돌아가는 줄 표가 없습니다. 연결을 보려면 PTX를 클릭하십시오.</translation>
+    </message>
+    <message>
+        <source>Assembling the PTX with ptxas and disassembling it with nvdisasm…</source>
+        <translation>ptxas로 PTX를 어셈블하고 nvdisasm으로 디스어셈블하는 중…</translation>
+    </message>
+    <message>
+        <source>Disassembling the SASS of %1</source>
+        <translation>%1의 SASS 디스어셈블 중</translation>
+    </message>
+    <message>
+        <source>nvdisasm printed nothing.</source>
+        <translation>nvdisasm이 아무것도 출력하지 않았습니다.</translation>
+    </message>
+    <message>
+        <source>No SASS: %1</source>
+        <translation>SASS 없음: %1</translation>
+    </message>
 </context>
 <context>
     <name>tessel::views::CompareChart</name>
@@ -1053,6 +1097,36 @@ FLOP/cycle: %5 단정밀도 벡터, 코어당 FMA(융합 곱셈-덧셈) 장치 2
         <translation>%1
 %2 ms, 모델 시간의 %3%, %4 GFLOP/s (%5에서 측정)</translation>
     </message>
+    <message>
+        <source>Colour: time</source>
+        <translation>색: 시간</translation>
+    </message>
+    <message>
+        <source>Colour: roofline</source>
+        <translation>색: 루프라인</translation>
+    </message>
+    <message>
+        <source>What a profiled run colours: each function&apos;s share of the model&apos;s time, or how far it stays below its roofline (min of the FMA peak and its arithmetic intensity × the measured memory bandwidth): the darker, the further</source>
+        <translation>프로파일 실행이 칠하는 것: 각 함수가 모델 시간에서 차지하는 비율, 또는 루프라인(FMA 최고 성능과 산술 강도 × 측정한 메모리 대역폭 중 작은 값)에 얼마나 못 미치는지: 진할수록 더 멉니다</translation>
+    </message>
+    <message>
+        <source> · %1 % of roofline</source>
+        <translation> · 루프라인의 %1 %</translation>
+    </message>
+    <message>
+        <source>
+%1 % of its roofline (%2-bound)</source>
+        <translation>
+루프라인의 %1 % (%2 한계)</translation>
+    </message>
+    <message>
+        <source>memory</source>
+        <translation>메모리</translation>
+    </message>
+    <message>
+        <source>compute</source>
+        <translation>연산</translation>
+    </message>
 </context>
 <context>
     <name>tessel::views::GraphScene</name>
@@ -1128,6 +1202,20 @@ FLOP/cycle: %5 단정밀도 벡터, 코어당 FMA(융합 곱셈-덧셈) 장치 2
         <source>Time (ms)</source>
         <translation>시간 (ms)</translation>
     </message>
+    <message>
+        <source>No times to draw: the steps need a GPU
+to be timed, and the tutorial printed
+none per step.</source>
+        <translation>그릴 시간이 없습니다: 단계들의 시간을 재려면
+GPU가 필요하고, 튜토리얼은 단계별
+수치를 싣지 않았습니다.</translation>
+    </message>
+    <message>
+        <source>No times yet: Measure a step
+to draw its bar.</source>
+        <translation>아직 시간이 없습니다: 단계를 측정하면
+막대가 그려집니다.</translation>
+    </message>
 </context>
 <context>
     <name>tessel::views::LessonTimes</name>
@@ -1158,6 +1246,10 @@ FLOP/cycle: %5 단정밀도 벡터, 코어당 FMA(융합 곱셈-덧셈) 장치 2
     <message>
         <source>Tutorial</source>
         <translation>튜토리얼</translation>
+    </message>
+    <message>
+        <source>no GPU</source>
+        <translation>GPU 없음</translation>
     </message>
 </context>
 <context>
@@ -1269,6 +1361,26 @@ FLOP/cycle: %5 단정밀도 벡터, 코어당 FMA(융합 곱셈-덧셈) 장치 2
     <message>
         <source>Measuring %1 on %2 failed: %3</source>
         <translation>%2에서 %1 측정 실패: %3</translation>
+    </message>
+    <message>
+        <source>The ladder to follow: GEMM on this CPU, or on an NVIDIA GPU (PTX)</source>
+        <translation>따라갈 단계: 이 CPU의 GEMM 또는 NVIDIA GPU(PTX)의 GEMM</translation>
+    </message>
+    <message>
+        <source>Cannot be timed here: %1</source>
+        <translation>여기서는 시간을 잴 수 없습니다: %1</translation>
+    </message>
+    <message>
+        <source>PTX</source>
+        <translation>PTX</translation>
+    </message>
+    <message>
+        <source>Tutorial (%1): no figure for this step</source>
+        <translation>튜토리얼 (%1): 이 단계의 수치 없음</translation>
+    </message>
+    <message>
+        <source>Not timed here, the step is for a GPU: %1. Its TIR and PTX are below; scripts/gpu-check.sh times the ladder on a GPU host.</source>
+        <translation>여기서는 시간을 재지 않았습니다. 이 단계는 GPU용입니다: %1. TIR과 PTX는 아래에 있습니다. scripts/gpu-check.sh가 GPU 호스트에서 단계들의 시간을 잽니다.</translation>
     </message>
 </context>
 <context>
@@ -1506,10 +1618,6 @@ FLOP/cycle: %5 단정밀도 벡터, 코어당 FMA(융합 곱셈-덧셈) 장치 2
         <translation>Tessel 정보</translation>
     </message>
     <message>
-        <source>&lt;h3&gt;Tessel %1&lt;/h3&gt;&lt;p&gt;An IDE for seeing and tuning deep-learning compilation: ONNX models become fused operators, tensor expressions with schedules, loop programs (TIR), LLVM IR and assembly, all shown side by side.&lt;/p&gt;&lt;p&gt;Built with Qt %2, LLVM 16 and Graphviz.&lt;/p&gt;</source>
-        <translation>&lt;h3&gt;Tessel %1&lt;/h3&gt;&lt;p&gt;딥러닝 컴파일 과정을 살펴보고 튜닝하는 IDE입니다: ONNX 모델이 융합 연산자, 스케줄이 적용된 텐서 표현식, 루프 프로그램(TIR), LLVM IR, 어셈블리로 바뀌는 과정을 모두 나란히 보여 줍니다.&lt;/p&gt;&lt;p&gt;Qt %2, LLVM 16, Graphviz로 빌드되었습니다.&lt;/p&gt;</translation>
-    </message>
-    <message>
         <source>Code</source>
         <translation>코드</translation>
     </message>
@@ -1532,10 +1640,6 @@ FLOP/cycle: %5 단정밀도 벡터, 코어당 FMA(융합 곱셈-덧셈) 장치 2
     <message>
         <source>Target</source>
         <translation>대상</translation>
-    </message>
-    <message>
-        <source>Generate code for (host, an architecture, a triple with -mcpu/-mattr, or llvm -mtriple=…):</source>
-        <translation>코드를 생성할 대상 (host, 아키텍처, -mcpu/-mattr가 붙은 트리플, 또는 llvm -mtriple=…):</translation>
     </message>
     <message>
         <source>Target: %1</source>
@@ -1747,6 +1851,22 @@ FLOP/cycle: %5 단정밀도 벡터, 코어당 FMA(융합 곱셈-덧셈) 장치 2
         <source>Restored unsaved work from %1</source>
         <translation>%1의 저장하지 않은 작업을 복원했습니다</translation>
     </message>
+    <message>
+        <source>Generate code for (host, an architecture, a triple with -mcpu/-mattr, llvm -mtriple=…, or cuda -mcpu=sm_90 for an NVIDIA GPU):</source>
+        <translation>코드를 생성할 대상 (host, 아키텍처, -mcpu/-mattr가 붙은 트리플, llvm -mtriple=…, 또는 NVIDIA GPU용 cuda -mcpu=sm_90):</translation>
+    </message>
+    <message>
+        <source>&lt;h3&gt;Tessel %1&lt;/h3&gt;&lt;p&gt;An IDE for seeing and tuning deep-learning compilation: ONNX models become fused operators, tensor expressions with schedules, loop programs (TIR), LLVM IR and assembly (PTX and CUDA C for NVIDIA GPUs), all shown side by side.&lt;/p&gt;&lt;p&gt;Built with Qt %2, LLVM 16 and Graphviz.&lt;/p&gt;</source>
+        <translation>&lt;h3&gt;Tessel %1&lt;/h3&gt;&lt;p&gt;딥러닝 컴파일 과정을 살펴보고 튜닝하는 IDE입니다: ONNX 모델이 융합 연산자, 스케줄이 적용된 텐서 표현식, 루프 프로그램(TIR), LLVM IR, 어셈블리(NVIDIA GPU에서는 PTX와 CUDA C)로 바뀌는 과정을 모두 나란히 보여 줍니다.&lt;/p&gt;&lt;p&gt;Qt %2, LLVM 16, Graphviz로 빌드되었습니다.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>G&amp;PU GEMM Lesson (PTX)</source>
+        <translation>GPU GEMM 실습 (PTX)(&amp;P)</translation>
+    </message>
+    <message>
+        <source>Warning: %1</source>
+        <translation>경고: %1</translation>
+    </message>
 </context>
 <context>
     <name>tessel::views::NodeProperties</name>
@@ -1921,6 +2041,14 @@ FLOP/cycle: %5 단정밀도 벡터, 코어당 FMA(융합 곱셈-덧셈) 장치 2
     <message>
         <source>%1 GFLOP/s</source>
         <translation>%1 GFLOP/s</translation>
+    </message>
+    <message>
+        <source>Strategy</source>
+        <translation>전략</translation>
+    </message>
+    <message>
+        <source>Why</source>
+        <translation>이유</translation>
     </message>
 </context>
 <context>
@@ -2133,6 +2261,13 @@ FLOP/cycle: %5 단정밀도 벡터, 코어당 FMA(융합 곱셈-덧셈) 장치 2
     <message>
         <source>Device</source>
         <translation>장치</translation>
+    </message>
+</context>
+<context>
+    <name>tessel::views::SassDisassembly</name>
+    <message>
+        <source>SASS needs the CUDA toolkit&apos;s %1, not found in %2. Install the CUDA toolkit (or set CUDA_HOME) to see the GPU&apos;s machine code; the PTX does not need it.</source>
+        <translation>SASS에는 CUDA 툴킷의 %1이(가) 필요하지만 %2에서 찾지 못했습니다. GPU의 기계어 코드를 보려면 CUDA 툴킷을 설치하거나 CUDA_HOME을 설정하십시오. PTX에는 필요하지 않습니다.</translation>
     </message>
 </context>
 <context>
@@ -2408,6 +2543,10 @@ Script: %2</source>
         <source>The schedule drawn as TVM&apos;s TEDD draws it: dataflow, schedule tree, itervar relations</source>
         <translation>TVM의 TEDD처럼 그린 스케줄: 데이터 흐름, 스케줄 트리, itervar 관계</translation>
     </message>
+    <message>
+        <source>Target:</source>
+        <translation>대상:</translation>
+    </message>
 </context>
 <context>
     <name>tessel::views::ScheduleGraphView</name>
@@ -2640,6 +2779,25 @@ Script lines: %2 (click to go to the first)</source>
     <message>
         <source>After: %1</source>
         <translation>이후: %1</translation>
+    </message>
+</context>
+<context>
+    <name>tessel::views::TargetChoice</name>
+    <message>
+        <source>CUDA (sm_80)</source>
+        <translation>CUDA (sm_80)</translation>
+    </message>
+    <message>
+        <source>CUDA (sm_90)</source>
+        <translation>CUDA (sm_90)</translation>
+    </message>
+    <message>
+        <source>This machine</source>
+        <translation>이 컴퓨터</translation>
+    </message>
+    <message>
+        <source>Generate code for this machine, the Devices panel&apos;s device, or an NVIDIA GPU (PTX)</source>
+        <translation>이 컴퓨터, 장치 패널의 장치 또는 NVIDIA GPU(PTX)용 코드를 생성합니다</translation>
     </message>
 </context>
 <context>

@@ -184,6 +184,50 @@ FLOP/cycle：%5 单精度向量，每核两个融合乘加（FMA）单元。
         <source>Panes:</source>
         <translation>窗格：</translation>
     </message>
+    <message>
+        <source>PTX</source>
+        <translation>PTX</translation>
+    </message>
+    <message>
+        <source>CUDA C</source>
+        <translation>CUDA C</translation>
+    </message>
+    <message>
+        <source>Target:</source>
+        <translation>目标：</translation>
+    </message>
+    <message>
+        <source>SASS</source>
+        <translation>SASS</translation>
+    </message>
+    <message>
+        <source>Show the PTX LLVM wrote, or the SASS the GPU runs (ptxas and nvdisasm of the CUDA toolkit)</source>
+        <translation>显示 LLVM 生成的 PTX，或 GPU 执行的 SASS（CUDA 工具包的 ptxas 和 nvdisasm）</translation>
+    </message>
+    <message>
+        <source>For a GPU the TIR pane shows the kernels split from the function; the script&apos;s lines are recorded for the function&apos;s TIR before the split.</source>
+        <translation>对于 GPU，TIR 窗格显示从函数中拆分出的内核；脚本的行记录的是拆分前函数的 TIR。</translation>
+    </message>
+    <message>
+        <source>SASS has no line table back to the PTX here: click the PTX for links.</source>
+        <translation>此处 SASS 没有回到 PTX 的行表：请点击 PTX 查看关联。</translation>
+    </message>
+    <message>
+        <source>Assembling the PTX with ptxas and disassembling it with nvdisasm…</source>
+        <translation>正在用 ptxas 汇编 PTX 并用 nvdisasm 反汇编…</translation>
+    </message>
+    <message>
+        <source>Disassembling the SASS of %1</source>
+        <translation>正在反汇编 %1 的 SASS</translation>
+    </message>
+    <message>
+        <source>nvdisasm printed nothing.</source>
+        <translation>nvdisasm 没有输出任何内容。</translation>
+    </message>
+    <message>
+        <source>No SASS: %1</source>
+        <translation>没有 SASS：%1</translation>
+    </message>
 </context>
 <context>
     <name>tessel::views::CompareChart</name>
@@ -1053,6 +1097,36 @@ FLOP/cycle：%5 单精度向量，每核两个融合乘加（FMA）单元。
         <translation>%1
 %2 ms，占模型耗时的 %3%，%4 GFLOP/s（测量于 %5）</translation>
     </message>
+    <message>
+        <source>Colour: time</source>
+        <translation>颜色：时间</translation>
+    </message>
+    <message>
+        <source>Colour: roofline</source>
+        <translation>颜色：屋顶线</translation>
+    </message>
+    <message>
+        <source>What a profiled run colours: each function&apos;s share of the model&apos;s time, or how far it stays below its roofline (min of the FMA peak and its arithmetic intensity × the measured memory bandwidth): the darker, the further</source>
+        <translation>性能分析运行所着色的内容：每个函数在模型时间中的占比，或它离屋顶线（FMA 峰值与其算术强度 × 实测内存带宽二者中的较小值）有多远：颜色越深，差距越大</translation>
+    </message>
+    <message>
+        <source> · %1 % of roofline</source>
+        <translation> · 屋顶线的 %1 %</translation>
+    </message>
+    <message>
+        <source>
+%1 % of its roofline (%2-bound)</source>
+        <translation>
+达到屋顶线的 %1 %（%2 受限）</translation>
+    </message>
+    <message>
+        <source>memory</source>
+        <translation>内存</translation>
+    </message>
+    <message>
+        <source>compute</source>
+        <translation>计算</translation>
+    </message>
 </context>
 <context>
     <name>tessel::views::GraphScene</name>
@@ -1128,6 +1202,20 @@ FLOP/cycle：%5 单精度向量，每核两个融合乘加（FMA）单元。
         <source>Time (ms)</source>
         <translation>耗时 (ms)</translation>
     </message>
+    <message>
+        <source>No times to draw: the steps need a GPU
+to be timed, and the tutorial printed
+none per step.</source>
+        <translation>没有可绘制的时间：这些步骤需要 GPU
+才能计时，而教程没有给出
+每一步的数据。</translation>
+    </message>
+    <message>
+        <source>No times yet: Measure a step
+to draw its bar.</source>
+        <translation>尚无时间：测量一个步骤
+即可绘制其柱形。</translation>
+    </message>
 </context>
 <context>
     <name>tessel::views::LessonTimes</name>
@@ -1158,6 +1246,10 @@ FLOP/cycle：%5 单精度向量，每核两个融合乘加（FMA）单元。
     <message>
         <source>Tutorial</source>
         <translation>教程</translation>
+    </message>
+    <message>
+        <source>no GPU</source>
+        <translation>无 GPU</translation>
     </message>
 </context>
 <context>
@@ -1269,6 +1361,26 @@ FLOP/cycle：%5 单精度向量，每核两个融合乘加（FMA）单元。
     <message>
         <source>Measuring %1 on %2 failed: %3</source>
         <translation>在 %2 上测量 %1 失败：%3</translation>
+    </message>
+    <message>
+        <source>The ladder to follow: GEMM on this CPU, or on an NVIDIA GPU (PTX)</source>
+        <translation>要跟随的阶梯：本机 CPU 上的 GEMM，或 NVIDIA GPU（PTX）上的 GEMM</translation>
+    </message>
+    <message>
+        <source>Cannot be timed here: %1</source>
+        <translation>无法在此计时：%1</translation>
+    </message>
+    <message>
+        <source>PTX</source>
+        <translation>PTX</translation>
+    </message>
+    <message>
+        <source>Tutorial (%1): no figure for this step</source>
+        <translation>教程（%1）：此步骤没有数据</translation>
+    </message>
+    <message>
+        <source>Not timed here, the step is for a GPU: %1. Its TIR and PTX are below; scripts/gpu-check.sh times the ladder on a GPU host.</source>
+        <translation>未在此计时，此步骤面向 GPU：%1。其 TIR 和 PTX 见下方；scripts/gpu-check.sh 在 GPU 主机上为各步骤计时。</translation>
     </message>
 </context>
 <context>
@@ -1506,10 +1618,6 @@ FLOP/cycle：%5 单精度向量，每核两个融合乘加（FMA）单元。
         <translation>关于 Tessel</translation>
     </message>
     <message>
-        <source>&lt;h3&gt;Tessel %1&lt;/h3&gt;&lt;p&gt;An IDE for seeing and tuning deep-learning compilation: ONNX models become fused operators, tensor expressions with schedules, loop programs (TIR), LLVM IR and assembly, all shown side by side.&lt;/p&gt;&lt;p&gt;Built with Qt %2, LLVM 16 and Graphviz.&lt;/p&gt;</source>
-        <translation>&lt;h3&gt;Tessel %1&lt;/h3&gt;&lt;p&gt;一个用于观察和调优深度学习编译的 IDE：ONNX 模型依次变为融合算子、带调度的张量表达式、循环程序（TIR）、LLVM IR 和汇编，并全部并排显示。&lt;/p&gt;&lt;p&gt;基于 Qt %2、LLVM 16 和 Graphviz 构建。&lt;/p&gt;</translation>
-    </message>
-    <message>
         <source>Code</source>
         <translation>代码</translation>
     </message>
@@ -1532,10 +1640,6 @@ FLOP/cycle：%5 单精度向量，每核两个融合乘加（FMA）单元。
     <message>
         <source>Target</source>
         <translation>目标</translation>
-    </message>
-    <message>
-        <source>Generate code for (host, an architecture, a triple with -mcpu/-mattr, or llvm -mtriple=…):</source>
-        <translation>为以下目标生成代码（host、一种架构、带 -mcpu/-mattr 的三元组，或 llvm -mtriple=…）：</translation>
     </message>
     <message>
         <source>Target: %1</source>
@@ -1747,6 +1851,22 @@ FLOP/cycle：%5 单精度向量，每核两个融合乘加（FMA）单元。
         <source>Restored unsaved work from %1</source>
         <translation>已恢复 %1 时未保存的工作</translation>
     </message>
+    <message>
+        <source>Generate code for (host, an architecture, a triple with -mcpu/-mattr, llvm -mtriple=…, or cuda -mcpu=sm_90 for an NVIDIA GPU):</source>
+        <translation>为以下目标生成代码（host、一种架构、带 -mcpu/-mattr 的三元组、llvm -mtriple=…，或用于 NVIDIA GPU 的 cuda -mcpu=sm_90）：</translation>
+    </message>
+    <message>
+        <source>&lt;h3&gt;Tessel %1&lt;/h3&gt;&lt;p&gt;An IDE for seeing and tuning deep-learning compilation: ONNX models become fused operators, tensor expressions with schedules, loop programs (TIR), LLVM IR and assembly (PTX and CUDA C for NVIDIA GPUs), all shown side by side.&lt;/p&gt;&lt;p&gt;Built with Qt %2, LLVM 16 and Graphviz.&lt;/p&gt;</source>
+        <translation>&lt;h3&gt;Tessel %1&lt;/h3&gt;&lt;p&gt;一个用于观察和调优深度学习编译的 IDE：ONNX 模型依次变为融合算子、带调度的张量表达式、循环程序（TIR）、LLVM IR 和汇编（NVIDIA GPU 上为 PTX 和 CUDA C），并全部并排显示。&lt;/p&gt;&lt;p&gt;基于 Qt %2、LLVM 16 和 Graphviz 构建。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>G&amp;PU GEMM Lesson (PTX)</source>
+        <translation>GPU GEMM 课程 (PTX)(&amp;P)</translation>
+    </message>
+    <message>
+        <source>Warning: %1</source>
+        <translation>警告：%1</translation>
+    </message>
 </context>
 <context>
     <name>tessel::views::NodeProperties</name>
@@ -1921,6 +2041,14 @@ FLOP/cycle：%5 单精度向量，每核两个融合乘加（FMA）单元。
     <message>
         <source>%1 GFLOP/s</source>
         <translation>%1 GFLOP/s</translation>
+    </message>
+    <message>
+        <source>Strategy</source>
+        <translation>策略</translation>
+    </message>
+    <message>
+        <source>Why</source>
+        <translation>原因</translation>
     </message>
 </context>
 <context>
@@ -2133,6 +2261,13 @@ FLOP/cycle：%5 单精度向量，每核两个融合乘加（FMA）单元。
     <message>
         <source>Device</source>
         <translation>设备</translation>
+    </message>
+</context>
+<context>
+    <name>tessel::views::SassDisassembly</name>
+    <message>
+        <source>SASS needs the CUDA toolkit&apos;s %1, not found in %2. Install the CUDA toolkit (or set CUDA_HOME) to see the GPU&apos;s machine code; the PTX does not need it.</source>
+        <translation>SASS 需要 CUDA 工具包的 %1，但在 %2 中未找到。请安装 CUDA 工具包（或设置 CUDA_HOME）以查看 GPU 的机器码；PTX 不需要它。</translation>
     </message>
 </context>
 <context>
@@ -2408,6 +2543,10 @@ Script: %2</source>
         <source>The schedule drawn as TVM&apos;s TEDD draws it: dataflow, schedule tree, itervar relations</source>
         <translation>按 TVM 的 TEDD 方式绘制的调度：数据流、调度树、itervar 关系</translation>
     </message>
+    <message>
+        <source>Target:</source>
+        <translation>目标：</translation>
+    </message>
 </context>
 <context>
     <name>tessel::views::ScheduleGraphView</name>
@@ -2640,6 +2779,25 @@ Script lines: %2 (click to go to the first)</source>
     <message>
         <source>After: %1</source>
         <translation>之后：%1</translation>
+    </message>
+</context>
+<context>
+    <name>tessel::views::TargetChoice</name>
+    <message>
+        <source>CUDA (sm_80)</source>
+        <translation>CUDA (sm_80)</translation>
+    </message>
+    <message>
+        <source>CUDA (sm_90)</source>
+        <translation>CUDA (sm_90)</translation>
+    </message>
+    <message>
+        <source>This machine</source>
+        <translation>本机</translation>
+    </message>
+    <message>
+        <source>Generate code for this machine, the Devices panel&apos;s device, or an NVIDIA GPU (PTX)</source>
+        <translation>为本机、设备面板中的设备或 NVIDIA GPU（PTX）生成代码</translation>
     </message>
 </context>
 <context>

@@ -134,7 +134,9 @@ void optimize(llvm::Module& m, llvm::TargetMachine& tm, int level, CompileMode m
     pto.LoopVectorization = level >= 2;
     pto.SLPVectorization = level >= 2;
     pto.LoopUnrolling = level >= 1;
-    bool interactive = level >= 3 && mode == CompileMode::Interactive;
+    // NVPTX's O3 pipeline holds passes its target machine adds (NVVMReflect)
+    // that the pipeline parser does not know: GPU kernels get LLVM's own O3.
+    bool interactive = level >= 3 && mode == CompileMode::Interactive && !tm.getTargetTriple().isNVPTX();
     // Pass names for printing the pipeline (only then: Batch stays LLVM's own).
     // A PassBuilder fills the callbacks' class name -> pass name table, which
     // printPipeline() needs to print a pipeline that parses back, only under

@@ -79,6 +79,7 @@ FunctionArtifacts artifactsOf(const LoweredFunction& f, const std::string& scrip
                               const ArtifactOptions& options) {
     FunctionArtifacts a;
     a.name = f.name;
+    a.target = options.request.target;
     a.script = script;
     a.lowered = f;
     auto t0 = Clock::now();
@@ -102,9 +103,25 @@ FunctionArtifacts artifactsOf(const LoweredFunction& f, const std::string& scrip
     bo.debugInfo = true; // the line maps
     bo.emitAssembly = options.emitAssembly;
     bo.jit = false; // texts only: a JIT would compile the module a second time
-    a.build = codegen::build({f.lowered}, options.request.target, bo);
+    const bool gpu = options.request.target.isGPU();
+    // For a GPU the kernels are what is compiled: the TIR text is theirs (the
+    // PTX's .loc lines refer to it), the assembly PTX, the C CUDA C.
+    a.build = buildFunctions({f}, options.request.target, bo);
     if (!options.emitC) {
         a.c = "/* C backend: not requested */\n";
+    } else if (gpu) {
+        try {
+            std::vector<tir::PrimFunc> kernels;
+            for (auto& split : splitForDevice({f}))
+                for (auto& k : split.kernels) kernels.push_back(k.kernel);
+            codegen::CSource c = codegen::emitCudaC(kernels);
+            a.c = std::move(c.text);
+            // The table's lines are each kernel's own TIR: the TIR text's
+            // lines only when it holds one kernel.
+            if (kernels.size() == 1) a.cLines = std::move(c.lines);
+        } catch (const CompileError& e) {
+            a.c = "/* CUDA C: " + e.diagnostic().message + " */\n";
+        }
     } else {
         try {
             codegen::CSource c = codegen::emitC(f.lowered);
@@ -146,6 +163,11 @@ FunctionArtifacts compileScriptArtifacts(std::string_view script, const std::str
     LowerOptions lo;
     lo.snapshots = options.snapshots;
     lo.passes = &options.request.registries().tirPasses;
+    if (const Target& t = options.request.target; t.isGPU()) {
+        // The GPU pipeline, and the verifier's errors at the schedule line.
+        lo.gpu = tir::GpuLimits{};
+        if (t.maxThreads > 0) lo.gpu->maxThreadsPerBlock = t.maxThreads;
+    }
     LoweredFunction f;
     try {
         f = lowerSchedule(b->schedule, b->args, b->name, lo);

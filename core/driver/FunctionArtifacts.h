@@ -18,6 +18,11 @@
 /// pipeline about 140 ms and instruction selection with the assembly printer
 /// about 100 ms (O2: 170 ms in all, O1: 120 ms; emitAssembly off: 140 ms).
 /// tests/driver/tst_functionartifacts prints these timings.
+///
+/// For a GPU target (CompileRequest::target.isGPU()) the function is lowered
+/// through the GPU pipeline and verifier (their errors at the schedule line),
+/// and the texts are its kernels' (tir::splitHostDevice): the kernels' TIR, their
+/// LLVM IR, PTX as the assembly (with .loc line links) and CUDA C as the C.
 #pragma once
 
 #include "codegen/CodeGenLLVM.h"
@@ -61,6 +66,8 @@ struct ArtifactOptions {
 
 struct FunctionArtifacts {
     std::string name;
+    /// What the texts were made for (a GPU target: kernels, PTX, CUDA C).
+    Target target;
     /// The TE script the function came from (may be empty).
     std::string script;
     /// The schedule, the TIR from it and after the pipeline, and with

@@ -1,13 +1,20 @@
 #include "driver/Measure.h"
 
+#include "driver/KernelBundleExport.h"
 #include "ir/Diagnostic.h"
+#include "runtime/DeviceAPI.h"
 #include "runtime/InProcessRunner.h"
 #include "tir/IROperators.h"
 #include "tir/IRPrinter.h"
 #include "tune/Reference.h"
 
+#include <algorithm>
+#include <atomic>
+#include <filesystem>
 #include <memory>
 #include <optional>
+
+#include <unistd.h>
 
 namespace tessel::driver {
 
@@ -78,9 +85,59 @@ runtime::RunRequest requestOf(const RunOptions& o) {
     return r;
 }
 
+/// A function lowered for a GPU, on this machine's first CUDA device: as a
+/// kernel bundle (its expected outputs from the default schedule on this
+/// CPU), launched and timed by CUDA events. Without a GPU or driver the
+/// report says why, before anything is built.
+RunReport runOnCuda(const LoweredFunction& f, const RunOptions& options) {
+    const std::string why = whyCannotRun(options.request.target);
+    if (!why.empty()) return failure(runtime::MeasureError::Load, why);
+    static std::atomic<int> serial{0};
+    const std::filesystem::path dir = std::filesystem::temp_directory_path() /
+                                      ("tessel-measure-" + std::to_string(::getpid()) + "-" + std::to_string(serial++));
+    RunReport r;
+    try {
+        BundleOptions bo;
+        bo.expected = options.check;
+        runtime::KernelBundle bundle = exportKernelBundle(f, dir.string(), options.request.target, bo);
+        const int repeat = std::max(1, options.evaluator.repeat * std::max(1, options.evaluator.number));
+        runtime::BundleRun run = runtime::runBundle(bundle, runtime::Device::cuda(0), repeat);
+        std::filesystem::remove_all(dir);
+        r.ok = run.ok;
+        r.latencyMs = run.medianMs;
+        r.repeatsMs = run.ms;
+        r.gflops = run.medianMs > 0 ? bundle.flops / (run.medianMs * 1e6) : 0;
+        r.maxAbsErr = run.maxAbsErr;
+        r.outputs = std::move(run.outputs);
+        if (!run.ok) {
+            r.errorKind = runtime::MeasureError::WrongResult;
+            r.error = run.message;
+        }
+    } catch (const CompileError& e) {
+        std::filesystem::remove_all(dir);
+        return failure(runtime::MeasureError::Build, e.what());
+    } catch (const std::exception& e) {
+        std::filesystem::remove_all(dir);
+        return failure(runtime::MeasureError::Runtime, e.what());
+    }
+    return r;
+}
+
 } // namespace
 
+std::string whyCannotRun(const Target& target) {
+    if (!target.isGPU()) return {};
+    try {
+        runtime::deviceAPI(runtime::Device::cuda(0));
+    } catch (const std::exception& e) {
+        return e.what(); // "no NVIDIA driver on this machine (…)", or no GPU
+    }
+    return {};
+}
+
 RunReport runAndCheck(const LoweredFunction& f, const RunOptions& options) {
+    // This machine's GPU (a GPU behind tessel-rpc is not measured yet).
+    if (options.request.target.isGPU()) return runOnCuda(f, options);
     if (!options.runner && !codegen::isHostTarget(options.request.target))
         return failure(runtime::MeasureError::Load,
                        "kernels for " + options.request.target.str() +

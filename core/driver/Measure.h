@@ -91,6 +91,14 @@ struct RunReport {
 /// compares every output with the reference schedule's. Never throws for the
 /// kernel's own failure (a build error, a wrong result, a cancel): that is a
 /// report with its error kind.
+/// For a GPU target (lowered with the GPU pipeline) it runs on this
+/// machine's first CUDA device; without one the report (MeasureError::Load)
+/// says why: whyCannotRun.
 RunReport runAndCheck(const LoweredFunction& f, const RunOptions& options);
+
+/// Why kernels for `target` cannot run on this machine, in the runtime's
+/// words ("no NVIDIA driver on this machine (...)"); empty when they can or
+/// the target is a CPU's (whose runner decides).
+std::string whyCannotRun(const Target& target);
 
 } // namespace tessel::driver

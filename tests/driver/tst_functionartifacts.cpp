@@ -182,6 +182,48 @@ private slots:
         }
     }
 
+    /// For a GPU target the texts are the kernels': TIR with bound loops, PTX
+    /// linked to it by .loc lines, CUDA C linked by its table.
+    void gpuLadderTexts() {
+        driver::ArtifactOptions options;
+        options.request.target = codegen::resolveTarget("cuda -mcpu=sm_90");
+        for (auto& e : fs::directory_iterator(fs::path(TESSEL_SOURCE_DIR) / "resources/examples/gemm-gpu")) {
+            if (e.path().extension() != ".te") continue;
+            try {
+                auto a = driver::compileScriptArtifacts(readFile(e.path()), e.path().filename().string(), {}, options);
+                QVERIFY2(a.build.tir.find("T.thread_binding") != std::string::npos, a.build.tir.c_str());
+                QVERIFY2(a.build.assembly.find(".entry gemm_kernel0") != std::string::npos, e.path().c_str());
+                QVERIFY(a.build.assembly.find(".loc") != std::string::npos);
+                QVERIFY(!a.build.assemblyLines.empty());
+                QVERIFY2(a.c.find("__global__") != std::string::npos, a.c.substr(0, 300).c_str());
+                QVERIFY(!a.cLines.empty());
+            } catch (const CompileError& err) {
+                QFAIL((e.path().string() + ": " + err.diagnostic().str()).c_str());
+            }
+        }
+    }
+
+    /// The verifier's error comes at the schedule line that made the block too big.
+    void gpuVerifierErrorAtItsLine() {
+        const char* script = "A = te.placeholder((4096,), name=\"A\")\n"
+                             "B = te.compute((4096,), lambda i: A[i] * 2.0, name=\"B\")\n"
+                             "s = te.create_schedule(B.op)\n"
+                             "bx, tx = s[B].split(B.op.axis[0], factor=4096)\n"
+                             "s[B].bind(bx, te.thread_axis(\"blockIdx.x\"))\n"
+                             "s[B].bind(tx, te.thread_axis(\"threadIdx.x\"))\n";
+        driver::ArtifactOptions options;
+        options.request.target = codegen::resolveTarget("cuda");
+        try {
+            driver::compileScriptArtifacts(script, "big.te", {}, options);
+            QFAIL("a block of 4096 threads passed the verifier");
+        } catch (const CompileError& e) {
+            QCOMPARE(e.diagnostic().loc.line, 6);
+            QVERIFY2(e.diagnostic().message.find("1024") != std::string::npos, e.diagnostic().message.c_str());
+        }
+        // The same script on the CPU: a bound loop is a serial loop there.
+        QVERIFY(!driver::compileScriptArtifacts(script, "big.te").build.assembly.empty());
+    }
+
     void typoIsReportedAtItsPlace() {
         std::string script = readFile(fs::path(TESSEL_SOURCE_DIR) / "tests/error/typo_name.te");
         try {

@@ -1,9 +1,11 @@
 #include "code/CodeView.h"
 
 #include "code/LineLinks.h"
+#include "code/SassDisassembly.h"
 #include "common/CodeEditor.h"
 #include "common/Jobs.h"
 #include "common/Session.h"
+#include "common/TargetChoice.h"
 #include "driver/FunctionArtifacts.h"
 
 #include <QAction>
@@ -29,8 +31,9 @@ namespace tessel::views {
 namespace {
 
 const char* const kLinksJob = "code-view-links";
+const char* const kSassJob = "code-view-sass";
 
-QString paneTitle(int pane) {
+QString paneTitle(int pane, bool gpu = false) {
     switch (pane) {
     case CodeView::Te:
         return CodeView::tr("TE script");
@@ -39,9 +42,9 @@ QString paneTitle(int pane) {
     case CodeView::LlvmIr:
         return CodeView::tr("LLVM IR");
     case CodeView::Assembly:
-        return CodeView::tr("Assembly");
+        return gpu ? CodeView::tr("PTX") : CodeView::tr("Assembly");
     default:
-        return CodeView::tr("C");
+        return gpu ? CodeView::tr("CUDA C") : CodeView::tr("C");
     }
 }
 
@@ -107,7 +110,20 @@ CodeView::CodeView(Session* session, QWidget* parent) : QWidget(parent), session
     auto* panesLabel = new QLabel(tr("Panes:"), bar);
     panesLabel->setContentsMargins(6, 0, 4, 0);
     bar->addWidget(panesLabel);
-    layout->addWidget(bar);
+    auto* row = new QHBoxLayout;
+    row->setContentsMargins(0, 0, 0, 0);
+    row->setSpacing(0);
+    row->addWidget(bar, 1);
+    layout->addLayout(row);
+    // What the code is for, beside what is shown of it: choosing CUDA here
+    // turns the assembly into PTX (and SASS).
+    auto* targetBar = new QToolBar(this);
+    targetBar->setIconSize(QSize(16, 16));
+    auto* targetLabel = new QLabel(tr("Target:"), targetBar);
+    targetLabel->setContentsMargins(6, 0, 4, 0);
+    targetBar->addWidget(targetLabel);
+    targetBar->addWidget(new TargetSelector(session_, targetBar));
+    row->addWidget(targetBar);
 
     stack_ = new QStackedWidget(this);
     layout->addWidget(stack_, 1);
@@ -150,6 +166,7 @@ CodeView::CodeView(Session* session, QWidget* parent) : QWidget(parent), session
         notes_[size_t(p)] = note;
         if (p == LlvmIr) {
             llvmMode_ = new QComboBox(title);
+            llvmMode_->setObjectName(QStringLiteral("LlvmMode"));
             llvmMode_->addItem(tr("Before optimisation"));
             llvmMode_->addItem(tr("Optimised"));
             llvmMode_->setCurrentIndex(1);
@@ -158,6 +175,18 @@ CodeView::CodeView(Session* session, QWidget* parent) : QWidget(parent), session
             connect(llvmMode_, &QComboBox::currentIndexChanged, this,
                     [this](int index) { setLlvmOptimized(index == 1); });
             h->addWidget(llvmMode_);
+        }
+        if (p == Assembly) {
+            asmMode_ = new QComboBox(title);
+            asmMode_->setObjectName(QStringLiteral("AssemblyMode"));
+            asmMode_->addItem(tr("PTX"));
+            asmMode_->addItem(tr("SASS"));
+            asmMode_->setToolTip(tr("Show the PTX LLVM wrote, or the SASS the GPU runs (ptxas and nvdisasm "
+                                    "of the CUDA toolkit)"));
+            asmMode_->setVisible(false);
+            connect(asmMode_, &QComboBox::currentIndexChanged, this,
+                    [this](int index) { setSassShown(index == 1); });
+            h->addWidget(asmMode_);
         }
         v->addWidget(title);
 
@@ -323,11 +352,7 @@ void CodeView::arrangePanes() {
         g->setTabBarAutoHide(true); // a group of one pane shows only the pane's own title
         int best = -1, bestRank = 1 << 20;
         for (int p : members) {
-            const int i = g->addTab(frames_[size_t(p)], paneTitle(p));
-            // In a group of several the tab names the pane: its title bar stays
-            // only for what else it holds (how it is linked, the LLVM IR's mode).
-            names_[size_t(p)]->setVisible(members.size() == 1);
-            titles_[size_t(p)]->setVisible(members.size() == 1 || p == Te || p == LlvmIr || p == C);
+            const int i = g->addTab(frames_[size_t(p)], paneTitle(p, gpu_));
             const bool wasFront = std::find(front.begin(), front.end(), p) != front.end();
             const int rank = (p == maximised_ ? -2 : wasFront ? -1 : 0) * PaneCount + frontRank(p);
             if (rank < bestRank) {
@@ -340,10 +365,40 @@ void CodeView::arrangePanes() {
         groups_.push_back(g);
     }
     arrangement_ = std::move(wanted);
+    updateTitleBars();
     userSized_ = false;
     shareEqually();
     if (focus) focus->setFocus();
     emit arrangementChanged();
+}
+
+void CodeView::updateTitleBars() {
+    for (const auto& members : arrangement_)
+        for (int p : members) {
+            // In a group of several the tab names the pane: its title bar stays
+            // only for what else it holds (how it is linked, the LLVM IR's
+            // mode, the PTX/SASS choice).
+            names_[size_t(p)]->setVisible(members.size() == 1);
+            titles_[size_t(p)]->setVisible(members.size() == 1 || p == Te || p == LlvmIr || p == C ||
+                                           (p == Assembly && gpu_));
+        }
+}
+
+void CodeView::updatePaneNames() {
+    for (int p = 0; p < PaneCount; ++p) {
+        const QString title = paneTitle(p, gpu_);
+        names_[size_t(p)]->setText(title);
+        actions_[size_t(p)]->setText(title);
+        actions_[size_t(p)]->setToolTip(tr("Show or hide the %1 pane").arg(title));
+        for (auto* g : groups_)
+            if (int i = g->indexOf(frames_[size_t(p)]); i >= 0) g->setTabText(i, title);
+    }
+    asmMode_->setVisible(gpu_);
+    updateTitleBars();
+}
+
+QString CodeView::paneName(Pane pane) const {
+    return paneTitle(pane, gpu_);
 }
 
 void CodeView::shareEqually() {
@@ -408,7 +463,13 @@ void CodeView::showArtifacts() {
                                            : QString::fromStdString(a.script));
     editors_[Tir]->setCode(QString::fromStdString(a.build.tir));
     setLlvmText();
-    editors_[Assembly]->setCode(QString::fromStdString(a.build.assembly));
+    if (a.target.isGPU() != gpu_) {
+        gpu_ = a.target.isGPU();
+        updatePaneNames();
+    }
+    sass_.clear();
+    session_->jobs()->cancel(QString::fromLatin1(kSassJob));
+    setAssemblyText();
     editors_[C]->setCode(QString::fromStdString(a.c));
     arrangePanes(); // a longer text's line numbers may take columns away
     if (a.name != shownFunction_) {
@@ -425,7 +486,9 @@ void CodeView::showArtifacts() {
         const QString n = QRegularExpression::escape(name);
         if (int l = firstLine(editors_[LlvmIr]->toPlainText(), QRegularExpression(QStringLiteral("^define .*@") + n)))
             editors_[LlvmIr]->verticalScrollBar()->setValue(l - 1);
-        if (int l = firstLine(editors_[Assembly]->toPlainText(), QRegularExpression(QStringLiteral("^") + n + QStringLiteral(":"))))
+        // A CPU's function label, or a GPU's first kernel entry.
+        if (int l = firstLine(editors_[Assembly]->toPlainText(),
+                              QRegularExpression(QStringLiteral("^") + n + QStringLiteral(":|\\.entry ") + n)))
             editors_[Assembly]->verticalScrollBar()->setValue(l - 1);
     }
 
@@ -441,7 +504,7 @@ void CodeView::showArtifacts() {
             if (artifacts != artifacts_) return;
             links_ = std::move(links);
             links_->setLlvmOptimized(llvmOptimized_);
-            auto note = [](QLabel* label, LineLinks::Status status, const QString& linked,
+            auto note = [gpu = gpu_](QLabel* label, LineLinks::Status status, const QString& linked,
                            const QString& how) {
                 QString why;
                 switch (status) {
@@ -456,7 +519,9 @@ void CodeView::showArtifacts() {
                     why = tr("Lowering recorded no script lines for this function.");
                     break;
                 case LineLinks::Status::Mismatch:
-                    why = tr("The script is not the one lowering recorded the lines of.");
+                    why = gpu ? tr("For a GPU the TIR pane shows the kernels split from the function; the "
+                                   "script's lines are recorded for the function's TIR before the split.")
+                              : tr("The script is not the one lowering recorded the lines of.");
                     break;
                 case LineLinks::Status::NoMatch:
                     why = tr("Nothing in it matches a line of the TIR.");
@@ -486,6 +551,91 @@ void CodeView::setLlvmText() {
         QString::fromStdString(llvmOptimized_ ? b.llvmIROptimized : b.llvmIR));
 }
 
+namespace {
+/// `text` as `//` comment lines of about `width` characters (the editors do not wrap).
+QString commentBlock(const QString& text, int width = 76) {
+    QStringList lines;
+    for (const QString& paragraph : text.split(QLatin1Char('\n'))) {
+        QString line;
+        for (const QString& word : paragraph.split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
+            if (!line.isEmpty() && line.size() + 1 + word.size() > width) {
+                lines << QStringLiteral("// ") + line;
+                line.clear();
+            }
+            line += (line.isEmpty() ? QString() : QStringLiteral(" ")) + word;
+        }
+        lines << (line.isEmpty() ? QStringLiteral("//") : QStringLiteral("// ") + line);
+    }
+    return lines.join(QLatin1Char('\n')) + QLatin1Char('\n');
+}
+} // namespace
+
+void CodeView::setCudaToolFolders(const QStringList& folders) {
+    toolFolders_ = folders;
+    sass_.clear();
+    if (sassShown_) setAssemblyText();
+}
+
+void CodeView::setAssemblyText() {
+    if (!artifacts_) return;
+    CodeEditor* editor = editors_[Assembly];
+    const bool sass = gpu_ && sassShown_;
+    notes_[Assembly]->setText(sass ? tr("not linked") : QString());
+    notes_[Assembly]->setToolTip(sass ? tr("SASS has no line table back to the PTX here: click the PTX for links.")
+                                      : QString());
+    if (!sass) {
+        editor->setCode(QString::fromStdString(artifacts_->build.assembly));
+        return;
+    }
+    if (!sass_.isEmpty()) {
+        editor->setCode(sass_);
+        return;
+    }
+    const CudaTools tools = findCudaTools(toolFolders_.isEmpty() ? cudaToolFolders() : toolFolders_);
+    if (!tools.canDisassemble()) {
+        sass_ = commentBlock(tools.missing());
+        editor->setCode(sass_);
+        emit sassReady();
+        return;
+    }
+    editor->setCode(commentBlock(tr("Assembling the PTX with ptxas and disassembling it with nvdisasm…")));
+    auto artifacts = artifacts_;
+    const QString arch = QString::fromStdString(artifacts->target.cpu.empty() ? "sm_80" : artifacts->target.cpu);
+    session_->jobs()->run<QString>(
+        QString::fromLatin1(kSassJob), tr("Disassembling the SASS of %1").arg(QString::fromStdString(artifacts->name)),
+        [artifacts, arch, tools](const CancelToken& token) {
+            return disassembleSass(QString::fromStdString(artifacts->build.assembly), arch, tools, token);
+        },
+        this,
+        [this, artifacts](QString text) {
+            if (artifacts != artifacts_) return;
+            sass_ = text.isEmpty() ? commentBlock(tr("nvdisasm printed nothing.")) : text;
+            if (gpu_ && sassShown_) editors_[Assembly]->setCode(sass_);
+            emit sassReady();
+        },
+        [this, artifacts](const QString& error) {
+            if (artifacts != artifacts_) return;
+            sass_ = commentBlock(tr("No SASS: %1").arg(error));
+            if (gpu_ && sassShown_) editors_[Assembly]->setCode(sass_);
+            emit sassReady();
+        });
+}
+
+void CodeView::setSassShown(bool shown) {
+    if (shown == sassShown_) return;
+    sassShown_ = shown;
+    {
+        QSignalBlocker block(asmMode_);
+        asmMode_->setCurrentIndex(shown ? 1 : 0);
+    }
+    setAssemblyText();
+    // The pane's lines changed meaning (SASS has no links): light the click again.
+    if (activePane_ == Assembly)
+        activateLine(Tir, 0);
+    else if (activePane_ >= 0)
+        activateLine(Pane(activePane_), activeLine_);
+}
+
 void CodeView::setLlvmOptimized(bool optimized) {
     if (optimized == llvmOptimized_) return;
     llvmOptimized_ = optimized;
@@ -507,8 +657,11 @@ QMap<int, QColor> CodeView::colorsFor(int pane, int line, bool light, bool revea
     for (auto& m : out)
         m.clear();
     if (!links_ || line <= 0) return {};
+    const bool sass = gpu_ && sassShown_; // SASS lines are not the PTX's
+    if (sass && pane == Assembly) return {};
     LineLinks::Result r = links_->linksOf(LineLinks::Pane(pane), line);
     for (int p = 0; p < PaneCount; ++p) {
+        if (sass && p == Assembly) continue;
         for (auto [l, group] : r.lines[size_t(p)]) {
             QColor c = linkColor(group);
             out[size_t(p)].insert(l, light ? lightVariant(c) : c);

@@ -11,6 +11,12 @@
 /// first are tabs, one click away. A narrow view shows fewer panes at once, a
 /// wide one more; any pane can be maximised to fill the view.
 ///
+/// For a GPU target (chosen in the toolbar's TargetSelector) the texts are the
+/// kernels': TIR with `T.thread_binding` loops, their LLVM IR, PTX in the
+/// assembly pane (linked by its .loc lines like a CPU's assembly) and CUDA C in
+/// the C pane. The PTX pane can show SASS instead, where the CUDA toolkit's
+/// ptxas and nvdisasm exist (SassDisassembly.h; made on a worker, not linked).
+///
 /// It shows Session::artifacts() and follows artifactsChanged. The line
 /// tables (LineLinks) are built on a worker each time the artifacts change;
 /// a click that arrives before they are ready is applied when they are.
@@ -21,6 +27,7 @@
 #include <QColor>
 #include <QMap>
 #include <QPointer>
+#include <QStringList>
 #include <QWidget>
 
 #include <array>
@@ -95,6 +102,18 @@ public:
     /// The maximised pane, or -1.
     int maximisedPane() const { return maximised_; }
 
+    /// Whether the shown texts are a GPU's (PTX, CUDA C).
+    bool showsGpuCode() const { return gpu_; }
+    /// The assembly pane's title as shown: "Assembly", or "PTX" for a GPU.
+    QString paneName(Pane pane) const;
+    /// For a GPU: the assembly pane shows SASS (ptxas + nvdisasm) instead of
+    /// the PTX. The SASS comes from a job (sassReady) or is a message saying
+    /// which CUDA tool is missing.
+    void setSassShown(bool shown);
+    bool sassShown() const { return sassShown_; }
+    /// Where the CUDA tools are looked for (default: cudaToolFolders()).
+    void setCudaToolFolders(const QStringList& folders);
+
     /// Whether the LLVM IR pane shows the IR after LLVM's optimisation (the
     /// default) or as generated.
     void setLlvmOptimized(bool optimized);
@@ -118,6 +137,8 @@ public:
 signals:
     /// The line tables for new artifacts are ready.
     void linksUpdated();
+    /// The SASS pane's text is there (the disassembly or why there is none).
+    void sassReady();
     /// A line was activated (clicked); the main window may show it elsewhere.
     void lineActivated(tessel::views::CodeView::Pane pane, int line);
     /// The panes were arranged anew (another group count, pane shown or
@@ -135,6 +156,11 @@ private:
     std::pair<int, Qt::Orientation> groupsThatFit(int panes) const;
     void showArtifacts();
     void setLlvmText();
+    /// The PTX or, with sassShown_, the SASS (started on a worker when not made yet).
+    void setAssemblyText();
+    /// Pane names for the CPU or the GPU, and which title bars show.
+    void updatePaneNames();
+    void updateTitleBars();
     void refreshColors();
     QMap<int, QColor> colorsFor(int pane, int line, bool light, bool reveal);
 
@@ -159,6 +185,11 @@ private:
     std::array<QAction*, PaneCount> actions_{};
     std::array<QLabel*, PaneCount> notes_{};
     QComboBox* llvmMode_;
+    QComboBox* asmMode_; ///< PTX or SASS (a GPU's texts only)
+    bool gpu_ = false;
+    bool sassShown_ = false;
+    QString sass_;        ///< the SASS of the shown PTX, once made; empty: not yet
+    QStringList toolFolders_;
 
     /// The clicked line (pane -1: none) and what it lit; the hovered line.
     int activePane_ = -1, activeLine_ = 0;

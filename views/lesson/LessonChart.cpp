@@ -55,6 +55,12 @@ LessonChart::LessonChart(LessonTimes* times, QWidget* parent) : QCustomPlot(pare
     legend->setMargins(QMargins(4, 1, 4, 1));
     legend->setIconSize(12, 10);
     axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+    empty_ = new QCPItemText(this);
+    empty_->position->setType(QCPItemPosition::ptAxisRectRatio);
+    empty_->position->setCoords(0.5, 0.5);
+    empty_->setPositionAlignment(Qt::AlignCenter);
+    empty_->setTextAlignment(Qt::AlignCenter);
+    empty_->setColor(QColor(110, 110, 110));
     setInteraction(QCP::iSelectPlottables, false);
 
     connect(this, &QCustomPlot::plottableClick, this,
@@ -67,6 +73,10 @@ LessonChart::LessonChart(LessonTimes* times, QWidget* parent) : QCustomPlot(pare
     connect(times_, &QAbstractItemModel::modelReset, this, &LessonChart::refresh);
     connect(times_, &QAbstractItemModel::dataChanged, this, &LessonChart::refresh);
     refresh();
+}
+
+QString LessonChart::emptyText() const {
+    return empty_->visible() ? empty_->text() : QString();
 }
 
 void LessonChart::refresh() {
@@ -103,6 +113,13 @@ void LessonChart::refresh() {
         yAxis->setRange(lo / 2, hi * 6);
     else
         yAxis->setRange(1, 1000);
+    if (hi > 0)
+        empty_->setText({});
+    else if (!times_->cannotTime().isEmpty())
+        empty_->setText(tr("No times to draw: the steps need a GPU\nto be timed, and the tutorial printed\nnone per step."));
+    else
+        empty_->setText(tr("No times yet: Measure a step\nto draw its bar."));
+    empty_->setVisible(hi <= 0);
     replot();
 }
 

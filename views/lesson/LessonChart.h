@@ -22,6 +22,8 @@ public:
     QCPBars* measuredBars() const { return measured_; }
     /// One bar per step with a tutorial figure.
     QCPBars* publishedBars() const { return published_; }
+    /// What the chart says instead of bars when it has none; empty when it has bars.
+    QString emptyText() const;
 
 signals:
     /// A bar of step `index` (0-based) was clicked.
@@ -33,6 +35,7 @@ private:
     LessonTimes* times_;
     QCPBars* measured_;
     QCPBars* published_;
+    QCPItemText* empty_; ///< shown over an empty plot, so it is never a blank frame
 };
 
 } // namespace tessel::views

@@ -53,6 +53,7 @@ Lesson loadLesson(const QString& dirPath, QString* error) {
     QJsonObject json = QJsonDocument::fromJson(readText(dir.filePath(QStringLiteral("lesson.json"))).toUtf8()).object();
     QJsonObject source = json.value(QLatin1String("source")).toObject();
     lesson.title = json.value(QLatin1String("title")).toString();
+    lesson.target = json.value(QLatin1String("target")).toString();
     lesson.sourceTitle = source.value(QLatin1String("title")).toString();
     lesson.sourceAuthors = source.value(QLatin1String("authors")).toString();
     lesson.sourceUrl = source.value(QLatin1String("url")).toString();

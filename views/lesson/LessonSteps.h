@@ -1,7 +1,9 @@
 /// \file
 /// A guided lesson as plain values: the steps of a ladder of TE scripts (the
-/// GEMM ladder, resources/examples/gemm/01..08*.te) and what lesson.json says
-/// about them: the tutorial step each follows and the figure it published.
+/// GEMM ladder, resources/examples/gemm/01..08*.te, or the GPU's,
+/// resources/examples/gemm-gpu) and what lesson.json says about them: the
+/// target they are for, the tutorial step each follows and the figure it
+/// published.
 ///
 /// Each script explains itself in the comment block it starts with; its first
 /// comment line is the step's title.
@@ -28,6 +30,9 @@ struct LessonStep {
 
 struct Lesson {
     QString title;
+    /// The target its steps are for ("cuda -mcpu=sm_90" for the GPU ladder);
+    /// empty: this machine.
+    QString target;
     QString sourceTitle, sourceAuthors, sourceUrl, docsVersion, retrieved, machine, figures;
     std::optional<double> numpySeconds;
     QVector<LessonStep> steps;

@@ -18,6 +18,12 @@ void LessonTimes::setLesson(const Lesson& lesson) {
     endResetModel();
 }
 
+void LessonTimes::setCannotTime(const QString& why) {
+    if (why == cannotTime_) return;
+    cannotTime_ = why;
+    if (stepCount() > 0) emit dataChanged(index(0, Measured), index(stepCount() - 1, Measured));
+}
+
 void LessonTimes::setMeasuring(int step) {
     const int was = measuring_;
     measuring_ = step;
@@ -73,6 +79,7 @@ QVariant LessonTimes::data(const QModelIndex& index, int role) const {
         if (index.column() == Step) return step.fileName;
         if (index.column() == Measured)
             if (auto m = measurement(row); m && !m->correct) return m->error;
+            else if (!m && !cannotTime_.isEmpty()) return cannotTime_;
         return {};
     }
     if (role != Qt::DisplayRole) return {};
@@ -81,7 +88,8 @@ QVariant LessonTimes::data(const QModelIndex& index, int role) const {
         return step.title;
     case Measured:
         if (auto m = measurement(row)) return m->correct ? formatMs(m->latencyMs) : tr("wrong");
-        return row == measuring_ ? tr("…") : QString();
+        if (row == measuring_) return tr("…");
+        return cannotTime_.isEmpty() ? QString() : tr("no GPU");
     case Tutorial:
         return step.publishedSeconds ? formatMs(*step.publishedSeconds * 1e3) : QStringLiteral("—");
     default:

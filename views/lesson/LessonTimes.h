@@ -43,6 +43,11 @@ public:
     void setMeasurement(int step, const Measurement& m);
     std::optional<Measurement> measurement(int step) const;
 
+    /// Why no step can be timed here (the lesson's steps are for a GPU this
+    /// machine does not have); empty: they can. Shown in the time column.
+    void setCannotTime(const QString& why);
+    QString cannotTime() const { return cannotTime_; }
+
     /// The tutorial's time of `step` in milliseconds, if it published one.
     std::optional<double> publishedMs(int step) const;
     /// This machine's time of `step` in milliseconds, if it was measured correct.
@@ -60,6 +65,7 @@ private:
     Lesson lesson_;
     QHash<int, Measurement> measured_;
     int measuring_ = -1;
+    QString cannotTime_;
 };
 
 } // namespace tessel::views

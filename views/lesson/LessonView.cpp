@@ -11,6 +11,11 @@
 #include "runtime/ReferenceStore.h"
 #include "te/script/Script.h"
 
+#include "codegen/Target.h"
+#include "ir/Diagnostic.h"
+
+#include <QComboBox>
+#include <QDir>
 #include <QHeaderView>
 #include <QLabel>
 #include <QProgressBar>
@@ -27,13 +32,15 @@ namespace {
 
 /// All steps compute C = A x B from the same seeded A and B: one reference.
 const std::string kLadderKey = "gemm-ladder";
+/// The lessons under resources/examples, in the chooser's order.
+const char* const kLessons[] = {"gemm", "gemm-gpu"};
 
 QString q(const std::string& s) { return QString::fromStdString(s); }
 
 } // namespace
 
 LessonView::LessonView(Session* session, QWidget* parent)
-    : QWidget(parent), session_(session), times_(new LessonTimes(this)), steps_(new QTreeView),
+    : QWidget(parent), session_(session), times_(new LessonTimes(this)), chooser_(new QComboBox), steps_(new QTreeView),
       chart_(new LessonChart(times_)), source_(new QLabel), explanation_(new QLabel),
       published_(new QLabel), measuredLabel_(new QLabel), measure_(new QPushButton(tr("Measure"))),
       cancel_(new QPushButton(tr("Cancel"))), open_(new QPushButton(tr("Open in editor"))),
@@ -60,6 +67,16 @@ LessonView::LessonView(Session* session, QWidget* parent)
     auto* left = new QWidget;
     auto* leftLayout = new QVBoxLayout(left);
     leftLayout->setContentsMargins(0, 0, 0, 0);
+    // The ladders offered, by their titles.
+    for (const char* name : kLessons) {
+        const QString dir = resourcePath(QStringLiteral("examples/") + QLatin1String(name));
+        const Lesson l = views::loadLesson(dir);
+        if (!l.steps.isEmpty()) chooser_->addItem(l.title.isEmpty() ? QLatin1String(name) : l.title, dir);
+    }
+    chooser_->setToolTip(tr("The ladder to follow: GEMM on this CPU, or on an NVIDIA GPU (PTX)"));
+    connect(chooser_, &QComboBox::activated, this,
+            [this](int index) { loadLesson(chooser_->itemData(index).toString()); });
+    leftLayout->addWidget(chooser_);
     leftLayout->addWidget(stepsAndChart_, 1);
     leftLayout->addWidget(source_);
 
@@ -79,6 +96,7 @@ LessonView::LessonView(Session* session, QWidget* parent)
     progress_->setMaximumWidth(140);
     progress_->setVisible(false);
     measuredLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    measuredLabel_->setWordWrap(true); // a reason why a step cannot be timed is a sentence
     published_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     auto* figures = new QHBoxLayout;
     figures->addWidget(measure_);
@@ -138,11 +156,32 @@ LessonView::~LessonView() = default;
 bool LessonView::loadLesson(const QString& dir) {
     QString error;
     const Lesson loaded = views::loadLesson(dir, &error);
+    // The other lesson's texts and its lowering in flight (its result would land on this one's step).
+    session_->jobs()->cancel(QStringLiteral("lesson-artifacts"));
+    lowering_ = -1;
     artifacts_.clear();
     errors_.clear();
     references_->clear();
     current_ = -1;
     times_->setLesson(loaded);
+    if (int at = chooser_->findData(dir); at >= 0) chooser_->setCurrentIndex(at);
+    // A lesson for a GPU: its kernels' PTX, and no timing where they cannot run.
+    QString why;
+    bool gpu = false;
+    if (!loaded.target.isEmpty()) {
+        try {
+            const Target target = codegen::resolveTarget(loaded.target.toStdString());
+            gpu = target.isGPU();
+            why = q(driver::whyCannotRun(target));
+        } catch (const CompileError& e) {
+            why = q(e.diagnostic().message);
+        }
+    }
+    times_->setCannotTime(why);
+    measure_->setEnabled(why.isEmpty());
+    measure_->setToolTip(why.isEmpty() ? tr("Run this step on this machine and check it against the default schedule")
+                                       : tr("Cannot be timed here: %1").arg(why));
+    tabs_->setTabText(3, gpu ? tr("PTX") : tr("Assembly"));
     if (!loaded.sourceUrl.isEmpty())
         source_->setText(tr("Tutorial figures: <a href=\"%1\">%2</a> by %3 (docs %4).")
                              .arg(loaded.sourceUrl.toHtmlEscaped(), loaded.sourceTitle.toHtmlEscaped(),
@@ -222,7 +261,7 @@ void LessonView::requestArtifacts(int index) {
     const std::string script = step.script.toStdString(), file = step.fileName.toStdString();
     session_->jobs()->run<std::shared_ptr<const driver::FunctionArtifacts>>(
         QStringLiteral("lesson-artifacts"), tr("Lowering %1").arg(step.fileName),
-        [script, file, request = session_->request(driver::CompileMode::Interactive)](const CancelToken&) {
+        [script, file, request = requestFor(driver::CompileMode::Interactive)](const CancelToken&) {
             driver::ArtifactOptions options;
             options.request = request;
             options.snapshots = false; // the lesson shows the final TIR and the assembly only
@@ -266,6 +305,8 @@ void LessonView::updateFigures() {
         const auto& base = lesson().steps.front().publishedSeconds;
         if (current_ > 0 && base) text += tr(", %1× the baseline").arg(*base / *step.publishedSeconds, 0, 'f', 1);
         published_->setText(text);
+    } else if (!step.tutorialStep.isEmpty()) {
+        published_->setText(tr("Tutorial (%1): no figure for this step").arg(step.tutorialStep));
     } else {
         published_->setText(tr("Tutorial: no figure (%1)").arg(step.note.isEmpty() ? tr("not in the tutorial") : step.note));
     }
@@ -282,13 +323,18 @@ void LessonView::updateFigures() {
         measuredLabel_->setText(text);
     } else if (times_->measuring() == current_) {
         measuredLabel_->setText(tr("This machine: measuring…"));
+    } else if (!times_->cannotTime().isEmpty()) {
+        // Never an emulation on the CPU passed off as the step's time.
+        measuredLabel_->setText(tr("Not timed here, the step is for a GPU: %1. Its TIR and PTX are below; "
+                                   "scripts/gpu-check.sh times the ladder on a GPU host.")
+                                    .arg(times_->cannotTime()));
     } else {
         measuredLabel_->setText(tr("This machine: not measured yet"));
     }
 }
 
 void LessonView::measure() {
-    if (current_ < 0) return;
+    if (current_ < 0 || !times_->cannotTime().isEmpty()) return;
     const int index = current_;
     const LessonStep& step = lesson().steps[index];
     const std::string script = step.script.toStdString(), file = step.fileName.toStdString();
@@ -299,7 +345,7 @@ void LessonView::measure() {
     updateFigures();
     session_->jobs()->run<std::shared_ptr<driver::RunReport>>(
         QStringLiteral("lesson-measure"), tr("Measuring %1").arg(step.fileName),
-        [script, file, cached, references, request = session_->request(),
+        [script, file, cached, references, request = requestFor(driver::CompileMode::Batch),
          device = session_->device()](const CancelToken& token) {
             driver::LoweredFunction f;
             if (cached) {
@@ -370,12 +416,21 @@ void LessonView::setMeasuring(bool on) {
     on = on && (times_->measuring() >= 0 || isMeasuring());
     progress_->setVisible(on);
     cancel_->setEnabled(on);
-    measure_->setEnabled(!on);
+    measure_->setEnabled(!on && times_->cannotTime().isEmpty());
+}
+
+driver::CompileRequest LessonView::requestFor(driver::CompileMode mode) const {
+    driver::CompileRequest r = session_->request(mode);
+    if (!lesson().target.isEmpty()) r.target = codegen::resolveTarget(lesson().target.toStdString());
+    return r;
 }
 
 void LessonView::openInEditor() {
     if (current_ < 0) return;
     const LessonStep& step = lesson().steps[current_];
+    // A GPU step is edited for the GPU: the editor lowers it for CUDA, the
+    // code view shows its PTX.
+    if (!lesson().target.isEmpty()) session_->setTarget(lesson().target);
     session_->setScript(step.path, step.script);
 }
 

@@ -8,12 +8,20 @@
 /// (a dock beside the graph) the steps sit over the texts; wide (chosen, with
 /// room) beside them, so the code gets the lesson's full height.
 ///
+/// Two ladders are offered (the lesson chooser): the CPU's and the GPU's
+/// (resources/examples/gemm-gpu, TVM's "How to optimize convolution on GPU"
+/// ideas on a GEMM). A lesson whose lesson.json names a target is lowered for
+/// it (the GPU ladder: its kernels' TIR and PTX), opening one of its steps in
+/// the editor selects that target, and where its kernels cannot run here (no
+/// GPU) the lesson says so instead of measuring.
+///
 /// Lowering and measuring run as jobs ("lesson-artifacts", "lesson-measure");
 /// the baseline takes seconds to measure, so a measurement shows that it is
 /// busy and can be cancelled. All steps compute the same C = A x B from the
 /// same seeded inputs, so the slow reference is computed once for the ladder.
 #pragma once
 
+#include "driver/CompileRequest.h"
 #include "lesson/LessonSteps.h"
 #include "lesson/LessonTimes.h"
 #include "lesson/UnifiedDiff.h"
@@ -24,6 +32,7 @@
 #include <memory>
 #include <optional>
 
+class QComboBox;
 class QLabel;
 class QProgressBar;
 class QPushButton;
@@ -53,6 +62,10 @@ public:
 
     /// Loads the lesson in `dir` (the constructor loads resourcesDir()/examples/gemm).
     bool loadLesson(const QString& dir);
+    /// The lessons offered: the CPU GEMM ladder, the GPU's.
+    QComboBox* lessonChooser() const { return chooser_; }
+    /// Why this lesson's steps cannot be measured here; empty: they can.
+    QString cannotMeasure() const { return times_->cannotTime(); }
     const Lesson& lesson() const { return times_->lesson(); }
 
     /// The steps with their times (step, time here, tutorial's time), as the
@@ -105,8 +118,12 @@ private:
     void updateFigures();
     void setMeasuring(bool on);
 
+    /// The session's request for lowering or measuring, for the lesson's target.
+    driver::CompileRequest requestFor(driver::CompileMode mode) const;
+
     Session* session_;
     LessonTimes* times_;
+    QComboBox* chooser_;
     QTreeView* steps_;
     LessonChart* chart_;
     QLabel* source_;

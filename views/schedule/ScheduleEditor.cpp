@@ -2,6 +2,7 @@
 
 #include "common/DevicePeak.h"
 #include "common/Session.h"
+#include "common/TargetChoice.h"
 #include "schedule/ScheduleGraphView.h"
 #include "schedule/ScriptEdit.h"
 
@@ -76,6 +77,13 @@ ScheduleEditor::ScheduleEditor(Session* session, QWidget* parent)
     busy_->setMaximumWidth(120);
     busy_->setVisible(false);
     toolbar->addWidget(busy_);
+    // The target the script is lowered for: CUDA lowers through the GPU
+    // pipeline, whose verifier's errors show at the schedule line.
+    toolbar->addSeparator();
+    auto* targetLabel = new QLabel(tr("Target:"));
+    targetLabel->setContentsMargins(4, 0, 4, 0);
+    toolbar->addWidget(targetLabel);
+    toolbar->addWidget(new TargetSelector(session, toolbar));
 
     edit_->setReadOnly(true);
     status_->setWordWrap(true);

@@ -11,6 +11,7 @@
 #include "common/MessageLog.h"
 #include "common/Resources.h"
 #include "common/Session.h"
+#include "common/TargetChoice.h"
 #include "shell/Language.h"
 #include "shell/PassReference.h"
 
@@ -380,22 +381,26 @@ void MainWindow::updateTitle() {
 
 void MainWindow::chooseTarget() {
     // Presets a user of this machine is likely to want; any target text works.
-    const QStringList presets{QStringLiteral("host"), QStringLiteral("x86_64 -mcpu=skylake-avx512"),
+    QStringList presets{QStringLiteral("host"), QStringLiteral("x86_64 -mcpu=skylake-avx512"),
                               QStringLiteral("x86_64 -mcpu=haswell"), QStringLiteral("aarch64 -mcpu=cortex-a72"),
                               QStringLiteral("armv7"), QStringLiteral("riscv64")};
+    // NVIDIA GPUs: PTX (and SASS) in the code view; runs need a GPU.
+    for (const TargetPreset& p : cudaPresets()) presets.append(p.target);
     QStringList items = presets;
     if (!items.contains(session_->target())) items.prepend(session_->target());
     bool ok = false;
     const QString text = QInputDialog::getItem(
         this, tr("Target"),
-        tr("Generate code for (host, an architecture, a triple with -mcpu/-mattr, or llvm -mtriple=…):"), items,
+        tr("Generate code for (host, an architecture, a triple with -mcpu/-mattr, llvm -mtriple=…, or cuda "
+           "-mcpu=sm_90 for an NVIDIA GPU):"),
+        items,
         int(items.indexOf(session_->target())), true, &ok);
     if (ok) session_->setTarget(text);
 }
 
 void MainWindow::onTargetChanged() {
     updateTitle();
-    showMessage(tr("Target: %1").arg(QString::fromStdString(session_->request().target.str())), false);
+    showMessage(tr("Target: %1").arg(targetText(session_->request().target)), false);
     // The open model's kernels were made for the old target: compile it again.
     auto m = session_->model();
     if (session_->kind() == Session::Kind::Model && m)
@@ -432,7 +437,8 @@ void MainWindow::showAbout() {
     QMessageBox::about(this, tr("About Tessel"),
                        tr("<h3>Tessel %1</h3><p>An IDE for seeing and tuning deep-learning compilation: ONNX models "
                           "become fused operators, tensor expressions with schedules, loop programs (TIR), LLVM IR "
-                          "and assembly, all shown side by side.</p><p>Built with Qt %2, LLVM 16 and Graphviz.</p>")
+                          "and assembly (PTX and CUDA C for NVIDIA GPUs), all shown side by side.</p><p>Built with "
+                          "Qt %2, LLVM 16 and Graphviz.</p>")
                            .arg(QCoreApplication::applicationVersion(), QString::fromLatin1(qVersion())));
 }
 

@@ -218,7 +218,7 @@ private:
     QMenu *fileMenu_ = nullptr, *recentMenu_ = nullptr, *examplesMenu_ = nullptr, *viewMenu_ = nullptr,
           *runMenu_ = nullptr, *recordsMenu_ = nullptr, *settingsMenu_ = nullptr, *languageMenu_ = nullptr, *helpMenu_ = nullptr;
     QAction *openAct_, *openProjectAct_, *saveAct_, *saveAsAct_, *revertAct_, *saveProjectAct_, *saveProjectAsAct_, *quitAct_, *compileRunAct_,
-        *cancelAct_, *passRefAct_, *lessonAct_, *aboutAct_, *aboutQtAct_, *resetLayoutAct_, *targetAct_,
+        *cancelAct_, *passRefAct_, *lessonAct_, *gpuLessonAct_, *aboutAct_, *aboutQtAct_, *resetLayoutAct_, *targetAct_,
         *maximiseAct_;
     QActionGroup* languageGroup_ = nullptr;
     QMap<QString, QAction*> languageActions_;

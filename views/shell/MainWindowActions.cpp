@@ -7,6 +7,7 @@
 #include "common/Jobs.h"
 #include "common/Resources.h"
 #include "common/Session.h"
+#include "lesson/LessonView.h"
 #include "shell/Language.h"
 
 #include <QAction>
@@ -81,6 +82,11 @@ void MainWindow::createActions() {
     connect(passRefAct_, &QAction::triggered, this, &MainWindow::showPassReference);
     lessonAct_ = new QAction(this);
     connect(lessonAct_, &QAction::triggered, this, [this] { showView(QStringLiteral("LessonDock")); });
+    gpuLessonAct_ = new QAction(this);
+    connect(gpuLessonAct_, &QAction::triggered, this, [this] {
+        showView(QStringLiteral("LessonDock"));
+        if (auto* lesson = view<LessonView>()) lesson->loadLesson(resourcePath(QStringLiteral("examples/gemm-gpu")));
+    });
     aboutAct_ = new QAction(this);
     connect(aboutAct_, &QAction::triggered, this, &MainWindow::showAbout);
     aboutQtAct_ = new QAction(this);
@@ -158,6 +164,7 @@ void MainWindow::createMenus() {
     helpMenu_->setObjectName(QStringLiteral("HelpMenu"));
     helpMenu_->addAction(passRefAct_);
     helpMenu_->addAction(lessonAct_);
+    helpMenu_->addAction(gpuLessonAct_);
     helpMenu_->addSeparator();
     helpMenu_->addAction(aboutAct_);
     helpMenu_->addAction(aboutQtAct_);
@@ -194,6 +201,7 @@ void MainWindow::retranslate() {
     helpMenu_->setTitle(tr("&Help"));
     passRefAct_->setText(tr("&Pass Reference"));
     lessonAct_->setText(tr("&GEMM Lesson"));
+    gpuLessonAct_->setText(tr("G&PU GEMM Lesson (PTX)"));
     aboutAct_->setText(tr("&About Tessel"));
     aboutQtAct_->setText(tr("About &Qt"));
     cancelButton_->setText(tr("Cancel"));

@@ -257,7 +257,7 @@ private slots:
     }
 
     void llvmPaneSwitchesBetweenBeforeAndAfter() {
-        auto* combo = view_->findChild<QComboBox*>();
+        auto* combo = view_->findChild<QComboBox*>(QStringLiteral("LlvmMode")); // not the target selector
         QVERIFY(combo);
         combo->setCurrentIndex(0);
         QVERIFY(!view_->llvmOptimized());

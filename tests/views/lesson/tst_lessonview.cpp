@@ -10,8 +10,12 @@
 #include "lesson/LessonView.h"
 #include "lesson/UnifiedDiff.h"
 #include "common/Resources.h"
+#include "codegen/Target.h"
+#include "driver/Measure.h"
 
+#include <QComboBox>
 #include <QDir>
+#include <QTabWidget>
 #include <QFileInfo>
 #include <QProgressBar>
 #include <QPushButton>
@@ -42,6 +46,19 @@ class TestLessonView : public QObject {
     Session session_;
     LessonView* view_ = nullptr;
     int legendPixels_ = 0; ///< the measured colour before any bar: the legend's icon
+
+    /// The lesson at the two screen sizes the layout rule checks, for looking at.
+    void saveShots(const QString& name) {
+        const QSize was = view_->size();
+        for (const QSize size : {QSize(1920, 1080), QSize(1366, 768)}) {
+            view_->resize(size);
+            QTest::qWait(200);
+            const QString dir = QStringLiteral(TESSEL_BINARY_DIR "/screenshots");
+            QDir().mkpath(dir);
+            QVERIFY(view_->grab().save(QStringLiteral("%1/%2-%3x%4.png").arg(dir, name).arg(size.width()).arg(size.height())));
+        }
+        view_->resize(was);
+    }
 
 private slots:
     void initTestCase() {
@@ -212,6 +229,63 @@ private slots:
         hidden.show();
         QVERIFY(ready.wait(60000));
         QVERIFY(hidden.tirView()->toPlainText().contains(QLatin1String("for")));
+    }
+
+    /// The GPU ladder: its four steps, their kernels' TIR and PTX, no timing
+    /// where there is no GPU (never a CPU emulation's time), and opening a
+    /// step selects the CUDA target.
+    void gpuLesson() {
+        QComboBox* chooser = view_->lessonChooser();
+        QCOMPARE(chooser->count(), 2);
+        const int gpu = chooser->findData(resourcePath(QStringLiteral("examples/gemm-gpu")));
+        QVERIFY(gpu >= 0);
+        QVERIFY(chooser->itemText(gpu).contains(QLatin1String("GPU")));
+        QSignalSpy ready(view_, &LessonView::artifactsReady);
+        emit chooser->activated(gpu);
+        QCOMPARE(view_->stepCount(), 5);
+        QCOMPARE(view_->lesson().target, QStringLiteral("cuda -mcpu=sm_90"));
+        QCOMPARE(cell(0, LessonTimes::Step), QStringLiteral("GPU GEMM ladder, step 1: bind loops to blocks and threads."));
+        QVERIFY(cell(3, LessonTimes::Step).contains(QLatin1String("vectorised cooperative loads")));
+        QVERIFY(cell(4, LessonTimes::Step).contains(QLatin1String("double buffering")));
+        QCOMPARE(view_->tabs()->tabText(3), QStringLiteral("PTX"));
+        QVERIFY(view_->lesson().sourceUrl.endsWith(QLatin1String("opt_conv_cuda.html")));
+        view_->selectStep(1);
+        if (!view_->tirView()->toPlainText().contains(QLatin1String("thread_binding"))) QVERIFY(ready.wait(60000));
+        QVERIFY2(view_->tirView()->toPlainText().contains(QLatin1String("T.thread_binding")),
+                 qPrintable(view_->tirView()->toPlainText().left(400)));
+        QVERIFY(view_->assemblyView()->toPlainText().contains(QLatin1String(".entry gemm_kernel0")));
+        QVERIFY(view_->publishedText().contains(QLatin1String("Memory Hierarchy")));
+
+        const std::string why = tessel::driver::whyCannotRun(tessel::codegen::resolveTarget("cuda -mcpu=sm_90"));
+        if (why.empty()) {
+            QVERIFY(view_->cannotMeasure().isEmpty());
+            QVERIFY(view_->measureButton()->isEnabled());
+        } else {
+            // Said plainly, in the label, the button and the time column; nothing is run.
+            QCOMPARE(view_->cannotMeasure(), QString::fromStdString(why));
+            QVERIFY(!view_->measureButton()->isEnabled());
+            QVERIFY2(view_->measuredText().startsWith(QLatin1String("Not timed here")), qPrintable(view_->measuredText()));
+            QCOMPARE(cell(1, LessonTimes::Measured), QStringLiteral("no GPU"));
+            QVERIFY2(view_->chart()->emptyText().contains(QLatin1String("need a GPU")), qPrintable(view_->chart()->emptyText()));
+            view_->measure();
+            QVERIFY(!view_->isMeasuring());
+            QCOMPARE(session_.jobs()->runningCount(), 0);
+        }
+        saveShots(QStringLiteral("gpu-lesson"));
+
+        // Opening a GPU step edits it for the GPU.
+        QTest::mouseClick(view_->openButton(), Qt::LeftButton);
+        QCOMPARE(session_.target(), QStringLiteral("cuda -mcpu=sm_90"));
+        QVERIFY(session_.sourcePath().endsWith(QLatin1String("02_shared_tiles.te")));
+
+        // Back to the CPU's ladder: timed again, its assembly tab named so.
+        emit chooser->activated(chooser->findData(resourcePath(QStringLiteral("examples/gemm"))));
+        QCOMPARE(view_->stepCount(), 8);
+        QVERIFY(view_->measureButton()->isEnabled());
+        QCOMPARE(view_->tabs()->tabText(3), QStringLiteral("Assembly"));
+        QCOMPARE(cell(1, LessonTimes::Measured), QString());
+        QVERIFY(view_->chart()->emptyText().isEmpty()); // the tutorial's bars
+        session_.setTarget(QStringLiteral("host"));
     }
 
     void lineDiffMarksChanges() {

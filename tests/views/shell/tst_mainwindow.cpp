@@ -62,6 +62,8 @@ private slots:
     void readableAtRealScreenSizes_data();
     void readableAtRealScreenSizes();
     void aMaximisedViewGivesWayToChoices();
+    void gpuKernelAtRealScreenSizes_data();
+    void gpuKernelAtRealScreenSizes();
 
 private:
     void clickLine(CodeEditor* e, int line);
@@ -913,4 +915,71 @@ void TestMainWindow::aMaximisedViewGivesWayToChoices() {
 }
 
 QTEST_MAIN(TestMainWindow)
+/// A GPU ladder step with CUDA chosen at the two screen sizes: the code view
+/// shows the kernel's TIR (thread bindings) and its PTX in front, every code
+/// pane keeps 60 columns, and the GPU lesson chosen shows its steps and PTX.
+/// The pictures land in <build>/screenshots/gpu-<W>x<H>/.
+void TestMainWindow::gpuKernelAtRealScreenSizes_data() {
+    readableAtRealScreenSizes_data();
+}
+
+void TestMainWindow::gpuKernelAtRealScreenSizes() {
+    QFETCH(QSize, screen);
+    QSettings().remove(QStringLiteral("window"));
+    const QRect available(0, 0, screen.width(), screen.height() - 32);
+    const QRect frame = fitWindowToScreen(preferredWindowSize(available.size()), available);
+    MainWindow w;
+    w.resize(frame.size());
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    Session* s = w.session();
+    QVERIFY(w.openFile(QStringLiteral(TESSEL_SOURCE_DIR "/resources/examples/gemm-gpu/02_shared_tiles.te")));
+    QVERIFY(s->setTarget(QStringLiteral("cuda -mcpu=sm_90")));
+    QTRY_VERIFY_WITH_TIMEOUT(s->artifacts() && s->artifacts()->target.isGPU(), 60000);
+    QVERIFY(s->jobs()->waitForIdle(60000));
+    CodeView* code = w.view<CodeView>();
+    QTRY_VERIFY_WITH_TIMEOUT(code->linksReady(), 30000);
+    settle();
+    // Opening a script chose the schedule editor, which fills a small window:
+    // the maximise key brings the code view back beside it.
+    if (!w.maximisedView().isEmpty()) w.restoreMaximised();
+    settle();
+    QVERIFY(code->isVisible() && !code->visibleRegion().isEmpty());
+    QCOMPARE(code->paneName(CodeView::Assembly), QStringLiteral("PTX"));
+    QVERIFY(code->isPaneInFront(CodeView::Tir) && code->isPaneInFront(CodeView::Assembly));
+    QVERIFY(code->pane(CodeView::Tir)->toPlainText().contains(QLatin1String("T.thread_binding")));
+    QVERIFY(code->pane(CodeView::Assembly)->toPlainText().contains(QLatin1String(".entry gemm_kernel0")));
+    QVERIFY2(narrowPanes(&w, 60).isEmpty(), qPrintable(narrowPanes(&w, 60).join(QStringLiteral("; "))));
+    // Light the TIR line that became the most PTX, as a user's click would
+    // (what `tessel --screenshots` does on a CPU).
+    const auto& map = s->artifacts()->build.assemblyLines;
+    int best = 0;
+    for (int l = 1; l < int(map.fromTir.size()); ++l)
+        if (map.linesOf(l).size() > map.linesOf(best).size()) best = l;
+    QVERIFY(best > 0);
+    code->activateLine(CodeView::Tir, best);
+    code->pane(CodeView::Tir)->revealLine(best);
+    QVERIFY(!code->linkedLines(CodeView::Assembly).isEmpty());
+    settle();
+    const QString dir = QStringLiteral(TESSEL_BINARY_DIR "/screenshots/gpu-%1x%2").arg(screen.width()).arg(screen.height());
+    QDir().mkpath(dir);
+    QVERIFY(w.grab().save(dir + QStringLiteral("/code-view.png")));
+
+    // The GPU lesson, chosen: its five steps, the chosen step's PTX.
+    w.showView(QStringLiteral("LessonDock"));
+    LessonView* lesson = w.view<LessonView>();
+    QSignalSpy lowered(lesson, &LessonView::artifactsReady);
+    QVERIFY(lesson->loadLesson(QStringLiteral(TESSEL_SOURCE_DIR "/resources/examples/gemm-gpu")));
+    QCOMPARE(lesson->stepCount(), 5);
+    lesson->tabs()->setCurrentIndex(3);
+    QVERIFY(lowered.wait(60000));
+    QVERIFY(lesson->assemblyView()->toPlainText().contains(QLatin1String(".entry gemm_kernel0")));
+    QVERIFY(s->jobs()->waitForIdle(60000));
+    settle();
+    QVERIFY2(narrowPanes(&w, 60).isEmpty(), qPrintable(narrowPanes(&w, 60).join(QStringLiteral("; "))));
+    QVERIFY(w.grab().save(dir + QStringLiteral("/lesson.png")));
+    s->setTarget(QStringLiteral("host"));
+    QVERIFY(s->jobs()->waitForIdle(60000));
+}
+
 #include "tst_mainwindow.moc"
