@@ -827,27 +827,25 @@ runtime::TimeEvaluator evaluatorFor(int repeat) {
     return ev;
 }
 
-/// `run FILE.te --target cuda`: each function as a kernel bundle on the
-/// first CUDA device, checked against the default schedule on this CPU.
+/// `run FILE.te --target cuda`: each function on the first CUDA device
+/// (driver::runAndCheck's GPU path), checked against the default schedule on
+/// this CPU; without a GPU, the runtime's reason.
 int runOnGpu(const Args& a) {
-    const runtime::Device gpu = runtime::Device::cuda(0);
-    runtime::deviceAPI(gpu); // throws with the reason when there is no GPU or driver
+    const std::string why = driver::whyCannotRun(requestFor(a).target);
+    if (!why.empty()) throw std::runtime_error(why);
     auto fns = lowerFile(a.file, false, a);
-    const Target target = requestFor(a).target;
     bool allOk = true;
     for (auto& f : fns) {
-        std::filesystem::path dir = std::filesystem::temp_directory_path() /
-                                    ("tessel-bundle-" + std::to_string(::getpid()) + "-" + f.name);
-        auto bundle = driver::exportKernelBundle(f, dir.string(), target);
-        runtime::BundleRun r = runtime::runBundle(bundle, gpu, a.repeat > 0 ? a.repeat : 10);
-        std::filesystem::remove_all(dir);
-        allOk &= r.ok;
-        double gflops = r.medianMs > 0 ? bundle.flops / (r.medianMs * 1e6) : 0;
+        driver::RunOptions ro;
+        ro.request = requestFor(a);
+        ro.evaluator = evaluatorFor(a.repeat);
+        auto rep = driver::runAndCheck(f, ro);
+        allOk &= rep.ok;
         std::printf("%s: %s on %s\n  latency %.4f ms (median of %zu, CUDA events), %.1f GFLOP/s\n  max abs err %.3g\n",
-                    f.name.c_str(), r.ok ? "ok" : "FAILED",
-                    static_cast<runtime::CudaDeviceAPI&>(runtime::deviceAPI(gpu)).describe(0).c_str(), r.medianMs,
-                    r.ms.size(), gflops, r.maxAbsErr);
-        if (!r.ok) std::printf("  %s\n", r.message.c_str());
+                    f.name.c_str(), rep.ok ? "ok" : "FAILED",
+                    static_cast<runtime::CudaDeviceAPI&>(runtime::deviceAPI(runtime::Device::cuda(0))).describe(0).c_str(),
+                    rep.latencyMs, rep.repeatsMs.size(), rep.gflops, rep.maxAbsErr);
+        if (!rep.ok) std::printf("  %s\n", rep.error.c_str());
     }
     return allOk ? 0 : 1;
 }
