@@ -131,10 +131,10 @@ Tensors conv(const OpContext& ctx) {
 /// the inferred output: explicit pads, or with output_shape or auto_pad SAME
 /// the ONNX rule (the total split evenly, the odd element at the end for
 /// SAME_UPPER and at the beginning otherwise; a larger output extends the end).
-Tensors convTranspose(const OpContext& ctx) {
-    const auto& xs = ctx.inputType(0).shape;
+topi::nn::ConvTransposeParams convTransposeParams(const OpContext& ctx) {
+    const auto xs = ctx.inputType(0).logical().shape;
     const auto& ws = ctx.inputType(1).shape;
-    const auto& ys = ctx.outputType().shape;
+    const auto ys = ctx.outputType().logical().shape;
     const size_t n = xs.size() - 2;
     topi::nn::ConvTransposeParams p;
     p.strides = ctx.intsAttr("strides", n, 1);
@@ -158,11 +158,24 @@ Tensors convTranspose(const OpContext& ctx) {
         p.padding[i] = padBegin;
         p.padding[i + n] = full - ys[i + 2] - padBegin;
     }
-    // 2-d, one group, dilation 1: by phases in channel blocks.
-    if (topi::nn::convTransposeNCHWcApplies(ctx.input(0), ctx.input(1), p))
-        return {topi::nn::convTransposeNCHWc(ctx.input(0), ctx.input(1), p, ctx.optionalInput(2), ctx.name(),
-                                             ctx.packer())};
-    return {topi::nn::convTranspose(ctx.input(0), ctx.input(1), p, ctx.optionalInput(2), ctx.name())};
+    return p;
+}
+
+Tensors convTranspose(const OpContext& ctx) {
+    return {topi::nn::convTranspose(ctx.input(0), ctx.input(1), convTransposeParams(ctx), ctx.optionalInput(2),
+                                    ctx.name())};
+}
+
+/// 2-d, one group, dilation 1: by phases in channel blocks.
+bool convTransposeBlockedApplies(const OpContext& ctx) {
+    return topi::nn::convTransposeNCHWcApplies(ctx.input(0), ctx.input(1), convTransposeParams(ctx),
+                                               convLayouts(ctx));
+}
+
+Tensors convTransposeBlocked(const OpContext& ctx) {
+    return {topi::nn::convTransposeNCHWc(ctx.input(0), ctx.input(1), convTransposeParams(ctx),
+                                         ctx.optionalInput(2), ctx.name(), ctx.packer(), convLayouts(ctx),
+                                         ctx.config())};
 }
 
 Tensors pool(const OpContext& ctx, topi::nn::PoolType type) {
@@ -284,7 +297,22 @@ void addNnStrategies(std::vector<OpStrategy>& s) {
                      return Tensors{topi::nn::gemm(c.input(0), c.input(1), c.optionalInput(2), gemmParams(c), c.name())};
                  },
                  .name = "gemm_generic"});
-    s.push_back({"ConvTranspose", "topi::nn::convTranspose", convTranspose});
+    s.push_back({.op = "ConvTranspose",
+                 .compute = "topi::nn::convTransposeNCHWc",
+                 .apply = convTransposeBlocked,
+                 .name = "conv_transpose_nchwc",
+                 .priority = 10,
+                 .when = convTransposeBlockedApplies,
+                 .condition = "2-d float32, one group, dilation 1, no negative begin padding (by phases, input "
+                              "and output in channel blocks after alter-layout)",
+                 .targets = kCpuKinds,
+                 .tunable = true,
+                 .layouts = true,
+                 .version = 2}); // v2: blocked input and output, knob reg_block
+    s.push_back({.op = "ConvTranspose",
+                 .compute = "topi::nn::convTranspose",
+                 .apply = convTranspose,
+                 .name = "conv_transpose_generic"});
     s.push_back({.op = "MatMul",
                  .compute = "topi::nn::matmulPacked",
                  .apply = matmulPacked,

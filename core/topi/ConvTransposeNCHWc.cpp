@@ -2,6 +2,7 @@
 
 #include "ir/Check.h"
 #include "ir/Diagnostic.h"
+#include "ir/Layout.h"
 #include "topi/NnUtil.h"
 #include "topi/Knobs.h"
 #include "topi/Tags.h"
@@ -49,24 +50,48 @@ int64_t tapOf(const PhaseAxis& a, int64_t r, int64_t t) { return (r + a.pad) % a
 
 namespace nn {
 
-bool convTransposeNCHWcApplies(const Tensor& x, const Tensor& w, const ConvTransposeParams& p) {
-    if (x.ndim() != 4 || w.ndim() != 4 || x->dtype != DataType::float32() || w->dtype != DataType::float32() ||
-        p.groups != 1)
+namespace {
+
+/// The channel block of a stored layout (0: plain).
+int64_t blockOfLayout(const std::string& layout) { return layout.empty() ? 0 : Layout::of(layout).blockOf('C'); }
+
+/// The logical NCHW shape of data stored plain or in `block`-channel blocks.
+std::vector<int64_t> logicalShape(const Tensor& x, int64_t block) {
+    auto xs = staticShape(x);
+    if (block) {
+        xs[1] *= block;
+        xs.pop_back();
+    }
+    return xs;
+}
+
+} // namespace
+
+bool convTransposeNCHWcApplies(const Tensor& x, const Tensor& w, const ConvTransposeParams& p,
+                               const ConvLayouts& layouts) {
+    const int64_t xb = blockOfLayout(layouts.data), ob = blockOfLayout(layouts.out);
+    if (x.ndim() != (xb ? 5 : 4) || w.ndim() != 4 || x->dtype != DataType::float32() ||
+        w->dtype != DataType::float32() || p.groups != 1)
         return false;
     for (int64_t d : p.dilation)
         if (d != 1) return false;
     if (p.padding.size() == 4 && (p.padding[0] < 0 || p.padding[1] < 0)) return false;
     if (p.padding.size() == 2 && (p.padding[0] < 0 || p.padding[1] < 0)) return false;
     if (p.padding.size() == 1 && p.padding[0] < 0) return false;
-    return staticShape(w)[0] == staticShape(x)[1];
+    const auto ws = staticShape(w);
+    if (ob && ws[1] % ob != 0) return false;
+    return ws[0] == logicalShape(x, xb)[1];
 }
 
 Tensor convTransposeNCHWc(const Tensor& x, const Tensor& w, const ConvTransposeParams& params, const Tensor& bias,
-                          const std::string& name, ConstantPacker* packer) {
-    if (!convTransposeNCHWcApplies(x, w, params))
-        throw CompileError("the blocked transposed convolution needs float32 NCHW data, one group, dilation 1 "
-                           "and weights [C, OC, KH, KW] for the input's C channels");
-    const auto xs = staticShape(x), ws = staticShape(w);
+                          const std::string& name, ConstantPacker* packer, const ConvLayouts& layouts,
+                          te::ConfigSpace* cfg) {
+    if (!convTransposeNCHWcApplies(x, w, params, layouts))
+        throw CompileError("the blocked transposed convolution needs float32 NCHW data (or NCHW[x]c), one group, "
+                           "dilation 1, weights [C, OC, KH, KW] for the input's C channels and OC a multiple of "
+                           "the output block");
+    const int64_t xb = blockOfLayout(layouts.data), ob = blockOfLayout(layouts.out);
+    const auto xs = logicalShape(x, xb), ws = staticShape(w);
     const auto strides = perAxis(params.strides, 2, 1, "strides");
     const auto outPad = perAxis(params.outputPadding, 2, 0, "output padding");
     const Padding pads = expandPadding(params.padding, 2);
@@ -74,8 +99,14 @@ Tensor convTransposeNCHWc(const Tensor& x, const Tensor& w, const ConvTransposeP
     const PhaseAxis aw = phaseAxis(xs[3], ws[3], strides[1], pads.begin[1], pads.end[1], outPad[1]);
     if (ah.out < 1 || aw.out < 1) throw CompileError("the transposed convolution's output would be empty");
     const int64_t n = xs[0], c = xs[1], oc = ws[1];
-    const int64_t icBn = c % 16 == 0 ? 16 : largestDivisorAtMost(c, 16);
-    const int64_t ocBn = oc % 16 == 0 ? 16 : 8;
+    // The padded copy regroups the input channels freely, so their block is
+    // the reduction's inner loop only: long enough that the loops around it
+    // cost little (measured: 32 before 16 before 8 on the DCGAN layers,
+    // whatever the data's stored block); knob tile_ic. Blocked output is
+    // computed in its blocks (alter-layout's, from the target's vector width).
+    const int64_t icDefault = largestDivisorAtMost(c, 32);
+    const int64_t icBn = cfg ? defineInnerSplit(*cfg, "tile_ic", c, 64, icDefault) : icDefault;
+    const int64_t ocBn = ob ? ob : oc % 16 == 0 ? 16 : 8;
     const int64_t ocBlocks = (oc + ocBn - 1) / ocBn;
     const int64_t sh = ah.stride, sw = aw.stride;
 
@@ -84,10 +115,16 @@ Tensor convTransposeNCHWc(const Tensor& x, const Tensor& w, const ConvTransposeP
     Tensor data = te::compute(
         toExprs({n, c / icBn, ah.padded, aw.padded, icBn}),
         [&](const std::vector<Var>& i) {
-            return paddedRead(x,
-                              {i[0], i[1] * intImm(icBn) + i[4], i[2] - intImm(ah.taps - 1),
-                               i[3] - intImm(aw.taps - 1)},
-                              makeZero(DataType::float32()));
+            Expr hh = i[2] - intImm(ah.taps - 1), ww = i[3] - intImm(aw.taps - 1);
+            std::vector<Expr> idx;
+            if (xb == icBn) {
+                idx = {i[0], i[1], hh, ww, i[4]};
+            } else {
+                Expr ch = i[1] * intImm(icBn) + i[4];
+                idx = xb ? std::vector<Expr>{i[0], floordiv(ch, intImm(xb)), hh, ww, floormod(ch, intImm(xb))}
+                         : std::vector<Expr>{i[0], ch, hh, ww};
+            }
+            return paddedRead(x, idx, makeZero(DataType::float32()));
         },
         name + "_data", tag::kPad, {"n", "cb", "h", "w", "ci"});
 
@@ -144,6 +181,18 @@ Tensor convTransposeNCHWc(const Tensor& x, const Tensor& w, const ConvTransposeP
         },
         name + "_conv", tag::kConvTransposeNCHWc, {"n", "ocb", "rh", "rw", "qh", "qw", "oc"});
 
+    if (ob) {
+        // Stored in the output's channel blocks (ob == ocBn): phases interleave, channels stay whole vectors.
+        return te::compute(
+            toExprs({n, oc / ob, ah.out, aw.out, ob}),
+            [&](const std::vector<Var>& i) {
+                Expr v = conv({i[0], i[1], floormod(i[2], intImm(sh)), floormod(i[3], intImm(sw)),
+                               floordiv(i[2], intImm(sh)), floordiv(i[3], intImm(sw)), i[4]});
+                if (bias.defined()) v = v + bias({i[1] * intImm(ob) + i[4]});
+                return v;
+            },
+            name, tag::kInjective, {"n", "ocb", "h", "w", "oc"});
+    }
     return te::compute(
         toExprs({n, oc, ah.out, aw.out}),
         [&](const std::vector<Var>& i) {
@@ -157,43 +206,126 @@ Tensor convTransposeNCHWc(const Tensor& x, const Tensor& w, const ConvTransposeP
 
 } // namespace nn
 
+namespace {
+
+/// The register blocks [channel blocks, rows, columns, column phases] of a
+/// product with `ocBlocks` channel blocks (of `vectors` registers each) and
+/// phases of qh x qw pixels, s_w column phases; the blocks that fit
+/// `registers` (accumulators, one phase's weights and a broadcast input),
+/// and the default: the most multiply-adds per load (capped where two loads
+/// per cycle feed two FMA pipes), then the most accumulators, then fewer
+/// rows and phases. The column phases of one block read overlapping inputs
+/// (counted once: one more column than the block's).
+struct PhaseBlocks {
+    std::vector<te::KnobValue> choices;
+    size_t defaultIndex = 0;
+};
+
+PhaseBlocks phaseRegisterBlocks(int64_t ocBlocks, int64_t qh, int64_t qw, int64_t sw, int64_t vectors,
+                                int registers) {
+    auto divisors = [](int64_t n, int64_t limit) {
+        std::vector<int64_t> d;
+        for (int64_t k = 1; k <= std::min(n, limit); ++k)
+            if (n % k == 0) d.push_back(k);
+        return d;
+    };
+    std::vector<int64_t> phases{1};
+    if (sw > 1) phases.push_back(sw);
+    PhaseBlocks r;
+    double bestScore = -1;
+    int64_t bestAcc = -1;
+    for (int64_t cb : divisors(ocBlocks, 4))
+        for (int64_t rows : divisors(qh, 8))
+            for (int64_t cols : divisors(qw, 32))
+                for (int64_t ph : phases) {
+                    const int64_t acc = cb * rows * cols * ph * vectors;
+                    if (acc + cb * vectors + 1 > registers) continue;
+                    r.choices.emplace_back(std::vector<int64_t>{cb, rows, cols, ph});
+                    const int64_t loads = cb * ph * vectors + rows * (cols + (ph > 1 ? 1 : 0));
+                    const double score = std::min(2.0, double(acc) / double(loads));
+                    // Ties keep the earlier choice: fewer rows and phases.
+                    if (score > bestScore + 1e-9 || (score > bestScore - 1e-9 && acc > bestAcc)) {
+                        bestScore = score;
+                        bestAcc = acc;
+                        r.defaultIndex = r.choices.size() - 1;
+                    }
+                }
+    return r;
+}
+
+} // namespace
+
 void scheduleConvTransposeNCHWc(te::Schedule& s, const te::Tensor& conv, const te::Tensor& out,
                                 const ScheduleOptions& options, te::ConfigSpace& cfg) {
     auto* convOp = dynamic_cast<const te::ComputeOpNode*>(conv->op.get());
-    TESSEL_CHECK(convOp && convOp->axis.size() == 7 && out.ndim() == 4,
+    TESSEL_CHECK(convOp && convOp->axis.size() == 7 && (out.ndim() == 4 || out.ndim() == 5),
                  "blocked transposed convolution schedule on unexpected stages");
     auto extent = [](const IterVar& iv) { return extentOr(iv, 1); };
-    const int64_t sw = extent(convOp->axis[3]), qw = extent(convOp->axis[5]);
+    const int64_t ocBlocks = extent(convOp->axis[1]), qh = extent(convOp->axis[4]), qw = extent(convOp->axis[5]);
+    const int64_t ocBn = extent(convOp->axis[6]);
 
-    // The output (NCHW, with the fused operators): plain injective loops; it
-    // reads the product, which is materialised whole (a few hundred KB).
+    // The output (with the fused operators, plain or in channel blocks):
+    // injective loops reading the product, which is materialised whole (its
+    // phase-major order is not the output's; a few hundred KB at most).
     scheduleInjective(s[out], options);
 
-    // The product: a task per (image, channel block, row phase, row); the
-    // register block is tile_w columns of every column phase x oc_bn channels.
-    const int64_t tileW = defineInnerSplit(cfg, "tile_w", qw, 16,
-                                           largestDivisorAtMost(qw, std::max<int64_t>(1, 14 / sw)));
+    // Every phase is a stride-1 convolution with its own sub-kernel: the
+    // register block is channel blocks x rows x columns of one phase, or of
+    // every column phase at once (their reads overlap: phase r reads from
+    // column (r + pad) / s on, so the block loads fewer input values per
+    // multiply-add, which matters when there are few channel blocks).
+    const int64_t vectorsPerBlock = std::max<int64_t>(1, (ocBn + options.vectorLanes - 1) / options.vectorLanes);
+    const PhaseBlocks blocks = phaseRegisterBlocks(ocBlocks, qh, qw, extent(convOp->axis[3]), vectorsPerBlock,
+                                                   options.vectorRegisters);
+    TESSEL_CHECK(!blocks.choices.empty(), "no register block fits");
+    const auto block = defineChoiceKnob(cfg, "reg_block", blocks.choices, blocks.choices[blocks.defaultIndex]).ints();
+    const int64_t phasesInBlock = block[3];
+
+    // The product: a task per (image, channel-block group, row phase, row
+    // block); inside, per column phase or for all of them, one register block
+    // at a time.
     te::Tensor acc = s.cacheWrite(conv, "local");
     te::Stage c = s[conv];
     auto* copyOp = dynamic_cast<const te::ComputeOpNode*>(c.op().get());
     const auto& ax = copyOp->axis; // n, ocb, rh, rw, qh, qw, oc
-    auto [wo, wi] = c.split(ax[5], intImm(tileW));
-    c.reorder({ax[0], ax[1], ax[2], ax[4], wo, ax[3], wi, ax[6]});
-    IterVar task = c.fuse(c.fuse(c.fuse(ax[0], ax[1]), ax[2]), ax[4]);
+    auto [cbo, cbi] = c.split(ax[1], intImm(block[0]));
+    auto [qho, qhi] = c.split(ax[4], intImm(block[1]));
+    auto [qwo, qwi] = c.split(ax[5], intImm(block[2]));
+    if (phasesInBlock > 1) {
+        c.reorder({ax[0], cbo, ax[2], qho, qwo, cbi, ax[3], qhi, qwi, ax[6]});
+        c.unroll(ax[3]);
+    } else {
+        c.reorder({ax[0], cbo, ax[2], qho, ax[3], qwo, cbi, qhi, qwi, ax[6]});
+    }
+    // A task keeps its channel blocks' sub-kernels (C x blocks x s_w x taps
+    // vectors, a few hundred KB at most) in cache over all its rows: with the
+    // rows split among tasks as well, each task would stream the same weights
+    // again (the 4x4-pixel layers with megabytes of weights are bound by it).
+    // Rows join the tasks only when there are too few of them.
+    IterVar task = c.fuse(c.fuse(ax[0], cbo), ax[2]);
+    const int64_t tasks = extent(convOp->axis[0]) * (ocBlocks / block[0]) * extent(convOp->axis[2]);
+    if (tasks < options.minParallelPlanes) task = c.fuse(task, qho);
     c.parallel(task);
+    c.unroll(cbi);
+    c.unroll(qhi);
+    c.unroll(qwi);
     c.vectorize(ax[6]);
 
     te::Stage a = s[acc];
-    a.computeAt(c, wo);
+    a.computeAt(c, qwo);
     auto* accOp = dynamic_cast<const te::ComputeOpNode*>(a.op().get());
+    const auto& aa = accOp->axis;
     std::vector<IterVar> order(accOp->reduceAxis.begin(), accOp->reduceAxis.end());
-    order.push_back(accOp->axis[3]);
-    order.push_back(accOp->axis[5]);
-    order.push_back(accOp->axis[6]);
+    for (int k : {1, 3, 4, 5, 6}) order.push_back(aa[size_t(k)]);
     a.reorder(order);
-    a.unroll(accOp->axis[3]);
-    a.unroll(accOp->axis[5]);
-    a.vectorize(accOp->axis[6]);
+    a.unroll(aa[1]);
+    a.unroll(aa[3]);
+    a.unroll(aa[4]);
+    a.unroll(aa[5]);
+    a.vectorize(aa[6]);
+    // The reduction stays loops around the block (as in the direct
+    // convolution: unrolled, taps interleave and the block spills).
+    // for (auto& r : accOp->reduceAxis) a.pragma(r, "llvm_unroll", intImm(1));
 
     // The padded input: every block row in parallel.
     for (auto& t : convOp->inputTensors()) {
@@ -201,6 +333,19 @@ void scheduleConvTransposeNCHWc(te::Schedule& s, const te::Tensor& conv, const t
         if (!op || op->tag != tag::kPad) continue;
         te::Stage st = s[t];
         st.parallel(st.fuse(st.fuse(op->axis[0], op->axis[1]), op->axis[2]));
+        // Vectors of the data's stored block only (from NCHW, or across
+        // stored blocks, they would gather one channel plane apart).
+        int64_t stored = 0;
+        for (auto& in : op->inputTensors())
+            if (in.ndim() == 5) stored = staticShape(in)[4];
+        const int64_t icBn = extent(op->axis[4]);
+        if (stored == icBn) {
+            st.vectorize(op->axis[4]);
+        } else if (stored > 1 && icBn % stored == 0) {
+            auto [cio, cii] = st.split(op->axis[4], intImm(stored));
+            (void)cio;
+            st.vectorize(cii);
+        }
     }
 }
 

@@ -130,7 +130,8 @@ te::Schedule scheduleFused(const std::vector<te::Tensor>& outputs, const Schedul
     // A matrix product of two activations (its output may be the product itself).
     const bool matmulScheduled = !anchor.defined() && matmul.defined() && outputs.size() == 1 &&
                                  matmulScheduleApplies(matmul, outputs[0]);
-    const bool convTransposeScheduled = convTranspose.defined() && outputs.size() == 1 && outputs[0].ndim() == 4 &&
+    const bool convTransposeScheduled = convTranspose.defined() && outputs.size() == 1 &&
+                                        (outputs[0].ndim() == 4 || outputs[0].ndim() == 5) &&
                                         !outputs[0]->op.sameAs(convTranspose->op);
     convScheduled = convScheduled || matmulScheduled || convTransposeScheduled;
     for (te::Stage stage : s.stages()) {

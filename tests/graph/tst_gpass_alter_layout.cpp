@@ -4,7 +4,8 @@
 // once), an inverted residual block (1x1 expand, depthwise 3x3, 1x1 project
 // with Clip and a residual; 24 channels take blocks of 8), and a graph that
 // must change layout back (global pooling stays blocked, Flatten needs the
-// plain layout). Also: the layout types (parse/print, logical shapes), the
+// plain layout), a generator's transposed convolutions (blocked through,
+// the 3-channel one writes plain), and a grouped one that stays plain. Also: the layout types (parse/print, logical shapes), the
 // LayoutTransform operator and its constant evaluator, the operators that
 // refuse blocked inputs, and the pass's block rule. Numeric equivalence of
 // compiled models with and without the pass is in tests/driver/tst_modelcompiler.
@@ -254,6 +255,50 @@ private slots:
   return %9
 }
 )"));
+    }
+
+    // A generator's upsampling: ConvTranspose (4x4, stride 2) -> Relu ->
+    // ConvTranspose to 3 channels -> Tanh. The first writes NCHW16c, the
+    // second reads those blocks where they are and writes plain (3 channels
+    // take no block), so no transform is left; a grouped ConvTranspose (the
+    // general compute) gets its input back in the plain layout.
+    void generatorUpsampling() {
+        Graph g("gen");
+        Value x = g.addInput("x", type("float32[1, 64, 4, 4]"));
+        Attributes up;
+        up.set("kernel_shape", std::vector<int64_t>{4, 4});
+        up.set("strides", std::vector<int64_t>{2, 2});
+        up.set("pads", std::vector<int64_t>{1, 1, 1, 1});
+        Value a = g.addOp("ConvTranspose", {x, weights(g, "up1_w", {64, 32, 4, 4})}, up, "up1");
+        Value r = g.addOp("Relu", {a}, {}, "relu");
+        Value b = g.addOp("ConvTranspose", {r, weights(g, "up2_w", {32, 3, 4, 4})}, up, "up2");
+        g.setOutputs({g.addOp("Tanh", {b}, {}, "tanh")});
+        Graph f = altered(g);
+        QCOMPARE(QString::fromStdString(text(f)), QString(R"(graph gen(%x: float32[1, 64, 4, 4]) {
+  %up1_w = constant : float32[64, 32, 4, 4]
+  %up2_w = constant : float32[32, 3, 4, 4]
+  %2 = ConvTranspose(%x, %up1_w) {kernel_shape=[4, 4], strides=[2, 2], pads=[1, 1, 1, 1], out_layout="NCHW16c"} : float32<NCHW16c>[1, 2, 8, 8, 16]  # up1
+  %3 = Relu(%2) : float32<NCHW16c>[1, 2, 8, 8, 16]  # relu
+  %5 = ConvTranspose(%3, %up2_w) {kernel_shape=[4, 4], strides=[2, 2], pads=[1, 1, 1, 1]} : float32[1, 3, 16, 16]  # up2
+  %6 = Tanh(%5) : float32[1, 3, 16, 16]  # tanh
+  return %6
+}
+)"));
+        QCOMPARE(count(f, "LayoutTransform"), 0);
+
+        Graph h("grouped");
+        x = h.addInput("x", type("float32[1, 32, 4, 4]"));
+        Value c = conv(h, x, 32, 32, 3, 1, "conv");
+        Attributes grouped = up;
+        grouped.set("group", int64_t(2));
+        h.setOutputs({h.addOp("ConvTranspose", {c, weights(h, "upg_w", {32, 16, 4, 4})}, grouped, "upg")});
+        Graph k = altered(h);
+        QCOMPARE(count(k, "LayoutTransform"), 1);
+        for (auto& node : k.nodes())
+            if (node->op == "ConvTranspose") {
+                QVERIFY(!node->inputs[0].type().blocked());
+                QVERIFY(!node->attrs.has("out_layout"));
+            }
     }
 
     void registeredWithItsRecord() {

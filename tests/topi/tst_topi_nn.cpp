@@ -263,6 +263,33 @@ bool isReduction(const te::OperationNode* op) {
     return c && !c->reduceAxis.empty();
 }
 
+/// An NCHW float32 array stored in `b`-channel blocks ([N, C/b, H, W, b]).
+NDArray toBlocks(const NDArray& a, int64_t b) {
+    const auto s = a.shape();
+    NDArray out = NDArray::empty({s[0], s[1] / b, s[2], s[3], b}, DataType::float32());
+    const float* src = a.data<float>();
+    float* dst = out.data<float>();
+    for (int64_t n = 0; n < s[0]; ++n)
+        for (int64_t c = 0; c < s[1]; ++c)
+            for (int64_t i = 0; i < s[2] * s[3]; ++i)
+                dst[((n * (s[1] / b) + c / b) * s[2] * s[3] + i) * b + c % b] = src[(n * s[1] + c) * s[2] * s[3] + i];
+    return out;
+}
+
+/// The NCHW array of one stored in channel blocks.
+NDArray fromBlocks(const NDArray& a) {
+    const auto s = a.shape();
+    const int64_t b = s[4], c = s[1] * b;
+    NDArray out = NDArray::empty({s[0], c, s[2], s[3]}, DataType::float32());
+    const float* src = a.data<float>();
+    float* dst = out.data<float>();
+    for (int64_t n = 0; n < s[0]; ++n)
+        for (int64_t ch = 0; ch < c; ++ch)
+            for (int64_t i = 0; i < s[2] * s[3]; ++i)
+                dst[(n * c + ch) * s[2] * s[3] + i] = src[((n * s[1] + ch / b) * s[2] * s[3] + i) * b + ch % b];
+    return out;
+}
+
 } // namespace
 
 #define CHECK_CLOSE(run, expected)                                                                 \
@@ -927,6 +954,76 @@ private slots:
             }
     }
 
+    // The transposed convolution's knobs: register blocks (channel blocks x
+    // rows x columns, one or all column phases) spread over those the AVX2 and
+    // AVX-512 register files allow, and input-channel blocks, compute the same
+    // product; every block offered fits the registers (accumulators + one
+    // phase's weights + a broadcast).
+    void convTransposeKnobs_data() {
+        QTest::addColumn<int>("lanes");
+        QTest::addColumn<int>("registers");
+        QTest::newRow("avx2") << 8 << 16;
+        QTest::newRow("avx512") << 16 << 32;
+    }
+    void convTransposeKnobs() {
+        QFETCH(int, lanes);
+        QFETCH(int, registers);
+        NDArray x = randomArray({1, 16, 4, 4}, 67), w = randomArray({16, 16, 4, 4}, 68);
+        NDArray want = convTransposeRef(x, w, nullptr, 1, {{2, 2}, {1, 1}, {1, 1}}, {1, 16, 8, 8});
+        topi::ScheduleOptions options;
+        options.vectorLanes = lanes;
+        options.vectorRegisters = registers;
+        const topi::nn::ConvLayouts layouts{"NCHW8c", "NCHW8c"};
+        auto run = [&](std::map<std::string, int64_t> config, std::vector<te::Knob>* knobs) {
+            NDArray xb = toBlocks(x, 8);
+            Tensors args = placeholders({xb, w});
+            OpRun r;
+            try {
+                te::ConfigSpace cfg(config);
+                topi::nn::ConvTransposeParams p{.strides = {2, 2}, .padding = {1, 1, 1, 1}};
+                te::Tensor ct = topi::nn::convTransposeNCHWc(args[0], args[1], p, {}, "ct", nullptr, layouts, &cfg);
+                runTensors(r, args, {xb, w}, {ct}, [&](const std::vector<te::Operation>& ops) {
+                    te::Schedule s = te::createSchedule(ops);
+                    te::Tensor conv;
+                    for (te::Stage st : s.stages())
+                        if (st.op()->tag == topi::tag::kConvTransposeNCHWc) conv = st.op().output(0);
+                    topi::scheduleConvTransposeNCHWc(s, conv, ct, options, cfg);
+                    cfg.checkConfigUsed();
+                    if (knobs) *knobs = cfg.knobs();
+                    return s;
+                });
+            } catch (const std::exception& e) {
+                r.error = e.what();
+            }
+            if (r.error.empty()) r.outputs[0] = fromBlocks(r.outputs[0]);
+            return r;
+        };
+        std::vector<te::Knob> knobs;
+        OpRun byDefault = run({}, &knobs);
+        CHECK_CLOSE(byDefault, want);
+        QCOMPARE(knobs.size(), size_t(2));
+        QCOMPARE(knobs[0].name, std::string("tile_ic"));
+        QCOMPARE(knobs[0].value().ints(), (std::vector<int64_t>{1, 16}));
+        QCOMPARE(knobs[1].name, std::string("reg_block"));
+        // Two 8-channel blocks of one vector (AVX2) or half of one (AVX-512):
+        // one register per block either way.
+        for (int64_t i = 0; i < knobs[1].size(); ++i) {
+            const auto b = knobs[1].choices.at(size_t(i)).ints();
+            QCOMPARE(b.size(), size_t(4));
+            QVERIFY(b[0] * b[1] * b[2] * b[3] + b[0] + 1 <= registers);
+            QVERIFY(b[3] == 1 || b[3] == 2);
+        }
+        QVERIFY(knobs[1].size() > 4);
+        // Six choices spread over the list (every one takes ~0.5 s to build),
+        // the last among them.
+        const int64_t n = knobs[1].size();
+        for (int64_t k = 0; k < 6; ++k) {
+            const int64_t ib = (n - 1) - k * (n - 1) / 5;
+            OpRun r = run({{"reg_block", ib}, {"tile_ic", ib % knobs[0].size()}}, nullptr);
+            CHECK_CLOSE(r, want);
+        }
+    }
+
     // ConvTranspose by phases, scheduled: strides 1, 2 and 3, kernels the
     // stride does not divide (zero taps), asymmetric pads, output padding, a
     // negative end pad (a larger output, as output_shape can ask), output
@@ -939,23 +1036,34 @@ private slots:
         QTest::addColumn<Shape>("pads");
         QTest::addColumn<Shape>("outPad");
         QTest::addColumn<bool>("withPacker");
+        QTest::addColumn<int64_t>("dataBlock");
+        QTest::addColumn<int64_t>("outBlock");
         for (int p = 0; p < 2; ++p) {
             const bool packed = p == 1;
             auto row = [&](const char* name) -> QTestData& {
                 return QTest::newRow((std::string(name) + (packed ? "_packer" : "_stage")).c_str());
             };
             row("s1_pad1") << Shape{1, 5, 4, 4} << Shape{5, 16, 3, 3} << Shape{1, 1} << Shape{1, 1, 1, 1}
-                           << Shape{0, 0} << packed;
+                           << Shape{0, 0} << packed << int64_t(0) << int64_t(0);
             row("s2_k4_dcgan") << Shape{1, 8, 4, 4} << Shape{8, 16, 4, 4} << Shape{2, 2} << Shape{1, 1, 1, 1}
-                               << Shape{0, 0} << packed;
+                               << Shape{0, 0} << packed << int64_t(0) << int64_t(0);
             row("s3_s2_k5_outpad") << Shape{2, 6, 3, 5} << Shape{6, 8, 5, 3} << Shape{3, 2} << Shape{0, 1, 2, 0}
-                                   << Shape{2, 1} << packed;
+                                   << Shape{2, 1} << packed << int64_t(0) << int64_t(0);
             row("s2_oc3") << Shape{1, 4, 5, 5} << Shape{4, 3, 3, 3} << Shape{2, 2} << Shape{1, 1, 1, 1}
-                          << Shape{1, 1} << packed;
+                          << Shape{1, 1} << packed << int64_t(0) << int64_t(0);
             row("s1_1x1_input") << Shape{1, 20, 1, 1} << Shape{20, 32, 4, 4} << Shape{1, 1} << Shape{0, 0, 0, 0}
-                                << Shape{0, 0} << packed;
+                                << Shape{0, 0} << packed << int64_t(0) << int64_t(0);
+            // Stored in channel blocks (alter-layout): data in 8-blocks read
+            // in its own blocks or regrouped, output in 8- or 16-blocks.
+            row("blocked_in_out_8") << Shape{1, 16, 4, 4} << Shape{16, 16, 4, 4} << Shape{2, 2} << Shape{1, 1, 1, 1}
+                                    << Shape{0, 0} << packed << int64_t(8) << int64_t(8);
+            row("blocked_in_regrouped_out_16") << Shape{1, 24, 3, 5} << Shape{24, 32, 3, 3} << Shape{2, 2}
+                                               << Shape{0, 1, 1, 0} << Shape{1, 0} << packed << int64_t(8)
+                                               << int64_t(16);
+            row("blocked_in_plain_out_oc3") << Shape{1, 16, 6, 6} << Shape{16, 3, 4, 4} << Shape{2, 2}
+                                            << Shape{1, 1, 1, 1} << Shape{0, 0} << packed << int64_t(8) << int64_t(0);
             row("s2_negative_end") << Shape{1, 3, 3, 4} << Shape{3, 8, 3, 2} << Shape{2, 2} << Shape{0, 1, -1, -2}
-                                   << Shape{0, 0} << packed;
+                                   << Shape{0, 0} << packed << int64_t(0) << int64_t(0);
         }
     }
     void convTransposeScheduled() {
@@ -965,6 +1073,8 @@ private slots:
         QFETCH(Shape, pads);
         QFETCH(Shape, outPad);
         QFETCH(bool, withPacker);
+        QFETCH(int64_t, dataBlock);
+        QFETCH(int64_t, outBlock);
         NDArray x = randomArray(xs, 64), w = randomArray(ws, 65), b = randomArray({ws[1]}, 66);
         Shape outShape{xs[0], ws[1], 0, 0};
         for (size_t d = 0; d < 2; ++d)
@@ -972,19 +1082,23 @@ private slots:
         NDArray want = convTransposeRef(x, w, &b, 1, {strides, {1, 1}, {pads[0], pads[1]}}, outShape);
         for (int64_t i = 0; i < want.numElements(); ++i)
             want.data<float>()[i] = std::max(want.data<float>()[i], 0.0f);
-        Tensors args = placeholders({x, w, b});
+        NDArray xStored = dataBlock ? toBlocks(x, dataBlock) : x;
+        Tensors args = placeholders({xStored, w, b});
         topi::nn::ConvTransposeParams p{.strides = strides, .padding = pads, .outputPadding = outPad};
-        QVERIFY(topi::nn::convTransposeNCHWcApplies(args[0], args[1], p));
+        const topi::nn::ConvLayouts layouts{dataBlock ? "NCHW" + std::to_string(dataBlock) + "c" : "",
+                                            outBlock ? "NCHW" + std::to_string(outBlock) + "c" : ""};
+        QVERIFY(topi::nn::convTransposeNCHWcApplies(args[0], args[1], p, layouts));
         TestPacker packer;
         packer.know(args[1], w);
         OpRun r;
         try {
             te::Tensor ct = topi::nn::convTransposeNCHWc(args[0], args[1], p, args[2], "ct",
-                                                         withPacker ? &packer : nullptr);
+                                                         withPacker ? &packer : nullptr, layouts);
+            QCOMPARE(ct.ndim(), outBlock ? 5 : 4);
             te::Tensor relu = te::compute(ct->shape, [&](const std::vector<tir::Var>& i) {
                 return tir::max(ct(topi::exprs(i)), topi::constant(DataType::float32(), 0.0));
             }, "relu", topi::tag::kElemWise);
-            std::vector<NDArray> buffers{x, w, b};
+            std::vector<NDArray> buffers{xStored, w, b};
             args.insert(args.end(), packer.args.begin(), packer.args.end());
             buffers.insert(buffers.end(), packer.buffers.begin(), packer.buffers.end());
             runTensors(r, args, buffers, {relu}, [&](const std::vector<te::Operation>&) {
@@ -993,6 +1107,7 @@ private slots:
         } catch (const std::exception& e) {
             r.error = e.what();
         }
+        if (outBlock && r.error.empty()) r.outputs[0] = fromBlocks(r.outputs[0]);
         CHECK_CLOSE(r, want);
         QVERIFY(isReduction(stageTagged(r, topi::tag::kConvTransposeNCHWc)));
         QCOMPARE(packer.args.size(), size_t(withPacker ? 1 : 0));

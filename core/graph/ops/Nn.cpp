@@ -120,7 +120,9 @@ Types inferConv(const InferContext& ctx) {
 }
 
 Types inferConvTranspose(const InferContext& ctx) {
-    const TensorType& x = ctx.input(0);
+    requireChannelBlocks(ctx, 0);
+    const TensorType x = ctx.input(0).logical();
+    const std::string outLayout = ctx.attrs().getString("out_layout", "");
     const TensorType& w = ctx.input(1);
     const size_t n = static_cast<size_t>(x.rank() - 2);
     const int64_t group = ctx.attrs().getInt("group", 1);
@@ -163,7 +165,7 @@ Types inferConvTranspose(const InferContext& ctx) {
         for (int64_t d : given)
             if (d < 0) ctx.fail("output_shape " + listStr(given) + " has a negative size");
         out.insert(out.end(), given.begin(), given.end());
-        return {TensorType(x.dtype, out)};
+        return {storedAs(ctx, TensorType(x.dtype, out), outLayout)};
     }
     for (size_t i = 0; i < n; ++i) {
         const int64_t in = x.shape[i + 2];
@@ -186,7 +188,7 @@ Types inferConvTranspose(const InferContext& ctx) {
                      std::to_string(i));
         out.push_back(size);
     }
-    return {TensorType(x.dtype, out)};
+    return {storedAs(ctx, TensorType(x.dtype, out), outLayout)};
 }
 
 Types inferPool(const InferContext& ctx) {
@@ -360,8 +362,8 @@ std::vector<AttrSchema> windowAttrs(std::vector<AttrSchema> extra) {
 void registerNnOps(OpRegistry& r) {
     using P = OpPattern;
     // Convolution, matrix products, pooling.
-    // Conv and pooling read inputs stored NCHW[x]c (alter-layout); Conv writes
-    // the layout its out_layout attribute names.
+    // Conv, ConvTranspose and pooling read inputs stored NCHW[x]c
+    // (alter-layout); the convolutions write the layout out_layout names.
     auto custom = [](OpInfo i) {
         i.layouts = LayoutPolicy::Custom;
         return i;
@@ -371,12 +373,14 @@ void registerNnOps(OpRegistry& r) {
                     windowAttrs({attrInt("group", 1, "number of channel groups (C for depthwise)"),
                                  attrString("out_layout", "",
                                             "how the output is stored: NCHW16c (alter-layout); empty: plain")}))));
-    r.add(op("ConvTranspose", "N-d transposed convolution (the gradient of Conv) with groups",
-             P::OutEWiseFusable, 2, 3, inferConvTranspose,
-             windowAttrs(
-                 {attrInt("group", 1, "number of channel groups"),
-                  attrInts("output_padding", "added to one end of each spatial output (default 0)"),
-                  attrInts("output_shape", "the spatial output size; pads are derived from it")})));
+    r.add(custom(op("ConvTranspose", "N-d transposed convolution (the gradient of Conv) with groups",
+                    P::OutEWiseFusable, 2, 3, inferConvTranspose,
+                    windowAttrs(
+                        {attrInt("group", 1, "number of channel groups"),
+                         attrInts("output_padding", "added to one end of each spatial output (default 0)"),
+                         attrInts("output_shape", "the spatial output size; pads are derived from it"),
+                         attrString("out_layout", "",
+                                    "how the output is stored: NCHW16c (alter-layout); empty: plain")}))));
     r.add(op("Gemm", "Y = alpha * A' * B' + beta * C with optional transposes", P::OutEWiseFusable,
              2, 3, inferGemm,
              {attrFloat("alpha", 1.0, "scale of A' * B'"), attrFloat("beta", 1.0, "scale of C"),

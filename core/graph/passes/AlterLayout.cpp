@@ -31,6 +31,7 @@ public:
     std::optional<std::vector<Value>> rewrite(const Node& n, const std::vector<Value>& in, Graph& out) {
         const OpInfo* info = ops_.find(n.op);
         if (n.op == "Conv") return conv(n, in, out);
+        if (n.op == "ConvTranspose") return convTranspose(n, in, out);
         if (isPool(n.op) && n.numOutputs() == 1 && in[0].defined() && in[0].type().blocked())
             return remake(n, in, n.attrs, out);
         if (n.op == "Concat") return concat(n, in, out);
@@ -125,6 +126,29 @@ private:
         a.set("out_layout", Layout::nchwc(b).str());
         std::vector<Value> ins = in;
         for (size_t i = 1; i < ins.size(); ++i) ins[i] = plain(ins[i], out);
+        return remake(n, ins, a, out);
+    }
+
+    /// A 2-d float32 transposed convolution with constant weights, one group
+    /// and dilation 1 (the blocked one, by phases) writes channel blocks and
+    /// reads its input as it is stored.
+    std::optional<std::vector<Value>> convTranspose(const Node& n, const std::vector<Value>& in, Graph& out) {
+        if (in.size() < 2 || !in[0].defined() || !in[1].defined() || !in[0].type().known()) return plainInputs(n, in, out);
+        const TensorType x = logicalOf(in[0]);
+        const auto w = in[1].constant();
+        if (x.rank() != 4 || x.dtype != DataType::float32() || !w || w->shape.size() != 4 || !w->layout.empty() ||
+            n.attrs.getInt("group", 1) != 1 || x.shape[1] < 0)
+            return plainInputs(n, in, out);
+        for (int64_t d : n.attrs.getInts("dilations", {1, 1}))
+            if (d != 1) return plainInputs(n, in, out);
+        for (int64_t p : n.attrs.getInts("pads", {0, 0, 0, 0}))
+            if (p < 0) return plainInputs(n, in, out);
+        const int64_t b = channelBlock(w->shape[1], block_);
+        Attributes a = n.attrs;
+        if (b) a.set("out_layout", Layout::nchwc(b).str());
+        std::vector<Value> ins = in;
+        for (size_t i = 1; i < ins.size(); ++i) ins[i] = plain(ins[i], out);
+        if (!b && !ins[0].type().blocked()) return plainInputs(n, in, out);
         return remake(n, ins, a, out);
     }
 

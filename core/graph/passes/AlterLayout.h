@@ -14,7 +14,10 @@
 /// `out_layout="NCHW16c"` (the block is the target's vector width, or the
 /// largest smaller power of two that divides the channels of a group; a
 /// convolution whose channels take no block of 8 or more stays plain), and
-/// reads its input in whatever layout its producer wrote. The layout then
+/// reads its input in whatever layout its producer wrote; so does a 2-d
+/// float32 ConvTranspose with constant weights, one group and dilation 1
+/// (computed by phases in blocks; with too few output channels for a block it
+/// still reads a blocked input where it is). The layout then
 /// propagates: element-wise and broadcast operators compute on the blocked
 /// tensors (a constant operand that varies per channel, such as a bias of
 /// shape [C, 1, 1], is stored blocked too), pooling and global pooling pool
