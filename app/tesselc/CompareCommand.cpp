@@ -59,10 +59,11 @@ void openSessions(const CompareArgs& args, Sessions& s) {
 }
 
 /// A side's configurations from its records file or folder for `target`
-/// (apply-best, as `run --records` takes them; empty: untuned).
-std::map<std::string, tune::Config> configsOf(const std::string& records, const Target& target) {
+/// (apply-best, as `run --records` takes them, records of the side's thread
+/// count first; empty: untuned).
+std::map<std::string, tune::Config> configsOf(const std::string& records, const Target& target, int threads) {
     std::vector<std::string> warnings;
-    driver::AppliedRecords applied = driver::applyBest(records, target, &warnings);
+    driver::AppliedRecords applied = driver::applyBest(records, target, &warnings, threads);
     for (auto& w : warnings) std::fprintf(stderr, "tesselc: warning: %s\n", w.c_str());
     if (!applied.note.empty()) std::fprintf(stderr, "%s\n", applied.note.c_str());
     return std::move(applied.configs);
@@ -119,8 +120,8 @@ int runCompare(const CompareArgs& args) {
     Sessions s;
     openSessions(args, s);
     driver::CompareSide a, b;
-    a.configs = configsOf(args.recordsA, s.target);
-    b.configs = configsOf(args.recordsB, s.target);
+    a.configs = configsOf(args.recordsA, s.target, args.threadsA);
+    b.configs = configsOf(args.recordsB, s.target, args.threadsB);
     a.label = labelOf(args.recordsA, args.recordsB);
     b.label = labelOf(args.recordsB, args.recordsA);
     a.threads = args.threadsA;

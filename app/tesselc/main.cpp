@@ -385,10 +385,11 @@ driver::CompileRequest requestFor(const Args& a) {
 
 /// --records F: the best configuration of every workload F has (apply-best).
 /// Apply-best from --records (a file, or a folder of them such as
-/// resources/records): records of `target`, else of a machine of its kind.
+/// resources/records): records of `target`, else of a machine of its kind;
+/// with --threads, records measured with that many threads first.
 std::map<std::string, tune::Config> tunedConfigs(const Args& a, const Target& target) {
     std::vector<std::string> warnings;
-    driver::AppliedRecords applied = driver::applyBest(a.records, target, &warnings);
+    driver::AppliedRecords applied = driver::applyBest(a.records, target, &warnings, a.threads);
     for (auto& w : warnings) std::fprintf(stderr, "tesselc: warning: %s\n", w.c_str());
     if (!applied.note.empty()) std::fprintf(stderr, "%s\n", applied.note.c_str());
     return std::move(applied.configs);

@@ -29,18 +29,22 @@ tune::Records loadRecords(const std::string& path, std::vector<std::string>* war
     return all;
 }
 
-AppliedRecords bestConfigsFor(const tune::Records& records, const Target& target) {
+AppliedRecords bestConfigsFor(const tune::Records& records, const Target& target, int threads) {
     const std::string here = target.str();
-    // Per rebased key: the best record and how close its target is
-    // (2: the target itself, 1: same CPU name, 0: same kind).
+    // Per rebased key: the best record and how close it is (the thread
+    // count first, then the target: 2 the target itself, 1 the same CPU
+    // name, 0 the same kind).
     struct Choice {
         const tune::Record* record = nullptr;
         int closeness = -1;
+        bool sameThreads = false;
     };
     std::map<std::string, Choice> chosen;
     for (const std::string& key : records.workloads()) {
-        const tune::Record* best = records.best(key);
+        const tune::Record* matching = threads > 0 ? records.best(key, threads) : nullptr;
+        const tune::Record* best = matching ? matching : records.best(key);
         if (!best) continue;
+        const bool sameThreads = threads <= 0 || matching != nullptr;
         int closeness = 2;
         std::string rebased = key;
         if (best->target != here) {
@@ -58,25 +62,35 @@ AppliedRecords bestConfigsFor(const tune::Records& records, const Target& target
             closeness = measured.cpu == target.cpu ? 1 : 0;
         }
         Choice& c = chosen[rebased];
-        const bool better = closeness > c.closeness ||
-                            (closeness == c.closeness && c.record && best->seconds() < c.record->seconds());
-        if (!c.record || better) c = {best, closeness};
+        const bool better =
+            sameThreads != c.sameThreads
+                ? sameThreads
+                : closeness > c.closeness ||
+                      (closeness == c.closeness && c.record && best->seconds() < c.record->seconds());
+        if (!c.record || better) c = {best, closeness, sameThreads};
     }
     AppliedRecords out;
     for (const auto& [key, c] : chosen) {
         out.configs[key] = c.record->config;
         (c.closeness == 2 ? out.exact : out.sameKind) += 1;
+        if (!c.sameThreads) ++out.otherThreads;
     }
     return out;
 }
 
-AppliedRecords applyBest(const std::string& path, const Target& target, std::vector<std::string>* warnings) {
+AppliedRecords applyBest(const std::string& path, const Target& target, std::vector<std::string>* warnings,
+                         int threads) {
     if (path.empty()) return {};
-    AppliedRecords applied = bestConfigsFor(loadRecords(path, warnings), target);
+    AppliedRecords applied = bestConfigsFor(loadRecords(path, warnings), target, threads);
+    std::vector<std::string> notes;
     if (applied.sameKind > 0)
-        applied.note = path + ": " + std::to_string(applied.sameKind) + " workload" +
-                       (applied.sameKind == 1 ? "" : "s") + " measured on another " + target.arch() +
-                       " machine of this kind";
+        notes.push_back(std::to_string(applied.sameKind) + " workload" + (applied.sameKind == 1 ? "" : "s") +
+                        " measured on another " + target.arch() + " machine of this kind");
+    if (applied.otherThreads > 0)
+        notes.push_back(std::to_string(applied.otherThreads) + " workload" +
+                        (applied.otherThreads == 1 ? "" : "s") + " tuned with another thread count than " +
+                        std::to_string(threads));
+    for (size_t i = 0; i < notes.size(); ++i) applied.note += (i ? "; " : path + ": ") + notes[i];
     return applied;
 }
 

@@ -39,6 +39,9 @@ struct AppliedRecords {
     /// Workloads whose record was measured on the target itself, and those
     /// borrowed from another machine of its kind.
     int exact = 0, sameKind = 0;
+    /// With a thread count asked for: workloads whose only records were
+    /// measured with another number of threads (or an unknown one).
+    int otherThreads = 0;
     /// applyBest(): "<path>: 3 workloads measured on another x86_64 machine
     /// of this kind", or empty.
     std::string note;
@@ -47,15 +50,21 @@ struct AppliedRecords {
 /// Per workload of `records`, the configuration of its fastest successful
 /// trial measured on `target`, else on a target of the same kind (the
 /// fastest of those; one with the same CPU name first). Records of other
-/// kinds are ignored.
-AppliedRecords bestConfigsFor(const tune::Records& records, const Target& target);
+/// kinds are ignored. With `threads` > 0 (the run's thread count) a record
+/// measured with that many threads wins over any other; a workload tuned
+/// only with another count still takes its best (counted in otherThreads:
+/// a configuration tuned on one thread is valid on two, only maybe not the
+/// fastest there).
+AppliedRecords bestConfigsFor(const tune::Records& records, const Target& target, int threads = 0);
 
 /// Apply-best as every front end takes it (tesselc run/compile/compare --records,
 /// the IDE's Records… and compare sides): the records of a file or folder
 /// for `target`; an empty path gives none. `warnings` receives the lines that
 /// did not parse; `note` says how many workloads were borrowed from another
-/// machine of the target's kind. Throws std::runtime_error when the path
-/// does not exist.
-AppliedRecords applyBest(const std::string& path, const Target& target, std::vector<std::string>* warnings = nullptr);
+/// machine of the target's kind, and how many were tuned with another thread
+/// count than `threads` (0: not asked). Throws std::runtime_error when the
+/// path does not exist.
+AppliedRecords applyBest(const std::string& path, const Target& target, std::vector<std::string>* warnings = nullptr,
+                         int threads = 0);
 
 } // namespace tessel::driver

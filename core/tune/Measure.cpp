@@ -163,6 +163,7 @@ std::vector<MeasureResult> Measurer::measure(const Task& task, const std::vector
                 req.fetchOutputs = options_.check;
                 req.timeoutSeconds = options_.timeoutSeconds;
                 runtime::RunResult r = runner_.run(b.artifact, req);
+                m.threads = r.threads;
                 if (!r.ok) {
                     m.error = r.error;
                     m.message = r.message;

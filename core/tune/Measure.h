@@ -65,6 +65,8 @@ struct MeasureResult {
     std::string message;
     /// Floating-point operations of one call (the task's).
     double flops = 0;
+    /// Threads the kernel ran with (the runner's answer; 0 when it did not run).
+    int threads = 0;
     /// Instantiating and building; running (with the upload and the check).
     double buildSeconds = 0;
     double runSeconds = 0;

@@ -99,6 +99,7 @@ std::string formatRecord(const Record& r) {
     j["error"] = runtime::measureErrorName(r.error);
     j["message"] = r.message;
     j["flops"] = r.flops;
+    if (r.threads > 0) j["threads"] = r.threads;
     j["tuner"] = r.tuner;
     j["trial"] = r.trial;
     j["time"] = r.timestamp;
@@ -128,6 +129,7 @@ Record parseRecord(std::string_view line) {
         r.error = *e;
         r.message = j.value("message", std::string());
         r.flops = j.value("flops", 0.0);
+        r.threads = j.value("threads", 0);
         r.tuner = j.value("tuner", std::string());
         r.trial = j.value("trial", int64_t(-1));
         r.timestamp = j.value("time", 0.0);
@@ -209,10 +211,10 @@ std::vector<const Record*> Records::forWorkload(std::string_view key) const {
     return out;
 }
 
-const Record* Records::best(std::string_view key) const {
+const Record* Records::best(std::string_view key, int threads) const {
     const Record* best = nullptr;
     for (const Record* r : forWorkload(key))
-        if (r->ok() && (!best || r->seconds() < best->seconds())) best = r;
+        if (r->ok() && (threads <= 0 || r->threads == threads) && (!best || r->seconds() < best->seconds())) best = r;
     return best;
 }
 

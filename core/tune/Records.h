@@ -12,7 +12,7 @@
 ///      "config": {"tile_y": 2, "tile_x": 12, ...},
 ///      "values": {"tile_y": [256, 4], "tile_x": [16, 4, 16], "unroll_k": true, ...},
 ///      "default": false, "costs": [0.0251, 0.0250, 0.0252], "error": "none", "message": "",
-///      "flops": 2147483648, "tuner": "xgb", "trial": 17,
+///      "flops": 2147483648, "threads": 2, "tuner": "xgb", "trial": 17,
 ///      "time": 1718000000.25, "version": "0.1.0"}
 ///
 /// Reading skips a line that does not parse (the torn last line of a killed
@@ -58,6 +58,10 @@ struct Record {
     std::string message;
     /// Floating-point operations of one call.
     double flops = 0;
+    /// Threads the kernel was measured with (0: not known, a record written
+    /// before the field). The fastest configuration on one thread need not be
+    /// on two; apply-best prefers records of the run's thread count.
+    int threads = 0;
     /// The tuner that chose it ("xgb", "grid" ...) and its trial number in
     /// the workload's records (0-based).
     std::string tuner;
@@ -115,8 +119,9 @@ public:
     /// The records of workload `key`, in order.
     std::vector<const Record*> forWorkload(std::string_view key) const;
     /// The fastest successful record of workload `key` (the earliest on a
-    /// tie); null when there is none. What apply-best uses.
-    const Record* best(std::string_view key) const;
+    /// tie); null when there is none. With `threads` > 0, only records
+    /// measured with that many threads. What apply-best uses.
+    const Record* best(std::string_view key, int threads = 0) const;
     /// The default configuration's fastest successful record, or null.
     const Record* defaultRecord(std::string_view key) const;
 

@@ -199,6 +199,7 @@ TuneResult Tuner::run(Measurer& measurer, RecordWriter* writer, const std::funct
                 r.error = m.error;
                 r.message = m.message;
                 r.flops = task_.flops();
+                r.threads = m.threads;
                 r.tuner = options_.tuner;
                 r.trial = trial;
                 r.timestamp = m.timestamp;

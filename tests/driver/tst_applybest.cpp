@@ -1,7 +1,8 @@
 // driver::bestConfigsFor and loadRecords: records of the target itself win;
 // a workload without them borrows the best record of another machine of the
 // same kind (same architecture and vector width), rebased on this target's
-// key; other kinds are ignored; a folder of records reads as one set. Then a
+// key; other kinds are ignored; records of the run's thread count come
+// first; a folder of records reads as one set. Then a
 // model compiled with borrowed records really takes their configuration.
 #include "driver/ApplyBest.h"
 #include "driver/ModelTasks.h"
@@ -101,6 +102,43 @@ private slots:
         driver::AppliedRecords onAvx2 = driver::bestConfigsFor(rs, avx2);
         QCOMPARE(onAvx2.configs.size(), size_t(1));
         QCOMPARE(onAvx2.configs.begin()->second.at("k"), int64_t(6));
+    }
+
+    // With the run's thread count, a record measured with it wins over a
+    // faster one of another count; a workload tuned only with another count
+    // still takes its best, counted and said; the field survives a file.
+    void recordsOfTheRunsThreadCountFirst() {
+        Target here = Target::parse("llvm -mtriple=x86_64-pc-linux-gnu -mcpu=znver4 -vector-bits=512");
+        tune::Records rs;
+        auto withThreads = [&](const char* f, int64_t k, double s, int threads) {
+            tune::Record r = record(f, here, {{"k", k}}, s);
+            r.threads = threads;
+            return r;
+        };
+        rs.add(withThreads("f1", 1, 1.0, 1));
+        rs.add(withThreads("f1", 2, 2.0, 2));
+        rs.add(withThreads("f2", 3, 1.0, 1));
+        const std::string suffix = " @ " + here.str();
+        driver::AppliedRecords any = driver::bestConfigsFor(rs, here);
+        QCOMPARE(any.configs.at("f1" + suffix).at("k"), int64_t(1));
+        QCOMPARE(any.otherThreads, 0);
+        driver::AppliedRecords two = driver::bestConfigsFor(rs, here, 2);
+        QCOMPARE(two.configs.at("f1" + suffix).at("k"), int64_t(2));
+        QCOMPARE(two.configs.at("f2" + suffix).at("k"), int64_t(3));
+        QCOMPARE(two.otherThreads, 1);
+        QCOMPARE(rs.best("f1" + suffix, 2)->config.at("k"), int64_t(2));
+        QVERIFY(!rs.best("f2" + suffix, 2));
+
+        QTemporaryDir dir;
+        const std::string path = dir.filePath("r.jsonl").toStdString();
+        {
+            tune::RecordWriter w(path);
+            for (const tune::Record& r : rs.all()) w.write(r);
+        }
+        driver::AppliedRecords fromFile = driver::applyBest(path, here, nullptr, 2);
+        QCOMPARE(fromFile.configs.at("f1" + suffix).at("k"), int64_t(2));
+        QVERIFY2(fromFile.note.find("1 workload tuned with another thread count than 2") != std::string::npos,
+                 fromFile.note.c_str());
     }
 
     void aFolderReadsAsOneSet() {

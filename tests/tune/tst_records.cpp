@@ -53,7 +53,9 @@ class TestRecords : public QObject {
     Q_OBJECT
 private slots:
     void aRecordRoundTrips() {
-        for (auto r : {sample("a", {0.5, 0.25, 0.75}), sample("b", {}, runtime::MeasureError::Crash)}) {
+        tune::Record twoThreads = sample("c", {0.5});
+        twoThreads.threads = 2;
+        for (auto r : {sample("a", {0.5, 0.25, 0.75}), sample("b", {}, runtime::MeasureError::Crash), twoThreads}) {
             const std::string line = tune::formatRecord(r);
             QVERIFY(line.find('\n') == std::string::npos);
             const tune::Record back = tune::parseRecord(line);
@@ -66,6 +68,7 @@ private slots:
             QCOMPARE(back.error, r.error);
             QCOMPARE(back.message, r.message);
             QCOMPARE(back.flops, r.flops);
+            QCOMPARE(back.threads, r.threads);
             QCOMPARE(back.tuner, r.tuner);
             QCOMPARE(back.trial, r.trial);
             QCOMPARE(back.timestamp, r.timestamp);
@@ -79,6 +82,9 @@ private slots:
         // The values are JSON values in the file.
         QVERIFY(tune::formatRecord(ok).find(R"("tile_x":[16,4])") != std::string::npos);
         QVERIFY(tune::formatRecord(ok).find(R"("unroll":false)") != std::string::npos);
+        // The thread count is written when known (older records have none: 0).
+        QVERIFY(tune::formatRecord(twoThreads).find(R"("threads":2)") != std::string::npos);
+        QVERIFY(tune::formatRecord(ok).find(R"("threads")") == std::string::npos);
 
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, tune::parseRecord("{\"workload\": {\"key\": \"k\"}"));
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, tune::parseRecord("[]"));

@@ -161,6 +161,8 @@ private slots:
         const tune::Record* best = records.best(task.workload().key);
         QVERIFY(best);
         QCOMPARE(best->config, r.bestConfig);
+        // Measured with the one thread asked for, and written so.
+        QCOMPARE(best->threads, 1);
         QCOMPARE(int(records.summary()[0].failed), r.failed);
         // The server survived (restarted where a kernel took it down).
         QVERIFY(runner.server().running() || runner.server().starts() > 1);
