@@ -2,6 +2,7 @@
 
 #include "graph/passes/GraphRewrite.h"
 
+#include <type_traits>
 #include <unordered_map>
 
 namespace tessel::graph {
@@ -63,15 +64,36 @@ int64_t outputChannels(const Node& n, const Constant& w) {
     return w.shape[1] * group;
 }
 
-/// The output channel weight element `i` (flat, row-major) of `n` feeds.
-int64_t outputChannelOf(const Node& n, const Constant& w, int64_t i) {
-    const int64_t per = w.numElements() / w.shape[0]; // elements per first-axis entry
-    if (n.op == "Conv") return i / per;
-    // ConvTranspose: [C, M / group, k...]; input channel c is in group c / (C / group).
-    const int64_t group = n.attrs.getInt("group", 1);
-    const int64_t c = i / per, mg = w.shape[1], k = per / mg;
-    const int64_t grp = c / (w.shape[0] / group);
-    return grp * mg + (i % per) / k;
+/// The weights of `n` with every element multiplied by the scale of the
+/// output channel it feeds, in the weights' own type. Runs of one channel are
+/// contiguous (Conv: a first-axis entry; ConvTranspose [C, M / group, k...]:
+/// the k taps of one (c, m) pair), so the channel is found once per run, not
+/// per element (ResNet-50's 25M weights took ~0.1 s through doubles).
+/// Products of float32 values are rounded once either way, so the result is
+/// what the double computation gave.
+Ref<Constant> scaledWeights(const Node& n, const Constant& w, const std::vector<double>& scale) {
+    const int64_t total = w.numElements(), per = total / w.shape[0];
+    const bool transposed = n.op != "Conv";
+    const int64_t group = transposed ? n.attrs.getInt("group", 1) : 1;
+    const int64_t mg = transposed ? w.shape[1] : 0, run = transposed ? per / mg : per;
+    // The output channel of run r (runs in storage order).
+    auto channelOf = [&](int64_t r) {
+        if (!transposed) return r;
+        const int64_t c = r / mg, grp = c / (w.shape[0] / group);
+        return grp * mg + r % mg;
+    };
+    auto scaleAll = [&](auto* data) {
+        using T = std::remove_pointer_t<decltype(data)>;
+        for (int64_t r = 0; r < total / run; ++r) {
+            const T s = static_cast<T>(scale[static_cast<size_t>(channelOf(r))]);
+            T* p = data + r * run;
+            for (int64_t i = 0; i < run; ++i) p[i] *= s;
+        }
+    };
+    std::vector<uint8_t> bytes = w.bytes;
+    if (w.dtype.bits() == 32) scaleAll(reinterpret_cast<float*>(bytes.data()));
+    else scaleAll(reinterpret_cast<double*>(bytes.data()));
+    return Constant::make(w.dtype, w.shape, std::move(bytes));
 }
 
 } // namespace
@@ -132,10 +154,8 @@ Graph foldScaleShift(const Graph& g, const FoldScaleShiftOptions& options) {
             const Chain& ch = it->second;
             Ref<Constant> w = in[1].constant();
             const int64_t m = outputChannels(n, *w);
-            std::vector<double> wv = w->toDoubles();
-            if (!ch.scale.empty())
-                for (int64_t i = 0; i < int64_t(wv.size()); ++i)
-                    wv[static_cast<size_t>(i)] *= ch.scale[static_cast<size_t>(outputChannelOf(n, *w, i))];
+            Ref<Constant> folded;
+            if (!ch.scale.empty()) folded = scaledWeights(n, *w, ch.scale);
             const bool hasBias = in.size() > 2 && in[2].defined();
             std::vector<double> bv =
                 hasBias ? in[2].constant()->toDoubles() : std::vector<double>(size_t(m), 0.0);
@@ -144,10 +164,8 @@ Graph foldScaleShift(const Graph& g, const FoldScaleShiftOptions& options) {
                 if (!ch.shift.empty()) bv[o] += ch.shift[o];
             }
             std::vector<Value> inputs{in[0]};
-            if (!ch.scale.empty())
-                inputs.push_back(
-                    target.addConstant(detail::uniqueName(target, in[1].name() + "_folded"),
-                                       Constant::fromFloats(w->shape, wv, w->dtype)));
+            if (folded)
+                inputs.push_back(target.addConstant(detail::uniqueName(target, in[1].name() + "_folded"), folded));
             else
                 inputs.push_back(in[1]);
             const std::string biasBase =
