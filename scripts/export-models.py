@@ -16,7 +16,9 @@ torch.nn with seeded random weights:
                          5 ConvTranspose2d (the first 4 with BatchNorm2d + ReLU,
                          the last with Tanh) to float32[1,3,64,64], opset 13
 
-to ONNX, laid out like ONNX's backend test cases:
+to ONNX (or, named with --models, any other torchvision.models classifier such as
+resnext50_32x4d or efficientnet_b0: models nobody here chose, for measuring), laid
+out like ONNX's backend test cases:
 
     OUT/<model>/model.onnx                      the model
     OUT/<model>/test_data_set_0/input_0.pb      a seeded random input (TensorProto)
@@ -202,7 +204,7 @@ def export(name, out):
     value_info = {v.name: v for v in inferred.graph.value_info}
     probe = onnx.ModelProto()
     probe.CopyFrom(inferred)
-    for scope in PROBES[name]:
+    for scope in PROBES.get(name, ()):
         nodes = [n for n in probe.graph.node if n.name.startswith(scope)]
         if not nodes:
             fail(f"{name}: no node in scope '{scope}' (torch.onnx named the nodes differently?)")
@@ -261,16 +263,27 @@ def reference(name, out, ort_dir):
     return True
 
 
+def torchvision_has(name):
+    """Whether torchvision.models builds `name` (a model nobody here chose, for
+    measuring: any classifier with a 224x224 input; its probe has no extra
+    outputs)."""
+    require_modules("torch", "torchvision")
+    import torchvision
+
+    return callable(getattr(torchvision.models, name, None)) and not name.startswith("_")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("out", help="output folder (in the build folder; never committed)")
     ap.add_argument("--ort", help="folder with node_modules/onnxruntime-node: also write ONNX Runtime's outputs")
-    ap.add_argument("--models", default=",".join(MODELS), help="comma-separated subset of " + ", ".join(MODELS))
+    ap.add_argument("--models", default=",".join(MODELS),
+                    help="comma-separated subset of " + ", ".join(MODELS) + ", or other torchvision.models classifiers")
     args = ap.parse_args()
     names = [m for m in args.models.split(",") if m]
     for m in names:
-        if m not in MODELS:
-            fail(f"unknown model '{m}' (known: {', '.join(MODELS)})")
+        if m not in MODELS and not torchvision_has(m):
+            fail(f"unknown model '{m}' (known: {', '.join(MODELS)}, or a torchvision.models classifier)")
     require_modules("numpy", "onnx")
     if args.ort and not os.path.isfile(os.path.join(args.ort, "node_modules", "onnxruntime-node", "package.json")):
         fail(f"ONNX Runtime is not installed in {args.ort}: run scripts/setup-ort.sh {args.ort}")

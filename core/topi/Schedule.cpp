@@ -82,10 +82,21 @@ void scheduleInjective(te::Stage stage, const ScheduleOptions& options) {
         axes.back() = io;
     }
     if (total < options.minParallelElements || axes.size() < 1) return;
-    // Fuse all outer axes into one parallel loop; keep the innermost (vector or
-    // contiguous) loop inside.
+    // Fuse outer axes into one parallel loop until it has enough tasks (a few
+    // per thread); the axes inside stay loops of their own, so that their
+    // addresses are affine and the innermost (vector or contiguous) loop has
+    // a body worth a task. (Fusing every outer axis gave a channel-blocked
+    // tensor one vector per task with three divisions for its address:
+    // EfficientNet's SiLU ran at a fifth of the memory bandwidth.) An
+    // innermost loop of one iteration (the axis is exactly one vector) does
+    // not count as the contiguous loop: the axis outside it is kept too.
+    const size_t keep = axes.size() >= 3 && extentOf(axes.back()) == 1 ? 2 : 1;
     IterVar fused = axes[0];
-    for (size_t i = 1; i + 1 < axes.size(); ++i) fused = stage.fuse(fused, axes[i]);
+    int64_t work = std::max<int64_t>(extentOf(axes[0]), 1);
+    for (size_t i = 1; i + keep < axes.size() && work < 256; ++i) {
+        fused = stage.fuse(fused, axes[i]);
+        work *= std::max<int64_t>(extentOf(axes[i]), 1);
+    }
     if (axes.size() == 1) {
         // One axis only: split it into parallel chunks.
         auto [o, in] = stage.splitByNParts(fused, intImm(std::min<int64_t>(64, std::max<int64_t>(extentOf(fused), 1))));
