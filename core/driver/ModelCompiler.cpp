@@ -3,6 +3,7 @@
 #include "codegen/SharedLibrary.h"
 #include "driver/Measure.h"
 #include "graph/GraphPrinter.h"
+#include "graph/Unsupported.h"
 #include "graph/passes/GraphPassManager.h"
 #include "graph/passes/GraphPipeline.h"
 #include "ir/Diagnostic.h"
@@ -213,7 +214,10 @@ const FusedFunction* CompiledModel::findFunction(const std::string& name) const 
 }
 
 CompiledModel compileGraph(const graph::Graph& imported, const CompileOptions& options) {
+    if (imported.hasUnsupported()) // what the importer lets through only to be shown
+        throw CompileError(graph::describeUnsupported(graph::unsupportedConstructs(imported)));
     CompiledModel m;
+    m.storedTypes = imported.storedTypes();
     auto t0 = Clock::now();
     m.target = options.request.target;
     graph::GraphPassManager pm(options.request.registries().graphPasses);

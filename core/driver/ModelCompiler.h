@@ -124,6 +124,10 @@ struct CompiledModel {
     /// Texts and line maps of the whole module (filled with trace).
     codegen::BuildResult build;
     CompileTimings timings;
+    /// The model's element types where Tessel computes in another
+    /// (graph::Graph::storedTypes of the imported graph: float16 and bfloat16
+    /// tensors computed as float32); runModel gives outputs back rounded to them.
+    std::map<std::string, std::string> storedTypes;
     /// What the compile set aside and why (a tuned configuration that no
     /// longer fits its template: the function took its default schedule).
     std::vector<std::string> warnings;

@@ -3,6 +3,7 @@
 #include "runtime/Roofline.h"
 
 #include "ir/Diagnostic.h"
+#include "ir/Half.h"
 #include "runtime/TimeEvaluator.h"
 
 #include <algorithm>
@@ -119,8 +120,17 @@ ModelRunReport runModel(const CompiledModel& model, const std::vector<runtime::N
     for (int o = 0; o < static_cast<int>(outputs.size()); ++o) {
         OutputReport r;
         r.name = model.plan.tensors[static_cast<size_t>(model.plan.outputs[static_cast<size_t>(o)])].name;
-        const runtime::NDArray& got = outputs[static_cast<size_t>(o)];
+        runtime::NDArray got = outputs[static_cast<size_t>(o)];
+        const auto st = model.storedTypes.find(r.name);
+        if (st != model.storedTypes.end() && got.dtype() == DataType::float32() && got.isHost()) {
+            // Computed as float32; given back in the model's type, as float32 values.
+            got = got.copy();
+            float* v = got.data<float>();
+            for (int64_t i = 0; i < got.numElements(); ++i)
+                v[i] = st->second == "float16" ? halfToFloat(floatToHalf(v[i])) : roundToBfloat16(v[i]);
+        }
         r.type = got.str();
+        if (st != model.storedTypes.end()) r.type += " (" + st->second + " in the model)";
         rep.values.push_back(got);
         if (o < static_cast<int>(expected.size()) && expected[static_cast<size_t>(o)].defined()) {
             const auto& want = expected[static_cast<size_t>(o)];
