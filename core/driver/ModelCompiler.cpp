@@ -213,6 +213,15 @@ const FusedFunction* CompiledModel::findFunction(const std::string& name) const 
     return nullptr;
 }
 
+CompiledModel uncompiledModel(const graph::Graph& imported) {
+    CompiledModel m;
+    m.graph = imported;
+    m.graphStages.push_back(importStage(imported));
+    m.storedTypes = imported.storedTypes();
+    m.unsupported = graph::unsupportedConstructs(imported);
+    return m;
+}
+
 CompiledModel compileGraph(const graph::Graph& imported, const CompileOptions& options) {
     if (imported.hasUnsupported()) // what the importer lets through only to be shown
         throw CompileError(graph::describeUnsupported(graph::unsupportedConstructs(imported)));
