@@ -158,6 +158,8 @@ private:
     const graph::OpRegistry& ops_;
     std::string model_;
     const Importer* parent_ = nullptr;
+    /// A subgraph's reads of outer values, in the order they became inputs.
+    std::vector<Value> captured_;
     int64_t opset_ = 0;
     /// Why the model's default-domain opset cannot be read (shown models
     /// only): every default-domain node is then opaque with this reason.
@@ -407,6 +409,7 @@ Value Importer::lookup(const std::string& name) {
     Value v = g_.addInput(name, outer->type());
     used_.insert(name);
     values_[name] = v;
+    captured_.push_back(*outer);
     return v;
 }
 
@@ -607,16 +610,16 @@ void Importer::importNode(const onnx::NodeProto& n, int index) {
     for (const auto& a : n.attribute()) {
         if (a.type() == onnx::AttributeProto::GRAPH || a.has_g()) {
             Importer sub(options_, model_, this);
-            subgraphs.push_back({a.name(), std::make_shared<const graph::Graph>(sub.runSubgraph(
-                                               a.g(), a.name()))});
+            auto sg = std::make_shared<const graph::Graph>(sub.runSubgraph(a.g(), a.name()));
+            subgraphs.push_back({a.name(), std::move(sg), std::move(sub.captured_)});
             continue;
         }
         if (a.type() == onnx::AttributeProto::GRAPHS || a.graphs_size() > 0) {
             for (int i = 0; i < a.graphs_size(); ++i) {
                 const std::string title = a.name() + "[" + std::to_string(i) + "]";
                 Importer sub(options_, model_, this);
-                subgraphs.push_back(
-                    {title, std::make_shared<const graph::Graph>(sub.runSubgraph(a.graphs(i), title))});
+                auto sg = std::make_shared<const graph::Graph>(sub.runSubgraph(a.graphs(i), title));
+                subgraphs.push_back({title, std::move(sg), std::move(sub.captured_)});
             }
             continue;
         }

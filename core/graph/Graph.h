@@ -239,6 +239,9 @@ struct Subgraph {
     /// The attribute's name ("else_branch"; "name[i]" for a GRAPHS list).
     std::string attr;
     std::shared_ptr<const Graph> graph;
+    /// The outer values the subgraph reads, in order: its last outer.size()
+    /// inputs stand for them.
+    std::vector<Value> outer;
 };
 
 /// A node of the graph: an immutable record.

@@ -515,6 +515,10 @@ void TestOnnxImporter::subgraphsAreGraphs() {
     QCOMPARE(then.inputs().size(), size_t(1));
     QCOMPARE(then.inputs()[0]->name, std::string("x"));
     QCOMPARE(then.inputs()[0]->outputTypes[0].str(), std::string("float32[2]"));
+    for (const auto& s : n->subgraphs) { // both read the outer x, the graph input
+        QCOMPARE(s.outer.size(), size_t(1));
+        QVERIFY(s.outer[0] == g.findInput("x"));
+    }
     QCOMPARE(then.nodes().size(), size_t(1));
     QCOMPARE(then.nodes()[0]->op, std::string("Relu"));
     QVERIFY(!then.nodes()[0]->opaque());

@@ -3,6 +3,7 @@
 #include "driver/ModelCompiler.h"
 #include "graph/GraphPrinter.h"
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 
@@ -162,6 +163,7 @@ GraphDocument::build(const GraphStageEntry& stage,
             cl.color = QColor(0xee, 0xf1, 0xf6);
             doc->clusters.push_back(cl);
             std::vector<int> members;
+            const size_t firstOuter = sg.inputs().size() - std::min(sg.inputs().size(), s.outer.size());
             for (const auto& in : sg.inputs()) {
                 GraphDocNode n;
                 n.kind = GraphDocNode::Kind::Input;
@@ -174,6 +176,9 @@ GraphDocument::build(const GraphStageEntry& stage,
                 boxOf[in.get()] = int(nodes.size());
                 members.push_back(int(nodes.size()));
                 nodes.push_back(std::move(n));
+                // An outer value the subgraph reads: an edge from where it is made.
+                const size_t k = size_t(&in - sg.inputs().data());
+                if (k >= firstOuter) edgeFrom(s.outer[k - firstOuter], members.back());
             }
             for (const auto& op : sg.nodes()) {
                 members.push_back(int(nodes.size()));

@@ -586,6 +586,12 @@ private slots:
         QCOMPARE(doc->nodes[size_t(indexOfOp(*doc, "then_relu"))].cluster, clusterOf["then_branch"]);
         QCOMPARE(doc->nodes[size_t(indexOfOp(*doc, "else_custom"))].cluster, clusterOf["else_branch"]);
         QCOMPARE(doc->nodes[size_t(indexOfOp(*doc, "sigmoid"))].cluster, -1);
+        // The outer x the branches read: an edge from its box into each cluster.
+        int outerEdges = 0;
+        for (const auto& e : doc->edges)
+            outerEdges += doc->nodes[size_t(e.from)].kind == GraphDocNode::Kind::Input &&
+                          doc->nodes[size_t(e.from)].subgraph < 0 && doc->nodes[size_t(e.to)].subgraph >= 0;
+        QCOMPARE(outerEdges, 2);
         checkGeometry(scene->layoutInputUsed(), scene->layout());
         // The branch outputs lead into the If, so the clusters sit above it.
         const QRectF choose = scene->nodeItem(indexOfOp(*doc, "choose"))->rect();
@@ -603,7 +609,7 @@ private slots:
         QCOMPARE(f.properties.value("Cannot compile"), QString());
         QCOMPARE(f.properties.value("Fused function"), QString("none (the model cannot be compiled)"));
         if (const QByteArray dir = qgetenv("TESSEL_SCREENSHOT_DIR"); !dir.isEmpty()) {
-            f.panel.selectNode(indexOfOp(*doc, "else_custom"));
+            f.panel.fitToView();
             f.panel.grab().save(QString::fromLocal8Bit(dir) + "/graph-unsupported-if.png");
         }
 
@@ -622,8 +628,10 @@ private slots:
             QCOMPARE(f.panel.scene()->nodeItem(i)->isUnsupported(), lacking);
         }
         QCOMPARE(doc->nodes[size_t(indexOfOp(*doc, "custom"))].op, QString("com.example.FancyScale"));
-        if (const QByteArray dir = qgetenv("TESSEL_SCREENSHOT_DIR"); !dir.isEmpty())
+        if (const QByteArray dir = qgetenv("TESSEL_SCREENSHOT_DIR"); !dir.isEmpty()) {
+            f.panel.fitToView();
             f.panel.grab().save(QString::fromLocal8Bit(dir) + "/graph-unsupported-dynquant.png");
+        }
     }
 
     void exportsWriteValidFiles() {
