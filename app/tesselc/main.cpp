@@ -25,6 +25,7 @@
 #include "runtime/ThreadPool.h"
 #include "te/script/Script.h"
 #include "tir/IRPrinter.h"
+#include "graph/GraphPrinter.h"
 #include "graph/passes/GraphPassRegistry.h"
 #include "plugin/PluginLoader.h"
 #include "tir/passes/PassRegistry.h"
@@ -128,9 +129,11 @@ commands:
                                     of one step (placeholders in, computed tensors out); with
                                     --target cuda a kernel bundle for tessel-run on a GPU host
                                     (PTX, launch table, this CPU's outputs unless --no-expected)
-  show MODEL.onnx --stage graph|optimized|fused|te|tir|llvm|asm [--function NAME]
+  show MODEL.onnx [--stage graph|optimized|fused|te|tir|llvm|asm] [--function NAME]
         [--input-shape NAME:D1,D2,...]... [--pass NAME] [--target TARGET]
-                                    print one stage: the imported graph, the graph after the
+                                    print one stage: the imported graph (the default; with
+                                    every construct that cannot compile listed under it),
+                                    the graph after the
                                     graph pipeline (--pass NAME: after that pass), the fusion
                                     plan, or per fused function its TE script (a script that
                                     rebuilds its schedule), TIR, LLVM IR or assembly
@@ -720,17 +723,22 @@ int cmdCompile(const Args& a) {
     return 0;
 }
 
-int cmdShow(const Args& a) {
+int cmdShow(Args a) {
     if (a.file.empty()) throw UsageError("no model given");
+    if (a.stage.empty()) a.stage = "graph";
     static const std::vector<std::string> kStages = {"graph", "optimized", "fused", "te", "tir", "llvm", "asm"};
     if (std::find(kStages.begin(), kStages.end(), a.stage) == kStages.end())
         throw UsageError("--stage must be graph, optimized, fused, te, tir, llvm or asm");
     frontend::ImportOptions io = importOptions(a);
+    if (a.stage == "graph") {
+        // Every model has a graph to show; what cannot compile is listed under it.
+        auto shown = driver::importModelToShow(a.file, io);
+        std::cout << graph::printGraph(shown.graph).text << driver::unsupportedReport(shown.unsupported);
+        return 0;
+    }
     if (a.stage == "te" || a.stage == "tir" || a.stage == "llvm" || a.stage == "asm") return showFunctions(a, io);
     auto trace = driver::optimizeModel(a.file, io);
-    if (a.stage == "graph") {
-        std::cout << trace.stages.front().text.text;
-    } else if (a.stage == "optimized") {
+    if (a.stage == "optimized") {
         if (a.passes.empty()) {
             std::cout << trace.stages.back().text.text;
         } else {

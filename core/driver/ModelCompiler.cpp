@@ -3,6 +3,7 @@
 #include "codegen/SharedLibrary.h"
 #include "driver/Measure.h"
 #include "graph/GraphPrinter.h"
+#include "graph/Unsupported.h"
 #include "graph/passes/GraphPassManager.h"
 #include "graph/passes/GraphPipeline.h"
 #include "ir/Diagnostic.h"
@@ -212,8 +213,20 @@ const FusedFunction* CompiledModel::findFunction(const std::string& name) const 
     return nullptr;
 }
 
-CompiledModel compileGraph(const graph::Graph& imported, const CompileOptions& options) {
+CompiledModel uncompiledModel(const graph::Graph& imported) {
     CompiledModel m;
+    m.graph = imported;
+    m.graphStages.push_back(importStage(imported));
+    m.storedTypes = imported.storedTypes();
+    m.unsupported = graph::unsupportedConstructs(imported);
+    return m;
+}
+
+CompiledModel compileGraph(const graph::Graph& imported, const CompileOptions& options) {
+    if (imported.hasUnsupported()) // what the importer lets through only to be shown
+        throw CompileError(graph::describeUnsupported(graph::unsupportedConstructs(imported)));
+    CompiledModel m;
+    m.storedTypes = imported.storedTypes();
     auto t0 = Clock::now();
     m.target = options.request.target;
     graph::GraphPassManager pm(options.request.registries().graphPasses);

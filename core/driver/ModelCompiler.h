@@ -12,6 +12,7 @@
 #include "driver/TeDriver.h"
 #include "frontend/OnnxImporter.h"
 #include "graph/Graph.h"
+#include "graph/Unsupported.h"
 #include "graph/passes/FuseOps.h"
 #include "lower/LoweringSteps.h"
 #include "runtime/ExecutorPlan.h"
@@ -124,6 +125,14 @@ struct CompiledModel {
     /// Texts and line maps of the whole module (filled with trace).
     codegen::BuildResult build;
     CompileTimings timings;
+    /// The model's element types where Tessel computes in another
+    /// (graph::Graph::storedTypes of the imported graph: float16 and bfloat16
+    /// tensors computed as float32); runModel gives outputs back rounded to them.
+    std::map<std::string, std::string> storedTypes;
+    /// A model opened to be shown, not compiled (uncompiledModel): every
+    /// construct that keeps it from compiling. Then `graph` is the imported
+    /// graph, `graphStages` holds only "import", and nothing else is filled.
+    std::vector<graph::UnsupportedConstruct> unsupported;
     /// What the compile set aside and why (a tuned configuration that no
     /// longer fits its template: the function took its default schedule).
     std::vector<std::string> warnings;
@@ -134,6 +143,11 @@ struct CompiledModel {
     /// The function called `name`, or null.
     const FusedFunction* findFunction(const std::string& name) const;
 };
+
+/// A model that cannot be compiled, to be shown (the IDE draws it): the
+/// imported graph (with opaque nodes) as its graph and its one stage, and
+/// the list of what cannot be compiled.
+CompiledModel uncompiledModel(const graph::Graph& imported);
 
 /// Compiles a graph as imported (inputs bound). Throws CompileError naming the
 /// node, its operator and the stage for anything unsupported.

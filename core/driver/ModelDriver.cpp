@@ -40,6 +40,27 @@ ModelTrace optimizeModel(const std::string& path, const frontend::ImportOptions&
     return t;
 }
 
+ShownModel importModelToShow(const std::string& path, const frontend::ImportOptions& options,
+                             const Context* context) {
+    const Context& c = context ? *context : Context::builtin();
+    frontend::ImportOptions io = options;
+    if (!io.ops) io.ops = &c.ops;
+    io.allowUnsupported = true;
+    ShownModel m;
+    m.graph = frontend::importOnnx(path, io);
+    m.unsupported = graph::unsupportedConstructs(m.graph);
+    return m;
+}
+
+std::string unsupportedReport(const std::vector<graph::UnsupportedConstruct>& list) {
+    if (list.empty()) return {};
+    std::string s = "# this model cannot be compiled: " + std::to_string(list.size()) +
+                    " unsupported construct" + (list.size() == 1 ? "" : "s") + "\n";
+    for (const auto& c : list)
+        s += "#   " + c.str() + "\n";
+    return s;
+}
+
 std::string describeFusion(const graph::Graph& g, const graph::FusionPlan& plan) {
     std::string out;
     for (auto& grp : plan.groups) {

@@ -7,6 +7,7 @@
 #include "driver/Context.h"
 #include "frontend/OnnxImporter.h"
 #include "graph/Graph.h"
+#include "graph/Unsupported.h"
 #include "graph/passes/GraphPassRegistry.h"
 #include "graph/passes/FuseOps.h"
 #include "ir/StageSnapshot.h"
@@ -33,6 +34,26 @@ struct ModelTrace {
 /// when set, is what the importer uses). Throws CompileError.
 ModelTrace optimizeModel(const std::string& path, const frontend::ImportOptions& options,
                          const Context* context = nullptr);
+
+/// A model imported to be shown, whether or not it compiles.
+struct ShownModel {
+    /// Opaque nodes kept (frontend::ImportOptions::allowUnsupported).
+    graph::Graph graph = graph::Graph("main");
+    /// Everything in it that cannot be compiled; empty when it compiles.
+    std::vector<graph::UnsupportedConstruct> unsupported;
+};
+
+/// Imports `path` for showing (tesselc show, the IDE): a model with
+/// operators, domains or subgraphs Tessel cannot compile still has a graph,
+/// with the list of all of them. Throws CompileError only for what is not a
+/// model at all (unreadable, malformed, an opset outside 6..17, an input
+/// without a shape).
+ShownModel importModelToShow(const std::string& path, const frontend::ImportOptions& options,
+                             const Context* context = nullptr);
+
+/// "# this model cannot be compiled: N unsupported constructs" and one
+/// comment line per construct (what `tesselc show` prints under the graph).
+std::string unsupportedReport(const std::vector<graph::UnsupportedConstruct>& list);
 
 /// The fusion plan as text: one line per group, then every member with its reason.
 std::string describeFusion(const graph::Graph& g, const graph::FusionPlan& plan);

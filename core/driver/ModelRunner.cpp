@@ -3,6 +3,7 @@
 #include "runtime/Roofline.h"
 
 #include "ir/Diagnostic.h"
+#include "ir/Half.h"
 #include "runtime/TimeEvaluator.h"
 
 #include <algorithm>
@@ -70,6 +71,21 @@ std::vector<KernelProfile> profileOf(const CompiledModel& model, const std::vect
     return out;
 }
 
+/// A float16 or bfloat16 tensor given as its bits in a uint16 tensor (how
+/// numpy-based tools, ONNX's test data among them, carry bfloat16), as the
+/// float32 tensor Tessel computes with; `a` itself otherwise.
+runtime::NDArray fromStoredBits(const CompiledModel& model, int tensor, const runtime::NDArray& a) {
+    if (!a.defined() || a.dtype() != DataType(DataType::Code::UInt, 16) || !a.isHost()) return a;
+    const auto st = model.storedTypes.find(model.plan.tensors[static_cast<size_t>(tensor)].name);
+    if (st == model.storedTypes.end()) return a;
+    runtime::NDArray f = runtime::NDArray::empty(a.shape(), DataType::float32());
+    const auto* bits = a.data<uint16_t>();
+    float* v = f.data<float>();
+    for (int64_t i = 0; i < a.numElements(); ++i)
+        v[i] = st->second == "float16" ? halfToFloat(bits[i]) : bfloat16ToFloat(bits[i]);
+    return f;
+}
+
 /// Runs the model on `runner`: the outputs (host copies) and timings into `rep`.
 std::vector<runtime::NDArray> runOn(runtime::ModelRunner& runner, const CompiledModel& model,
                                     const std::vector<runtime::NDArray>& inputs, const ModelRunOptions& options,
@@ -106,7 +122,10 @@ std::vector<runtime::NDArray> runOn(runtime::ModelRunner& runner, const Compiled
 ModelRunReport runModel(const CompiledModel& model, const std::vector<runtime::NDArray>& inputs,
                         const std::vector<runtime::NDArray>& expected, const ModelRunOptions& options) {
     ModelRunReport rep;
-    const std::vector<runtime::NDArray> values = inputValues(model, inputs, options.seed);
+    std::vector<runtime::NDArray> given = inputs;
+    for (size_t i = 0; i < given.size() && i < model.plan.inputs.size(); ++i)
+        given[i] = fromStoredBits(model, model.plan.inputs[i], given[i]);
+    const std::vector<runtime::NDArray> values = inputValues(model, given, options.seed);
     std::vector<runtime::NDArray> outputs;
     try {
         runtime::InProcessModelRunner here;
@@ -119,13 +138,28 @@ ModelRunReport runModel(const CompiledModel& model, const std::vector<runtime::N
     for (int o = 0; o < static_cast<int>(outputs.size()); ++o) {
         OutputReport r;
         r.name = model.plan.tensors[static_cast<size_t>(model.plan.outputs[static_cast<size_t>(o)])].name;
-        const runtime::NDArray& got = outputs[static_cast<size_t>(o)];
+        runtime::NDArray got = outputs[static_cast<size_t>(o)];
+        const auto st = model.storedTypes.find(r.name);
+        if (st != model.storedTypes.end() && got.dtype() == DataType::float32() && got.isHost()) {
+            // Computed as float32; given back in the model's type, as float32 values.
+            got = got.copy();
+            float* v = got.data<float>();
+            for (int64_t i = 0; i < got.numElements(); ++i)
+                v[i] = st->second == "float16" ? halfToFloat(floatToHalf(v[i])) : roundToBfloat16(v[i]);
+        }
         r.type = got.str();
+        if (st != model.storedTypes.end()) r.type += " (" + st->second + " in the model)";
         rep.values.push_back(got);
         if (o < static_cast<int>(expected.size()) && expected[static_cast<size_t>(o)].defined()) {
-            const auto& want = expected[static_cast<size_t>(o)];
+            const runtime::NDArray want =
+                fromStoredBits(model, model.plan.outputs[static_cast<size_t>(o)], expected[static_cast<size_t>(o)]);
             r.checked = true;
-            auto cmp = runtime::compare(got, want, options.rtol, options.atol);
+            // A bfloat16 output is compared at its own resolution (one step,
+            // 2^-7 relative): writers round (PyTorch, ONNX Runtime: to nearest
+            // even) or truncate (ONNX 1.12's reference) float32 differently.
+            const bool bf16 = st != model.storedTypes.end() && st->second == "bfloat16";
+            auto cmp = runtime::compare(got, want, bf16 ? std::max(options.rtol, 1.0 / 128) : options.rtol,
+                                        options.atol);
             r.ok = cmp.shapesMatch && cmp.allClose;
             r.maxAbsErr = cmp.maxAbsError;
             r.maxRelErr = cmp.maxRelError;

@@ -12,8 +12,11 @@
 #include "frontend/OnnxProtoConvert.h"
 #include "graph/ConstantEval.h"
 #include "graph/OpRegistry.h"
+#include "graph/Unsupported.h"
 #include "graph/passes/InferShapes.h"
 #include "ir/Diagnostic.h"
+
+#include <onnx/shape_inference/implementation.h>
 
 #include <charconv>
 #include <limits>
@@ -83,16 +86,45 @@ std::string attrTypeName(int type) {
     return "type " + std::to_string(type);
 }
 
-/// The state of one import.
+/// The model's name for an element type Tessel holds as float32, or null.
+const char* storedFloatName(int64_t code) {
+    if (code == onnx::TensorProto::FLOAT16) return "float16";
+    if (code == onnx::TensorProto::BFLOAT16) return "bfloat16";
+    return nullptr;
+}
+
+/// The state of one import (of the model's graph, or of one subgraph: then
+/// `parent` is the importer of the graph that holds it).
 class Importer {
 public:
-    Importer(const ImportOptions& options, std::string model)
-        : options_(options), ops_(graph::opsOrDefault(options.ops)), model_(std::move(model)) {}
+    Importer(const ImportOptions& options, std::string model, const Importer* parent = nullptr)
+        : options_(options), ops_(graph::opsOrDefault(options.ops)), model_(std::move(model)),
+          parent_(parent) {
+        if (parent) {
+            opset_ = parent->opset_;
+            opsetProblem_ = parent->opsetProblem_;
+        }
+    }
 
     graph::Graph run(const onnx::ModelProto& m);
     int64_t readOpset(const onnx::ModelProto& m);
 
 private:
+    /// Imports a graph-valued attribute as a graph of its own.
+    graph::Graph runSubgraph(const onnx::GraphProto& gp, const std::string& title);
+    /// The value called `name` here or in an enclosing graph (a subgraph
+    /// reading the outer scope becomes an input of the subgraph); undefined
+    /// when there is none.
+    Value lookup(const std::string& name);
+    const Value* findOuter(const std::string& name) const;
+    /// Appends an opaque node for a construct that cannot be compiled.
+    void emitOpaque(const onnx::NodeProto& n, std::vector<Value> inputs, Attributes attrs,
+                    std::vector<graph::Subgraph> subgraphs,
+                    const std::vector<std::string>& outputs, const std::string& who,
+                    std::string reason);
+    /// The message of an error about `who`, without the model's and who's prefixes.
+    std::string reasonOf(const CompileError& e, const std::string& who) const;
+
     CompileError error(const std::string& message) const {
         return CompileError(model_ + ": " + message);
     }
@@ -100,8 +132,16 @@ private:
     std::optional<TensorType> typeOf(const onnx::TypeProto& t, const std::string& who,
                                      bool required) const;
     void addInputs(const onnx::GraphProto& gp);
-    AttrValue convertAttr(const onnx::AttributeProto& a, const std::string& who) const;
+    /// The attribute's value; for kinds Tessel does not compute with
+    /// (STRINGS, TENSORS, a tensor it cannot hold, ...) its printed text, with
+    /// `unsupported` set to why. Graph attributes are not values (runSubgraph).
+    AttrValue convertAttr(const onnx::AttributeProto& a, const std::string& who,
+                          std::string& unsupported) const;
     void importNode(const onnx::NodeProto& n, int index);
+    /// The node normalised to the registry's form and emitted; throws
+    /// CompileError for anything that keeps it from compiling.
+    void convertNode(const onnx::NodeProto& n, const std::string& who, std::vector<Value> inputs,
+                     Attributes attrs, const std::vector<std::string>& outputs);
     void addConstantNode(const Attributes& attrs, const std::vector<std::string>& outputs,
                          const std::string& who);
     std::vector<Value> emit(const std::string& op, std::vector<Value> inputs, Attributes attrs,
@@ -117,18 +157,46 @@ private:
     const ImportOptions& options_;
     const graph::OpRegistry& ops_;
     std::string model_;
+    const Importer* parent_ = nullptr;
+    /// A subgraph's reads of outer values, in the order they became inputs.
+    std::vector<Value> captured_;
     int64_t opset_ = 0;
+    /// Why the model's default-domain opset cannot be read (shown models
+    /// only): every default-domain node is then opaque with this reason.
+    std::string opsetProblem_;
     graph::Graph g_;
     std::unordered_map<std::string, Value> values_;
     std::set<std::string> used_;
     std::unordered_map<std::string, TensorType> given_;
+    /// Types ONNX's own shape inference finds (only when unsupported
+    /// constructs are allowed): the types of opaque nodes' outputs and of
+    /// what follows them, which Tessel's registry cannot infer. Never checked
+    /// against Tessel's inference, only shown.
+    std::unordered_map<std::string, TensorType> inferred_;
+    /// The type of tensor `name` for a node Tessel does not infer: the
+    /// model's, else ONNX's inference's, else unknown.
+    TensorType shownType(const std::string& name) const {
+        if (name.empty()) return {};
+        if (auto it = given_.find(name); it != given_.end()) return it->second;
+        if (auto it = inferred_.find(name); it != inferred_.end()) return it->second;
+        return {};
+    }
+    void readInferred(const onnx::GraphProto& gp) {
+        for (const auto& vi : gp.value_info())
+            if (auto t = typeOf(vi.type(), "value '" + vi.name() + "'", false);
+                t && vi.type().tensor_type().has_shape())
+                inferred_[vi.name()] = *t;
+    }
     /// Node id -> how errors name it ("node 'conv1' (Conv, opset 13)").
     std::unordered_map<int64_t, std::string> who_;
 };
 
 std::string Importer::describe(const onnx::NodeProto& n, int index) const {
-    const std::string op = n.op_type().empty() ? std::string("?") : n.op_type();
-    const std::string opset = ", opset " + std::to_string(opset_);
+    const bool custom = !n.domain().empty() && n.domain() != "ai.onnx";
+    const std::string op = n.op_type().empty() ? std::string("?")
+                           : custom            ? n.domain() + "." + n.op_type()
+                                               : n.op_type();
+    const std::string opset = custom ? std::string() : ", opset " + std::to_string(opset_);
     if (!n.name().empty()) return "node '" + n.name() + "' (" + op + opset + ")";
     std::string s = "node #" + std::to_string(index) + " (" + op + opset;
     if (n.output_size() > 0 && !n.output(0).empty()) s += ", output '" + n.output(0) + "'";
@@ -157,7 +225,8 @@ std::optional<TensorType> Importer::typeOf(const onnx::TypeProto& t, const std::
         return std::nullopt;
     }
     const auto& tt = t.tensor_type();
-    auto dtype = graph::dataTypeFromOnnx(tt.elem_type());
+    auto dtype = storedFloatName(tt.elem_type()) ? std::optional<DataType>(DataType::float32())
+                                                 : graph::dataTypeFromOnnx(tt.elem_type());
     if (!dtype) {
         if (required)
             throw error(who + " has element type " + detail::onnxTypeName(tt.elem_type()) +
@@ -200,7 +269,7 @@ void Importer::addInputs(const onnx::GraphProto& gp) {
     for (const auto& in : gp.input())
         if (!initializers.count(in.name())) inputNames.insert(in.name());
     for (const auto& [name, dims] : options_.inputShapes) {
-        if (inputNames.count(name)) continue;
+        if (inputNames.count(name) || parent_) continue; // bindings are for the model's inputs
         std::string list;
         for (const auto& n : inputNames)
             list += (list.empty() ? "" : ", ") + n;
@@ -212,9 +281,23 @@ void Importer::addInputs(const onnx::GraphProto& gp) {
         if (initializers.count(in.name())) continue;
         const std::string who = "input '" + in.name() + "'";
         if (in.name().empty()) throw error("a graph input has no name");
+        if (!typeOf(in.type(), who, false)) {
+            // A sequence, a map, a string tensor: an input the graph cannot hold.
+            const std::string reason =
+                in.type().has_tensor_type()
+                    ? "element type " + detail::onnxTypeName(in.type().tensor_type().elem_type()) +
+                          " is not supported"
+                    : "the input is not a tensor (sequences, maps and optionals are not supported)";
+            if (!used_.insert(in.name()).second) throw error(who + " is declared twice");
+            values_[in.name()] =
+                g_.addInputNode(Node::makeUnsupportedInput(g_.newId(), in.name(), reason));
+            continue;
+        }
+        if (const char* stored = storedFloatName(in.type().tensor_type().elem_type()))
+            g_.setStoredType(in.name(), stored);
         std::optional<TensorType> type = typeOf(in.type(), who, true);
         const bool hasShape = in.type().tensor_type().has_shape();
-        auto bound = options_.inputShapes.find(in.name());
+        auto bound = parent_ ? options_.inputShapes.end() : options_.inputShapes.find(in.name());
         if (bound != options_.inputShapes.end()) {
             const auto& dims = bound->second;
             if (hasShape && dims.size() != type->shape.size())
@@ -236,8 +319,12 @@ void Importer::addInputs(const onnx::GraphProto& gp) {
                     if (shape[i] < 0) shape[i] = type->shape[i];
             type->shape = shape;
         } else if (!hasShape) {
-            throw error(who + " has no shape in the model; give one (" + in.name() +
-                        ":D0,D1,...)");
+            if (parent_) {
+                type = TensorType(); // a subgraph's input (a Loop's counter): typed by its user
+            } else {
+                throw error(who + " has no shape in the model; give one (" + in.name() +
+                            ":D0,D1,...)");
+            }
         }
         if (!used_.insert(in.name()).second)
             throw error(who + " is declared twice");
@@ -246,11 +333,13 @@ void Importer::addInputs(const onnx::GraphProto& gp) {
     for (const auto& t : gp.initializer()) {
         if (t.name().empty()) throw error("an initializer has no name");
         if (used_.count(t.name())) throw error("initializer '" + t.name() + "' is defined twice");
+        if (const char* stored = storedFloatName(t.data_type())) g_.setStoredType(t.name(), stored);
         addConstant(t.name(), detail::constantFromTensorProto(t, model_ + ": initializer"));
     }
 }
 
-AttrValue Importer::convertAttr(const onnx::AttributeProto& a, const std::string& who) const {
+AttrValue Importer::convertAttr(const onnx::AttributeProto& a, const std::string& who,
+                                std::string& unsupported) const {
     int type = a.type();
     if (type == onnx::AttributeProto::UNDEFINED) { // writers before IR version 2 left it out
         if (a.has_f()) type = onnx::AttributeProto::FLOAT;
@@ -276,17 +365,90 @@ AttrValue Importer::convertAttr(const onnx::AttributeProto& a, const std::string
     case onnx::AttributeProto::FLOATS:
         return std::vector<double>(a.floats().begin(), a.floats().end());
     case onnx::AttributeProto::TENSOR:
-        return detail::constantFromTensorProto(a.t(),
-                                               model_ + ": " + who + ": attribute '" + a.name() +
-                                                   "' holds tensor");
-    case onnx::AttributeProto::GRAPH:
-    case onnx::AttributeProto::GRAPHS:
-        throw error(who + ": attribute '" + a.name() +
-                    "' holds a graph: subgraphs are not supported");
-    default:
-        throw error(who + ": attribute '" + a.name() + "' of type " + attrTypeName(type) +
-                    " is not supported");
+        try {
+            return detail::constantFromTensorProto(a.t(), model_ + ": " + who + ": attribute '" +
+                                                              a.name() + "' holds tensor");
+        } catch (const CompileError& e) {
+            unsupported = reasonOf(e, who);
+            return "tensor " + detail::onnxTypeName(a.t().data_type()) + shapeText(std::vector<int64_t>(
+                                                                               a.t().dims().begin(), a.t().dims().end()));
+        }
+    case onnx::AttributeProto::STRINGS: {
+        unsupported = "attribute '" + a.name() + "' of type STRINGS is not supported";
+        std::string text = "[";
+        for (int i = 0; i < a.strings_size(); ++i)
+            text += (i ? ", " : "") + a.strings(i);
+        return text + "]";
     }
+    default:
+        // TENSORS, SPARSE_TENSOR(S), TYPE_PROTO(S): shown by kind only.
+        unsupported = "attribute '" + a.name() + "' of type " + attrTypeName(type) +
+                      " is not supported";
+        return attrTypeName(type);
+    }
+}
+
+std::string Importer::reasonOf(const CompileError& e, const std::string& who) const {
+    std::string msg = e.what();
+    for (const std::string& prefix : {model_ + ": " + who + ": ", model_ + ": ", who + ": "})
+        if (msg.rfind(prefix, 0) == 0) return msg.substr(prefix.size());
+    return msg;
+}
+
+const Value* Importer::findOuter(const std::string& name) const {
+    for (const Importer* p = parent_; p; p = p->parent_)
+        if (auto it = p->values_.find(name); it != p->values_.end()) return &it->second;
+    return nullptr;
+}
+
+Value Importer::lookup(const std::string& name) {
+    if (auto it = values_.find(name); it != values_.end()) return it->second;
+    const Value* outer = findOuter(name);
+    if (!outer) return {};
+    // An outer value read by the subgraph: an input of the subgraph here.
+    Value v = g_.addInput(name, outer->type());
+    used_.insert(name);
+    values_[name] = v;
+    captured_.push_back(*outer);
+    return v;
+}
+
+void Importer::emitOpaque(const onnx::NodeProto& n, std::vector<Value> inputs, Attributes attrs,
+                          std::vector<graph::Subgraph> subgraphs,
+                          const std::vector<std::string>& outputs, const std::string& who,
+                          std::string reason) {
+    // Outputs take the types the model gives (value_info), else unknown.
+    std::vector<TensorType> types;
+    for (const auto& o : outputs)
+        types.push_back(shownType(o));
+    Ref<Node> node = Node::makeOpaque(g_.newId(), n.op_type(), n.domain() == "ai.onnx" ? "" : n.domain(),
+                                      std::move(inputs), std::move(attrs), std::move(subgraphs),
+                                      std::move(reason), n.name(), std::move(types), outputs);
+    g_.append(node);
+    who_[node->id] = who;
+    for (size_t i = 0; i < outputs.size(); ++i)
+        if (!outputs[i].empty() && !values_.count(outputs[i]))
+            defineName(outputs[i], node->output(static_cast<int>(i)), who);
+}
+
+graph::Graph Importer::runSubgraph(const onnx::GraphProto& gp, const std::string& title) {
+    g_ = graph::Graph(gp.name().empty() ? title : gp.name());
+    readInferred(gp); // the model's and ONNX's inference's, only shown
+    for (const auto& vi : gp.output())
+        if (auto t = typeOf(vi.type(), "output '" + vi.name() + "'", false);
+            t && vi.type().tensor_type().has_shape())
+            given_[vi.name()] = *t;
+    addInputs(gp);
+    for (int i = 0; i < gp.node_size(); ++i)
+        importNode(gp.node(i), i);
+    std::vector<Value> outputs;
+    for (const auto& o : gp.output()) {
+        Value v = lookup(o.name());
+        if (!v.defined()) throw error(title + ": output '" + o.name() + "' is not produced by any node");
+        outputs.push_back(v);
+    }
+    g_.setOutputs(std::move(outputs));
+    return std::move(g_);
 }
 
 std::vector<Value> Importer::emit(const std::string& op, std::vector<Value> inputs,
@@ -297,6 +459,22 @@ std::vector<Value> Importer::emit(const std::string& op, std::vector<Value> inpu
     Ref<Node> node = Node::makeOp(g_.newId(), op, inputs, std::move(attrs), numOutputs, name, {},
                                   outputNames);
     std::vector<TensorType> types;
+    bool unknownInput = false;
+    for (const auto& in : inputs)
+        unknownInput = unknownInput || (in.defined() && !in.type().known());
+    if (unknownInput) {
+        // Behind an opaque node (or a subgraph input without a type): the
+        // node keeps the types the model gives, else unknown ones.
+        for (const auto& o : outputNames)
+            types.push_back(shownType(o));
+        node = node->withOutputTypes(std::move(types));
+        g_.append(node);
+        who_[node->id] = who;
+        std::vector<Value> outs = node->outputs();
+        for (size_t i = 0; i < outs.size(); ++i)
+            if (!outputNames[i].empty()) defineName(outputNames[i], outs[i], who);
+        return outs;
+    }
     try {
         try {
             types = ops_.inferOutputTypes(*node, inputs);
@@ -353,7 +531,7 @@ Ref<Constant> Importer::foldToConstant(const Value& v, int depth) {
     if (!v.defined()) return {};
     if (v.isConstant()) return v.constant();
     const Node* n = v.producer();
-    if (depth > 64 || n->kind != graph::NodeKind::Op) return {};
+    if (depth > 64 || n->kind != graph::NodeKind::Op || n->opaque()) return {};
     // Shape and Size need only their input's static type; the rest their input values.
     auto out = graph::evaluateFromTypes(ops_, *n, n->inputs);
     if (!out) {
@@ -404,26 +582,19 @@ void Importer::addConstantNode(const Attributes& attrs, const std::vector<std::s
 
 void Importer::importNode(const onnx::NodeProto& n, int index) {
     const std::string who = describe(n, index);
-    std::string op = n.op_type();
-    if (op.empty()) throw error(who + ": the node has no operator type");
-    if (!n.domain().empty() && n.domain() != "ai.onnx")
-        throw error(who + ": operator domain '" + n.domain() +
-                    "' is not supported (only the default ONNX domain is)");
-    Attributes attrs;
-    for (const auto& a : n.attribute())
-        attrs.set(a.name(), convertAttr(a, who));
+    if (n.op_type().empty()) throw error(who + ": the node has no operator type");
     std::vector<Value> inputs;
     for (const auto& name : n.input()) {
         if (name.empty()) {
             inputs.emplace_back(); // an absent optional input
             continue;
         }
-        auto it = values_.find(name);
-        if (it == values_.end())
+        Value v = lookup(name);
+        if (!v.defined())
             throw error(who + ": input '" + name +
                         "' is not defined before the node (not a graph input, an initializer "
                         "or an earlier node's output)");
-        inputs.push_back(it->second);
+        inputs.push_back(v);
     }
     while (!inputs.empty() && !inputs.back().defined())
         inputs.pop_back();
@@ -431,6 +602,68 @@ void Importer::importNode(const onnx::NodeProto& n, int index) {
     while (!outputs.empty() && outputs.back().empty())
         outputs.pop_back();
     if (outputs.empty()) throw error(who + ": the node has no outputs");
+
+    // Attributes, subgraphs and the first reason the node cannot be compiled.
+    std::string reason;
+    Attributes attrs;
+    std::vector<graph::Subgraph> subgraphs;
+    for (const auto& a : n.attribute()) {
+        if (a.type() == onnx::AttributeProto::GRAPH || a.has_g()) {
+            Importer sub(options_, model_, this);
+            auto sg = std::make_shared<const graph::Graph>(sub.runSubgraph(a.g(), a.name()));
+            subgraphs.push_back({a.name(), std::move(sg), std::move(sub.captured_)});
+            continue;
+        }
+        if (a.type() == onnx::AttributeProto::GRAPHS || a.graphs_size() > 0) {
+            for (int i = 0; i < a.graphs_size(); ++i) {
+                const std::string title = a.name() + "[" + std::to_string(i) + "]";
+                Importer sub(options_, model_, this);
+                auto sg = std::make_shared<const graph::Graph>(sub.runSubgraph(a.graphs(i), title));
+                subgraphs.push_back({title, std::move(sg), std::move(sub.captured_)});
+            }
+            continue;
+        }
+        std::string why;
+        attrs.set(a.name(), convertAttr(a, who, why));
+        if (reason.empty()) reason = why;
+    }
+    if (!n.domain().empty() && n.domain() != "ai.onnx")
+        reason = "operator domain '" + n.domain() +
+                 "' is not supported (only the default ONNX domain is)";
+    else if (!opsetProblem_.empty())
+        reason = opsetProblem_;
+    else if (!subgraphs.empty() && !ops_.find(n.op_type()))
+        reason = "operator '" + n.op_type() + "' (control flow: " + std::to_string(subgraphs.size()) +
+                 " subgraph" + (subgraphs.size() == 1 ? "" : "s") + ") is not supported";
+    if (!reason.empty())
+        return emitOpaque(n, std::move(inputs), std::move(attrs), std::move(subgraphs), outputs,
+                          who, std::move(reason));
+    // Float16 and bfloat16 are computed as float32: so are casts to them.
+    for (const char* attr : {"to", "dtype"})
+        if (const AttrValue* v = attrs.find(attr);
+            v && graph::attrKind(*v) == graph::AttrKind::Int &&
+            storedFloatName(std::get<int64_t>(*v)))
+            attrs.set(attr, int64_t(onnx::TensorProto::FLOAT));
+    try {
+        convertNode(n, who, inputs, attrs, outputs);
+    } catch (const CompileError& e) {
+        // Whatever stops this node (an operator Tessel lacks, types that do
+        // not infer, a form it does not normalise) stops only this node.
+        Attributes original;
+        for (const auto& a : n.attribute()) {
+            std::string why;
+            if (a.type() != onnx::AttributeProto::GRAPH && a.type() != onnx::AttributeProto::GRAPHS)
+                original.set(a.name(), convertAttr(a, who, why));
+        }
+        emitOpaque(n, std::move(inputs), std::move(original), std::move(subgraphs), outputs, who,
+                   reasonOf(e, who));
+    }
+}
+
+void Importer::convertNode(const onnx::NodeProto& n, const std::string& who,
+                           std::vector<Value> inputs, Attributes attrs,
+                           const std::vector<std::string>& outputs) {
+    std::string op = n.op_type();
     const std::string& name = n.name();
 
     auto inputType = [&](size_t i) -> const TensorType& {
@@ -584,23 +817,49 @@ void Importer::importNode(const onnx::NodeProto& n, int index) {
     emit(op, std::move(inputs), std::move(attrs), outputs, name, who);
 }
 
-graph::Graph Importer::run(const onnx::ModelProto& m) {
-    if (!m.has_graph()) throw error("not an ONNX model: it has no graph");
-    readOpset(m);
+graph::Graph Importer::run(const onnx::ModelProto& original) {
+    if (!original.has_graph()) throw error("not an ONNX model: it has no graph");
+    try {
+        readOpset(original);
+    } catch (const CompileError& e) {
+        if (!options_.allowUnsupported) throw;
+        opsetProblem_ = reasonOf(e, "");
+    }
+    // To show a model Tessel cannot compile, ONNX's own inference types what
+    // Tessel's registry cannot (opaque nodes and what follows them). Its
+    // findings go to inferred_, never to the checked given_.
+    onnx::ModelProto withInferred;
+    const onnx::ModelProto* source = &original;
+    if (options_.allowUnsupported) {
+        withInferred = original;
+        try {
+            onnx::shape_inference::InferShapes(withInferred);
+            source = &withInferred;
+            readInferred(withInferred.graph());
+        } catch (const std::exception&) {
+            // Inference is a help here, never a reason to fail.
+        }
+    }
+    const onnx::ModelProto& m = *source;
     const onnx::GraphProto& gp = m.graph();
     g_ = graph::Graph(gp.name().empty() ? std::string("main") : gp.name());
-    for (const auto& vi : gp.value_info())
+    for (const auto& vi : original.graph().value_info())
         if (auto t = typeOf(vi.type(), "value '" + vi.name() + "'", false);
             t && vi.type().tensor_type().has_shape())
             given_[vi.name()] = *t;
-    for (const auto& vi : gp.output())
+    for (const auto& vi : original.graph().output())
         if (auto t = typeOf(vi.type(), "output '" + vi.name() + "'", false);
             t && vi.type().tensor_type().has_shape())
             given_[vi.name()] = *t;
-    if (gp.sparse_initializer_size() > 0)
-        throw error("sparse initializer '" + gp.sparse_initializer(0).values().name() +
-                    "' is not supported");
     addInputs(gp);
+    for (const auto& sp : gp.sparse_initializer()) {
+        // Kept as an input of unknown type, so the nodes that read it import.
+        const std::string name = sp.values().name();
+        if (name.empty() || !used_.insert(name).second)
+            throw error("sparse initializer '" + name + "' has no name or one used twice");
+        values_[name] = g_.addInputNode(
+            Node::makeUnsupportedInput(g_.newId(), name, "sparse initializers are not supported"));
+    }
     for (int i = 0; i < gp.node_size(); ++i)
         importNode(gp.node(i), i);
     std::vector<Value> outputs;
@@ -609,9 +868,22 @@ graph::Graph Importer::run(const onnx::ModelProto& m) {
         if (it == values_.end())
             throw error("graph output '" + o.name() + "' is not produced by any node");
         outputs.push_back(it->second);
+        if (o.type().has_tensor_type())
+            if (const char* stored = storedFloatName(o.type().tensor_type().elem_type()))
+                g_.setStoredType(o.name(), stored);
     }
     if (outputs.empty()) throw error("the graph has no outputs");
     g_.setOutputs(std::move(outputs));
+
+    if (g_.hasUnsupported()) {
+        if (options_.allowUnsupported) return std::move(g_);
+        // One error that names every construct, as the importer names nodes.
+        auto list = graph::unsupportedConstructs(g_);
+        for (auto& c : list)
+            if (auto it = who_.find(c.nodeId); it != who_.end() && c.path.empty())
+                c.where = it->second;
+        throw error(graph::describeUnsupported(list));
+    }
 
     auto rethrow = [&](const CompileError& e) -> CompileError {
         std::string msg = e.what();

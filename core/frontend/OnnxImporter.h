@@ -16,6 +16,18 @@
 /// (graph::inferShapes) runs at the end, checked against the model's own
 /// value_info.
 ///
+/// The importer does not stop at the first construct Tessel cannot compile:
+/// an unknown operator or domain, a control-flow operator with subgraphs
+/// (imported as graphs of their own, Node::subgraphs), an attribute or
+/// input type it cannot hold, or a node whose types do not infer becomes an
+/// *opaque* node with its reason (Node::unsupported), so every model the
+/// ONNX checker accepts has a graph to show. With
+/// ImportOptions::allowUnsupported the graph comes back as it is (what
+/// `tesselc show` and the IDE draw; graph::unsupportedConstructs lists
+/// them); without it, import fails with one error listing all of them.
+/// Float16 and bfloat16 weights, inputs and outputs are held and computed as
+/// float32; Graph::storedTypes records the model's types.
+///
 /// Every failure, from an unreadable file to a shape that does not check, is
 /// a CompileError whose message starts with the model name and, for a node,
 /// names it with its operator and opset:
@@ -23,6 +35,9 @@
 /// \code
 ///   model.onnx: node 'conv1' (Conv, opset 13): ...
 ///   model.onnx: node 'n0' (FooBar, opset 13): operator 'FooBar' is not supported
+///   model.onnx: 2 constructs cannot be compiled:
+///     node 'q' (DynamicQuantizeLinear, opset 13): operator 'DynamicQuantizeLinear' is not supported
+///     node 'if1' (If, opset 13): operator 'If' is not supported
 /// \endcode
 #pragma once
 
@@ -57,6 +72,11 @@ struct ImportOptions {
     /// (graph/OpRegistry.h). driver::compileModel passes its Context's, so an
     /// operator added to a context at run time can be imported.
     const graph::OpRegistry* ops = nullptr;
+    /// Return graphs that hold opaque nodes (to show them) instead of failing
+    /// with the list of what cannot be compiled. Shape inference at the end
+    /// is skipped for such a graph (what follows an opaque node keeps the
+    /// types the model gives, or unknown ones).
+    bool allowUnsupported = false;
 };
 
 /// Parses one `--input-shape` value, `NAME:D0,D1,...` (`x:1,3,224,224`; a

@@ -16,8 +16,9 @@ namespace tessel::frontend::detail {
 
 /// The constant held by `t`. `context` prefixes error messages (e.g.
 /// "model.onnx: initializer"); the tensor's name follows it. Throws
-/// CompileError for external data, float16, strings, a data size that does
-/// not match the dims, or a negative dimension.
+/// CompileError for external data, strings, a data size that does not match
+/// the dims, or a negative dimension. Float16 and bfloat16 tensors become
+/// float32 constants (exactly: every such value is a float32).
 Ref<graph::Constant> constantFromTensorProto(const onnx::TensorProto& t,
                                              const std::string& context);
 

@@ -5,6 +5,7 @@
 
 #include "frontend/OnnxProtoConvert.h"
 #include "ir/Diagnostic.h"
+#include "ir/Half.h"
 
 #include <bit>
 #include <cstring>
@@ -60,9 +61,9 @@ Ref<graph::Constant> constantFromTensorProto(const onnx::TensorProto& t,
         throw fail("external data is not supported (store the weights inside the model)");
     if (t.has_segment()) throw fail("segmented tensors are not supported");
     const int code = t.data_type();
-    if (code == onnx::TensorProto::FLOAT16 || code == onnx::TensorProto::BFLOAT16)
-        throw fail("element type " + onnxTypeName(code) + " is not supported");
-    auto dtype = graph::dataTypeFromOnnx(code);
+    // Float16 and bfloat16 are read as float32 (what Tessel computes in).
+    const bool half = code == onnx::TensorProto::FLOAT16 || code == onnx::TensorProto::BFLOAT16;
+    auto dtype = half ? std::optional<DataType>(DataType::float32()) : graph::dataTypeFromOnnx(code);
     if (!dtype) throw fail("element type " + onnxTypeName(code) + " is not supported");
 
     std::vector<int64_t> shape;
@@ -78,7 +79,31 @@ Ref<graph::Constant> constantFromTensorProto(const onnx::TensorProto& t,
     const size_t count = static_cast<size_t>(n);
 
     std::vector<uint8_t> bytes;
-    if (t.has_raw_data()) {
+    if (half) {
+        // Two bytes an element in raw_data, or one element per int32_data entry.
+        std::vector<uint16_t> bits;
+        if (t.has_raw_data()) {
+            const std::string& raw = t.raw_data();
+            if (raw.size() != count * 2)
+                throw fail("raw_data holds " + std::to_string(raw.size()) + " bytes, but " +
+                           std::to_string(count) + " elements of " + onnxTypeName(code) +
+                           " need " + std::to_string(count * 2));
+            bits.resize(count);
+            if (count) std::memcpy(bits.data(), raw.data(), count * 2);
+        } else {
+            if (static_cast<size_t>(t.int32_data_size()) != count)
+                throw fail("int32_data holds " + std::to_string(t.int32_data_size()) +
+                           " elements, but the dims give " + std::to_string(count));
+            for (int i = 0; i < t.int32_data_size(); ++i)
+                bits.push_back(static_cast<uint16_t>(t.int32_data(i)));
+        }
+        bytes.resize(count * 4);
+        for (size_t i = 0; i < count; ++i) {
+            const float f = code == onnx::TensorProto::FLOAT16 ? halfToFloat(bits[i])
+                                                                : bfloat16ToFloat(bits[i]);
+            std::memcpy(bytes.data() + i * 4, &f, 4);
+        }
+    } else if (t.has_raw_data()) {
         const std::string& raw = t.raw_data();
         if (raw.size() != count * elemBytes)
             throw fail("raw_data holds " + std::to_string(raw.size()) + " bytes, but " +

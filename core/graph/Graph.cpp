@@ -5,6 +5,7 @@
 #include "ir/Diagnostic.h"
 #include "ir/Layout.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cstring>
 #include <sstream>
@@ -519,6 +520,30 @@ Ref<Node> Node::makeOp(int64_t id, std::string op, std::vector<Value> inputs, At
     return Ref<Node>(n);
 }
 
+Ref<Node> Node::makeOpaque(int64_t id, std::string op, std::string domain,
+                           std::vector<Value> inputs, Attributes attrs,
+                           std::vector<Subgraph> subgraphs, std::string reason, std::string name,
+                           std::vector<TensorType> outputTypes,
+                           std::vector<std::string> outputNames) {
+    TESSEL_CHECK(!reason.empty(), "opaque node " + op + " without a reason");
+    const int numOutputs = static_cast<int>(std::max(outputTypes.size(), outputNames.size()));
+    Ref<Node> made = makeOp(id, std::move(op), std::move(inputs), std::move(attrs),
+                            std::max(numOutputs, 1), std::move(name), std::move(outputTypes),
+                            std::move(outputNames));
+    Node* n = const_cast<Node*>(made.get()); // still private to this factory
+    n->domain = std::move(domain);
+    n->subgraphs = std::move(subgraphs);
+    n->unsupported = std::move(reason);
+    return made;
+}
+
+Ref<Node> Node::makeUnsupportedInput(int64_t id, std::string name, std::string reason) {
+    TESSEL_CHECK(!reason.empty(), "unsupported input " + name + " without a reason");
+    Ref<Node> made = makeInput(id, std::move(name), TensorType());
+    const_cast<Node*>(made.get())->unsupported = std::move(reason);
+    return made;
+}
+
 Ref<Node> Node::makeInput(int64_t id, std::string name, TensorType type) {
     TESSEL_CHECK(!name.empty(), "graph input without a name");
     Node* n = new Node();
@@ -567,8 +592,15 @@ Ref<Node> Node::with(std::vector<Value> newInputs, std::vector<TensorType> types
     TESSEL_CHECK(kind == NodeKind::Op, "with() on " + describe());
     TESSEL_CHECK(types.size() == outputTypes.size(),
                  "with(): output count changes for " + describe());
-    return makeOp(id, op, std::move(newInputs), attrs, numOutputs(), name, std::move(types),
-                  outputNames);
+    Ref<Node> made = makeOp(id, op, std::move(newInputs), attrs, numOutputs(), name,
+                            std::move(types), outputNames);
+    if (!domain.empty() || !subgraphs.empty() || opaque()) {
+        Node* n = const_cast<Node*>(made.get()); // not shared yet
+        n->domain = domain;
+        n->subgraphs = subgraphs;
+        n->unsupported = unsupported;
+    }
+    return made;
 }
 
 std::string Node::describe() const {
@@ -606,6 +638,25 @@ Value Graph::addConstant(const std::string& name, Ref<Constant> value) {
     checkName(name);
     constants_.push_back(Node::makeConstant(nextId_++, name, std::move(value)));
     return constants_.back()->output(0);
+}
+
+Value Graph::addInputNode(Ref<Node> input) {
+    TESSEL_CHECK(input.defined() && input->kind == NodeKind::Input, "addInputNode: not an input");
+    checkName(input->name);
+    if (input->id >= nextId_) nextId_ = input->id + 1;
+    inputs_.push_back(std::move(input));
+    return inputs_.back()->output(0);
+}
+
+bool Graph::hasUnsupported() const {
+    for (const auto& n : inputs_)
+        if (n->opaque()) return true;
+    for (const auto& n : nodes_) {
+        if (n->opaque()) return true;
+        for (const auto& s : n->subgraphs)
+            if (s.graph && s.graph->hasUnsupported()) return true;
+    }
+    return false;
 }
 
 Ref<Node> Graph::addNode(const std::string& op, std::vector<Value> inputs, Attributes attrs,
@@ -730,11 +781,14 @@ void Graph::verify(const OpRegistry& ops) const {
         if (n->kind != NodeKind::Constant)
             throw CompileError(n->describe() + " is listed as a constant");
 
+    for (const auto& n : inputs_)
+        if (n->opaque()) throw CompileError(n->describe() + ": " + n->unsupported);
     for (const auto& np : nodes_) {
         const Node& n = *np;
         checkId(n);
         if (n.kind != NodeKind::Op)
             throw CompileError(n.describe() + " is listed as an operator node");
+        if (n.opaque()) throw CompileError(n.describe() + ": " + n.unsupported);
         const OpInfo* info = ops.find(n.op);
         if (!info) throw CompileError(n.describe() + ": unknown operator '" + n.op + "'");
         const int nin = static_cast<int>(n.inputs.size());
@@ -789,6 +843,7 @@ void Graph::verify(const OpRegistry& ops) const {
 Graph Graph::rebuild(
     const std::function<Ref<Node>(const Node& node, std::vector<Value> newInputs)>& rewrite) const {
     Graph out(name_);
+    out.storedTypes_ = storedTypes_;
     out.inputs_ = inputs_;
     out.constants_ = constants_;
     out.nextId_ = nextId_;

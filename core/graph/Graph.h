@@ -33,6 +33,8 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -128,7 +130,9 @@ private:
 
 /// One attribute value: an integer, a float, a string, a list of integers, a
 /// list of floats or a constant tensor (ONNX's INT, FLOAT, STRING, INTS,
-/// FLOATS and TENSOR attributes; graph-valued attributes are not supported).
+/// FLOATS and TENSOR attributes). Graph-valued attributes are Node::subgraphs;
+/// the other ONNX kinds (STRINGS, TENSORS, ...) are kept on opaque nodes as
+/// their printed text (a string), to be shown, never computed with.
 using AttrValue = std::variant<int64_t, double, std::string, std::vector<int64_t>,
                                std::vector<double>, Ref<Constant>>;
 
@@ -226,6 +230,20 @@ struct ValueHash {
 
 enum class NodeKind { Input, Constant, Op };
 
+class Graph;
+
+/// A graph held by an operator's attribute: an If's then_branch and
+/// else_branch, a Loop's or Scan's body. Its inputs are the subgraph's own
+/// inputs, then the outer values it reads by name (ONNX's outer scope).
+struct Subgraph {
+    /// The attribute's name ("else_branch"; "name[i]" for a GRAPHS list).
+    std::string attr;
+    std::shared_ptr<const Graph> graph;
+    /// The outer values the subgraph reads, in order: its last outer.size()
+    /// inputs stand for them.
+    std::vector<Value> outer;
+};
+
 /// A node of the graph: an immutable record.
 class Node : public Object {
 public:
@@ -244,6 +262,20 @@ public:
     std::vector<std::string> outputNames;
     /// The tensor of a Constant node; null otherwise.
     Ref<Constant> constant;
+    /// The operator's domain: empty for ONNX's default domain, else the
+    /// model's ("com.microsoft").
+    std::string domain;
+    /// The graph-valued attributes, imported as graphs of their own.
+    std::vector<Subgraph> subgraphs;
+    /// Why the node cannot be compiled, or empty. A node with a reason is
+    /// *opaque*: the importer keeps what the model says (operator, domain,
+    /// attributes, the types the model gives or infers) so the graph can be
+    /// shown, and graph::unsupportedConstructs lists it; the compiler refuses
+    /// a graph that holds one. Graph inputs of a type Tessel cannot hold
+    /// (sequences, strings) carry a reason too.
+    std::string unsupported;
+
+    bool opaque() const { return !unsupported.empty(); }
 
     /// An operator node. outputTypes may be empty (numOutputs unknown types are
     /// made) or give one type per output; outputNames likewise.
@@ -251,7 +283,16 @@ public:
                             int numOutputs, std::string name = {},
                             std::vector<TensorType> outputTypes = {},
                             std::vector<std::string> outputNames = {});
+    /// An opaque operator node (see `unsupported`): `reason` must not be empty.
+    static Ref<Node> makeOpaque(int64_t id, std::string op, std::string domain,
+                                std::vector<Value> inputs, Attributes attrs,
+                                std::vector<Subgraph> subgraphs, std::string reason,
+                                std::string name, std::vector<TensorType> outputTypes,
+                                std::vector<std::string> outputNames);
     static Ref<Node> makeInput(int64_t id, std::string name, TensorType type);
+    /// A graph input of a type Tessel cannot hold: its type is unknown and
+    /// `reason` says why.
+    static Ref<Node> makeUnsupportedInput(int64_t id, std::string name, std::string reason);
     static Ref<Node> makeConstant(int64_t id, std::string name, Ref<Constant> value);
 
     int numOutputs() const { return static_cast<int>(outputTypes.size()); }
@@ -288,6 +329,8 @@ public:
     Value addInput(const std::string& name, TensorType type);
     /// Adds a constant called `name`.
     Value addConstant(const std::string& name, Ref<Constant> value);
+    /// Adds a node made elsewhere (Node::makeUnsupportedInput) as a graph input.
+    Value addInputNode(Ref<Node> input);
     /// Appends an operator node. Its inputs must already be in the graph, so a
     /// graph built this way is always in topological order. Output types are
     /// unknown until shape inference (passes/InferShapes.h).
@@ -301,6 +344,17 @@ public:
     void append(Ref<Node> node);
     void setOutputs(std::vector<Value> outputs) { outputs_ = std::move(outputs); }
 
+    /// Tensors (graph inputs, outputs, weights) whose element type in the
+    /// model is not the one Tessel computes with: the model's type by tensor
+    /// name ("float16", "bfloat16"; computed as float32). A run converts
+    /// inputs from and outputs back to these types.
+    const std::map<std::string, std::string>& storedTypes() const { return storedTypes_; }
+    void setStoredType(const std::string& tensor, const std::string& modelType) {
+        storedTypes_[tensor] = modelType;
+    }
+    /// True when some node (here or in a subgraph) is opaque or some input
+    /// has an unsupported type: the graph can be shown, not compiled.
+    bool hasUnsupported() const;
     /// A fresh id, larger than every id in the graph.
     int64_t newId() { return nextId_++; }
 
@@ -354,6 +408,7 @@ private:
     std::vector<Ref<Node>> constants_;
     std::vector<Ref<Node>> nodes_;
     std::vector<Value> outputs_;
+    std::map<std::string, std::string> storedTypes_;
     int64_t nextId_ = 0;
 };
 

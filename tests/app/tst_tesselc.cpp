@@ -217,12 +217,90 @@ private slots:
         const QString expected = QString::fromUtf8(f.readLine()).trimmed();
         const QStringList extra = QString::fromUtf8(f.readLine()).trimmed().split(' ', Qt::SkipEmptyParts);
         QVERIFY(!expected.isEmpty());
-        auto r = tesselc(QStringList{"show", file, "--stage", "graph"} + extra);
+        // Past the graph stage (what compiling starts with) the model fails.
+        auto r = tesselc(QStringList{"show", file, "--stage", "optimized"} + extra);
         QCOMPARE(r.exitCode, 1);
         QVERIFY(r.out.isEmpty());
         // One line: the file, then the message naming the node, operator and opset.
         QCOMPARE(r.err.count('\n'), 1);
         QVERIFY2(r.err.startsWith(file + ": ") && r.err.contains(expected), qPrintable(r.err));
+        // The graph stage shows every model that is a model, with what cannot
+        // compile listed under it (the node, without the opset, and the reason).
+        auto g = tesselc(QStringList{"show", file, "--stage", "graph"} + extra);
+        const int colon = expected.indexOf("): ");
+        if (g.exitCode == 1) {
+            QVERIFY2(g.err.contains(expected), qPrintable(g.err));
+        } else {
+            QCOMPARE(g.exitCode, 0);
+            QVERIFY2(colon > 0 && g.out.contains("# this model cannot be compiled: 1 unsupported construct\n") &&
+                         g.out.contains(expected.mid(colon + 3)),
+                     qPrintable(g.out));
+        }
+    }
+
+    // A model with operators Tessel lacks, a custom domain and an If with
+    // subgraphs: show draws it and lists everything; compile and run fail
+    // with one error that lists everything (tests/frontend/models).
+    void unsupportedModels() {
+        const QString models = TESSEL_SOURCE_DIR "/tests/frontend/models/";
+        auto dq = tesselc({"show", models + "dynquant.onnx"}); // --stage graph is the default
+        QCOMPARE(dq.exitCode, 0);
+        QVERIFY2(dq.out.contains("= Relu(%x) : float32[2, 4]  # relu\n") &&
+                     dq.out.contains("= DynamicQuantizeLinear(%3) : uint8[2, 4], float32[], uint8[]  # quantize") &&
+                     dq.out.contains("= com.example.FancyScale(%7) {factor=0.5, mode=\"fast\", tags=\"[a, b]\"} : "
+                                     "float32[2, 3]  # custom; unsupported: operator domain 'com.example'"),
+                 qPrintable(dq.out));
+        QVERIFY2(dq.out.contains("#   node 'custom' (com.example.FancyScale): operator domain 'com.example' is not "
+                                 "supported (only the default ONNX domain is)\n"),
+                 qPrintable(dq.out));
+        auto iff = tesselc({"show", models + "if.onnx"});
+        QCOMPARE(iff.exitCode, 0);
+        QVERIFY2(iff.out.contains("    then_branch: graph then_body(%x: float32[2]) {\n") &&
+                     iff.out.contains("# this model cannot be compiled: 2 unsupported constructs\n"
+                                      "#   node 'choose' (If): operator 'If' (control flow: 2 subgraphs) is not "
+                                      "supported\n"
+                                      "#   node 'choose' (If) / else_branch / node 'else_custom' (com.example.Wobble): "
+                                      "operator domain 'com.example' is not supported (only the default ONNX domain "
+                                      "is)\n"),
+                 qPrintable(iff.out));
+        // Every listed construct is also in compile's and run's one error.
+        for (const QString model : {"dynquant.onnx", "if.onnx"}) {
+            auto shown = tesselc({"show", models + model});
+            QStringList listed;
+            for (const QString& line : shown.out.split('\n'))
+                if (line.startsWith("#   ")) listed << line.mid(4).section(": ", 1); // the reason
+            QVERIFY(listed.size() >= 2);
+            QTemporaryDir out;
+            for (const QStringList& args : {QStringList{"compile", models + model, "-o", out.path() + "/m"},
+                                            QStringList{"run", models + model},
+                                            QStringList{"run", models + model, "--in-process"}}) {
+                auto r = tesselc(args);
+                QCOMPARE(r.exitCode, 1);
+                QVERIFY2(r.err.contains(QString("error: %1 constructs cannot be compiled:\n").arg(listed.size())),
+                         qPrintable(r.err));
+                for (const QString& reason : listed) QVERIFY2(r.err.contains(reason), qPrintable(r.err + reason));
+            }
+        }
+    }
+
+    // A float16 model (input, weights, output) runs in float32 and matches
+    // a float16 reference within ONNX's tolerances, where tesselc runs by
+    // default and in process.
+    void float16Model() {
+        const QString models = TESSEL_SOURCE_DIR "/tests/frontend/models/";
+        const QString data = models + "fp16_data/";
+        for (const bool inProcess : {false, true}) {
+            QStringList args = {"run",      models + "fp16.onnx", "--inputs", data + "input_0.pb",
+                                "--expect", data + "output_0.pb," + data + "output_1.pb"};
+            if (inProcess) args << "--in-process";
+            auto r = tesselc(args);
+            QVERIFY2(r.exitCode == 0 && r.out.contains("fp16.onnx: ok"), qPrintable(r.out + r.err));
+            QVERIFY2(r.out.contains("y float32[2, 3] (float16 in the model): max abs err"), qPrintable(r.out));
+        }
+        auto g = tesselc({"show", models + "fp16.onnx"});
+        QVERIFY2(g.out.contains("# computed as float32, stored in the model as bias:float16 scale:float16 x:float16 "
+                                "y:float16\n"),
+                 qPrintable(g.out));
     }
 
     void showFoldsShapeSubgraphs() {

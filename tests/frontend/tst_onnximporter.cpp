@@ -7,12 +7,15 @@
 
 #include "frontend/OnnxImporter.h"
 #include "frontend/TensorProto.h"
+#include "graph/OpRegistry.h"
 #include "ir/Diagnostic.h"
+#include "ir/Half.h"
 
 #include <QtTest>
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <random>
 
 using namespace tessel;
@@ -79,6 +82,11 @@ private slots:
     void inputShapeBindingErrors();
     void malformedFiles();
     void unsupportedContent();
+    void opaqueNodesKeepTheModel();
+    void subgraphsAreGraphs();
+    void allUnsupportedInOneError();
+    void float16ModelComputesInFloat32();
+    void everyTestModelImports();
 };
 
 void TestOnnxImporter::realModelsMatchTestData_data() {
@@ -375,8 +383,8 @@ void TestOnnxImporter::unsupportedContent() {
                   {ob::valueInfo("x", ob::kFloat, {2})}, {ob::valueInfo("y", ob::kFloat, {2})}),
         13);
     QCOMPARE(errorOf([&] { importOnnxBytes(domain); }),
-             std::string("model: node 'r' (Relu, opset 13): operator domain 'com.microsoft' is "
-                         "not supported (only the default ONNX domain is)"));
+             std::string("model: node 'r' (com.microsoft.Relu): operator domain 'com.microsoft' "
+                         "is not supported (only the default ONNX domain is)"));
 
     const ob::Msg body = ob::graph({}, {}, {});
     const std::string sub = ob::model(
@@ -384,16 +392,17 @@ void TestOnnxImporter::unsupportedContent() {
                   {ob::valueInfo("c", 9, {})}, {ob::valueInfo("y", ob::kFloat, {2})}),
         13);
     QCOMPARE(errorOf([&] { importOnnxBytes(sub); }),
-             std::string("model: node 'if1' (If, opset 13): attribute 'then_branch' holds a "
-                         "graph: subgraphs are not supported"));
+             std::string("model: node 'if1' (If, opset 13): operator 'If' (control flow: 1 "
+                         "subgraph) is not supported"));
 
     const std::string half = ob::model(
         ob::graph({ob::node("Add", {"x", "w"}, {"y"}, "add")},
                   {ob::valueInfo("x", ob::kFloat, {2})}, {ob::valueInfo("y", ob::kFloat, {2})},
-                  {ob::tensorRaw("w", ob::kFloat16, {2}, std::string(4, '\0'))}),
+                  {ob::tensorRaw("w", ob::kFloat16, {2}, std::string(3, '\0'))}),
         13);
     QCOMPARE(errorOf([&] { importOnnxBytes(half); }),
-             std::string("model: initializer 'w': element type FLOAT16 is not supported"));
+             std::string("model: initializer 'w': raw_data holds 3 bytes, but 2 elements of "
+                         "FLOAT16 need 4"));
 
     ob::Msg external = ob::tensorRaw("w", ob::kFloat, {2}, "");
     external.varint(14, 1);
@@ -432,6 +441,179 @@ void TestOnnxImporter::unsupportedContent() {
     QCOMPARE(errorOf([&] { importOnnxBytes(wrongType); }),
              std::string("model: node 'relu' (Relu, opset 13): output 'y' is inferred as "
                          "float32[2], but the model gives float32[3]"));
+}
+
+namespace {
+
+const std::string kModels = std::string(TESSEL_SOURCE_DIR) + "/tests/frontend/models/";
+
+graph::Graph importShown(const std::string& path) {
+    ImportOptions o;
+    o.allowUnsupported = true;
+    return importOnnx(path, o);
+}
+
+const graph::Node* byName(const graph::Graph& g, const std::string& name) {
+    for (const auto& n : g.nodes())
+        if (n->name == name) return n.get();
+    return nullptr;
+}
+
+} // namespace
+
+void TestOnnxImporter::opaqueNodesKeepTheModel() {
+    const graph::Graph g = importShown(kModels + "dynquant.onnx");
+    const auto& ops = graph::defaultOpRegistry();
+    // Every node is there, in the model's order, with its operator.
+    std::vector<std::string> names;
+    for (const auto& n : g.nodes())
+        names.push_back(n->name);
+    QCOMPARE(names, (std::vector<std::string>{"relu", "quantize", "matmul_int", "to_float",
+                                              "rescale", "custom"}));
+    // A node is opaque exactly when the registry lacks its operator (or its
+    // domain is not ONNX's): the other helper may add these operators.
+    for (const char* name : {"quantize", "matmul_int"}) {
+        const graph::Node* n = byName(g, name);
+        QCOMPARE(n->opaque(), ops.find(n->op) == nullptr);
+        if (n->opaque())
+            QCOMPARE(n->unsupported, "operator '" + n->op + "' is not supported");
+    }
+    QVERIFY(!byName(g, "relu")->opaque());
+    // ONNX's inference types what the registry cannot: the quantized tensor
+    // (also in the model's value_info), the scale, the integer product.
+    const graph::Node* q = byName(g, "quantize");
+    QCOMPARE(q->numOutputs(), 3);
+    QCOMPARE(q->outputTypes[0].str(), std::string("uint8[2, 4]"));
+    QCOMPARE(q->outputTypes[1].str(), std::string("float32[]"));
+    QCOMPARE(byName(g, "matmul_int")->outputTypes[0].str(), std::string("int32[2, 3]"));
+    // The custom-domain node keeps domain and attributes (STRINGS as text).
+    const graph::Node* c = byName(g, "custom");
+    QVERIFY(c->opaque());
+    QCOMPARE(c->domain, std::string("com.example"));
+    QCOMPARE(c->attrs.getFloat("factor", 0), 0.5);
+    QCOMPARE(c->attrs.getString("mode", ""), std::string("fast"));
+    QCOMPARE(c->attrs.getString("tags", ""), std::string("[a, b]"));
+    QCOMPARE(c->unsupported,
+             std::string("operator domain 'com.example' is not supported (only the default ONNX "
+                         "domain is)"));
+    // Its input is the Mul's output: the edges are kept.
+    QCOMPARE(c->inputs[0].producer(), byName(g, "rescale"));
+    QVERIFY(g.hasUnsupported());
+}
+
+void TestOnnxImporter::subgraphsAreGraphs() {
+    const graph::Graph g = importShown(kModels + "if.onnx");
+    const graph::Node* n = byName(g, "choose");
+    QVERIFY(n && n->opaque());
+    QCOMPARE(n->subgraphs.size(), size_t(2));
+    std::map<std::string, const graph::Graph*> sub;
+    for (const auto& s : n->subgraphs)
+        sub[s.attr] = s.graph.get();
+    QVERIFY(sub.count("then_branch") && sub.count("else_branch"));
+    // The then branch reads the outer x: an input of the subgraph.
+    const graph::Graph& then = *sub["then_branch"];
+    QCOMPARE(then.inputs().size(), size_t(1));
+    QCOMPARE(then.inputs()[0]->name, std::string("x"));
+    QCOMPARE(then.inputs()[0]->outputTypes[0].str(), std::string("float32[2]"));
+    for (const auto& s : n->subgraphs) { // both read the outer x, the graph input
+        QCOMPARE(s.outer.size(), size_t(1));
+        QVERIFY(s.outer[0] == g.findInput("x"));
+    }
+    QCOMPARE(then.nodes().size(), size_t(1));
+    QCOMPARE(then.nodes()[0]->op, std::string("Relu"));
+    QVERIFY(!then.nodes()[0]->opaque());
+    QCOMPARE(then.outputs()[0].producer(), then.nodes()[0].get());
+    const graph::Graph& other = *sub["else_branch"];
+    QCOMPARE(other.nodes().size(), size_t(2));
+    QVERIFY(other.nodes()[1]->opaque());
+    QCOMPARE(other.nodes()[1]->name, std::string("else_custom"));
+    // ONNX's inference gives the If's output type; the Add after it is typed.
+    QCOMPARE(n->outputTypes[0].str(), std::string("float32[2]"));
+    QCOMPARE(byName(g, "add")->outputTypes[0].str(), std::string("float32[2]"));
+
+    // ONNX's own If, Loop and Scan tests.
+    for (const char* t : {"test_if", "test_loop11", "test_scan9_sum"}) {
+        const std::string path = kData + "node/" + t + "/model.onnx";
+        if (!std::filesystem::exists(path)) QSKIP("ONNX test data not installed");
+        const graph::Graph m = importShown(path);
+        QCOMPARE(m.nodes().size(), size_t(1));
+        QVERIFY(!m.nodes()[0]->subgraphs.empty());
+        for (const auto& s : m.nodes()[0]->subgraphs)
+            QVERIFY(s.graph && !s.graph->outputs().empty());
+    }
+}
+
+void TestOnnxImporter::allUnsupportedInOneError() {
+    // Without allowUnsupported the import fails naming every construct.
+    const std::string msg = errorOf([] { importOnnx(kModels + "if.onnx"); });
+    const std::string model = kModels + "if.onnx";
+    QCOMPARE(msg, model + ": 2 constructs cannot be compiled:\n"
+                          "  node 'choose' (If, opset 13): operator 'If' (control flow: 2 "
+                          "subgraphs) is not supported\n"
+                          "  node 'choose' (If) / else_branch / node 'else_custom' "
+                          "(com.example.Wobble): operator domain 'com.example' is not supported "
+                          "(only the default ONNX domain is)");
+    const std::string dq = errorOf([] { importOnnx(kModels + "dynquant.onnx"); });
+    QVERIFY2(dq.find("node 'custom' (com.example.FancyScale): operator domain 'com.example'") !=
+                 std::string::npos,
+             dq.c_str());
+    const auto& ops = graph::defaultOpRegistry();
+    for (const char* op : {"DynamicQuantizeLinear", "MatMulInteger"})
+        QCOMPARE(dq.find("operator '" + std::string(op) + "' is not supported") != std::string::npos,
+                 ops.find(op) == nullptr);
+}
+
+void TestOnnxImporter::float16ModelComputesInFloat32() {
+    const graph::Graph g = importOnnx(kModels + "fp16.onnx");
+    QVERIFY(!g.hasUnsupported());
+    QCOMPARE(g.inputs()[0]->outputTypes[0].str(), std::string("float32[2, 3]"));
+    QCOMPARE(g.outputs()[0].type().str(), std::string("float32[2, 3]"));
+    // The model's types are kept for the run to give outputs back in.
+    QCOMPARE(g.storedTypes(), (std::map<std::string, std::string>{{"bias", "float16"},
+                                                                  {"scale", "float16"},
+                                                                  {"x", "float16"},
+                                                                  {"y", "float16"}}));
+    // Weights are the float16 values, exactly, as float32.
+    const graph::Node* scale = nullptr;
+    for (const auto& c : g.constants())
+        if (c->name == "scale") scale = c.get();
+    QVERIFY(scale);
+    QCOMPARE(scale->constant->dtype, DataType::float32());
+    for (double v : scale->constant->toDoubles())
+        QCOMPARE(double(halfToFloat(floatToHalf(float(v)))), v);
+    // Cast to float16 is a cast to float32.
+    const std::string cast = ob::model(
+        ob::graph({ob::node("Cast", {"x"}, {"y"}, "c", {ob::intAttr("to", ob::kFloat16)})},
+                  {ob::valueInfo("x", ob::kFloat, {2})}, {ob::valueInfo("y", ob::kFloat16, {2})}),
+        13);
+    const graph::Graph c = importOnnxBytes(cast);
+    QCOMPARE(c.nodes()[0]->attrs.getInt("to", 0), int64_t(1));
+    QCOMPARE(c.outputs()[0].type().str(), std::string("float32[2]"));
+}
+
+void TestOnnxImporter::everyTestModelImports() {
+    // Every model of ONNX's backend test data (which the checker accepts)
+    // imports into a graph when unsupported constructs are allowed; the
+    // ones that do not compile list at least one construct.
+    if (!std::filesystem::exists(kData)) QSKIP("ONNX test data not installed");
+    int models = 0, opaque = 0;
+    for (const char* folder : {"node", "pytorch-converted", "pytorch-operator", "simple"}) {
+        for (const auto& e : std::filesystem::directory_iterator(kData + folder)) {
+            const auto path = e.path() / "model.onnx";
+            if (!std::filesystem::exists(path)) continue;
+            ++models;
+            graph::Graph g;
+            try {
+                g = importShown(path.string());
+            } catch (const CompileError& err) {
+                QFAIL(err.what());
+            }
+            QVERIFY(!g.outputs().empty());
+            opaque += g.hasUnsupported() ? 1 : 0;
+        }
+    }
+    qInfo("%d models imported, %d with unsupported constructs", models, opaque);
+    QVERIFY(models > 1000);
 }
 
 QTEST_APPLESS_MAIN(TestOnnxImporter)

@@ -6,9 +6,11 @@
 
 #include "frontend/TensorProto.h"
 #include "ir/Diagnostic.h"
+#include "ir/Half.h"
 
 #include <QtTest>
 
+#include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -51,8 +53,50 @@ private slots:
     void testDataMatchesRawEncoding_data();
     void testDataMatchesRawEncoding();
     void typedFields();
+    void halfTypesReadAsFloat32();
     void errors();
 };
+
+void TestTensorProto::halfTypesReadAsFloat32() {
+    // ONNX's cast tests hold the same values as float16 and as float32: a
+    // float16 tensor reads as float32 exactly, and a float32 one rounded to
+    // float16 (ir/Half.h) is what ONNX's reference wrote.
+    const std::string dir = kData + "node/test_cast_FLOAT16_to_FLOAT/test_data_set_0/";
+    if (!std::filesystem::exists(dir)) QSKIP("ONNX test data not installed");
+    auto half = readTensorProto(dir + "input_0.pb").value;
+    auto single = readTensorProto(dir + "output_0.pb").value;
+    QCOMPARE(half->dtype, DataType::float32());
+    QCOMPARE(half->shape, single->shape);
+    QVERIFY(half->numElements() > 4);
+    QCOMPARE(half->bytes, single->bytes); // bit for bit, NaNs included
+
+    const std::string back = kData + "node/test_cast_FLOAT_to_FLOAT16/test_data_set_0/";
+    auto from = readTensorProto(back + "input_0.pb").value;
+    auto to = readTensorProto(back + "output_0.pb").value;
+    QCOMPARE(from->numElements(), to->numElements());
+    const auto* f = reinterpret_cast<const float*>(from->bytes.data());
+    const auto* t = reinterpret_cast<const float*>(to->bytes.data());
+    for (int64_t i = 0; i < from->numElements(); ++i) {
+        const float rounded = halfToFloat(floatToHalf(f[i]));
+        if (std::isnan(f[i]))
+            QVERIFY(std::isnan(t[i]));
+        else
+            QCOMPARE(rounded, t[i]);
+    }
+
+    // Typed fields: float16 and bfloat16 bits one per int32_data entry.
+    ob::Msg h;
+    h.varint(1, 3).varint(2, 10);
+    for (int bits : {0x3c00, 0xc000, 0x0001}) h.varint(5, static_cast<uint64_t>(bits));
+    h.bytes(8, "h");
+    auto ht = readTensorProtoBytes(h.str(), "h.pb").value;
+    QCOMPARE(ht->toDoubles(), (std::vector<double>{1.0, -2.0, std::ldexp(1.0, -24)}));
+    ob::Msg b;
+    b.varint(1, 2).varint(2, 16).varint(5, 0x3f80).varint(5, 0xc0a0).bytes(8, "b");
+    auto bt = readTensorProtoBytes(b.str(), "b.pb").value;
+    QCOMPARE(bt->dtype, DataType::float32());
+    QCOMPARE(bt->toDoubles(), (std::vector<double>{1.0, -5.0}));
+}
 
 void TestTensorProto::testDataMatchesRawEncoding_data() {
     QTest::addColumn<QString>("file");
@@ -146,10 +190,11 @@ void TestTensorProto::errors() {
     QCOMPARE(errorOf([] { readTensorProtoBytes(std::string("\xff\xff\xff", 3), "in.pb"); }),
              std::string("in.pb: not a valid TensorProto (malformed or truncated data)"));
     QCOMPARE(errorOf([] {
-                 readTensorProtoBytes(ob::tensorRaw("h", 10, {2}, std::string(4, '\0')).str(),
+                 readTensorProtoBytes(ob::tensorRaw("h", 10, {2}, std::string(3, '\0')).str(),
                                       "in.pb");
              }),
-             std::string("in.pb: tensor 'h': element type FLOAT16 is not supported"));
+             std::string("in.pb: tensor 'h': raw_data holds 3 bytes, but 2 elements of FLOAT16 "
+                         "need 4"));
     QCOMPARE(errorOf([] {
                  readTensorProtoBytes(ob::tensorRaw("s", 8, {1}, "").str(), "in.pb");
              }),

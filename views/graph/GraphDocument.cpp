@@ -3,7 +3,9 @@
 #include "driver/ModelCompiler.h"
 #include "graph/GraphPrinter.h"
 
+#include <algorithm>
 #include <cmath>
+#include <functional>
 
 namespace tessel::views {
 
@@ -42,6 +44,7 @@ graphStagesOf(const std::shared_ptr<const driver::CompiledModel>& model) {
             e.title = GraphDocument::tr("after %1 (unchanged)").arg(e.pass);
         out.push_back(std::move(e));
     }
+    if (!model->unsupported.empty()) return out; // shown, not compiled: nothing fused
     GraphStageEntry fused;
     fused.title = GraphDocument::tr("fused");
     fused.pass = QStringLiteral("fused");
@@ -91,43 +94,114 @@ GraphDocument::build(const GraphStageEntry& stage,
         doc->indexOfId_[n.id] = int(nodes.size());
         nodes.push_back(std::move(n));
     }
-    for (const auto& op : g.nodes()) {
-        GraphDocNode n;
-        n.id = op->id;
-        n.node = op.get();
-        n.op = qs(op->op);
-        n.name = qs(op->name);
-        n.type = typeText(*op);
-        const graph::OpInfo* info = graph::findOp(op->op);
-        n.pattern = info ? info->pattern : graph::OpPattern::Opaque;
-        n.function = functionOf(op->id);
-        doc->indexOfId_[n.id] = int(nodes.size());
-        nodes.push_back(std::move(n));
+    // Boxes by node (ids repeat between a graph and its subgraphs).
+    std::unordered_map<const graph::Node*, int> boxOf;
+    for (const auto& in : g.inputs()) {
+        boxOf[in.get()] = doc->indexOfNode(in->id);
+        nodes[size_t(boxOf[in.get()])].unsupported = qs(in->unsupported);
     }
+    auto addOp = [&](const graph::Node& op, int subgraph) {
+        GraphDocNode n;
+        n.id = subgraph < 0 ? op.id : -1;
+        n.node = &op;
+        n.op = qs(op.domain.empty() ? op.op : op.domain + "." + op.op);
+        n.name = qs(op.name);
+        n.type = typeText(op);
+        const graph::OpInfo* info = op.opaque() ? nullptr : graph::findOp(op.op);
+        n.pattern = info ? info->pattern : graph::OpPattern::Opaque;
+        n.function = subgraph < 0 ? functionOf(op.id) : QString();
+        n.unsupported = qs(op.unsupported);
+        n.subgraph = subgraph;
+        if (subgraph < 0) doc->indexOfId_[n.id] = int(nodes.size());
+        boxOf[&op] = int(nodes.size());
+        nodes.push_back(std::move(n));
+    };
     auto edgeFrom = [&](const graph::Value& v, int to) {
         if (!v.defined() || v.isConstant()) return;
-        int from = doc->indexOfNode(v.producer()->id);
-        if (from < 0) return;
-        doc->edges.push_back({from, to, tensorText(v), qs(v.type().str())});
+        auto it = boxOf.find(v.producer());
+        if (it == boxOf.end()) return;
+        doc->edges.push_back({it->second, to, tensorText(v), qs(v.type().str())});
     };
-    for (const auto& op : g.nodes()) {
-        int to = doc->indexOfNode(op->id);
+    auto addOutputs = [&](const graph::Graph& graph, int subgraph) {
+        std::vector<int> boxes;
+        for (size_t i = 0; i < graph.outputs().size(); ++i) {
+            const graph::Value& v = graph.outputs()[i];
+            GraphDocNode n;
+            n.kind = GraphDocNode::Kind::Output;
+            n.output = subgraph < 0 ? int(i) : -1;
+            n.op = tr("output");
+            n.name = tensorText(v);
+            n.type = v.defined() ? qs(v.type().str()) : QString();
+            n.subgraph = subgraph;
+            nodes.push_back(std::move(n));
+            boxes.push_back(int(nodes.size()) - 1);
+            edgeFrom(v, boxes.back());
+        }
+        return boxes;
+    };
+    for (const auto& op : g.nodes())
+        addOp(*op, -1);
+    for (const auto& op : g.nodes())
         for (const auto& v : op->inputs)
-            edgeFrom(v, to);
-    }
-    for (size_t i = 0; i < g.outputs().size(); ++i) {
-        const graph::Value& v = g.outputs()[i];
-        GraphDocNode n;
-        n.kind = GraphDocNode::Kind::Output;
-        n.output = int(i);
-        n.op = tr("output");
-        n.name = tensorText(v);
-        n.type = v.defined() ? qs(v.type().str()) : QString();
-        nodes.push_back(std::move(n));
-        edgeFrom(v, int(nodes.size()) - 1);
-    }
+            edgeFrom(v, doc->indexOfNode(op->id));
+    addOutputs(g, -1);
 
-    if (stage.fused && plan) {
+    // Subgraphs, nested as they are: a cluster each with its inputs, nodes
+    // and outputs; its outputs lead into the node that holds it.
+    std::function<void(const graph::Node&, int)> addSubgraphs = [&](const graph::Node& owner,
+                                                                     int parent) {
+        for (const auto& s : owner.subgraphs) {
+            if (!s.graph) continue;
+            const graph::Graph& sg = *s.graph;
+            const int c = int(doc->clusters.size());
+            GraphDocCluster cl;
+            cl.kind = GraphDocCluster::Kind::Subgraph;
+            cl.owner = boxOf[&owner];
+            cl.parent = parent;
+            cl.attr = qs(s.attr);
+            cl.name = (owner.name.empty() ? qs(owner.op) : qs(owner.name)) + QStringLiteral(" / ") + cl.attr;
+            cl.color = QColor(0xee, 0xf1, 0xf6);
+            doc->clusters.push_back(cl);
+            std::vector<int> members;
+            const size_t firstOuter = sg.inputs().size() - std::min(sg.inputs().size(), s.outer.size());
+            for (const auto& in : sg.inputs()) {
+                GraphDocNode n;
+                n.kind = GraphDocNode::Kind::Input;
+                n.node = in.get();
+                n.op = tr("input");
+                n.name = qs(in->name);
+                n.type = typeText(*in);
+                n.unsupported = qs(in->unsupported);
+                n.subgraph = c;
+                boxOf[in.get()] = int(nodes.size());
+                members.push_back(int(nodes.size()));
+                nodes.push_back(std::move(n));
+                // An outer value the subgraph reads: an edge from where it is made.
+                const size_t k = size_t(&in - sg.inputs().data());
+                if (k >= firstOuter) edgeFrom(s.outer[k - firstOuter], members.back());
+            }
+            for (const auto& op : sg.nodes()) {
+                members.push_back(int(nodes.size()));
+                addOp(*op, c);
+            }
+            for (const auto& op : sg.nodes())
+                for (const auto& v : op->inputs)
+                    edgeFrom(v, boxOf[op.get()]);
+            for (int b : addOutputs(sg, c)) {
+                members.push_back(b);
+                doc->edges.push_back({b, cl.owner, nodes[size_t(b)].name, nodes[size_t(b)].type});
+            }
+            for (int m : members)
+                nodes[size_t(m)].cluster = c;
+            doc->clusters[size_t(c)].members = std::move(members);
+            for (const auto& op : sg.nodes())
+                if (!op->subgraphs.empty()) addSubgraphs(*op, c);
+        }
+    };
+    for (const auto& op : g.nodes())
+        if (!op->subgraphs.empty()) addSubgraphs(*op, -1);
+
+    if (stage.fused && plan && doc->clusters.empty()) {
         for (const auto& grp : plan->groups) {
             if (grp.members.size() < 2) continue;
             GraphDocCluster c;
@@ -189,6 +263,13 @@ std::vector<int> GraphDocument::search(const QString& text) const {
 QString GraphDocument::fusionReason(int index) const {
     if (index < 0 || index >= int(nodes.size())) return {};
     const auto& n = nodes[size_t(index)];
+    if (!n.unsupported.isEmpty())
+        return tr("Cannot be compiled: %1.").arg(n.unsupported);
+    if (n.subgraph >= 0) {
+        const auto& c = clusters[size_t(n.subgraph)];
+        return tr("In subgraph %1 of %2: control flow is shown, not compiled.")
+            .arg(c.attr, c.owner >= 0 ? nodes[size_t(c.owner)].op : QString());
+    }
     if (n.kind == GraphDocNode::Kind::Output)
         return tr("Graph output: written by the function that computes it.");
     if (model) {

@@ -11,6 +11,11 @@
 /// Constants (weights, shape tensors) are not boxes: they are listed as a
 /// node's inputs in the properties panel, which keeps a ResNet readable.
 /// Graph inputs and outputs are boxes of their own.
+///
+/// A model Tessel cannot compile is drawn all the same: opaque nodes
+/// (graph::Node::unsupported) carry their reason, and the subgraphs of
+/// control-flow nodes (If's branches, a Loop's body) are drawn as clusters of
+/// their own, nested like the subgraphs, each with its inputs and outputs.
 #pragma once
 
 #include "graph/Graph.h"
@@ -66,6 +71,12 @@ struct GraphDocNode {
     /// The fused function that computes this node in the compiled model (by
     /// node id, so also for earlier stages), or empty.
     QString function;
+    /// Why the node cannot be compiled (an opaque node or an input of a type
+    /// Tessel cannot hold), or empty.
+    QString unsupported;
+    /// Index into GraphDocument::clusters of the subgraph this box belongs
+    /// to, or -1 for the model's own graph. (Subgraph boxes have id -1.)
+    int subgraph = -1;
 };
 
 /// A data edge: a non-constant value from its producer's box to a reader.
@@ -76,12 +87,20 @@ struct GraphDocEdge {
     QString type;   ///< its type
 };
 
-/// A fused group of two or more operators (the "fused" stage only).
+/// A fused group of two or more operators (the "fused" stage only), or a
+/// subgraph of a control-flow node.
 struct GraphDocCluster {
+    enum class Kind { Fused, Subgraph };
+    Kind kind = Kind::Fused;
     int group = -1;           ///< index into FusionPlan::groups
     QString name;             ///< the fused function's name
     QColor color;             ///< pastel background
-    std::vector<int> members; ///< node indices
+    std::vector<int> members; ///< node indices (a subgraph's own, not its nested ones')
+    /// A subgraph's: the box of the node that holds it, and the cluster it
+    /// is nested in (-1: at the top level).
+    int owner = -1;
+    int parent = -1;
+    QString attr; ///< the subgraph's attribute ("else_branch")
 };
 
 class GraphDocument {

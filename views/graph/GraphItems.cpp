@@ -21,6 +21,7 @@ const QColor kFunction(0x5b, 0x3c, 0xc4);
 const QColor kMatch(0xf2, 0xa9, 0x00);
 const QColor kCurrentMatch(0xe8, 0x4a, 0x0c);
 const QColor kEdge(0x80, 0x86, 0x90);
+const QColor kUnsupported(0xd0, 0x1f, 0x1f);
 
 /// Below this zoom, text is not drawn.
 constexpr double kTextLod = 0.3;
@@ -64,6 +65,12 @@ void NodeItem::setMatched(bool matched, bool current) {
     update();
 }
 
+void NodeItem::setUnsupported(bool on) {
+    if (on == unsupported_) return;
+    unsupported_ = on;
+    update();
+}
+
 void NodeItem::setFunctionHighlighted(bool on) {
     if (on == functionHighlighted_) return;
     functionHighlighted_ = on;
@@ -83,6 +90,7 @@ QPainterPath NodeItem::shape() const {
 void NodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget*) {
     double radius = shape_ == Shape::Terminal ? rect_.height() / 2 : kRadius;
     QPen pen(kBorder, 1);
+    if (unsupported_) pen = QPen(kUnsupported, 2, Qt::DashLine);
     if (functionHighlighted_) pen = QPen(kFunction, 2);
     if (matched_) pen = QPen(current_ ? kCurrentMatch : kMatch, current_ ? 3.5 : 2.5);
     if (isSelected()) pen = QPen(kSelected, 3);

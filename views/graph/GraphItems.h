@@ -25,6 +25,10 @@ struct GraphFonts {
     static GraphFonts standard();
 };
 
+/// QGraphicsItem::data key of the tooltip the scene gave a box or cluster,
+/// which a profile's tooltip replaces and gives back.
+inline constexpr int kBaseToolTipKey = 1;
+
 class NodeItem : public QGraphicsItem {
 public:
     enum { Type = UserType + 401 };
@@ -45,6 +49,9 @@ public:
     /// Part of the function selected in the session (accent outline).
     void setFunctionHighlighted(bool on);
     bool isFunctionHighlighted() const { return functionHighlighted_; }
+    /// A node that cannot be compiled: drawn with a red dashed border.
+    void setUnsupported(bool on);
+    bool isUnsupported() const { return unsupported_; }
     /// A fused function of one operator (no cluster): tinted by `share` of
     /// the model's time as ClusterItem::setHeat does; negative: no tint.
     void setHeat(double share);
@@ -62,7 +69,7 @@ private:
     QColor fill_;
     Shape shape_;
     const GraphFonts& fonts_;
-    bool matched_ = false, current_ = false, functionHighlighted_ = false;
+    bool matched_ = false, current_ = false, functionHighlighted_ = false, unsupported_ = false;
     double heat_ = -1;
 };
 

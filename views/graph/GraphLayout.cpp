@@ -7,6 +7,7 @@
 #include <chrono>
 #include <clocale>
 #include <cmath>
+#include <functional>
 #include <cstdio>
 #include <locale.h>
 #include <mutex>
@@ -181,8 +182,10 @@ LayoutResult computeLayout(const LayoutInput& input) {
     for (size_t i = 0; i < input.clusters.size(); ++i) {
         char name[32];
         std::snprintf(name, sizeof name, "cluster_%zu", i);
-        Agraph_t* sg = agsubg(g, name, 1);
         const auto& c = input.clusters[i];
+        // Nested clusters (a Loop inside an If's branch) are subgraphs of their parent's.
+        Agraph_t* parent = c.parent >= 0 && c.parent < int(i) ? clusters[size_t(c.parent)] : g;
+        Agraph_t* sg = agsubg(parent, name, 1);
         if (c.labelWidth > 0 && c.labelHeight > 0) {
             // An empty fixed-size table: dot leaves exactly the room the GUI measured.
             std::string html =
@@ -294,16 +297,20 @@ std::string toDot(const LayoutInput& input, const LayoutResult* layout) {
         }
         return line + "];\n";
     };
-    for (size_t c = 0; c < input.clusters.size(); ++c) {
+    std::function<void(size_t, const std::string&)> cluster = [&](size_t c, const std::string& indent) {
         const auto& cl = input.clusters[c];
-        out += "  subgraph cluster_" + std::to_string(c) + " {\n";
-        out += "    label=" + quoted(cl.label) + "; style=\"rounded,filled\";";
+        out += indent + "subgraph cluster_" + std::to_string(c) + " {\n";
+        out += indent + "  label=" + quoted(cl.label) + "; style=\"rounded,filled\";";
         if (!cl.color.empty()) out += " fillcolor=" + quoted(cl.color) + ";";
         out += "\n";
         for (size_t i = 0; i < input.nodes.size(); ++i)
-            if (input.nodes[i].cluster == int(c)) out += nodeLine(i, "    ");
-        out += "  }\n";
-    }
+            if (input.nodes[i].cluster == int(c)) out += nodeLine(i, indent + "  ");
+        for (size_t k = c + 1; k < input.clusters.size(); ++k)
+            if (input.clusters[k].parent == int(c)) cluster(k, indent + "  ");
+        out += indent + "}\n";
+    };
+    for (size_t c = 0; c < input.clusters.size(); ++c)
+        if (input.clusters[c].parent < 0) cluster(c, "  ");
     for (size_t i = 0; i < input.nodes.size(); ++i) {
         int c = input.nodes[i].cluster;
         if (c < 0 || c >= int(input.clusters.size())) out += nodeLine(i, "  ");

@@ -52,6 +52,8 @@ struct LayoutCluster {
     /// tables. 0: let dot size the text itself.
     double labelWidth = 0;
     double labelHeight = 0;
+    /// The cluster this one is nested in (an index below its own), or -1.
+    int parent = -1;
 };
 
 struct LayoutInput {

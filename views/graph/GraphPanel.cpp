@@ -260,7 +260,7 @@ void GraphPanel::applyProfile() {
         auto it = profile.find(doc->clusters[size_t(i)].name);
         if (it == profile.end() || total <= 0) {
             item->setHeat(-1, {});
-            item->setToolTip({});
+            item->setToolTip(item->data(kBaseToolTipKey).toString()); // the scene's
             continue;
         }
         const double share = it->ms / total;
@@ -276,7 +276,7 @@ void GraphPanel::applyProfile() {
         auto it = n.cluster < 0 && !n.function.isEmpty() ? profile.find(n.function) : profile.end();
         if (it == profile.end() || total <= 0) {
             item->setHeat(-1);
-            item->setToolTip({});
+            item->setToolTip(item->data(kBaseToolTipKey).toString());
             continue;
         }
         item->setHeat(heatOf(*it, it->ms / total));
@@ -318,7 +318,7 @@ void GraphPanel::onSceneSelection() {
     QString function;
     if (sel.node >= 0)
         function = doc->nodes[size_t(sel.node)].function;
-    else if (sel.cluster >= 0)
+    else if (sel.cluster >= 0 && doc->clusters[size_t(sel.cluster)].kind == GraphDocCluster::Kind::Fused)
         function = doc->clusters[size_t(sel.cluster)].name;
     if (function.isEmpty()) return;
     // Only functions that became kernels exist in the other views.

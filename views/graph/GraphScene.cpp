@@ -89,6 +89,7 @@ LayoutInput GraphScene::layoutInput(const GraphDocument& doc) const {
         in.edges.push_back({e.from, e.to});
     for (const auto& c : doc.clusters) {
         LayoutCluster lc{c.name.toStdString(), c.color.name().toStdString()};
+        lc.parent = c.parent;
         lc.labelWidth = std::ceil(cm.horizontalAdvance(c.name) + 14); // ClusterItem's insets
         lc.labelHeight = std::ceil(cm.height() + 2);
         in.clusters.push_back(std::move(lc));
@@ -118,9 +119,13 @@ void GraphScene::setGraph(std::shared_ptr<const GraphDocument> doc, LayoutInput 
                             : QPointF(r.x, r.y + 8);
         auto* item = new ClusterItem(int(c), QRectF(r.x, r.y, r.width, r.height), label,
                                      doc_->clusters[c].name, doc_->clusters[c].color, fonts_);
-        item->setToolTip(
-            tr("Fused function %1 (%n operators)", nullptr, int(doc_->clusters[c].members.size()))
-                .arg(doc_->clusters[c].name));
+        const auto& dc = doc_->clusters[c];
+        if (dc.kind == GraphDocCluster::Kind::Subgraph)
+            item->setToolTip(tr("Subgraph %1 of %2 (shown, not compiled)")
+                                 .arg(dc.attr, dc.owner >= 0 ? doc_->nodes[size_t(dc.owner)].op : QString()));
+        else
+            item->setToolTip(tr("Fused function %1 (%n operators)", nullptr, int(dc.members.size())).arg(dc.name));
+        item->setData(kBaseToolTipKey, item->toolTip());
         addItem(item);
         clusters_.push_back(item);
     }
@@ -134,7 +139,12 @@ void GraphScene::setGraph(std::shared_ptr<const GraphDocument> doc, LayoutInput 
         QString tip = n.op + QLatin1Char(' ') + n.name;
         if (!n.type.isEmpty()) tip += QLatin1Char('\n') + n.type;
         if (!n.function.isEmpty()) tip += QLatin1Char('\n') + tr("in %1").arg(n.function);
+        if (!n.unsupported.isEmpty()) {
+            tip += QLatin1Char('\n') + tr("Cannot be compiled: %1").arg(n.unsupported);
+            item->setUnsupported(true);
+        }
         item->setToolTip(tip.trimmed());
+        item->setData(kBaseToolTipKey, item->toolTip());
         addItem(item);
         nodes_.push_back(item);
     }

@@ -128,7 +128,14 @@ void NodeProperties::showNode(const GraphDocument& doc, int index) {
     if (n.kind == GraphDocNode::Kind::Op) {
         auto* op = addRow(tr("Operator"), n.op);
         if (const graph::OpInfo* info = graph::findOp(node->op)) op->setToolTip(1, qs(info->doc));
+        if (node && !node->domain.empty()) addRow(tr("Domain"), qs(node->domain));
         addRow(tr("Pattern"), GraphDocument::patternText(n.pattern));
+    }
+    if (!n.unsupported.isEmpty()) {
+        // Why this node keeps the model from compiling, in red.
+        auto* why = addRow(tr("Cannot compile"), n.unsupported);
+        why->setForeground(1, QColor(0xd0, 0x1f, 0x1f));
+        why->setToolTip(1, n.unsupported);
     }
     addRow(tr("Name"), n.name);
     if (node) addRow(tr("Id"), QStringLiteral("%%1").arg(node->id));
@@ -148,6 +155,8 @@ void NodeProperties::showNode(const GraphDocument& doc, int index) {
                 if (master) addRow(tr("Master"), qs(master->describe()));
                 addRow(tr("Operators in function"), QString::number(grp->members.size()));
             }
+    } else if (n.kind == GraphDocNode::Kind::Op && doc.model && !doc.model->unsupported.empty()) {
+        addRow(tr("Fused function"), tr("none (the model cannot be compiled)"));
     } else if (n.kind == GraphDocNode::Kind::Op && doc.model) {
         addRow(tr("Fused function"), tr("none (not in the compiled model)"));
     }
@@ -166,6 +175,12 @@ void NodeProperties::showNode(const GraphDocument& doc, int index) {
             ++count;
         }
         attrs->setText(1, count ? QString::number(count) : tr("none"));
+        if (!node->subgraphs.empty()) {
+            auto* subs = addRow(tr("Subgraphs"), QString::number(node->subgraphs.size()));
+            for (const auto& sg : node->subgraphs)
+                if (sg.graph)
+                    addRow(qs(sg.attr), tr("%n operator(s)", nullptr, int(sg.graph->nodes().size())), subs);
+        }
         auto* inputs = addRow(tr("Inputs"), QString::number(node->inputs.size()));
         for (size_t i = 0; i < node->inputs.size(); ++i) {
             const graph::Value& v = node->inputs[i];
@@ -228,6 +243,19 @@ void NodeProperties::addTimeRows(const QString& function) {
 
 void NodeProperties::showCluster(const GraphDocument& doc, int index) {
     const GraphDocCluster& c = doc.clusters[size_t(index)];
+    if (c.kind == GraphDocCluster::Kind::Subgraph) {
+        const QString owner = c.owner >= 0 ? doc.nodes[size_t(c.owner)].op : QString();
+        title_->setText(tr("Subgraph  %1").arg(c.name));
+        reason_->setText(tr("Subgraph %1 of %2: control flow is shown, not compiled.").arg(c.attr, owner));
+        addRow(tr("Attribute"), c.attr);
+        if (c.owner >= 0) addRow(tr("Held by"), owner + QStringLiteral("  ") + doc.nodes[size_t(c.owner)].name);
+        auto* members = addRow(tr("Boxes"), QString::number(c.members.size()));
+        for (int m : c.members) {
+            const auto& n = doc.nodes[size_t(m)];
+            addRow(n.op, n.name + QStringLiteral("  ") + n.type, members);
+        }
+        return;
+    }
     title_->setText(tr("Fused function  %1").arg(c.name));
     auto* fn = addRow(tr("Fused function"), c.name);
     fn->setData(1, kFunctionRole, c.name);

@@ -22,6 +22,8 @@
 #include <QMap>
 #include <QPointer>
 
+#include <memory>
+
 class QAction;
 class QActionGroup;
 class QDockWidget;
@@ -32,6 +34,10 @@ class QPushButton;
 class QTimer;
 class QToolBar;
 class QToolButton;
+
+namespace tessel::driver {
+struct CompiledModel;
+}
 
 namespace tessel::views {
 
@@ -178,6 +184,9 @@ private:
     void addRecent(const QString& path);
     void rebuildRecentMenu();
     void rebuildExamplesMenu();
+    /// Opens a model that cannot be compiled as its imported graph alone.
+    void showUncompiledModel(const QString& path, std::shared_ptr<const driver::CompiledModel> model,
+                             const QMap<QString, QString>& shapes);
     void compileModel(const QString& path, const QMap<QString, QString>& shapes, const QString& selectFunction,
                       const QMap<QString, QString>& schedules);
     void showMessage(const QString& text, bool error);

@@ -30,13 +30,21 @@ namespace {
 /// What the inspect job finds out about a model before compiling it.
 struct ModelInfo {
     QVector<ModelInput> inputs;
+    /// A model that cannot be compiled: its imported graph, to be shown
+    /// (driver::uncompiledModel); null for a model that compiles.
+    std::shared_ptr<const driver::CompiledModel> shown;
 };
 
 ModelInfo inspectModel(const QString& path) {
     frontend::ImportOptions io;
     io.inferShapes = false;
+    io.allowUnsupported = true; // every model has a graph to draw
     graph::Graph g = frontend::importOnnx(path.toStdString(), io);
     ModelInfo info;
+    if (g.hasUnsupported()) {
+        info.shown = std::make_shared<const driver::CompiledModel>(driver::uncompiledModel(g));
+        return info;
+    }
     bool dynamic = false;
     for (const auto& in : g.inputs()) {
         ModelInput mi;
@@ -113,6 +121,10 @@ void MainWindow::openModel(const QString& path, const QMap<QString, QString>& sh
         QStringLiteral("inspect-model"), tr("Reading %1").arg(QFileInfo(abs).fileName()),
         [abs](const CancelToken&) { return inspectModel(abs); }, this,
         [this, abs, shapes](ModelInfo info) {
+            if (info.shown) {
+                showUncompiledModel(abs, info.shown, shapes);
+                return;
+            }
             QString select = pendingProject_.modelPath == abs ? pendingProject_.currentFunction : QString();
             QMap<QString, QString> schedules =
                 pendingProject_.modelPath == abs ? pendingProject_.schedules : QMap<QString, QString>();
@@ -142,6 +154,23 @@ void MainWindow::openModel(const QString& path, const QMap<QString, QString>& sh
             showMessage(tr("Cannot open %1: %2").arg(abs, err), true);
             emit openFailed(err);
         });
+}
+
+void MainWindow::showUncompiledModel(const QString& path, std::shared_ptr<const driver::CompiledModel> m,
+                                     const QMap<QString, QString>& shapes) {
+    // Drawn, not compiled: the graph view shows the imported graph with what
+    // cannot compile marked, and the log lists every construct at once.
+    session_->setModel(path, m, shapes);
+    const QString name = QFileInfo(path).fileName();
+    for (const auto& c : m->unsupported)
+        session_->messages()->append(tr("%1: %2").arg(name, QString::fromStdString(c.str())), true);
+    showMessage(tr("%1 cannot be compiled: %n unsupported construct(s), listed in the log; its graph is shown.",
+                   nullptr, int(m->unsupported.size()))
+                    .arg(name),
+                true);
+    if (auto* d = dock(QStringLiteral("GraphDock"))) d->show();
+    pendingProject_ = Project();
+    emit modelReady();
 }
 
 void MainWindow::compileModel(const QString& path, const QMap<QString, QString>& shapes, const QString& selectFunction,

@@ -5,6 +5,7 @@
 #include "common/Jobs.h"
 #include "common/Session.h"
 #include "driver/ModelCompiler.h"
+#include "driver/ModelDriver.h"
 #include "driver/ModelRunner.h"
 #include "frontend/ModelZoo.h"
 #include "graph/GraphDocument.h"
@@ -27,6 +28,7 @@
 #include <QTest>
 #include <QTreeWidget>
 
+#include <map>
 #include <random>
 
 using namespace tessel;
@@ -540,6 +542,96 @@ private slots:
         f.session.jobs()->waitForIdle();
         QVERIFY(f.session.profile().isEmpty());
         for (int i = 0; i < f.panel.scene()->clusterItemCount(); ++i) QCOMPARE(f.panel.scene()->clusterItem(i)->heat(), -1.0);
+    }
+
+    // A model Tessel cannot compile (tests/frontend/models) is drawn as
+    // imported: every node a box, opaque ones marked with a red dashed
+    // border and their reason in Properties, an If's branches as clusters.
+    void uncompilableModelsAreDrawnAndMarked() {
+        const std::string models = TESSEL_SOURCE_DIR "/tests/frontend/models/";
+        auto shown = driver::importModelToShow(models + "if.onnx", {});
+        auto model = std::make_shared<const driver::CompiledModel>(driver::uncompiledModel(shown.graph));
+        QCOMPARE(model->unsupported.size(), size_t(2));
+        Fixture f(model);
+        auto doc = f.panel.document();
+        QVERIFY(doc);
+        QVERIFY(!doc->stage.fused); // nothing fused: only the imported graph
+        QCOMPARE(f.panel.findChild<QComboBox*>()->count(), 1);
+        GraphScene* scene = f.panel.scene();
+        QCOMPARE(scene->nodeItemCount(), int(doc->nodes.size()));
+        QCOMPARE(scene->edgeItemCount(), int(doc->edges.size()));
+        // Every operator of the graph and of both branches is a box; exactly
+        // the opaque ones are marked.
+        for (const char* name : {"sigmoid", "choose", "add", "then_relu", "else_neg", "else_custom"})
+            QVERIFY2(indexOfOp(*doc, name) >= 0, name);
+        int marked = 0;
+        for (int i = 0; i < scene->nodeItemCount(); ++i) {
+            const auto& n = doc->nodes[size_t(i)];
+            const bool opaque = n.node && n.node->opaque();
+            QCOMPARE(scene->nodeItem(i)->isUnsupported(), opaque);
+            QCOMPARE(n.unsupported.isEmpty(), !opaque);
+            marked += opaque;
+        }
+        QCOMPARE(marked, 2); // the If and the custom operator in its else branch
+        QVERIFY(scene->nodeItem(indexOfOp(*doc, "choose"))->toolTip().contains("Cannot be compiled: operator 'If'"));
+        // The branches: one cluster each, holding their boxes, labelled by the node and attribute.
+        QCOMPARE(scene->clusterItemCount(), 2);
+        std::map<QString, int> clusterOf;
+        for (size_t c = 0; c < doc->clusters.size(); ++c) {
+            QCOMPARE(doc->clusters[c].kind, GraphDocCluster::Kind::Subgraph);
+            QCOMPARE(doc->clusters[c].owner, indexOfOp(*doc, "choose"));
+            clusterOf[doc->clusters[c].attr] = int(c);
+            QCOMPARE(scene->clusterItem(int(c))->label(), "choose / " + doc->clusters[c].attr);
+        }
+        QCOMPARE(doc->nodes[size_t(indexOfOp(*doc, "then_relu"))].cluster, clusterOf["then_branch"]);
+        QCOMPARE(doc->nodes[size_t(indexOfOp(*doc, "else_custom"))].cluster, clusterOf["else_branch"]);
+        QCOMPARE(doc->nodes[size_t(indexOfOp(*doc, "sigmoid"))].cluster, -1);
+        // The outer x the branches read: an edge from its box into each cluster.
+        int outerEdges = 0;
+        for (const auto& e : doc->edges)
+            outerEdges += doc->nodes[size_t(e.from)].kind == GraphDocNode::Kind::Input &&
+                          doc->nodes[size_t(e.from)].subgraph < 0 && doc->nodes[size_t(e.to)].subgraph >= 0;
+        QCOMPARE(outerEdges, 2);
+        checkGeometry(scene->layoutInputUsed(), scene->layout());
+        // The branch outputs lead into the If, so the clusters sit above it.
+        const QRectF choose = scene->nodeItem(indexOfOp(*doc, "choose"))->rect();
+        for (int c = 0; c < 2; ++c) QVERIFY(scene->clusterItem(c)->rect().bottom() < choose.top());
+
+        // Properties say why a node cannot compile.
+        f.panel.selectNode(indexOfOp(*doc, "else_custom"));
+        QCOMPARE(f.properties.value("Cannot compile"),
+                 QString("operator domain 'com.example' is not supported (only the default ONNX domain is)"));
+        QCOMPARE(f.properties.value("Domain"), QString("com.example"));
+        f.panel.selectNode(indexOfOp(*doc, "choose"));
+        QVERIFY2(f.properties.text().contains("Subgraphs: 2") && f.properties.text().contains("Cannot be compiled"),
+                 qPrintable(f.properties.text()));
+        f.panel.selectNode(indexOfOp(*doc, "sigmoid"));
+        QCOMPARE(f.properties.value("Cannot compile"), QString());
+        QCOMPARE(f.properties.value("Fused function"), QString("none (the model cannot be compiled)"));
+        if (const QByteArray dir = qgetenv("TESSEL_SCREENSHOT_DIR"); !dir.isEmpty()) {
+            f.panel.fitToView();
+            f.panel.grab().save(QString::fromLocal8Bit(dir) + "/graph-unsupported-if.png");
+        }
+
+        // Dynamic quantization: the operators the registry lacks are marked.
+        auto dq = driver::importModelToShow(models + "dynquant.onnx", {});
+        f.session.setModel(QStringLiteral("dynquant.onnx"),
+                           std::make_shared<const driver::CompiledModel>(driver::uncompiledModel(dq.graph)));
+        f.session.jobs()->waitForIdle();
+        doc = f.panel.document();
+        QCOMPARE(f.panel.scene()->nodeItemCount(), int(doc->nodes.size()));
+        const auto& ops = graph::defaultOpRegistry();
+        for (const char* name : {"quantize", "matmul_int", "custom", "relu"}) {
+            const int i = indexOfOp(*doc, name);
+            QVERIFY2(i >= 0, name);
+            const bool lacking = std::string(name) == "custom" || !ops.find(doc->nodes[size_t(i)].node->op);
+            QCOMPARE(f.panel.scene()->nodeItem(i)->isUnsupported(), lacking);
+        }
+        QCOMPARE(doc->nodes[size_t(indexOfOp(*doc, "custom"))].op, QString("com.example.FancyScale"));
+        if (const QByteArray dir = qgetenv("TESSEL_SCREENSHOT_DIR"); !dir.isEmpty()) {
+            f.panel.fitToView();
+            f.panel.grab().save(QString::fromLocal8Bit(dir) + "/graph-unsupported-dynquant.png");
+        }
     }
 
     void exportsWriteValidFiles() {

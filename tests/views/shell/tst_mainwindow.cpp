@@ -55,6 +55,7 @@ private slots:
     void scheduleTypoFixUndoRun();
     void koreanMenus();
     void badFilesAreMessages();
+    void uncompilableModelOpensAsAGraph();
     void firstWindowFitsTheScreen();
     void viewRegistryDrivesTheWindow();
     void dynamicWidthModelThroughTheDialog();
@@ -334,6 +335,47 @@ void TestMainWindow::badFilesAreMessages() {
     QVERIFY(w.session()->messages()->count() >= 1);
     QVERIFY(!w.session()->model());
     QVERIFY(!w.openFile(QStringLiteral("/nonexistent/model.onnx")));
+}
+
+void TestMainWindow::uncompilableModelOpensAsAGraph() {
+    // A model with an If (subgraphs) and a custom-domain operator opens with
+    // its graph drawn, the opaque nodes marked and every unsupported
+    // construct in the log, on a worker (the window keeps painting).
+    MainWindow w;
+    w.resize(1440, 900);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QSignalSpy ready(&w, &MainWindow::modelReady);
+    QSignalSpy failed(&w, &MainWindow::openFailed);
+    Session* s = w.session();
+    const int before = s->messages()->count();
+    QVERIFY(w.openFile(QStringLiteral(TESSEL_SOURCE_DIR "/tests/frontend/models/if.onnx")));
+    QVERIFY2(ready.wait(60000), qPrintable(s->messages()->lastText()));
+    QCOMPARE(failed.count(), 0);
+    QVERIFY(s->model() && s->model()->functions.empty());
+    QCOMPARE(s->model()->unsupported.size(), size_t(2));
+    QVERIFY(s->jobs()->waitForIdle(60000));
+    // The log names both constructs, the nested one with its path.
+    QStringList logged;
+    for (int i = before; i < s->messages()->count(); ++i) logged << s->messages()->at(i).text;
+    const QString all = logged.join('\n');
+    QVERIFY2(all.contains("node 'choose' (If): operator 'If' (control flow: 2 subgraphs) is not supported") &&
+                 all.contains("node 'choose' (If) / else_branch / node 'else_custom' (com.example.Wobble)"),
+             qPrintable(all));
+    GraphPanel* g = w.view<GraphPanel>();
+    QVERIFY(g && g->document());
+    QTRY_VERIFY_WITH_TIMEOUT(g->scene()->nodeItemCount() == int(g->document()->nodes.size()), 30000);
+    int marked = 0;
+    for (int i = 0; i < g->scene()->nodeItemCount(); ++i) marked += g->scene()->nodeItem(i)->isUnsupported();
+    QCOMPARE(marked, 2);
+    QCOMPARE(g->scene()->clusterItemCount(), 2);
+    if (const QByteArray dir = qgetenv("TESSEL_SCREENSHOT_DIR"); !dir.isEmpty())
+        w.grab().save(QString::fromLocal8Bit(dir) + "/mainwindow-unsupported-if.png");
+    // Running it says why it cannot run, listing both, and does not crash.
+    const int shown = s->messages()->count();
+    w.compileAndRunModel();
+    QTRY_VERIFY_WITH_TIMEOUT(s->messages()->count() > shown && !s->jobs()->isRunning(QStringLiteral("run-model")), 60000);
+    QVERIFY2(s->messages()->lastText().contains("2 constructs cannot be compiled"), qPrintable(s->messages()->lastText()));
 }
 
 void TestMainWindow::firstWindowFitsTheScreen() {
