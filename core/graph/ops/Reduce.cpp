@@ -1,7 +1,8 @@
 /// \file
-/// The reductions ReduceSum, ReduceMean, ReduceMax, ReduceMin and ReduceProd
-/// (axes an input from opset 13/18, an attribute before). All but ReduceMean
-/// evaluate on constants.
+/// The reductions ReduceSum, ReduceMean, ReduceMax, ReduceMin, ReduceProd,
+/// ReduceL1, ReduceL2, ReduceLogSum, ReduceLogSumExp and ReduceSumSquare
+/// (axes an input from opset 13/18, an attribute before); ArgMax, ArgMin,
+/// Hardmax and CumSum. Sum, Max, Min and Prod evaluate on constants.
 #include "graph/ops/EvalHelpers.h"
 #include "graph/ops/OpHelpers.h"
 
@@ -43,6 +44,32 @@ Types inferReduce(const InferContext& ctx) {
             out.push_back(1);
     }
     return {TensorType(x.dtype, out)};
+}
+
+Types inferArgReduce(const InferContext& ctx) {
+    const TensorType& x = ctx.input(0);
+    const int64_t a = ctx.attrs().getInt("axis", 0);
+    auto axis = normalizeAxis(a, x.rank());
+    if (!axis) ctx.fail("axis " + std::to_string(a) + " is out of range for " + x.str());
+    Shape out = x.shape;
+    if (ctx.attrs().getInt("keepdims", 1) != 0)
+        out[static_cast<size_t>(*axis)] = 1;
+    else
+        out.erase(out.begin() + *axis);
+    return {TensorType(DataType::int64(), out)};
+}
+
+Types inferAlongAxis(const InferContext& ctx, int64_t def) {
+    const TensorType& x = ctx.input(0);
+    const int64_t a = ctx.attrs().getInt("axis", def);
+    if (!normalizeAxis(a, x.rank())) ctx.fail("axis " + std::to_string(a) + " is out of range for " + x.str());
+    return {x};
+}
+
+Types inferCumSum(const InferContext& ctx) {
+    if (ctx.input(1).numElements() != 1) ctx.fail("axis " + ctx.input(1).str() + " must be a scalar");
+    if (!ctx.input(1).dtype.isInt()) ctx.fail("axis " + ctx.input(1).str() + " must be int32 or int64");
+    return {ctx.input(0)};
 }
 
 enum class Reduction { Sum, Prod, Min, Max };
@@ -128,6 +155,27 @@ void registerReduceOps(OpRegistry& r) {
     r.add(withEval(
         op("ReduceProd", "product over axes", P::CommReduce, 1, 2, inferReduce, reduceAttrs),
         reduceEval(Reduction::Prod)));
+    r.add(op("ReduceL1", "sum of |x| over axes", P::CommReduce, 1, 2, inferReduce, reduceAttrs));
+    r.add(op("ReduceL2", "sqrt of the sum of x^2 over axes", P::CommReduce, 1, 2, inferReduce, reduceAttrs));
+    r.add(op("ReduceLogSum", "log of the sum over axes", P::CommReduce, 1, 2, inferReduce, reduceAttrs));
+    r.add(op("ReduceLogSumExp", "log of the sum of exp(x) over axes (with the maximum taken out)", P::CommReduce,
+             1, 2, inferReduce, reduceAttrs));
+    r.add(op("ReduceSumSquare", "sum of x^2 over axes", P::CommReduce, 1, 2, inferReduce, reduceAttrs));
+    const std::vector<AttrSchema> argAttrs{
+        attrInt("axis", 0, "the axis to search"),
+        attrInt("keepdims", 1, "keep the axis with extent 1"),
+        attrInt("select_last_index", 0, "on ties: 0 the first index, 1 the last"),
+    };
+    r.add(op("ArgMax", "index of the largest element along axis (int64)", P::CommReduce, 1, 1, inferArgReduce,
+             argAttrs));
+    r.add(op("ArgMin", "index of the smallest element along axis (int64)", P::CommReduce, 1, 1, inferArgReduce,
+             argAttrs));
+    r.add(op("Hardmax", "1 at the first largest element along axis, 0 elsewhere", P::Opaque, 1, 1,
+             [](const InferContext& c) { return inferAlongAxis(c, -1); },
+             {attrInt("axis", -1, "the axis (opset 13; the importer rewrites older forms)")}));
+    r.add(op("CumSum", "running sums along the axis given as input 1", P::Opaque, 2, 2, inferCumSum,
+             {attrInt("exclusive", 0, "1: each sum leaves out its own element"),
+              attrInt("reverse", 0, "1: sums run from the end")}));
 }
 
 } // namespace tessel::graph::ops
