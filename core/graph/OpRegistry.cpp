@@ -183,6 +183,8 @@ void registerGraphOps(OpRegistry& registry) {
     ops::registerTransformOps(registry);
     ops::registerGeneratorOps(registry);
     ops::registerReduceOps(registry);
+    ops::registerIndexOps(registry);
+    ops::registerLossOps(registry);
 }
 
 const OpRegistry& defaultOpRegistry() {

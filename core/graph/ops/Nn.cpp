@@ -1,10 +1,12 @@
 /// \file
 /// The neural-network operators: convolution (and its transpose), pooling,
-/// Gemm and MatMul, the normalisations and softmax. None has a constant
+/// Gemm, MatMul and Einsum, the normalisations and softmax. None has a constant
 /// evaluator: they are computed by kernels only.
 #include "graph/ops/OpHelpers.h"
 
 #include <algorithm>
+#include <cctype>
+#include <map>
 
 namespace tessel::graph::ops {
 
@@ -355,9 +357,39 @@ std::vector<AttrSchema> windowAttrs(std::vector<AttrSchema> extra) {
     return a;
 }
 
+Types inferEinsum(const InferContext& ctx) {
+    std::vector<int64_t> ranks;
+    for (int i = 0; i < ctx.numInputs(); ++i) {
+        ranks.push_back(ctx.input(i).rank());
+        if (i) requireSameDtype(ctx, 0, i);
+    }
+    const EinsumTerms t = parseEinsum(ctx.attrs().getString("equation", ""), ranks);
+    if (!t.error.empty()) ctx.fail("equation '" + ctx.attrs().getString("equation", "") + "': " + t.error);
+    // Each letter's extent; ellipsis axes of extent 1 broadcast.
+    std::map<char, int64_t> extent;
+    for (size_t k = 0; k < t.inputs.size(); ++k)
+        for (size_t d = 0; d < t.inputs[k].size(); ++d) {
+            const char c = t.inputs[k][d];
+            const int64_t n = ctx.input(static_cast<int>(k)).shape[d];
+            auto [it, fresh] = extent.emplace(c, n);
+            if (fresh || it->second == n || n == 1) continue;
+            if (it->second == 1 && std::isupper(static_cast<unsigned char>(c)))
+                it->second = n;
+            else if (it->second >= 0 && n >= 0)
+                ctx.fail(std::string("axis '") + c + "' has extents " + std::to_string(it->second) + " and " +
+                         std::to_string(n));
+        }
+    Shape out;
+    for (char c : t.output)
+        out.push_back(extent[c]);
+    return {TensorType(ctx.input(0).dtype, out)};
+}
+
 } // namespace
 
 void registerNnOps(OpRegistry& r) {
+    r.add(op("Einsum", "sums of products of the inputs over the axes the equation leaves out", OpPattern::Opaque, 1, -1,
+             inferEinsum, {attrString("equation", "", "subscripts, e.g. 'bij,bjk->bik' (an ellipsis allowed)")}));
     using P = OpPattern;
     // Convolution, matrix products, pooling.
     // Conv and pooling read inputs stored NCHW[x]c (alter-layout); Conv writes

@@ -26,16 +26,20 @@ using Types = std::vector<TensorType>;
 void registerNnOps(OpRegistry& r);
 /// Elementwise.cpp: unary operators, Cast, Clip, Identity, Dropout.
 void registerElementwiseOps(OpRegistry& r);
-/// Broadcast.cpp: arithmetic, Min/Max/Sum/Mean, PRelu, Where.
+/// Broadcast.cpp: arithmetic (with Mod, BitShift), Min/Max/Sum/Mean, PRelu, Where.
 void registerBroadcastOps(OpRegistry& r);
 /// Logical.cpp: comparisons and boolean logic.
 void registerLogicalOps(OpRegistry& r);
 /// Transform.cpp: reshapes, Transpose, Concat, Split, Gather, Slice, Pad, Resize ...
 void registerTransformOps(OpRegistry& r);
-/// Reduce.cpp: ReduceSum, ReduceMean, ReduceMax, ReduceMin, ReduceProd.
+/// Reduce.cpp: the Reduce* operators, ArgMax, ArgMin, Hardmax, CumSum.
 void registerReduceOps(OpRegistry& r);
 /// Generator.cpp: Constant, Shape, Size, ConstantOfShape, Range.
 void registerGeneratorOps(OpRegistry& r);
+/// Index.cpp: GatherElements, GatherND, ScatterElements, ScatterND, OneHot, TopK, Trilu, EyeLike.
+void registerIndexOps(OpRegistry& r);
+/// Loss.cpp: NegativeLogLikelihoodLoss, SoftmaxCrossEntropyLoss.
+void registerLossOps(OpRegistry& r);
 
 // --- building records ---------------------------------------------------------------
 

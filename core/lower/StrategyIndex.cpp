@@ -1,0 +1,93 @@
+// Strategies of the operators that index with tensors (gathers, scatters,
+// OneHot, TopK, the Trilu and EyeLike masks), Einsum and the losses.
+#include "lower/Strategy.h"
+
+#include "topi/Einsum.h"
+#include "topi/Index.h"
+#include "topi/Loss.h"
+
+namespace tessel::lower {
+
+namespace {
+
+using te::Tensor;
+using Tensors = std::vector<Tensor>;
+
+topi::ScatterReduction reductionOf(const OpContext& ctx) {
+    const std::string r = ctx.attrs().getString("reduction", "none");
+    if (r == "add") return topi::ScatterReduction::Add;
+    if (r == "mul") return topi::ScatterReduction::Mul;
+    if (r != "none") ctx.fail("reduction '" + r + "' is not supported (none, add or mul)");
+    return topi::ScatterReduction::None;
+}
+
+topi::nn::LossParams lossParams(const OpContext& ctx) {
+    topi::nn::LossParams p;
+    p.reduction = ctx.attrs().getString("reduction", "mean");
+    if (ctx.attrs().has("ignore_index")) p.ignoreIndex = ctx.attrs().getInt("ignore_index", 0);
+    return p;
+}
+
+Tensors oneHot(const OpContext& ctx) {
+    // The output's type carries the depth (a constant input, checked by inference).
+    const auto& out = ctx.outputType().shape;
+    const int64_t rank = static_cast<int64_t>(out.size());
+    int64_t axis = ctx.attrs().getInt("axis", -1);
+    if (axis < 0) axis += rank;
+    if (axis < 0 || axis >= rank) ctx.fail("axis is out of range");
+    return {topi::oneHot(ctx.input(0), out[static_cast<size_t>(axis)], ctx.input(2), axis, ctx.name())};
+}
+
+Tensors topK(const OpContext& ctx) {
+    const int64_t k = ctx.constInts(1).at(0);
+    return topi::topK(ctx.input(0), k, ctx.attrs().getInt("axis", -1), ctx.attrs().getInt("largest", 1) != 0,
+                      ctx.name());
+}
+
+Tensors einsum(const OpContext& ctx) {
+    Tensors ins;
+    for (int i = 0; i < ctx.numInputs(); ++i)
+        ins.push_back(ctx.input(i));
+    return {topi::einsum(ctx.attrs().getString("equation", ""), ins, ctx.name())};
+}
+
+} // namespace
+
+void addIndexStrategies(std::vector<OpStrategy>& s) {
+    s.push_back({"GatherElements", "topi::gatherElements", [](const OpContext& c) {
+                     return Tensors{topi::gatherElements(c.input(0), c.input(1), c.attrs().getInt("axis", 0), c.name())};
+                 }});
+    s.push_back({"GatherND", "topi::gatherND", [](const OpContext& c) {
+                     return Tensors{topi::gatherND(c.input(0), c.input(1), c.attrs().getInt("batch_dims", 0), c.name())};
+                 }});
+    s.push_back({"ScatterElements", "topi::scatterElements", [](const OpContext& c) {
+                     return Tensors{topi::scatterElements(c.input(0), c.input(1), c.input(2),
+                                                          c.attrs().getInt("axis", 0), reductionOf(c), c.name())};
+                 }});
+    s.push_back({"ScatterND", "topi::scatterND", [](const OpContext& c) {
+                     return Tensors{topi::scatterND(c.input(0), c.input(1), c.input(2), reductionOf(c), c.name())};
+                 }});
+    s.push_back({"OneHot", "topi::oneHot", oneHot});
+    s.push_back({"TopK", "topi::topK", topK});
+    s.push_back({"Trilu", "topi::trilu", [](const OpContext& c) {
+                     return Tensors{topi::trilu(c.input(0), c.hasInput(1) ? c.scalarInput(1) : Tensor(),
+                                                c.attrs().getInt("upper", 1) != 0, c.name())};
+                 }});
+    s.push_back({"EyeLike", "topi::eyeLike", [](const OpContext& c) {
+                     return Tensors{topi::eyeLike(c.outputType().shape, c.outputType().dtype, c.attrs().getInt("k", 0),
+                                                  c.name())};
+                 }});
+    s.push_back({"Einsum", "topi::einsum", einsum});
+    s.push_back({"NegativeLogLikelihoodLoss", "topi::nn::nllLoss", [](const OpContext& c) {
+                     return Tensors{topi::nn::nllLoss(c.input(0), c.input(1), c.optionalInput(2), lossParams(c), c.name())};
+                 }});
+    s.push_back({"SoftmaxCrossEntropyLoss", "topi::nn::softmaxCrossEntropy", [](const OpContext& c) {
+                     auto r = topi::nn::softmaxCrossEntropy(c.input(0), c.input(1), c.optionalInput(2), lossParams(c),
+                                                            c.name());
+                     Tensors out{r.loss};
+                     if (c.numOutputs() > 1) out.push_back(r.logProb);
+                     return out;
+                 }});
+}
+
+} // namespace tessel::lower
