@@ -185,6 +185,8 @@ void registerGraphOps(OpRegistry& registry) {
     ops::registerReduceOps(registry);
     ops::registerIndexOps(registry);
     ops::registerLossOps(registry);
+    ops::registerQuantizeOps(registry);
+    ops::registerSignalOps(registry);
 }
 
 const OpRegistry& defaultOpRegistry() {

@@ -1,10 +1,13 @@
 // Strategies of the operators that index with tensors (gathers, scatters,
-// OneHot, TopK, the Trilu and EyeLike masks), Einsum and the losses.
+// OneHot, TopK, ReverseSequence, the Trilu and EyeLike masks), Einsum, the
+// losses, linear quantisation, and signal processing (windows, DFT, STFT).
 #include "lower/Strategy.h"
 
 #include "topi/Einsum.h"
 #include "topi/Index.h"
 #include "topi/Loss.h"
+#include "topi/Quantize.h"
+#include "topi/Signal.h"
 
 namespace tessel::lower {
 
@@ -51,6 +54,33 @@ Tensors einsum(const OpContext& ctx) {
     return {topi::einsum(ctx.attrs().getString("equation", ""), ins, ctx.name())};
 }
 
+Tensors scatterElements(const OpContext& c) {
+    return {topi::scatterElements(c.input(0), c.input(1), c.input(2), c.attrs().getInt("axis", 0), reductionOf(c),
+                                  c.name())};
+}
+
+OpStrategy window(std::string op, topi::signal::WindowKind kind) {
+    return {std::move(op), "topi::signal::window", [kind](const OpContext& c) {
+                const auto& out = c.outputType();
+                return Tensors{topi::signal::window(kind, out.shape.at(0), c.attrs().getInt("periodic", 1) != 0,
+                                                    out.dtype, c.name())};
+            }};
+}
+
+Tensors dft(const OpContext& c) {
+    int64_t length = 0;
+    if (c.hasInput(1)) length = c.constInts(1).at(0);
+    return {topi::signal::dft(c.input(0), length, c.attrs().getInt("axis", 1), c.attrs().getInt("inverse", 0) != 0,
+                              c.attrs().getInt("onesided", 0) != 0, c.name())};
+}
+
+Tensors stft(const OpContext& c) {
+    const int64_t step = c.constInts(1).at(0);
+    const te::Tensor win = c.optionalInput(2);
+    const int64_t length = c.hasInput(3) ? c.constInts(3).at(0) : c.inputType(2).shape.at(0);
+    return {topi::signal::stft(c.input(0), step, win, length, c.attrs().getInt("onesided", 1) != 0, c.name())};
+}
+
 } // namespace
 
 void addIndexStrategies(std::vector<OpStrategy>& s) {
@@ -60,9 +90,11 @@ void addIndexStrategies(std::vector<OpStrategy>& s) {
     s.push_back({"GatherND", "topi::gatherND", [](const OpContext& c) {
                      return Tensors{topi::gatherND(c.input(0), c.input(1), c.attrs().getInt("batch_dims", 0), c.name())};
                  }});
-    s.push_back({"ScatterElements", "topi::scatterElements", [](const OpContext& c) {
-                     return Tensors{topi::scatterElements(c.input(0), c.input(1), c.input(2),
-                                                          c.attrs().getInt("axis", 0), reductionOf(c), c.name())};
+    s.push_back({"ScatterElements", "topi::scatterElements", scatterElements});
+    s.push_back({"Scatter", "topi::scatterElements", scatterElements});
+    s.push_back({"ReverseSequence", "topi::reverseSequence", [](const OpContext& c) {
+                     return Tensors{topi::reverseSequence(c.input(0), c.input(1), c.attrs().getInt("batch_axis", 1),
+                                                          c.attrs().getInt("time_axis", 0), c.name())};
                  }});
     s.push_back({"ScatterND", "topi::scatterND", [](const OpContext& c) {
                      return Tensors{topi::scatterND(c.input(0), c.input(1), c.input(2), reductionOf(c), c.name())};
@@ -78,6 +110,21 @@ void addIndexStrategies(std::vector<OpStrategy>& s) {
                                                   c.name())};
                  }});
     s.push_back({"Einsum", "topi::einsum", einsum});
+    s.push_back({"QuantizeLinear", "topi::quantizeLinear", [](const OpContext& c) {
+                     return Tensors{topi::quantizeLinear(c.input(0), c.input(1), c.optionalInput(2),
+                                                         c.attrs().getInt("axis", 1), c.outputType().dtype, c.name())};
+                 }});
+    s.push_back({"DequantizeLinear", "topi::dequantizeLinear", [](const OpContext& c) {
+                     return Tensors{topi::dequantizeLinear(c.input(0), c.input(1), c.optionalInput(2),
+                                                           c.attrs().getInt("axis", 1), c.name())};
+                 }});
+    s.push_back({"DynamicQuantizeLinear", "topi::dynamicQuantizeLinear",
+                 [](const OpContext& c) { return topi::dynamicQuantizeLinear(c.input(0), c.name()); }});
+    s.push_back(window("HannWindow", topi::signal::WindowKind::Hann));
+    s.push_back(window("HammingWindow", topi::signal::WindowKind::Hamming));
+    s.push_back(window("BlackmanWindow", topi::signal::WindowKind::Blackman));
+    s.push_back({"DFT", "topi::signal::dft", dft});
+    s.push_back({"STFT", "topi::signal::stft", stft});
     s.push_back({"NegativeLogLikelihoodLoss", "topi::nn::nllLoss", [](const OpContext& c) {
                      return Tensors{topi::nn::nllLoss(c.input(0), c.input(1), c.optionalInput(2), lossParams(c), c.name())};
                  }});

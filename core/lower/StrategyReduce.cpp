@@ -66,6 +66,15 @@ void addReduceStrategies(std::vector<OpStrategy>& s) {
                          p.isMax = isMax;
                          return Tensors{topi::argReduce(c.input(0), p, c.name())};
                      }});
+    s.push_back({"LRN", "topi::nn::lrn", [](const OpContext& c) {
+                     return Tensors{topi::nn::lrn(c.input(0), c.attrs().getInt("size", 0), c.attrs().getFloat("alpha", 1e-4),
+                                                  c.attrs().getFloat("beta", 0.75), c.attrs().getFloat("bias", 1.0),
+                                                  c.name())};
+                 }});
+    s.push_back({"MeanVarianceNormalization", "topi::nn::meanVarianceNormalization", [](const OpContext& c) {
+                     return Tensors{topi::nn::meanVarianceNormalization(c.input(0), c.attrs().getInts("axes", {0, 2, 3}),
+                                                                        c.name())};
+                 }});
     s.push_back({"Hardmax", "topi::hardmax", [](const OpContext& c) {
                      return Tensors{topi::hardmax(c.input(0), c.attrs().getInt("axis", -1), c.name())};
                  }});

@@ -210,6 +210,20 @@ Tensor trilu(const Tensor& x, const Tensor& k, bool upper, const std::string& na
     }, name);
 }
 
+Tensor reverseSequence(const Tensor& x, const Tensor& lens, int64_t batchAxis, int64_t timeAxis,
+                       const std::string& name) {
+    const auto shape = staticShape(x);
+    const auto b = static_cast<size_t>(normalizeAxis(batchAxis, x.ndim()));
+    const auto t = static_cast<size_t>(normalizeAxis(timeAxis, x.ndim()));
+    const int64_t steps = shape[t];
+    return injective(shape, [&](const std::vector<Var>& i) {
+        Expr n = tir::cast(DataType::int32(), clampIndex(lens({Expr(i[b])}), 0, steps));
+        std::vector<Expr> at = exprs(i);
+        at[t] = select(Expr(i[t]) < n, n - intImm(1) - Expr(i[t]), Expr(i[t]));
+        return x(at);
+    }, name);
+}
+
 Tensor eyeLike(const std::vector<int64_t>& shape, DataType dtype, int64_t k, const std::string& name) {
     if (shape.size() != 2) throw CompileError("eye_like: the shape must be 2-D");
     return injective(shape, [&](const std::vector<Var>& i) {

@@ -56,6 +56,11 @@ te::Tensor oneHot(const te::Tensor& indices, int64_t depth, const te::Tensor& va
 /// diagonal `k` (a one-element tensor, read at run time, or a literal); zeros elsewhere.
 te::Tensor trilu(const te::Tensor& x, const te::Tensor& k, bool upper, const std::string& name = "trilu");
 
+/// The first lens[b] steps along `timeAxis` of every batch entry b (along
+/// `batchAxis`) reversed, the rest kept; lens is read at run time (clamped).
+te::Tensor reverseSequence(const te::Tensor& x, const te::Tensor& lens, int64_t batchAxis = 1, int64_t timeAxis = 0,
+                           const std::string& name = "reverse_sequence");
+
 /// Ones on diagonal `k` of a [rows, cols] tensor of `dtype`, zeros elsewhere.
 te::Tensor eyeLike(const std::vector<int64_t>& shape, DataType dtype, int64_t k = 0,
                    const std::string& name = "eye_like");

@@ -410,6 +410,75 @@ LayerNormResult layerNorm(const Tensor& x, const Tensor& scale, const Tensor& bi
     return {out, m.mean, m.invStdDev};
 }
 
+Tensor lrn(const Tensor& x, int64_t size, double alpha, double beta, double bias, const std::string& name) {
+    if (x.ndim() < 3 || size < 1) throw CompileError("lrn: the input must be [N, C, ...] and size at least 1");
+    const auto shape = staticShape(x);
+    const int64_t channels = shape[1], before = (size - 1) / 2;
+    const DataType t = x->dtype;
+    Tensor sq = te::compute(
+        toExprs(shape),
+        [&](const std::vector<Var>& i) {
+            IterVar rc = te::reduceAxis(Range(intImm(0), intImm(size)), "rc");
+            Expr c = Expr(i[1]) - intImm(before) + Expr(rc->var);
+            std::vector<Expr> at = exprs(i);
+            at[1] = c;
+            Expr v = paddedRead(x, at, makeZero(t));
+            return te::sum(v * v, {rc});
+        },
+        name + "_sqsum", tag::kReduce);
+    (void)channels;
+    return elemwise(
+        shape,
+        [&](const std::vector<Var>& i) {
+            Expr base = makeConst(t, bias) + makeConst(t, alpha / double(size)) * sq(exprs(i));
+            return x(exprs(i)) / call(Intrinsic::Pow, {base, makeConst(t, beta)});
+        },
+        name);
+}
+
+Tensor meanVarianceNormalization(const Tensor& x, const std::vector<int64_t>& axes, const std::string& name) {
+    const auto shape = staticShape(x);
+    std::vector<bool> reduced(shape.size(), false);
+    int64_t n = 1;
+    for (int64_t a : axes) {
+        const auto d = static_cast<size_t>(normalizeAxis(a, x.ndim()));
+        if (!reduced[d]) n *= shape[d];
+        reduced[d] = true;
+    }
+    const DataType t = x->dtype;
+    const Expr count = makeConst(t, double(n));
+    auto statAt = [&](const std::vector<Var>& i) {
+        std::vector<Expr> at = exprs(i);
+        for (size_t d = 0; d < at.size(); ++d)
+            if (reduced[d]) at[d] = intImm(0);
+        return at;
+    };
+    Tensor sum = reduceStage(x, reduced, true, te::sum, [](Expr v) { return v; }, name + "_sum");
+    std::vector<int64_t> statShape = staticShape(sum);
+    Tensor mean = elemwise(statShape, [&](const std::vector<Var>& i) { return sum(exprs(i)) / count; }, name + "_mean");
+    Tensor sq = te::compute(
+        toExprs(statShape),
+        [&](const std::vector<Var>& i) {
+            std::vector<IterVar> rv;
+            std::vector<Expr> at = exprs(i);
+            for (size_t d = 0; d < shape.size(); ++d)
+                if (reduced[d]) {
+                    rv.push_back(reduceVar(d, shape[d]));
+                    at[d] = rv.back()->var;
+                }
+            Expr diff = x(at) - mean(exprs(i));
+            return te::sum(diff * diff, rv);
+        },
+        name + "_sqsum", tag::kReduce);
+    return elemwise(
+        shape,
+        [&](const std::vector<Var>& i) {
+            Expr sd = tir::sqrt(sq(statAt(i)) / count);
+            return (x(exprs(i)) - mean(statAt(i))) / (sd + makeConst(t, 1e-9));
+        },
+        name);
+}
+
 Tensor instanceNorm(const Tensor& x, const Tensor& scale, const Tensor& bias, double epsilon,
                     const std::string& name) {
     if (x.ndim() < 3) throw CompileError("the input must have at least one spatial axis (N, C, D1, ...)");

@@ -78,6 +78,14 @@ struct LayerNormResult {
 LayerNormResult layerNorm(const te::Tensor& x, const te::Tensor& scale, const te::Tensor& bias = {},
                           const LayerNormParams& params = {}, const std::string& name = "layer_norm");
 
+/// Local response normalisation across channels (axis 1): x / (bias + alpha
+/// / size * sum of x^2 over channels c - (size-1)/2 .. c + size/2)^beta.
+te::Tensor lrn(const te::Tensor& x, int64_t size, double alpha = 1e-4, double beta = 0.75, double bias = 1.0,
+               const std::string& name = "lrn");
+/// (x - mean) / (sqrt(variance) + 1e-9), the statistics over `axes` (ONNX
+/// MeanVarianceNormalization).
+te::Tensor meanVarianceNormalization(const te::Tensor& x, const std::vector<int64_t>& axes,
+                                     const std::string& name = "mean_variance_normalization");
 /// Normalises every (image, channel) plane of [N, C, spatial...], then
 /// scale[C] and bias[C].
 te::Tensor instanceNorm(const te::Tensor& x, const te::Tensor& scale, const te::Tensor& bias,

@@ -1,7 +1,7 @@
 /// \file
 /// Operators that read or write elements at indices held in a tensor:
-/// GatherElements, GatherND, ScatterElements, ScatterND, OneHot, TopK, and
-/// the masks Trilu and EyeLike. GatherElements evaluates on constants (index
+/// GatherElements, GatherND, ScatterElements (and its old name Scatter),
+/// ScatterND, OneHot, TopK, ReverseSequence, and the masks Trilu and EyeLike. GatherElements evaluates on constants (index
 /// arithmetic in shape subgraphs); the others are computed by kernels.
 #include "graph/ops/EvalHelpers.h"
 #include "graph/ops/OpHelpers.h"
@@ -135,6 +135,17 @@ Types inferEyeLike(const InferContext& ctx) {
     return {TensorType(t, x.shape)};
 }
 
+Types inferReverseSequence(const InferContext& ctx) {
+    const TensorType& x = ctx.input(0);
+    requireMinRank(ctx, 0, 2, "input");
+    requireIndices(ctx, 1);
+    const int64_t b = ctx.attrs().getInt("batch_axis", 1), t = ctx.attrs().getInt("time_axis", 0);
+    if (!((b == 0 && t == 1) || (b == 1 && t == 0)))
+        ctx.fail("batch_axis and time_axis must be 0 and 1 (in either order)");
+    if (ctx.input(1).rank() != 1) ctx.fail("sequence_lens " + ctx.input(1).str() + " must be 1-D");
+    return {x};
+}
+
 EvalResult evalGatherElements(const EvalContext& e) {
     const Constant& data = e.input(0);
     const Shape& is = e.input(1).shape;
@@ -173,6 +184,12 @@ void registerIndexOps(OpRegistry& r) {
              inferGatherND, {attrInt("batch_dims", 0, "leading axes shared by data and indices")}));
     r.add(op("ScatterElements", "data with updates written (or combined) at indices along axis", P::Opaque, 3, 3,
              inferScatterElements, {attrInt("axis", 0, "the indexed axis"), reduction}));
+    // Scatter (opsets 9-10) is ScatterElements under its old name.
+    r.add(op("Scatter", "ScatterElements under its name before opset 11", P::Opaque, 3, 3, inferScatterElements,
+             {attrInt("axis", 0, "the indexed axis")}));
+    r.add(op("ReverseSequence", "the first sequence_lens[b] steps of each batch entry reversed", P::Injective, 2, 2,
+             inferReverseSequence,
+             {attrInt("batch_axis", 1, "the batch axis (0 or 1)"), attrInt("time_axis", 0, "the time axis (1 or 0)")}));
     r.add(op("ScatterND", "data with slices of updates written (or combined) where indices point", P::Opaque, 3, 3,
              inferScatterND, {reduction}));
     r.add(op("OneHot", "values[1] where the index meets the new axis, values[0] elsewhere", P::Injective, 3, 3,

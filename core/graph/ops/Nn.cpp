@@ -357,6 +357,21 @@ std::vector<AttrSchema> windowAttrs(std::vector<AttrSchema> extra) {
     return a;
 }
 
+Types inferLrn(const InferContext& ctx) {
+    requireMinRank(ctx, 0, 3, "input");
+    requireFloat(ctx, 0);
+    if (ctx.attrs().getInt("size", 0) < 1) ctx.fail("attribute 'size' must be at least 1");
+    return {ctx.input(0)};
+}
+
+Types inferMvn(const InferContext& ctx) {
+    requireFloat(ctx, 0);
+    for (int64_t a : ctx.attrs().getInts("axes", {0, 2, 3}))
+        if (!normalizeAxis(a, ctx.input(0).rank()))
+            ctx.fail("axis " + std::to_string(a) + " is out of range for " + ctx.input(0).str());
+    return {ctx.input(0)};
+}
+
 Types inferEinsum(const InferContext& ctx) {
     std::vector<int64_t> ranks;
     for (int i = 0; i < ctx.numInputs(); ++i) {
@@ -388,6 +403,12 @@ Types inferEinsum(const InferContext& ctx) {
 } // namespace
 
 void registerNnOps(OpRegistry& r) {
+    r.add(op("LRN", "x / (bias + alpha / size * sum of x^2 over the size channels around)^beta", OpPattern::Opaque,
+             1, 1, inferLrn,
+             {attrInt("size", std::nullopt, "channels summed"), attrFloat("alpha", 1e-4, "scale"),
+              attrFloat("beta", 0.75, "exponent"), attrFloat("bias", 1.0, "offset")}));
+    r.add(op("MeanVarianceNormalization", "(x - mean) / (std + 1e-9) over axes", OpPattern::Opaque, 1, 1, inferMvn,
+             {attrInts("axes", "axes of the statistics (default [0, 2, 3])")}));
     r.add(op("Einsum", "sums of products of the inputs over the axes the equation leaves out", OpPattern::Opaque, 1, -1,
              inferEinsum, {attrString("equation", "", "subscripts, e.g. 'bij,bjk->bik' (an ellipsis allowed)")}));
     using P = OpPattern;

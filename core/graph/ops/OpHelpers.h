@@ -22,7 +22,7 @@ using Types = std::vector<TensorType>;
 
 // --- the family registration functions, called by registerGraphOps() ----------
 
-/// Nn.cpp: convolution, pooling, Gemm, MatMul, normalisations, softmax.
+/// Nn.cpp: convolution, pooling, Gemm, MatMul, Einsum, normalisations (with LRN, MVN), softmax.
 void registerNnOps(OpRegistry& r);
 /// Elementwise.cpp: unary operators, Cast, Clip, Identity, Dropout.
 void registerElementwiseOps(OpRegistry& r);
@@ -34,12 +34,16 @@ void registerLogicalOps(OpRegistry& r);
 void registerTransformOps(OpRegistry& r);
 /// Reduce.cpp: the Reduce* operators, ArgMax, ArgMin, Hardmax, CumSum.
 void registerReduceOps(OpRegistry& r);
-/// Generator.cpp: Constant, Shape, Size, ConstantOfShape, Range.
+/// Generator.cpp: Constant, Shape, Size, ConstantOfShape, Range, the Hann, Hamming and Blackman windows.
 void registerGeneratorOps(OpRegistry& r);
-/// Index.cpp: GatherElements, GatherND, ScatterElements, ScatterND, OneHot, TopK, Trilu, EyeLike.
+/// Index.cpp: GatherElements, GatherND, Scatter(Elements), ScatterND, OneHot, TopK, ReverseSequence, Trilu, EyeLike.
 void registerIndexOps(OpRegistry& r);
 /// Loss.cpp: NegativeLogLikelihoodLoss, SoftmaxCrossEntropyLoss.
 void registerLossOps(OpRegistry& r);
+/// Quantize.cpp: QuantizeLinear, DequantizeLinear, DynamicQuantizeLinear.
+void registerQuantizeOps(OpRegistry& r);
+/// Signal.cpp: DFT, STFT.
+void registerSignalOps(OpRegistry& r);
 
 // --- building records ---------------------------------------------------------------
 
