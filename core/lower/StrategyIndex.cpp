@@ -81,6 +81,22 @@ Tensors stft(const OpContext& c) {
     return {topi::signal::stft(c.input(0), step, win, length, c.attrs().getInt("onesided", 1) != 0, c.name())};
 }
 
+Tensors maxUnpool(const OpContext& c) {
+    // The indices point into the shape the window unpools to; output_shape
+    // may add rows and columns after it (which stay 0).
+    const auto& xs = c.inputType(0).shape;
+    const size_t n = xs.size() - 2;
+    const auto kernel = c.intsAttr("kernel_shape", n, 1), strides = c.intsAttr("strides", n, 1),
+               pads = c.intsAttr("pads", 2 * n, 0);
+    std::vector<int64_t> unpooled{xs[0], xs[1]};
+    for (size_t d = 0; d < n; ++d)
+        unpooled.push_back((xs[d + 2] - 1) * strides[d] + kernel[d] - pads[d] - pads[d + n]);
+    const auto& out = c.outputType().shape;
+    for (size_t d = 2; d < out.size(); ++d)
+        if (unpooled[d] > out[d]) c.fail("output_shape is smaller than the unpooled shape");
+    return {topi::maxUnpool(c.input(0), c.input(1), out, unpooled, c.name())};
+}
+
 } // namespace
 
 void addIndexStrategies(std::vector<OpStrategy>& s) {
@@ -110,6 +126,18 @@ void addIndexStrategies(std::vector<OpStrategy>& s) {
                                                   c.name())};
                  }});
     s.push_back({"Einsum", "topi::einsum", einsum});
+    s.push_back({"MaxUnpool", "topi::maxUnpool", maxUnpool});
+    s.push_back({"RoiAlign", "topi::roiAlign", [](const OpContext& c) {
+                     topi::RoiAlignParams p;
+                     p.outputHeight = c.attrs().getInt("output_height", 1);
+                     p.outputWidth = c.attrs().getInt("output_width", 1);
+                     p.samplingRatio = c.attrs().getInt("sampling_ratio", 0);
+                     p.spatialScale = c.attrs().getFloat("spatial_scale", 1.0);
+                     p.halfPixel = c.attrs().getString("coordinate_transformation_mode", "half_pixel") == "half_pixel";
+                     p.max = c.attrs().getString("mode", "avg") == "max";
+                     return Tensors{topi::roiAlign(c.input(0), c.input(1), c.input(2), p, c.name())};
+                 }});
+    s.push_back({"Det", "topi::det", [](const OpContext& c) { return Tensors{topi::det(c.input(0), c.name())}; }});
     s.push_back({"QuantizeLinear", "topi::quantizeLinear", [](const OpContext& c) {
                      return Tensors{topi::quantizeLinear(c.input(0), c.input(1), c.optionalInput(2),
                                                          c.attrs().getInt("axis", 1), c.outputType().dtype, c.name())};

@@ -4,6 +4,9 @@
 #include "ir/Diagnostic.h"
 #include "topi/TopiUtil.h"
 
+#include <algorithm>
+#include <numeric>
+
 namespace tessel::topi {
 
 using namespace tir;
@@ -268,6 +271,152 @@ std::vector<Tensor> topK(const Tensor& x, int64_t k, int64_t axisIn, bool larges
         return x(at);
     }, name);
     return {values, index};
+}
+
+Tensor maxPoolIndices(const Tensor& x, const Tensor& pooled, const std::vector<int64_t>& kernel,
+                      const std::vector<int64_t>& strides, const std::vector<int64_t>& pads,
+                      const std::vector<int64_t>& dilations, bool columnMajor, const std::string& name) {
+    const auto xs = staticShape(x), ps = staticShape(pooled);
+    if (xs.size() != 4 || kernel.size() != 2 || strides.size() != 2 || pads.size() != 4 || dilations.size() != 2)
+        throw CompileError("max_pool_indices: 2-d pooling of [N, C, H, W] only");
+    const int64_t H = xs[2], W = xs[3];
+    const DataType i64 = DataType::int64();
+    const int64_t none = xs[0] * xs[1] * H * W; // larger than every index
+    Tensor key = te::compute(
+        toExprs(ps),
+        [&](const std::vector<Var>& i) {
+            IterVar kh = reduceVar("kh", kernel[0]), kw = reduceVar("kw", kernel[1]);
+            Expr h = Expr(i[2]) * intImm(strides[0]) - intImm(pads[0]) + Expr(kh->var) * intImm(dilations[0]);
+            Expr w = Expr(i[3]) * intImm(strides[1]) - intImm(pads[1]) + Expr(kw->var) * intImm(dilations[1]);
+            Expr inside = h >= intImm(0) && h < intImm(H) && w >= intImm(0) && w < intImm(W);
+            Expr v = paddedRead(x, {Expr(i[0]), Expr(i[1]), h, w}, makeZero(x->dtype));
+            Expr plane = (asInt64(i[0]) * makeConst(i64, xs[1]) + asInt64(i[1])) * makeConst(i64, H * W);
+            Expr at = columnMajor ? asInt64(w) * makeConst(i64, H) + asInt64(h) : asInt64(h) * makeConst(i64, W) + asInt64(w);
+            Expr hit = inside && v == pooled(exprs(i));
+            // The first window position in row-major scan order holding the maximum.
+            Expr order = asInt64(Expr(kh->var) * intImm(kernel[1]) + Expr(kw->var));
+            Expr key = select(hit, order * makeConst(i64, none) + plane + at, makeConst(i64, kernel[0] * kernel[1] * none));
+            return te::min(key, {kh, kw});
+        },
+        name + "_key", tag::kReduce);
+    return injective(ps, [&](const std::vector<Var>& i) {
+        return floormod(key(exprs(i)), makeConst(i64, none));
+    }, name);
+}
+
+Tensor maxUnpool(const Tensor& x, const Tensor& indices, const std::vector<int64_t>& outShape,
+                 const std::vector<int64_t>& indexShape, const std::string& name) {
+    const auto xs = staticShape(x);
+    if (xs.size() < 3 || outShape.size() != xs.size() || indexShape.size() != xs.size() || staticShape(indices) != xs ||
+        outShape[0] != xs[0] || outShape[1] != xs[1])
+        throw CompileError("max_unpool: x and indices must be [N, C, spatial...] and the output keep N and C");
+    const DataType i64 = DataType::int64();
+    // Each output element gathers the inputs of its own plane whose index names it.
+    return te::compute(
+        toExprs(outShape),
+        [&](const std::vector<Var>& i) {
+            std::vector<IterVar> rv;
+            std::vector<Expr> at{Expr(i[0]), Expr(i[1])};
+            for (size_t d = 2; d < xs.size(); ++d) {
+                rv.push_back(reduceVar("r" + std::to_string(d), xs[d]));
+                at.push_back(rv.back()->var);
+            }
+            Expr flat = asInt64(i[0]) * makeConst(i64, xs[1]) + asInt64(i[1]);
+            Expr inside = makeConst(DataType::boolean(), int64_t(1));
+            for (size_t d = 2; d < outShape.size(); ++d) {
+                flat = flat * makeConst(i64, indexShape[d]) + asInt64(i[d]);
+                if (indexShape[d] < outShape[d]) inside = inside && Expr(i[d]) < intImm(indexShape[d]);
+            }
+            return te::sum(select(inside && asInt64(indices(at)) == flat, x(at), makeZero(x->dtype)), rv);
+        },
+        name, tag::kReduce);
+}
+
+Tensor roiAlign(const Tensor& x, const Tensor& rois, const Tensor& batchIndices, const RoiAlignParams& p,
+                const std::string& name) {
+    const auto xs = staticShape(x), rs = staticShape(rois);
+    if (xs.size() != 4 || rs.size() != 2 || rs[1] != 4) throw CompileError("roi_align: x must be [N, C, H, W] and rois [R, 4]");
+    if (p.samplingRatio < 1)
+        throw CompileError("roi_align: sampling_ratio 0 (adaptive, data-dependent) is not supported");
+    const int64_t H = xs[2], W = xs[3], g = p.samplingRatio;
+    const DataType t = x->dtype;
+    auto c = [&](double d) { return makeConst(t, d); };
+    Tensor sum = te::compute(
+        toExprs({rs[0], xs[1], p.outputHeight, p.outputWidth}),
+        [&](const std::vector<Var>& i) {
+            IterVar iy = reduceVar("iy", g), ix = reduceVar("ix", g);
+            const double offset = p.halfPixel ? 0.5 : 0.0;
+            auto coord = [&](int k) { return rois({Expr(i[0]), intImm(k)}) * c(p.spatialScale) - c(offset); };
+            Expr x1 = coord(0), y1 = coord(1), x2 = coord(2), y2 = coord(3);
+            Expr rw = x2 - x1, rh = y2 - y1;
+            if (!p.halfPixel) {
+                rw = tir::max(rw, c(1.0));
+                rh = tir::max(rh, c(1.0));
+            }
+            Expr bh = rh / c(double(p.outputHeight)), bw = rw / c(double(p.outputWidth));
+            Expr y = y1 + tir::cast(t, Expr(i[2])) * bh + (tir::cast(t, Expr(iy->var)) + c(0.5)) * bh / c(double(g));
+            Expr xx = x1 + tir::cast(t, Expr(i[3])) * bw + (tir::cast(t, Expr(ix->var)) + c(0.5)) * bw / c(double(g));
+            // Caffe2's bilinear_interpolate: outside [-1, size] gives 0; the
+            // last row and column are repeated.
+            Expr outside = y < c(-1.0) || y > c(double(H)) || xx < c(-1.0) || xx > c(double(W));
+            y = tir::max(y, c(0.0));
+            xx = tir::max(xx, c(0.0));
+            Expr yl = call(Intrinsic::Floor, {y}), xl = call(Intrinsic::Floor, {xx});
+            Expr yEdge = yl >= c(double(H - 1)), xEdge = xl >= c(double(W - 1));
+            yl = select(yEdge, c(double(H - 1)), yl);
+            xl = select(xEdge, c(double(W - 1)), xl);
+            y = select(yEdge, yl, y);
+            xx = select(xEdge, xl, xx);
+            Expr yh = select(yEdge, yl, yl + c(1.0)), xh = select(xEdge, xl, xl + c(1.0));
+            Expr ly = y - yl, lx = xx - xl, hy = c(1.0) - ly, hx = c(1.0) - lx;
+            Expr b = tir::cast(DataType::int32(), clampIndex(batchIndices({Expr(i[0])}), 0, xs[0] - 1));
+            auto at = [&](Expr yy, Expr xv) {
+                return x({b, Expr(i[1]), clampIndex(tir::cast(DataType::int32(), yy), 0, H - 1),
+                          clampIndex(tir::cast(DataType::int32(), xv), 0, W - 1)});
+            };
+            Expr v1 = hy * hx * at(yl, xl), v2 = hy * lx * at(yl, xh), v3 = ly * hx * at(yh, xl), v4 = ly * lx * at(yh, xh);
+            if (p.max) {
+                Expr m = tir::max(tir::max(v1, v2), tir::max(v3, v4));
+                return te::max(select(outside, c(0.0), m), {iy, ix});
+            }
+            return te::sum(select(outside, c(0.0), v1 + v2 + v3 + v4), {iy, ix});
+        },
+        p.max ? name : name + "_sum", tag::kReduce);
+    if (p.max) return sum;
+    return te::compute(
+        sum->shape, [&](const std::vector<Var>& i) { return sum(exprs(i)) / c(double(g * g)); }, name, tag::kElemWise);
+}
+
+Tensor det(const Tensor& x, const std::string& name) {
+    const auto shape = staticShape(x);
+    if (shape.size() < 2 || shape[shape.size() - 1] != shape[shape.size() - 2])
+        throw CompileError("det: the input must be [..., M, M]");
+    const int64_t m = shape.back();
+    if (m > 4) throw CompileError("det of " + std::to_string(m) + "x" + std::to_string(m) + " matrices is not supported (up to 4x4)");
+    std::vector<int64_t> outShape(shape.begin(), shape.end() - 2);
+    std::vector<int> perm(static_cast<size_t>(m));
+    std::iota(perm.begin(), perm.end(), 0);
+    std::vector<std::pair<std::vector<int>, bool>> terms; // permutation, odd
+    do {
+        int inversions = 0;
+        for (size_t a = 0; a < perm.size(); ++a)
+            for (size_t b = a + 1; b < perm.size(); ++b) inversions += perm[a] > perm[b] ? 1 : 0;
+        terms.emplace_back(perm, inversions % 2 != 0);
+    } while (std::next_permutation(perm.begin(), perm.end()));
+    return injective(outShape, [&](const std::vector<Var>& i) {
+        Expr sum;
+        for (auto& [pm, odd] : terms) {
+            Expr prod;
+            for (int64_t r = 0; r < m; ++r) {
+                std::vector<Expr> at = exprs(i);
+                at.push_back(intImm(r));
+                at.push_back(intImm(pm[size_t(r)]));
+                prod = prod.defined() ? prod * x(at) : x(at);
+            }
+            sum = !sum.defined() ? (odd ? makeZero(x->dtype) - prod : prod) : (odd ? sum - prod : sum + prod);
+        }
+        return sum;
+    }, name);
 }
 
 } // namespace tessel::topi

@@ -65,6 +65,40 @@ te::Tensor reverseSequence(const te::Tensor& x, const te::Tensor& lens, int64_t 
 te::Tensor eyeLike(const std::vector<int64_t>& shape, DataType dtype, int64_t k = 0,
                    const std::string& name = "eye_like");
 
+/// The int64 flat index (into the whole of x, row-major; with
+/// `columnMajor` the spatial part is column-major) of the first element of
+/// each 2-d pooling window of x [N, C, H, W] that equals `pooled` (the max
+/// pooling of x under `kernel`, `strides`, `pads` [top, left, bottom,
+/// right], `dilations`): MaxPool's Indices output.
+te::Tensor maxPoolIndices(const te::Tensor& x, const te::Tensor& pooled, const std::vector<int64_t>& kernel,
+                          const std::vector<int64_t>& strides, const std::vector<int64_t>& pads,
+                          const std::vector<int64_t>& dilations, bool columnMajor,
+                          const std::string& name = "max_pool_indices");
+
+/// MaxUnpool: zeros of `outShape` with x[k] written where the flat index
+/// indices[k] points in a tensor of `indexShape` (the unpooled shape the
+/// window gives; it may be smaller than outShape, whose extra rows and columns
+/// stay 0). An index points into k's own image and channel, as MaxPool's do.
+te::Tensor maxUnpool(const te::Tensor& x, const te::Tensor& indices, const std::vector<int64_t>& outShape,
+                     const std::vector<int64_t>& indexShape, const std::string& name = "max_unpool");
+
+/// RoiAlign (opset 16): x [N, C, H, W] averaged (or maxed) over
+/// `samplingRatio`^2 bilinear samples per bin of each region rois[r] (x1, y1,
+/// x2, y2, times `spatialScale`) in image batchIndices[r]: [R, C, oh, ow].
+struct RoiAlignParams {
+    int64_t outputHeight = 1, outputWidth = 1;
+    int64_t samplingRatio = 0; ///< samples per bin and axis; 0 (adaptive) is not supported
+    double spatialScale = 1.0;
+    bool halfPixel = true; ///< coordinate_transformation_mode half_pixel (else output_half_pixel)
+    bool max = false;      ///< mode max (else avg)
+};
+te::Tensor roiAlign(const te::Tensor& x, const te::Tensor& rois, const te::Tensor& batchIndices,
+                    const RoiAlignParams& params, const std::string& name = "roi_align");
+
+/// The determinants of the [..., M, M] matrices (Leibniz's sum over
+/// permutations: M up to 4).
+te::Tensor det(const te::Tensor& x, const std::string& name = "det");
+
 /// The `k` largest (or smallest) elements along `axis`, sorted, and their
 /// int64 indices; equal elements keep their order (the lower index first).
 std::vector<te::Tensor> topK(const te::Tensor& x, int64_t k, int64_t axis = -1, bool largest = true,

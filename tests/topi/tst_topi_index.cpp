@@ -1,11 +1,12 @@
 // The computes of the indexing operators (gathers, scatters, OneHot, TopK,
-// ReverseSequence, Trilu, EyeLike), Einsum, the losses, linear quantisation,
-// the signal operators and GridSample: against ONNX's node tests, and the
+// ReverseSequence, Trilu, EyeLike, MaxPool's indices, MaxUnpool), RoiAlign,
+// Det, Einsum, the losses, linear quantisation, the signal operators and
+// GridSample: against ONNX's node tests, and the
 // rules those tests leave open (TopK's ties, scatters onto one element,
 // Einsum's forms) against small reference implementations written here.
 //
 // Inputs that carry a shape or a count (OneHot's depth, TopK's K, STFT's
-// frame step and length) are bound to their test values as constants (the
+// frame step and length, MaxUnpool's output_shape) are bound to their test values as constants (the
 // second column).
 #include "TopiTestUtil.h"
 #include "graph/passes/InferShapes.h"
@@ -58,8 +59,12 @@ private slots:
                               "test_dynamicquantizelinear_min_adjusted", "test_hannwindow", "test_hammingwindow_symmetric",
                               "test_blackmanwindow", "test_dft", "test_dft_axis", "test_dft_inverse", "test_gridsample",
                               "test_gridsample_aligncorners_true", "test_gridsample_bicubic", "test_gridsample_nearest",
-                              "test_gridsample_border_padding", "test_gridsample_reflection_padding"})
+                              "test_gridsample_border_padding", "test_gridsample_reflection_padding",
+                              "test_maxpool_with_argmax_2d_precomputed_pads",
+                              "test_maxpool_with_argmax_2d_precomputed_strides", "test_maxunpool_export_without_output_shape",
+                              "test_roialign_aligned_false", "test_roialign_aligned_true", "test_det_2d", "test_det_nd"})
             row(n);
+        row("test_maxunpool_export_with_output_shape", {2});
         for (const char* n : {"test_onehot_with_axis", "test_onehot_negative_indices", "test_onehot_without_axis",
                               "test_top_k", "test_top_k_negative_axis", "test_top_k_smallest", "test_stft_with_window"})
             row(n, {1});
