@@ -273,6 +273,7 @@ EvalResult evalScatterND(const EvalContext& e) {
 
 EvalResult evalTrilu(const EvalContext& e) {
     const Constant& x = e.input(0);
+    if (x.numElements() == 0) return std::nullopt; // an empty tensor stays the kernels' (which refuse it)
     const int64_t k = e.hasInput(1) ? e.input(1).toInts().at(0) : 0;
     const bool upper = e.attrs().getInt("upper", 1) != 0;
     const int64_t rows = x.shape[x.shape.size() - 2], cols = x.shape.back();

@@ -144,6 +144,7 @@ Lines linesOf(const Shape& s, int64_t axis) {
 /// ArgMax (isMax) or ArgMin: the first (or last) index of the extreme value.
 EvalResult evalArgReduce(const EvalContext& e, bool isMax) {
     const Constant& x = e.input(0);
+    if (x.numElements() == 0) return std::nullopt; // no element to pick: left to the kernel's checks
     const int64_t axis = *normalizeAxis(e.attrs().getInt("axis", 0), int64_t(x.shape.size()));
     const bool last = e.attrs().getInt("select_last_index", 0) != 0;
     const Lines l = linesOf(x.shape, axis);
@@ -169,6 +170,7 @@ EvalResult evalArgReduce(const EvalContext& e, bool isMax) {
 
 EvalResult evalCumSum(const EvalContext& e) {
     const Constant& x = e.input(0);
+    if (x.numElements() == 0) return std::nullopt; // an empty tensor stays the kernels' (which refuse it)
     const int64_t axis = *normalizeAxis(e.input(1).toInts().at(0), int64_t(x.shape.size()));
     const bool exclusive = e.attrs().getInt("exclusive", 0) != 0, reverse = e.attrs().getInt("reverse", 0) != 0;
     const Lines l = linesOf(x.shape, axis);
