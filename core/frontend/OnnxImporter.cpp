@@ -678,7 +678,7 @@ void Importer::convertNode(const onnx::NodeProto& n, const std::string& who,
     if (op == "Constant") return addConstantNode(attrs, outputs, who);
 
     // --- opset-dependent normalisation to the registry's (opset-13) form ---
-    if ((op == "Softmax" || op == "LogSoftmax") && opset_ < 13) {
+    if ((op == "Softmax" || op == "LogSoftmax" || op == "Hardmax") && opset_ < 13) {
         // Before opset 13 the input is flattened to 2-D at `axis` (default 1)
         // and normalised over the whole second part.
         const TensorType& x = inputType(0);

@@ -183,6 +183,10 @@ void registerGraphOps(OpRegistry& registry) {
     ops::registerTransformOps(registry);
     ops::registerGeneratorOps(registry);
     ops::registerReduceOps(registry);
+    ops::registerIndexOps(registry);
+    ops::registerLossOps(registry);
+    ops::registerQuantizeOps(registry);
+    ops::registerSignalOps(registry);
 }
 
 const OpRegistry& defaultOpRegistry() {

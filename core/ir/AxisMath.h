@@ -1,11 +1,14 @@
 /// \file
 /// Integer helpers on axes and shapes that the graph's shape inference and the
 /// operator library's computes share, so that both read ONNX's rules the same
-/// way: normalising a possibly negative axis, and the elements a Slice takes.
+/// way: normalising a possibly negative axis, the elements a Slice takes,
+/// and the axes an Einsum equation names.
 #pragma once
 
 #include <cstdint>
 #include <optional>
+#include <string>
+#include <vector>
 
 namespace tessel {
 
@@ -24,5 +27,17 @@ struct SliceRange {
 /// clamped to [0, dim], for a negative one start to [0, dim - 1] and end to
 /// [-1, dim - 1]. `step` must not be 0.
 SliceRange sliceRange(int64_t dim, int64_t start, int64_t end, int64_t step);
+
+/// An Einsum equation with one letter per axis: an ellipsis is spelled out
+/// as upper-case letters 'A', 'B' ... (aligned to the right across the
+/// operands, as numpy broadcasts it), and an implicit output (no "->") is
+/// the ellipsis then the letters used once, in alphabetical order.
+struct EinsumTerms {
+    std::vector<std::string> inputs;
+    std::string output;
+    std::string error; ///< non-empty when the equation does not fit the ranks
+};
+/// Parses `equation` for operands of the given ranks.
+EinsumTerms parseEinsum(const std::string& equation, const std::vector<int64_t>& ranks);
 
 } // namespace tessel

@@ -41,6 +41,9 @@ bool OpContext::hasInput(int i) const {
 const te::Tensor& OpContext::input(int i) const {
     if (!hasInput(i)) fail("input " + std::to_string(i) + " is absent");
     const auto& t = inputs_[static_cast<size_t>(i)];
+    // An empty constant (a frozen input with a dimension of 0) has no tensor.
+    if (!t.defined() && constants_[static_cast<size_t>(i)] && constants_[static_cast<size_t>(i)]->numElements() == 0)
+        fail("input " + std::to_string(i) + " is empty (a dimension of 0), which is not supported");
     TESSEL_CHECK(t.defined(), node_.describe() + ": input " + std::to_string(i) + " has no tensor");
     return t;
 }

@@ -121,5 +121,7 @@ void addElementwiseStrategies(std::vector<OpStrategy>& s); // StrategyElementwis
 void addNnStrategies(std::vector<OpStrategy>& s);          // StrategyNn.cpp: conv, gemm, matmul, pooling
 void addTransformStrategies(std::vector<OpStrategy>& s);   // StrategyTransform.cpp: reshape, slice, concat ...
 void addReduceStrategies(std::vector<OpStrategy>& s);      // StrategyReduce.cpp: reductions, softmax, norms
+void addIndexStrategies(std::vector<OpStrategy>& s);       // StrategyIndex.cpp: gathers, scatters, TopK, Einsum, losses,
+                                                           // quantisation, windows, DFT, STFT
 
 } // namespace tessel::lower

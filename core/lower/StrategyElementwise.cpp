@@ -122,6 +122,41 @@ void addElementwiseStrategies(std::vector<OpStrategy>& s) {
                  }});
     s.push_back(unaryOp("HardSwish", "topi::hardSwish", topi::hardSwish));
     s.push_back(binaryOp("PRelu", "topi::prelu", topi::prelu));
+    s.push_back({"Celu", "topi::celu", [](const OpContext& c) {
+                     return Tensors{topi::celu(c.input(0), attrFloat(c, "alpha", 1.0), c.name())};
+                 }});
+    s.push_back({"ThresholdedRelu", "topi::thresholdedRelu", [](const OpContext& c) {
+                     return Tensors{topi::thresholdedRelu(c.input(0), attrFloat(c, "alpha", 1.0), c.name())};
+                 }});
+    s.push_back({"Shrink", "topi::shrink", [](const OpContext& c) {
+                     return Tensors{topi::shrink(c.input(0), attrFloat(c, "bias", 0.0), attrFloat(c, "lambd", 0.5),
+                                                 c.name())};
+                 }});
+    s.push_back(unaryOp("Softsign", "topi::softsign", topi::softsign));
+    s.push_back(unaryOp("Tan", "topi::tan", topi::tan));
+    s.push_back(unaryOp("Asin", "topi::asin", topi::asin));
+    s.push_back(unaryOp("Acos", "topi::acos", topi::acos));
+    s.push_back(unaryOp("Atan", "topi::atan", topi::atan));
+    s.push_back(unaryOp("Sinh", "topi::sinh", topi::sinh));
+    s.push_back(unaryOp("Cosh", "topi::cosh", topi::cosh));
+    s.push_back(unaryOp("Asinh", "topi::asinh", topi::asinh));
+    s.push_back(unaryOp("Acosh", "topi::acosh", topi::acosh));
+    s.push_back(unaryOp("Atanh", "topi::atanh", topi::atanh));
+    s.push_back(unaryOp("IsNaN", "topi::isNan", topi::isNan));
+    s.push_back({"IsInf", "topi::isInf", [](const OpContext& c) {
+                     return Tensors{topi::isInf(c.input(0), c.attrs().getInt("detect_negative", 1) != 0,
+                                                c.attrs().getInt("detect_positive", 1) != 0, c.name())};
+                 }});
+    s.push_back({"Mod", "topi::mod", [](const OpContext& c) {
+                     return Tensors{topi::mod(c.input(0), c.input(1), c.attrs().getInt("fmod", 0) != 0, c.name())};
+                 }});
+    s.push_back({"BitShift", "topi::bitShift", [](const OpContext& c) {
+                     return Tensors{topi::bitShift(c.input(0), c.input(1),
+                                                   c.attrs().getString("direction", "") == "LEFT", c.name())};
+                 }});
+    s.push_back({"CastLike", "topi::cast", [](const OpContext& c) {
+                     return Tensors{topi::cast(c.input(0), c.outputType().dtype, c.name())};
+                 }});
     s.push_back({"Clip", "topi::clip", clip});
     s.push_back({"Cast", "topi::cast", [](const OpContext& c) {
                      return Tensors{topi::cast(c.input(0), c.outputType().dtype, c.name())};

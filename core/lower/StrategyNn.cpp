@@ -9,6 +9,7 @@
 #include "topi/DensePacked.h"
 #include "topi/Conv2dWinograd.h"
 #include "topi/DepthwiseNCHWc.h"
+#include "topi/Index.h"
 #include "topi/Nn.h"
 
 #include <algorithm>
@@ -179,8 +180,9 @@ Tensors convTransposeBlocked(const OpContext& ctx) {
 }
 
 Tensors pool(const OpContext& ctx, topi::nn::PoolType type) {
-    if (type == topi::nn::PoolType::Max && ctx.numOutputs() > 1)
-        ctx.fail("the Indices output of MaxPool is not supported; only the pooled values are");
+    const bool indices = type == topi::nn::PoolType::Max && ctx.numOutputs() > 1;
+    if (indices && (ctx.inputType(0).rank() != 4 || ctx.inputType(0).blocked()))
+        ctx.fail("the Indices output of MaxPool is supported for plain 2-d pooling only");
     if (!ctx.attrs().has("kernel_shape")) ctx.fail("attribute 'kernel_shape' is required");
     topi::nn::PoolParams p;
     p.kernel = ctx.attrs().getInts("kernel_shape", {});
@@ -192,7 +194,11 @@ Tensors pool(const OpContext& ctx, topi::nn::PoolType type) {
     p.ceilMode = ctx.attrs().getInt("ceil_mode", 0) != 0 && !w.autoPad.starts_with("SAME");
     p.countIncludePad = ctx.attrs().getInt("count_include_pad", 0) != 0;
     p.channelBlock = ctx.inputType(0).blocked();
-    return {topi::nn::pool(ctx.input(0), type, p, ctx.name())};
+    Tensors out{topi::nn::pool(ctx.input(0), type, p, ctx.name())};
+    if (indices)
+        out.push_back(topi::maxPoolIndices(ctx.input(0), out[0], p.kernel, p.strides, p.padding, p.dilation,
+                                           ctx.attrs().getInt("storage_order", 0) != 0, ctx.name() + "_indices"));
+    return out;
 }
 
 topi::nn::GemmParams gemmParams(const OpContext& ctx) {

@@ -52,6 +52,36 @@ void addReduceStrategies(std::vector<OpStrategy>& s) {
     s.push_back(reduceOp("ReduceMax", topi::ReduceOp::Max));
     s.push_back(reduceOp("ReduceMin", topi::ReduceOp::Min));
     s.push_back(reduceOp("ReduceProd", topi::ReduceOp::Prod));
+    s.push_back(reduceOp("ReduceL1", topi::ReduceOp::L1));
+    s.push_back(reduceOp("ReduceL2", topi::ReduceOp::L2));
+    s.push_back(reduceOp("ReduceLogSum", topi::ReduceOp::LogSum));
+    s.push_back(reduceOp("ReduceLogSumExp", topi::ReduceOp::LogSumExp));
+    s.push_back(reduceOp("ReduceSumSquare", topi::ReduceOp::SumSquare));
+    for (bool isMax : {true, false})
+        s.push_back({isMax ? "ArgMax" : "ArgMin", "topi::argReduce", [isMax](const OpContext& c) {
+                         topi::ArgReduceParams p;
+                         p.axis = c.attrs().getInt("axis", 0);
+                         p.keepDims = c.attrs().getInt("keepdims", 1) != 0;
+                         p.selectLastIndex = c.attrs().getInt("select_last_index", 0) != 0;
+                         p.isMax = isMax;
+                         return Tensors{topi::argReduce(c.input(0), p, c.name())};
+                     }});
+    s.push_back({"LRN", "topi::nn::lrn", [](const OpContext& c) {
+                     return Tensors{topi::nn::lrn(c.input(0), c.attrs().getInt("size", 0), c.attrs().getFloat("alpha", 1e-4),
+                                                  c.attrs().getFloat("beta", 0.75), c.attrs().getFloat("bias", 1.0),
+                                                  c.name())};
+                 }});
+    s.push_back({"MeanVarianceNormalization", "topi::nn::meanVarianceNormalization", [](const OpContext& c) {
+                     return Tensors{topi::nn::meanVarianceNormalization(c.input(0), c.attrs().getInts("axes", {0, 2, 3}),
+                                                                        c.name())};
+                 }});
+    s.push_back({"Hardmax", "topi::hardmax", [](const OpContext& c) {
+                     return Tensors{topi::hardmax(c.input(0), c.attrs().getInt("axis", -1), c.name())};
+                 }});
+    s.push_back({"CumSum", "topi::cumsum", [](const OpContext& c) {
+                     return Tensors{topi::cumsum(c.input(0), c.constInts(1).at(0), c.attrs().getInt("exclusive", 0) != 0,
+                                                 c.attrs().getInt("reverse", 0) != 0, c.name())};
+                 }});
     s.push_back({"Softmax", "topi::nn::softmax", [](const OpContext& c) {
                      return Tensors{topi::nn::softmax(c.input(0), c.attrs().getInt("axis", -1), c.name())};
                  }});

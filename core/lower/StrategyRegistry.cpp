@@ -51,6 +51,7 @@ void registerStrategies(StrategyRegistry& registry) {
     addNnStrategies(v);
     addTransformStrategies(v);
     addReduceStrategies(v);
+    addIndexStrategies(v);
     for (auto& s : v) registry.add(std::move(s));
 }
 

@@ -182,6 +182,13 @@ void addTransformStrategies(std::vector<OpStrategy>& s) {
                      return Tensors{tf::gather(c.input(0), c.inputOrLiteral(1), c.attrs().getInt("axis", 0), c.name())};
                  }});
     s.push_back({"Pad", "topi::transform::pad", pad});
+    s.push_back({"GridSample", "topi::transform::gridSample", [](const OpContext& c) {
+                     tf::GridSampleParams p;
+                     p.mode = c.attrs().getString("mode", "bilinear");
+                     p.paddingMode = c.attrs().getString("padding_mode", "zeros");
+                     p.alignCorners = c.attrs().getInt("align_corners", 0) != 0;
+                     return Tensors{tf::gridSample(c.input(0), c.input(1), p, c.name())};
+                 }});
     s.push_back({"Resize", "topi::transform::resize", resize});
     s.push_back({"Expand", "topi::transform::broadcastTo", [](const OpContext& c) {
                      return Tensors{tf::broadcastTo(c.input(0), c.outputType().shape, c.name())};

@@ -3,6 +3,9 @@
 #include "ir/Diagnostic.h"
 #include "topi/TopiUtil.h"
 
+#include <cmath>
+#include <limits>
+
 namespace tessel::topi {
 
 using namespace tir;
@@ -230,6 +233,171 @@ Tensor hardSwish(const Tensor& x, const std::string& name) {
         [](Expr v) {
             Expr t = v * makeConst(v.type(), 1.0 / 6.0) + makeConst(v.type(), 0.5);
             return v * tir::max(zeroOf(v), tir::min(makeConst(v.type(), 1.0), t));
+        },
+        name);
+}
+Tensor celu(const Tensor& x, double alpha, const std::string& name) {
+    return unary(
+        x,
+        [alpha](Expr v) {
+            Expr a = makeConst(v.type(), alpha);
+            Expr neg = a * (call1(Intrinsic::Exp, v / a) - makeConst(v.type(), 1.0));
+            return tir::max(zeroOf(v), v) + tir::min(zeroOf(v), neg);
+        },
+        name);
+}
+Tensor thresholdedRelu(const Tensor& x, double alpha, const std::string& name) {
+    return unary(x, [alpha](Expr v) { return select(v > makeConst(v.type(), alpha), v, zeroOf(v)); }, name);
+}
+Tensor shrink(const Tensor& x, double bias, double lambd, const std::string& name) {
+    return unary(
+        x,
+        [bias, lambd](Expr v) {
+            // Compared and shifted in double, as ONNX's attributes are floats
+            // whatever the tensor's type.
+            DataType t = v.type();
+            Expr d = t.isFloat() ? v : tir::cast(DataType::float64(), v);
+            DataType dt = d.type();
+            Expr l = makeConst(dt, lambd), b = makeConst(dt, bias);
+            Expr r = select(d < zeroOf(d) - l, d + b, select(d > l, d - b, zeroOf(d)));
+            return t.isFloat() ? r : tir::cast(t, r);
+        },
+        name);
+}
+Tensor softsign(const Tensor& x, const std::string& name) {
+    return unary(x, [](Expr v) { return v / (makeConst(v.type(), 1.0) + call1(Intrinsic::Abs, v)); }, name);
+}
+
+namespace {
+
+/// atan(v) by Cephes' atanf: the argument reduced to |v| <= tan(pi/8), then a
+/// polynomial (about 1e-7 relative error, float's precision).
+Expr atanOf(Expr v) {
+    DataType t = v.type();
+    auto c = [&](double d) { return makeConst(t, d); };
+    Expr a = call1(Intrinsic::Abs, v);
+    Expr big = a > c(2.414213562373095), mid = a > c(0.4142135623730950);
+    Expr r = select(big, zeroOf(v) - c(1.0) / a, select(mid, (a - c(1.0)) / (a + c(1.0)), a));
+    Expr base = select(big, c(M_PI / 2), select(mid, c(M_PI / 4), zeroOf(v)));
+    Expr z = r * r;
+    Expr p = (((c(8.05374449538e-2) * z - c(1.38776856032e-1)) * z + c(1.99777106478e-1)) * z -
+              c(3.33329491539e-1)) * z * r + r;
+    Expr y = base + p;
+    return select(v < zeroOf(v), zeroOf(v) - y, y);
+}
+
+} // namespace
+
+Tensor tan(const Tensor& x, const std::string& name) {
+    return unary(x, [](Expr v) { return call1(Intrinsic::Sin, v) / call1(Intrinsic::Cos, v); }, name);
+}
+Tensor atan(const Tensor& x, const std::string& name) {
+    return unary(x, [](Expr v) { return atanOf(v); }, name);
+}
+Tensor asin(const Tensor& x, const std::string& name) {
+    // asin(v) = atan(v / sqrt(1 - v^2)); at |v| = 1 the quotient is infinite and atan gives pi/2.
+    return unary(
+        x, [](Expr v) { return atanOf(v / call1(Intrinsic::Sqrt, makeConst(v.type(), 1.0) - v * v)); }, name);
+}
+Tensor acos(const Tensor& x, const std::string& name) {
+    // acos(v) = 2 atan(sqrt((1 - v) / (1 + v))): accurate near v = 1, where pi/2 - asin(v) cancels.
+    return unary(
+        x,
+        [](Expr v) {
+            Expr one = makeConst(v.type(), 1.0);
+            return makeConst(v.type(), 2.0) * atanOf(call1(Intrinsic::Sqrt, (one - v) / (one + v)));
+        },
+        name);
+}
+Tensor sinh(const Tensor& x, const std::string& name) {
+    return unary(
+        x,
+        [](Expr v) {
+            return (call1(Intrinsic::Exp, v) - call1(Intrinsic::Exp, zeroOf(v) - v)) * makeConst(v.type(), 0.5);
+        },
+        name);
+}
+Tensor cosh(const Tensor& x, const std::string& name) {
+    return unary(
+        x,
+        [](Expr v) {
+            return (call1(Intrinsic::Exp, v) + call1(Intrinsic::Exp, zeroOf(v) - v)) * makeConst(v.type(), 0.5);
+        },
+        name);
+}
+Tensor asinh(const Tensor& x, const std::string& name) {
+    // log(|v| + sqrt(v^2 + 1)) with v's sign: no cancellation for negative v.
+    return unary(
+        x,
+        [](Expr v) {
+            Expr a = call1(Intrinsic::Abs, v);
+            Expr r = call1(Intrinsic::Log, a + call1(Intrinsic::Sqrt, a * a + makeConst(v.type(), 1.0)));
+            return select(v < zeroOf(v), zeroOf(v) - r, r);
+        },
+        name);
+}
+Tensor acosh(const Tensor& x, const std::string& name) {
+    return unary(
+        x,
+        [](Expr v) {
+            return call1(Intrinsic::Log, v + call1(Intrinsic::Sqrt, v * v - makeConst(v.type(), 1.0)));
+        },
+        name);
+}
+Tensor atanh(const Tensor& x, const std::string& name) {
+    return unary(
+        x,
+        [](Expr v) {
+            Expr one = makeConst(v.type(), 1.0);
+            return makeConst(v.type(), 0.5) * call1(Intrinsic::Log, (one + v) / (one - v));
+        },
+        name);
+}
+Tensor isNan(const Tensor& x, const std::string& name) {
+    // Only NaN differs from itself (the codegen sets no no-NaNs flag).
+    return unary(x, [](Expr v) { return v != v; }, name);
+}
+Tensor isInf(const Tensor& x, bool negative, bool positive, const std::string& name) {
+    return unary(
+        x,
+        [negative, positive](Expr v) {
+            Expr inf = makeConst(v.type(), std::numeric_limits<double>::infinity());
+            Expr pos = v == inf, neg = v == zeroOf(v) - inf;
+            if (negative && positive) return pos || neg;
+            if (positive) return pos;
+            if (negative) return neg;
+            return v != v && v == v; // false, of the right shape
+        },
+        name);
+}
+Tensor mod(const Tensor& a, const Tensor& b, bool fmod, const std::string& name) {
+    return binary(
+        a, b,
+        [fmod](Expr x, Expr y) {
+            if (x.type().isFloat()) // C's fmod: the dividend's sign
+                return x - call1(Intrinsic::Trunc, x / y) * y;
+            // A zero divisor gives 0 instead of a trap (ONNX leaves it undefined).
+            Expr zero = zeroOf(y);
+            Expr safe = select(y == zero, makeConst(y.type(), int64_t(1)), y);
+            Expr m = fmod || x.type().isUInt() ? truncmod(x, safe) : floormod(x, safe);
+            return select(y == zero, zeroOf(x), m);
+        },
+        name);
+}
+Tensor bitShift(const Tensor& a, const Tensor& b, bool left, const std::string& name) {
+    return binary(
+        a, b,
+        [left](Expr x, Expr y) {
+            // No shift in TIR: x * 2^y or x / 2^y in the unsigned type, which
+            // wraps and truncates as a shift does; shifts of the type's width
+            // or more give 0.
+            DataType t = x.type();
+            const int64_t bits = t.bits();
+            Expr inRange = y < makeConst(y.type(), bits);
+            Expr p = tir::cast(t, call(Intrinsic::Pow, {makeConst(DataType::float64(), 2.0),
+                                                        tir::cast(DataType::float64(), tir::min(y, makeConst(y.type(), bits - 1)))}));
+            Expr r = left ? x * p : truncdiv(x, p);
+            return select(inRange, r, zeroOf(x));
         },
         name);
 }

@@ -82,6 +82,34 @@ te::Tensor hardSigmoid(const te::Tensor& x, double alpha = 0.2, double beta = 0.
                        const std::string& name = "hard_sigmoid");
 /// x * max(0, min(1, x / 6 + 1 / 2)).
 te::Tensor hardSwish(const te::Tensor& x, const std::string& name = "hard_swish");
+/// max(0, x) + min(0, alpha * (exp(x / alpha) - 1)).
+te::Tensor celu(const te::Tensor& x, double alpha = 1.0, const std::string& name = "celu");
+/// x where x > alpha, 0 elsewhere.
+te::Tensor thresholdedRelu(const te::Tensor& x, double alpha = 1.0, const std::string& name = "thresholded_relu");
+/// x - bias where x > lambd, x + bias where x < -lambd, 0 elsewhere (integers through double).
+te::Tensor shrink(const te::Tensor& x, double bias = 0.0, double lambd = 0.5, const std::string& name = "shrink");
+/// x / (1 + |x|).
+te::Tensor softsign(const te::Tensor& x, const std::string& name = "softsign");
+/// Trigonometric and hyperbolic functions from sin, cos, exp, log, sqrt and a
+/// polynomial arctangent (float precision).
+te::Tensor tan(const te::Tensor& x, const std::string& name = "tan");
+te::Tensor asin(const te::Tensor& x, const std::string& name = "asin");
+te::Tensor acos(const te::Tensor& x, const std::string& name = "acos");
+te::Tensor atan(const te::Tensor& x, const std::string& name = "atan");
+te::Tensor sinh(const te::Tensor& x, const std::string& name = "sinh");
+te::Tensor cosh(const te::Tensor& x, const std::string& name = "cosh");
+te::Tensor asinh(const te::Tensor& x, const std::string& name = "asinh");
+te::Tensor acosh(const te::Tensor& x, const std::string& name = "acosh");
+te::Tensor atanh(const te::Tensor& x, const std::string& name = "atanh");
+/// Bool: x is NaN.
+te::Tensor isNan(const te::Tensor& x, const std::string& name = "is_nan");
+/// Bool: x is -inf (when `negative`) or +inf (when `positive`).
+te::Tensor isInf(const te::Tensor& x, bool negative = true, bool positive = true, const std::string& name = "is_inf");
+/// The remainder of a / b, broadcast: floats as C's fmod; integers with the
+/// divisor's sign (numpy's mod) unless `fmod`; a zero integer divisor gives 0.
+te::Tensor mod(const te::Tensor& a, const te::Tensor& b, bool fmod = false, const std::string& name = "mod");
+/// a << b (`left`) or a >> b on unsigned integers, broadcast; 0 for shifts of the width or more.
+te::Tensor bitShift(const te::Tensor& a, const te::Tensor& b, bool left, const std::string& name = "bit_shift");
 te::Tensor logicalNot(const te::Tensor& x, const std::string& name = "logical_not");
 /// A copy of x (a stage of its own, inlined like any element-wise one).
 te::Tensor identity(const te::Tensor& x, const std::string& name = "identity");

@@ -115,6 +115,42 @@ Expr as(DataType type, Expr e) {
     return e.type() == type ? e : tir::cast(type, std::move(e));
 }
 
+/// log(sum(exp(x - m))) + m over the axes marked in `reduced`, m the
+/// maximum: no overflow for large x.
+Tensor logSumExp(const Tensor& x, const std::vector<bool>& reduced, bool keepDims, const std::string& name) {
+    const auto shape = staticShape(x);
+    Tensor mx = reduceStage(x, reduced, true, te::max, [](Expr v) { return v; }, name + "_max");
+    std::vector<int64_t> keptShape = shape;
+    for (size_t d = 0; d < shape.size(); ++d)
+        if (reduced[d]) keptShape[d] = 1;
+    Tensor sum = te::compute(
+        toExprs(keptShape),
+        [&](const std::vector<Var>& i) {
+            std::vector<IterVar> rv;
+            std::vector<Expr> at(i.begin(), i.end());
+            for (size_t d = 0; d < shape.size(); ++d)
+                if (reduced[d]) {
+                    rv.push_back(reduceVar(d, shape[d]));
+                    at[d] = rv.back()->var;
+                }
+            return te::sum(tir::exp(x(at) - mx(exprs(i))), rv);
+        },
+        name + "_sum", tag::kReduce);
+    std::vector<int64_t> outShape;
+    for (size_t d = 0; d < shape.size(); ++d)
+        if (!reduced[d] || keepDims) outShape.push_back(keptShape[d]);
+    return elemwise(
+        outShape,
+        [&](const std::vector<Var>& i) {
+            std::vector<Expr> at;
+            size_t o = 0;
+            for (size_t d = 0; d < shape.size(); ++d)
+                at.push_back(reduced[d] ? (keepDims ? Expr(i[o++]) : intImm(0)) : Expr(i[o++]));
+            return call(Intrinsic::Log, {sum(at)}) + mx(at);
+        },
+        name);
+}
+
 } // namespace
 
 // --- reductions --------------------------------------------------------------------------
@@ -130,11 +166,15 @@ Tensor reduce(const Tensor& x, ReduceOp op, const ReduceParams& params, const st
     if ((axes.empty() && params.noopWithEmptyAxes) || none)
         return elemwise(
             shape, [&](const std::vector<Var>& i) { return x(exprs(i)); }, name);
+    if (op == ReduceOp::LogSumExp) return logSumExp(x, reduced, params.keepDims, name);
     Reducer reducer = op == ReduceOp::Max ? te::max : op == ReduceOp::Min ? te::min : op == ReduceOp::Prod ? te::prod : te::sum;
-    const bool mean = op == ReduceOp::Mean;
-    Tensor r = reduceStage(
-        x, reduced, params.keepDims, reducer, [](Expr v) { return v; }, mean ? name + "_sum" : name);
-    if (!mean) return r;
+    // What is summed, and what is done with the sum after.
+    std::function<Expr(Expr)> source = [](Expr v) { return v; };
+    if (op == ReduceOp::L1) source = [](Expr v) { return v.type().isUInt() ? v : call(Intrinsic::Abs, {v}); };
+    if (op == ReduceOp::L2 || op == ReduceOp::SumSquare) source = [](Expr v) { return v * v; };
+    const bool post = op == ReduceOp::Mean || op == ReduceOp::L2 || op == ReduceOp::LogSum;
+    Tensor r = reduceStage(x, reduced, params.keepDims, reducer, source, post ? name + "_sum" : name);
+    if (!post) return r;
     int64_t n = 1;
     for (size_t d = 0; d < reduced.size(); ++d)
         if (reduced[d]) n *= shape[d];
@@ -142,10 +182,88 @@ Tensor reduce(const Tensor& x, ReduceOp op, const ReduceParams& params, const st
         staticShape(r),
         [&](const std::vector<Var>& i) {
             Expr s = r(exprs(i));
-            Expr count = s.type().isFloat() ? makeConst(s.type(), double(n)) : makeConst(s.type(), n);
-            return s.type().isFloat() ? s / count : truncdiv(s, count);
+            const DataType t = s.type();
+            if (op == ReduceOp::L2 || op == ReduceOp::LogSum) {
+                // Integers through double (ONNX's reference computes in the input's type and casts back).
+                Expr f = t.isFloat() ? s : tir::cast(DataType::float64(), s);
+                f = call(op == ReduceOp::L2 ? Intrinsic::Sqrt : Intrinsic::Log, {f});
+                return t.isFloat() ? f : tir::cast(t, f);
+            }
+            Expr count = t.isFloat() ? makeConst(t, double(n)) : makeConst(t, n);
+            return t.isFloat() ? s / count : truncdiv(s, count);
         },
         name);
+}
+
+Tensor argReduce(const Tensor& x, const ArgReduceParams& p, const std::string& name) {
+    const auto shape = staticShape(x);
+    const auto axis = static_cast<size_t>(normalizeAxis(p.axis, x.ndim()));
+    const int64_t n = shape[axis];
+    std::vector<bool> reduced(shape.size(), false);
+    reduced[axis] = true;
+    // The extreme value (axis kept), then the first (or last) index holding it.
+    Tensor best = reduceStage(x, reduced, true, p.isMax ? te::max : te::min, [](Expr v) { return v; },
+                              name + (p.isMax ? "_max" : "_min"));
+    std::vector<int64_t> outShape = shape;
+    if (p.keepDims)
+        outShape[axis] = 1;
+    else
+        outShape.erase(outShape.begin() + long(axis));
+    const DataType i64 = DataType::int64();
+    return te::compute(
+        toExprs(outShape),
+        [&](const std::vector<Var>& i) {
+            IterVar rk = reduceVar(axis, n);
+            std::vector<Expr> at(i.begin(), i.end()), bestAt;
+            if (p.keepDims)
+                at[axis] = rk->var;
+            else
+                at.insert(at.begin() + long(axis), rk->var);
+            bestAt = at;
+            bestAt[axis] = intImm(0);
+            Expr k = tir::cast(i64, Expr(rk->var));
+            Expr hit = x(at) == best(bestAt);
+            if (p.selectLastIndex) return te::max(select(hit, k, makeConst(i64, int64_t(-1))), {rk});
+            return te::min(select(hit, k, makeConst(i64, n)), {rk});
+        },
+        name, tag::kReduce);
+}
+
+Tensor hardmax(const Tensor& x, int64_t axisIn, const std::string& name) {
+    const auto axis = static_cast<size_t>(normalizeAxis(axisIn, x.ndim()));
+    ArgReduceParams p;
+    p.axis = int64_t(axis);
+    Tensor at = argReduce(x, p, name + "_argmax");
+    return elemwise(
+        staticShape(x),
+        [&](const std::vector<Var>& i) {
+            std::vector<Expr> a(i.begin(), i.end());
+            a[axis] = intImm(0);
+            Expr hit = tir::cast(DataType::int64(), Expr(i[axis])) == at(a);
+            return select(hit, constant(x->dtype, 1), constant(x->dtype, 0));
+        },
+        name);
+}
+
+Tensor cumsum(const Tensor& x, int64_t axisIn, bool exclusive, bool reverse, const std::string& name) {
+    const auto shape = staticShape(x);
+    const auto axis = static_cast<size_t>(normalizeAxis(axisIn, x.ndim()));
+    const int64_t n = shape[axis];
+    // Each output sums the elements before (after, when reversed) it: a
+    // reduction over the axis with a condition, parallel over every other
+    // axis and over the outputs along it (n^2 / 2 additions per line, no
+    // serial chain between outputs).
+    return te::compute(
+        toExprs(shape),
+        [&](const std::vector<Var>& i) {
+            IterVar rk = reduceVar(axis, n);
+            std::vector<Expr> at(i.begin(), i.end());
+            at[axis] = rk->var;
+            Expr k = rk->var, o = i[axis];
+            Expr cond = reverse ? (exclusive ? k > o : k >= o) : (exclusive ? k < o : k <= o);
+            return te::sum(select(cond, x(at), makeZero(x->dtype)), {rk});
+        },
+        name, tag::kReduce);
 }
 
 namespace nn {
@@ -290,6 +408,75 @@ LayerNormResult layerNorm(const Tensor& x, const Tensor& scale, const Tensor& bi
         },
         name);
     return {out, m.mean, m.invStdDev};
+}
+
+Tensor lrn(const Tensor& x, int64_t size, double alpha, double beta, double bias, const std::string& name) {
+    if (x.ndim() < 3 || size < 1) throw CompileError("lrn: the input must be [N, C, ...] and size at least 1");
+    const auto shape = staticShape(x);
+    const int64_t channels = shape[1], before = (size - 1) / 2;
+    const DataType t = x->dtype;
+    Tensor sq = te::compute(
+        toExprs(shape),
+        [&](const std::vector<Var>& i) {
+            IterVar rc = te::reduceAxis(Range(intImm(0), intImm(size)), "rc");
+            Expr c = Expr(i[1]) - intImm(before) + Expr(rc->var);
+            std::vector<Expr> at = exprs(i);
+            at[1] = c;
+            Expr v = paddedRead(x, at, makeZero(t));
+            return te::sum(v * v, {rc});
+        },
+        name + "_sqsum", tag::kReduce);
+    (void)channels;
+    return elemwise(
+        shape,
+        [&](const std::vector<Var>& i) {
+            Expr base = makeConst(t, bias) + makeConst(t, alpha / double(size)) * sq(exprs(i));
+            return x(exprs(i)) / call(Intrinsic::Pow, {base, makeConst(t, beta)});
+        },
+        name);
+}
+
+Tensor meanVarianceNormalization(const Tensor& x, const std::vector<int64_t>& axes, const std::string& name) {
+    const auto shape = staticShape(x);
+    std::vector<bool> reduced(shape.size(), false);
+    int64_t n = 1;
+    for (int64_t a : axes) {
+        const auto d = static_cast<size_t>(normalizeAxis(a, x.ndim()));
+        if (!reduced[d]) n *= shape[d];
+        reduced[d] = true;
+    }
+    const DataType t = x->dtype;
+    const Expr count = makeConst(t, double(n));
+    auto statAt = [&](const std::vector<Var>& i) {
+        std::vector<Expr> at = exprs(i);
+        for (size_t d = 0; d < at.size(); ++d)
+            if (reduced[d]) at[d] = intImm(0);
+        return at;
+    };
+    Tensor sum = reduceStage(x, reduced, true, te::sum, [](Expr v) { return v; }, name + "_sum");
+    std::vector<int64_t> statShape = staticShape(sum);
+    Tensor mean = elemwise(statShape, [&](const std::vector<Var>& i) { return sum(exprs(i)) / count; }, name + "_mean");
+    Tensor sq = te::compute(
+        toExprs(statShape),
+        [&](const std::vector<Var>& i) {
+            std::vector<IterVar> rv;
+            std::vector<Expr> at = exprs(i);
+            for (size_t d = 0; d < shape.size(); ++d)
+                if (reduced[d]) {
+                    rv.push_back(reduceVar(d, shape[d]));
+                    at[d] = rv.back()->var;
+                }
+            Expr diff = x(at) - mean(exprs(i));
+            return te::sum(diff * diff, rv);
+        },
+        name + "_sqsum", tag::kReduce);
+    return elemwise(
+        shape,
+        [&](const std::vector<Var>& i) {
+            Expr sd = tir::sqrt(sq(statAt(i)) / count);
+            return (x(exprs(i)) - mean(statAt(i))) / (sd + makeConst(t, 1e-9));
+        },
+        name);
 }
 
 Tensor instanceNorm(const Tensor& x, const Tensor& scale, const Tensor& bias, double epsilon,

@@ -16,7 +16,9 @@
 
 namespace tessel::topi {
 
-enum class ReduceOp { Sum, Mean, Max, Min, Prod };
+/// L1: sum of |x|; L2: sqrt of the sum of squares; LogSum: log of the sum;
+/// LogSumExp: log of the sum of exp (the maximum taken out first); SumSquare.
+enum class ReduceOp { Sum, Mean, Max, Min, Prod, L1, L2, LogSum, LogSumExp, SumSquare };
 
 /// Which axes a reduction folds, and the shape it leaves.
 struct ReduceParams {
@@ -31,6 +33,24 @@ struct ReduceParams {
 /// Reduces `x` with `op` over `params.axes`. Integer means truncate.
 te::Tensor reduce(const te::Tensor& x, ReduceOp op, const ReduceParams& params = {},
                   const std::string& name = "reduce");
+
+/// ArgMax / ArgMin along one axis.
+struct ArgReduceParams {
+    int64_t axis = 0;
+    bool keepDims = true;
+    bool selectLastIndex = false; ///< on ties the last index (else the first)
+    bool isMax = true;
+};
+/// The index (int64) of the largest (smallest) element along the axis: the
+/// extreme value (a stage `name`_max / `name`_min), then the first or last
+/// index that holds it.
+te::Tensor argReduce(const te::Tensor& x, const ArgReduceParams& params, const std::string& name = "arg_reduce");
+/// 1 at the first largest element along `axis`, 0 elsewhere (ONNX opset 13).
+te::Tensor hardmax(const te::Tensor& x, int64_t axis = -1, const std::string& name = "hardmax");
+/// Running sums along `axis`: inclusive or `exclusive`, from the start or
+/// the end (`reverse`).
+te::Tensor cumsum(const te::Tensor& x, int64_t axis, bool exclusive = false, bool reverse = false,
+                  const std::string& name = "cumsum");
 
 namespace nn {
 
@@ -58,6 +78,14 @@ struct LayerNormResult {
 LayerNormResult layerNorm(const te::Tensor& x, const te::Tensor& scale, const te::Tensor& bias = {},
                           const LayerNormParams& params = {}, const std::string& name = "layer_norm");
 
+/// Local response normalisation across channels (axis 1): x / (bias + alpha
+/// / size * sum of x^2 over channels c - (size-1)/2 .. c + size/2)^beta.
+te::Tensor lrn(const te::Tensor& x, int64_t size, double alpha = 1e-4, double beta = 0.75, double bias = 1.0,
+               const std::string& name = "lrn");
+/// (x - mean) / (sqrt(variance) + 1e-9), the statistics over `axes` (ONNX
+/// MeanVarianceNormalization).
+te::Tensor meanVarianceNormalization(const te::Tensor& x, const std::vector<int64_t>& axes,
+                                     const std::string& name = "mean_variance_normalization");
 /// Normalises every (image, channel) plane of [N, C, spatial...], then
 /// scale[C] and bias[C].
 te::Tensor instanceNorm(const te::Tensor& x, const te::Tensor& scale, const te::Tensor& bias,

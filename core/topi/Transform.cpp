@@ -539,4 +539,106 @@ Tensor arange(const Tensor& startTensor, const Tensor& deltaTensor, int64_t coun
     return injective({count}, [&](const std::vector<Var>& i) { return start + tir::cast(t, i[0]) * delta; }, name);
 }
 
+// --- grid sampling -------------------------------------------------------------------
+
+namespace {
+
+/// PyTorch's reflect_coordinates: `v` mirrored into [low, high] (given doubled).
+Expr reflectCoordinate(Expr v, double twiceLow, double twiceHigh) {
+    DataType t = v.type();
+    if (twiceLow == twiceHigh) return makeZero(t);
+    const double low = twiceLow / 2, span = (twiceHigh - twiceLow) / 2;
+    Expr in = call(Intrinsic::Abs, {v - makeConst(t, low)});
+    Expr flips = call(Intrinsic::Floor, {in / makeConst(t, span)});
+    Expr extra = in - flips * makeConst(t, span); // fmod for in >= 0
+    Expr odd = flips - makeConst(t, 2.0) * call(Intrinsic::Floor, {flips * makeConst(t, 0.5)}) != makeZero(t);
+    return select(odd, makeConst(t, span + low) - extra, extra + makeConst(t, low));
+}
+
+/// A source coordinate after the padding mode (border and reflection clip it
+/// into the image; zeros leaves it, and reads outside give 0).
+Expr padCoordinate(Expr v, int64_t size, const GridSampleParams& p) {
+    DataType t = v.type();
+    auto clip = [&](Expr c) { return tir::min(tir::max(c, makeZero(t)), makeConst(t, double(size - 1))); };
+    if (p.paddingMode == "border") return clip(v);
+    if (p.paddingMode == "reflection") {
+        v = p.alignCorners ? reflectCoordinate(v, 0, 2.0 * double(size - 1))
+                           : reflectCoordinate(v, -1, 2.0 * double(size) - 1);
+        return clip(v);
+    }
+    return v;
+}
+
+/// The Keys cubic weights (a = -0.75) of the four taps around fraction `f`.
+std::vector<Expr> cubicWeights(Expr f) {
+    DataType t = f.type();
+    auto c = [&](double d) { return makeConst(t, d); };
+    const double a = -0.75;
+    auto near = [&](Expr x) { return ((c(a + 2) * x - c(a + 3)) * x * x) + c(1.0); };        // |x| <= 1
+    auto far = [&](Expr x) { return ((c(a) * x - c(5 * a)) * x + c(8 * a)) * x - c(4 * a); }; // 1 < |x| < 2
+    return {far(f + c(1.0)), near(f), near(c(1.0) - f), far(c(2.0) - f)};
+}
+
+} // namespace
+
+Tensor gridSample(const Tensor& x, const Tensor& grid, const GridSampleParams& p, const std::string& name) {
+    const auto xs = staticShape(x), gs = staticShape(grid);
+    if (xs.size() != 4 || gs.size() != 4 || gs[3] != 2 || gs[0] != xs[0])
+        throw CompileError("grid_sample: x must be [N, C, H, W] and grid [N, Ho, Wo, 2]");
+    if (p.mode != "bilinear" && p.mode != "nearest" && p.mode != "bicubic")
+        throw CompileError("grid_sample mode '" + p.mode + "' is not supported (bilinear, nearest, bicubic)");
+    if (p.paddingMode != "zeros" && p.paddingMode != "border" && p.paddingMode != "reflection")
+        throw CompileError("grid_sample padding mode '" + p.paddingMode + "' is not supported");
+    const int64_t H = xs[2], W = xs[3];
+    const DataType t = x->dtype;
+    return injective({xs[0], xs[1], gs[1], gs[2]}, [&](const std::vector<Var>& i) {
+        auto c = [&](double d) { return makeConst(t, d); };
+        // Unnormalised source coordinates.
+        auto unnormalize = [&](Expr g, int64_t size) {
+            if (g.type() != t) g = tir::cast(t, g);
+            return p.alignCorners ? (g + c(1.0)) * c(0.5 * double(size - 1)) : ((g + c(1.0)) * c(double(size)) - c(1.0)) * c(0.5);
+        };
+        Expr gx = unnormalize(grid({Expr(i[0]), Expr(i[2]), Expr(i[3]), intImm(0)}), W);
+        Expr gy = unnormalize(grid({Expr(i[0]), Expr(i[2]), Expr(i[3]), intImm(1)}), H);
+        auto at = [&](Expr yy, Expr xx) {
+            return paddedRead(x, {Expr(i[0]), Expr(i[1]), tir::cast(DataType::int32(), yy), tir::cast(DataType::int32(), xx)},
+                              makeZero(t));
+        };
+        if (p.mode == "bicubic") {
+            // Every tap goes through the padding mode on its own (PyTorch's get_value_bounded).
+            Expr fx = call(Intrinsic::Floor, {gx}), fy = call(Intrinsic::Floor, {gy});
+            std::vector<Expr> wx = cubicWeights(gx - fx), wy = cubicWeights(gy - fy);
+            Expr sum;
+            for (int r = 0; r < 4; ++r) {
+                Expr row;
+                Expr yy = call(Intrinsic::Floor, {padCoordinate(fy + c(r - 1), H, p)});
+                for (int k = 0; k < 4; ++k) {
+                    Expr xx = call(Intrinsic::Floor, {padCoordinate(fx + c(k - 1), W, p)});
+                    Expr term = at(yy, xx) * wx[size_t(k)];
+                    row = row.defined() ? row + term : term;
+                }
+                sum = sum.defined() ? sum + row * wy[size_t(r)] : row * wy[size_t(r)];
+            }
+            return sum;
+        }
+        gx = padCoordinate(gx, W, p);
+        gy = padCoordinate(gy, H, p);
+        if (p.mode == "nearest") {
+            // Halves to even, as nearbyint does.
+            auto rint = [&](Expr v) {
+                Expr f = call(Intrinsic::Floor, {v + c(0.5)});
+                Expr isHalf = f - v == c(0.5);
+                Expr odd = f - c(2.0) * call(Intrinsic::Floor, {f * c(0.5)}) != makeZero(t);
+                return select(isHalf && odd, f - c(1.0), f);
+            };
+            return at(rint(gy), rint(gx));
+        }
+        Expr x0 = call(Intrinsic::Floor, {gx}), y0 = call(Intrinsic::Floor, {gy});
+        Expr dx = gx - x0, dy = gy - y0;
+        Expr top = at(y0, x0) * (c(1.0) - dx) + at(y0, x0 + c(1.0)) * dx;
+        Expr bottom = at(y0 + c(1.0), x0) * (c(1.0) - dx) + at(y0 + c(1.0), x0 + c(1.0)) * dx;
+        return top * (c(1.0) - dy) + bottom * dy;
+    }, name);
+}
+
 } // namespace tessel::topi::transform

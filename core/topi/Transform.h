@@ -98,6 +98,15 @@ struct ResizeParams {
 };
 te::Tensor resize(const te::Tensor& x, const ResizeParams& params, const std::string& name = "resize");
 
+/// ONNX's GridSample (opset 16, PyTorch's grid_sample): x [N, C, H, W]
+/// sampled at grid [N, Ho, Wo, 2] (x then y, normalised to [-1, 1]).
+struct GridSampleParams {
+    std::string mode = "bilinear";     ///< bilinear, nearest or bicubic
+    std::string paddingMode = "zeros"; ///< zeros, border or reflection
+    bool alignCorners = false;         ///< -1 and 1 are the corner pixels' centres (else their outer edges)
+};
+te::Tensor gridSample(const te::Tensor& x, const te::Tensor& grid, const GridSampleParams& params,
+                      const std::string& name = "grid_sample");
 /// [N, C, H, W] -> [N, C / b^2, H * b, W * b]; mode "DCR" (depth: block row,
 /// block column, channel) or "CRD" (channel, block row, block column).
 te::Tensor depthToSpace(const te::Tensor& x, int64_t blockSize, const std::string& mode = "DCR",

@@ -94,6 +94,38 @@ void TestFoldConstant::evaluates_data() {
     row("sum", "Sum", "const float32[2]=1,2;const float32[2]=3,4;const float32[]=0.5", "",
         "float32[2] = [4.5, 6.5]");
     row("mean", "Mean", "const float64[2]=1,2;const float64[2]=2,5", "", "float64[2] = [1.5, 3.5]");
+    // Issue 20's operators that fold (values worked out by hand with ONNX's rules).
+    row("mod int sign of divisor", "Mod", "const int32[4]=-7,7,-7,7;const int32[4]=3,-3,-3,3", "",
+        "int32[4] = [2, -2, -1, 1]");
+    row("mod int fmod", "Mod", "const int32[4]=-7,7,-7,7;const int32[4]=3,-3,-3,3", "fmod=1",
+        "int32[4] = [-1, 1, -1, 1]");
+    row("mod by zero", "Mod", "const int64[1]=5;const int64[1]=0", "",
+        "error: node 'n' (Mod): integer modulo by zero");
+    row("gather elements", "GatherElements", "const int64[2,2]=1,2,3,4;const int64[2,2]=0,0,1,0", "axis=1",
+        "int64[2, 2] = [1, 1, 4, 3]");
+    row("gather elements out of range", "GatherElements", "const int64[2]=1,2;const int64[1]=2", "",
+        "error: node 'n' (GatherElements): index 2 is out of range for axis of size 2");
+    row("gathernd rows", "GatherND", "const int64[2,2]=1,2,3,4;const int64[2,1]=1,-2", "",
+        "int64[2, 2] = [3, 4, 1, 2]");
+    row("gathernd batch", "GatherND", "const int64[2,2]=1,2,3,4;const int64[2,1]=1,0", "batch_dims=1",
+        "int64[2] = [2, 3]");
+    row("scatternd shape update", "ScatterND", "const int64[4]=1,3,224,224;const int64[1,1]=0;const int64[1]=8", "",
+        "int64[4] = [8, 3, 224, 224]");
+    row("scatternd add duplicates", "ScatterND", "const int64[3]=1,1,1;const int64[2,1]=2,2;const int64[2]=5,6",
+        "reduction=\"add\"", "int64[3] = [1, 1, 12]");
+    row("scatternd slices", "ScatterND", "const int64[2,2]=0,0,0,0;const int64[1,1]=1;const int64[1,2]=7,8", "",
+        "int64[2, 2] = [0, 0, 7, 8]");
+    row("scatter elements mul", "ScatterElements", "const int64[2,2]=1,2,3,4;const int64[2,1]=1,1;const int64[2,1]=10,10",
+        "axis=1;reduction=\"mul\"", "int64[2, 2] = [1, 20, 3, 40]");
+    row("trilu lower k", "Trilu", "const int64[2,3]=1,2,3,4,5,6;const int64[]=-1", "upper=0",
+        "int64[2, 3] = [0, 0, 0, 4, 0, 0]");
+    row("trilu upper", "Trilu", "const int64[2,3]=1,2,3,4,5,6", "", "int64[2, 3] = [1, 2, 3, 0, 5, 6]");
+    row("argmax last index", "ArgMax", "const int64[2,3]=5,1,5,0,2,2", "axis=1;select_last_index=1",
+        "int64[2, 1] = [2, 2]");
+    row("argmin first index", "ArgMin", "const float32[2,3]=5,1,5,0,2,0", "axis=1;keepdims=0", "int64[2] = [1, 0]");
+    row("cumsum reverse exclusive", "CumSum", "const int64[4]=1,2,3,4;const int32[]=0", "exclusive=1;reverse=1",
+        "int64[4] = [9, 7, 4, 0]");
+    row("castlike", "CastLike", "const float32[2]=1.5,-2.5;const int32[1]=0", "", "int32[2] = [1, -2]");
     row("neg", "Neg", "const int64[2]=3,-2", "", "int64[2] = [-3, 2]");
     row("abs", "Abs", "const int32[3]=-3,0,4", "", "int32[3] = [3, 0, 4]");
     row("sqrt float32", "Sqrt", "const float32[2]=2,9", "", "float32[2] = [1.41421354, 3.0]");

@@ -556,6 +556,67 @@ private slots:
         row("sum of ints", "Sum", "int64[2];int64[2]", "",
             "error: node 'n' (Sum): input 0 has type int64, expected a floating-point type");
 
+        // Indexing, losses, Einsum and signal operators (issue 20's operator set).
+        row("gather elements", "GatherElements", "float32[3,4];int64[3,2]", "axis=1", "float32[3, 2]");
+        row("gather elements rank", "GatherElements", "float32[3,4];int64[3]", "",
+            "error: node 'n' (GatherElements): indices int64[3] must have the rank of data float32[3, 4]");
+        row("gathernd batch", "GatherND", "float32[2,3,4];int64[2,1,1]", "batch_dims=1", "float32[2, 1, 4]");
+        row("gathernd unknown k", "GatherND", "float32[2,3];int64[2,?]", "",
+            "error: node 'n' (GatherND): the last dimension of indices int64[2, ?] is not static");
+        row("scatter elements", "ScatterElements", "float32[3,3];int64[2,3];float32[2,3]", "reduction=\"add\"",
+            "float32[3, 3]");
+        row("scatter elements max", "ScatterElements", "float32[3];int64[1];float32[1]", "reduction=\"max\"",
+            "error: node 'n' (ScatterElements): reduction 'max' is not supported (none, add or mul)");
+        row("scatternd", "ScatterND", "float32[4,4,4];int64[2,1];float32[2,4,4]", "", "float32[4, 4, 4]");
+        row("scatternd updates", "ScatterND", "float32[4,4];int64[2,1];float32[2]", "",
+            "error: node 'n' (ScatterND): updates float32[2] must have shape [2, 4]");
+        row("onehot constant depth", "OneHot", "int64[2,3];const int64[]=5;float32[2]", "axis=1",
+            "float32[2, 5, 3]");
+        row("onehot depth at run time", "OneHot", "int64[4];int64[];float32[2]", "", "float32[4, ?]");
+        row("topk constant k", "TopK|2", "float32[3,10];const int64[1]=4", "", "float32[3, 4] | int64[3, 4]");
+        row("topk k at run time", "TopK|2", "float32[3,10];int64[1]", "axis=0", "float32[?, 10] | int64[?, 10]");
+        row("topk k too large", "TopK|2", "float32[3,10];const int64[1]=11", "",
+            "error: node 'n' (TopK): K = 11 is out of range for float32[3, 10]");
+        row("trilu", "Trilu", "int64[2,4,5];int64[]", "upper=0", "int64[2, 4, 5]");
+        row("eyelike dtype", "EyeLike", "int32[3,4]", "dtype=1", "float32[3, 4]");
+        row("argmax keepdims", "ArgMax", "float32[2,3,4]", "axis=1", "int64[2, 1, 4]");
+        row("argmin drop", "ArgMin", "float32[2,3,4]", "axis=-1;keepdims=0", "int64[2, 3]");
+        row("reducelogsumexp", "ReduceLogSumExp", "float64[3,2,2];const int64[1]=1", "keepdims=0",
+            "float64[3, 2]");
+        row("cumsum", "CumSum", "float32[5];int32[]", "", "float32[5]");
+        row("mod float needs fmod", "Mod", "float32[3];float32[3]", "",
+            "error: node 'n' (Mod): fmod must be 1 for floating-point inputs");
+        row("bitshift signed", "BitShift", "int32[3];int32[3]", "direction=\"LEFT\"",
+            "error: node 'n' (BitShift): X int32[3] must be an unsigned integer tensor");
+        row("castlike", "CastLike", "float32[2,3];float64[1]", "", "float64[2, 3]");
+        row("isinf", "IsInf", "float32[6]", "", "bool[6]");
+        row("einsum batch matmul", "Einsum", "float32[5,2,3];float32[5,3,4]", "equation=\"bij, bjk -> bik\"",
+            "float32[5, 2, 4]");
+        row("einsum implicit", "Einsum", "float32[2,3];float32[3,4]", "equation=\"ij,jk\"", "float32[2, 4]");
+        row("einsum ellipsis broadcast", "Einsum", "float32[2,1,3,4];float32[5,4,6]",
+            "equation=\"...ij,...jk->...ik\"", "float32[2, 5, 3, 6]");
+        row("einsum trace", "Einsum", "float32[3,3]", "equation=\"ii\"", "float32[]");
+        row("einsum rank", "Einsum", "float32[3,3]", "equation=\"ijk->i\"",
+            "error: node 'n' (Einsum): equation 'ijk->i': term 'ijk' does not fit an operand of rank 2");
+        row("einsum extents", "Einsum", "float32[2,3];float32[4,5]", "equation=\"ij,jk->ik\"",
+            "error: node 'n' (Einsum): axis 'j' has extents 3 and 4");
+        row("nll loss none", "NegativeLogLikelihoodLoss", "float32[3,5,2];int64[3,2]", "reduction=\"none\"",
+            "float32[3, 2]");
+        row("nll loss mean", "NegativeLogLikelihoodLoss", "float32[3,5];int64[3];float32[5]", "", "float32[]");
+        row("sce log prob", "SoftmaxCrossEntropyLoss|2", "float32[3,5];int64[3]", "",
+            "float32[] | float32[3, 5]");
+        row("quantize default uint8", "QuantizeLinear", "float32[4];float32[]", "", "uint8[4]");
+        row("quantize per axis", "QuantizeLinear", "float32[1,3,2];float32[3];int8[3]", "axis=1", "int8[1, 3, 2]");
+        row("dequantize", "DequantizeLinear", "int8[4];float32[];int8[]", "", "float32[4]");
+        row("dynamic quantize", "DynamicQuantizeLinear|3", "float32[2,3]", "", "uint8[2, 3] | float32[] | uint8[]");
+        row("hann window", "HannWindow", "const int64[]=10", "", "float32[10]");
+        row("dft onesided", "DFT", "float32[1,10,1]", "onesided=1", "float32[1, 6, 2]");
+        row("stft", "STFT", "float32[1,128,1];const int64[]=8;none;const int64[]=16", "",
+            "float32[1, 15, 9, 2]");
+        row("gridsample", "GridSample", "float32[1,2,4,4];float32[1,6,5,2]", "", "float32[1, 2, 6, 5]");
+        row("gridsample mode", "GridSample", "float32[1,2,4,4];float32[1,6,5,2]", "mode=\"area\"",
+            "error: node 'n' (GridSample): mode 'area' is not supported (bilinear, nearest, bicubic)");
+
         // Squeeze, Unsqueeze and reductions with axes known only at run time.
         row("unsqueeze axes at run time", "Unsqueeze", "float32[3,4];int64[2]", "",
             "float32[?, ?, ?, ?]");

@@ -603,10 +603,39 @@ private slots:
         for (int64_t i = 0; i < want.numElements(); ++i)
             QCOMPARE(double(r.outputs[0].data<int8_t>()[i]), double(want.data<float>()[i]));
     }
-    void maxPoolIndicesUnsupported() {
-        auto r = runOp("MaxPool", {randomArray({1, 1, 4, 4}, 17)},
-                       attrs({{"kernel_shape", Shape{2, 2}}}), 2);
-        QVERIFY2(r.error.find("Indices output of MaxPool is not supported") != std::string::npos,
+    // MaxPool's Indices: the flat index of the first maximum of each window
+    // (row-major scan; padding never wins), row-major or column-major.
+    void maxPoolIndices() {
+        NDArray x = randomArray({1, 2, 4, 5}, 17);
+        // Ties inside windows: the first in scan order must win.
+        x.data<float>()[1] = x.data<float>()[0] = 3.0f;
+        for (int64_t storage : {0, 1}) {
+            auto r = runOp("MaxPool", {x},
+                           attrs({{"kernel_shape", Shape{2, 2}}, {"pads", Shape{1, 0, 0, 1}},
+                                  {"storage_order", storage}}),
+                           2);
+            QVERIFY2(r.error.empty(), r.error.c_str());
+            QCOMPARE(r.outputs[1].shape(), (std::vector<int64_t>{1, 2, 4, 5}));
+            const float* xd = x.data<float>();
+            for (int64_t c = 0; c < 2; ++c)
+                for (int64_t oh = 0; oh < 4; ++oh)
+                    for (int64_t ow = 0; ow < 5; ++ow) {
+                        int64_t best = -1, bh = 0, bw = 0;
+                        for (int64_t kh = 0; kh < 2; ++kh)
+                            for (int64_t kw = 0; kw < 2; ++kw) {
+                                const int64_t h = oh - 1 + kh, w = ow + kw;
+                                if (h < 0 || h >= 4 || w >= 5) continue;
+                                const int64_t at = (c * 4 + h) * 5 + w;
+                                if (best < 0 || xd[at] > xd[best]) best = at, bh = h, bw = w;
+                            }
+                        const int64_t want = c * 20 + (storage ? bw * 4 + bh : bh * 5 + bw);
+                        QCOMPARE(r.outputs[1].data<int64_t>()[(c * 4 + oh) * 5 + ow], want);
+                        QCOMPARE(r.outputs[0].data<float>()[(c * 4 + oh) * 5 + ow], xd[best]);
+                    }
+        }
+        // Blocked or 3-d pooling has no Indices compute: a clear error.
+        auto r = runOp("MaxPool", {randomArray({1, 1, 4, 4, 4}, 18)}, attrs({{"kernel_shape", Shape{2, 2, 2}}}), 2);
+        QVERIFY2(r.error.find("Indices output of MaxPool is supported for plain 2-d pooling only") != std::string::npos,
                  r.error.c_str());
     }
     void matmulShapes_data() {

@@ -7,9 +7,6 @@
 // - test_layer_normalization_*_expanded compute their Reshape targets with
 //   Shape/Slice/Concat at run time; importing them needs constant folding (a
 //   graph pass), which this operator-level harness does not run.
-// - test_reduce_l1_*, test_reduce_l2_*, test_reduce_log_sum*, test_reduce_sum_square_*:
-//   other operators (ReduceL1, ReduceL2, ReduceLogSum, ReduceLogSumExp,
-//   ReduceSumSquare), not in the registry.
 #include "TopiTestUtil.h"
 #include "topi/Tags.h"
 
@@ -50,6 +47,21 @@ private slots:
                 row(p + c + "_expanded", {});
             }
         }
+        for (const char* n :
+             {"test_reduce_l1_default_axes_keepdims_random", "test_reduce_l1_do_not_keepdims_example",
+              "test_reduce_l2_keep_dims_random", "test_reduce_l2_negative_axes_keep_dims_example",
+              "test_reduce_log_sum", "test_reduce_log_sum_default", "test_reduce_log_sum_negative_axes",
+              "test_reduce_log_sum_exp_do_not_keepdims_random", "test_reduce_log_sum_exp_default_axes_keepdims_example",
+              "test_reduce_sum_square_keepdims_random", "test_reduce_sum_square_negative_axes_keepdims_example",
+              "test_argmax_keepdims_random", "test_argmax_no_keepdims_example_select_last_index",
+              "test_argmax_negative_axis_keepdims_random_select_last_index", "test_argmin_default_axis_random",
+              "test_argmin_no_keepdims_example_select_last_index", "test_argmin_keepdims_example",
+              "test_hardmax_axis_0", "test_hardmax_axis_2", "test_hardmax_example", "test_hardmax_one_hot",
+              "test_lrn", "test_lrn_default", "test_mvn"})
+            row(n, {});
+        for (const char* n : {"test_cumsum_1d", "test_cumsum_1d_exclusive", "test_cumsum_1d_reverse",
+                              "test_cumsum_1d_reverse_exclusive", "test_cumsum_2d_axis_0", "test_cumsum_2d_negative_axis"})
+            row(n, {1});
         for (const char* n : {"test_layer_normalization_2d_axis0",
                               "test_layer_normalization_2d_axis1",
                               "test_layer_normalization_2d_axis_negative_1",
@@ -167,6 +179,44 @@ private slots:
         for (te::Stage st : te::createSchedule({soft->op}).stages())
             if (st.op()->tag == topi::tag::kReduceLanes) ++lanes;
         QCOMPARE(lanes, 2); // the maxima and the sums
+    }
+
+    // ArgMax and ArgMin on rows of ties: the first index, or the last with
+    // select_last_index; and Hardmax marks the first maximum only.
+    void argReductionTies() {
+        using namespace tessel;
+        using runtime::NDArray;
+        using topi::test::Tensors;
+        const std::vector<float> xs{2, 5, 5, 1, 1, 0, 0, 0, 3, 3, 3, -1};
+        NDArray x({3, 4}, DataType::float32());
+        std::copy(xs.begin(), xs.end(), x.data<float>());
+        for (bool last : {false, true})
+            for (bool isMax : {true, false}) {
+                auto r = topi::test::runCompute({x}, [&](const Tensors& in) {
+                    topi::ArgReduceParams p;
+                    p.axis = 1;
+                    p.keepDims = false;
+                    p.selectLastIndex = last;
+                    p.isMax = isMax;
+                    return Tensors{topi::argReduce(in[0], p)};
+                });
+                QVERIFY2(r.error.empty(), r.error.c_str());
+                for (int row = 0; row < 3; ++row) {
+                    int64_t want = -1;
+                    for (int j = 0; j < 4; ++j) {
+                        const float v = xs[size_t(row * 4 + j)];
+                        const bool better = want < 0 || (isMax ? v > xs[size_t(row * 4 + want)] : v < xs[size_t(row * 4 + want)]);
+                        const bool tie = want >= 0 && v == xs[size_t(row * 4 + want)];
+                        if (better || (last && tie)) want = j;
+                    }
+                    QCOMPARE(r.outputs[0].data<int64_t>()[row], want);
+                }
+            }
+        auto r = topi::test::runCompute({x}, [](const Tensors& in) { return Tensors{topi::hardmax(in[0], 1)}; });
+        QVERIFY2(r.error.empty(), r.error.c_str());
+        const std::vector<float> want{0, 1, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0};
+        for (size_t i = 0; i < want.size(); ++i)
+            QCOMPARE(r.outputs[0].data<float>()[i], want[i]);
     }
 
     // The typed computes, called directly as a TE script would.

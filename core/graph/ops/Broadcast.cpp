@@ -1,12 +1,13 @@
 /// \file
-/// The broadcasting operators: arithmetic (Add, Sub, Mul, Div, Pow), the
-/// variadic Min, Max, Sum and Mean, PRelu and Where. All but Pow and PRelu
+/// The broadcasting operators: arithmetic (Add, Sub, Mul, Div, Pow, Mod,
+/// BitShift), the variadic Min, Max, Sum and Mean, PRelu and Where. All but Pow and PRelu
 /// evaluate on constants, in the output's element type (integers wrap,
 /// integer division truncates toward zero and fails on zero).
 #include "graph/ops/EvalHelpers.h"
 #include "graph/ops/OpHelpers.h"
 
 #include <algorithm>
+#include <cmath>
 #include <type_traits>
 
 namespace tessel::graph::ops {
@@ -92,6 +93,40 @@ EvalFn minMaxEval(bool isMax) {
     });
 }
 
+Types inferMod(const InferContext& ctx) {
+    if (ctx.input(0).dtype.isFloat() && ctx.attrs().getInt("fmod", 0) == 0)
+        ctx.fail("fmod must be 1 for floating-point inputs");
+    return inferBroadcast(ctx, true);
+}
+
+Types inferBitShift(const InferContext& ctx) {
+    if (!ctx.input(0).dtype.isUInt()) ctx.fail("X " + ctx.input(0).str() + " must be an unsigned integer tensor");
+    const std::string d = ctx.attrs().getString("direction", "");
+    if (d != "LEFT" && d != "RIGHT") ctx.fail("direction must be LEFT or RIGHT, not '" + d + "'");
+    return inferBroadcast(ctx, true);
+}
+
+/// Mod: the sign of the divisor (integers, fmod = 0) or of the dividend (fmod = 1).
+EvalResult evalMod(const EvalContext& e) {
+    const bool fmod = e.attrs().getInt("fmod", 0) != 0;
+    return foldEval([fmod](const EvalContext& c, auto a, auto b) {
+        using T = decltype(a);
+        if constexpr (std::is_floating_point_v<T>) {
+            return std::fmod(a, b);
+        } else {
+            if (b == 0) c.fail("integer modulo by zero");
+            if constexpr (std::is_signed_v<T>) {
+                if (b == T(-1)) return T(0);
+                T m = static_cast<T>(a % b);
+                if (!fmod && m != 0 && ((m < 0) != (b < 0))) m = static_cast<T>(m + b);
+                return m;
+            } else {
+                return static_cast<T>(a % b);
+            }
+        }
+    })(e);
+}
+
 EvalResult evalWhere(const EvalContext& e) {
     const Shape& out = e.output().shape;
     const auto cond = load<uint8_t>(e.input(0));
@@ -144,6 +179,11 @@ void registerBroadcastOps(OpRegistry& r) {
     r.add(withEval(op("Where", "X where the condition holds, else Y; all three broadcast",
                       P::Broadcast, 3, 3, inferWhere),
                    evalWhere));
+    r.add(withEval(op("Mod", "remainder with the divisor's sign (fmod = 0) or the dividend's (fmod = 1), broadcast",
+                      P::Broadcast, 2, 2, inferMod, {attrInt("fmod", 0, "1: C's fmod (required for floats)")}),
+                   evalMod));
+    r.add(op("BitShift", "X shifted LEFT or RIGHT by Y bits (unsigned), broadcast", P::Broadcast, 2, 2, inferBitShift,
+             {attrString("direction", "", "LEFT or RIGHT")}));
 }
 
 } // namespace tessel::graph::ops

@@ -30,6 +30,15 @@ Types inferDropout(const InferContext& ctx) {
     return out;
 }
 
+Types inferIsClass(const InferContext& ctx) {
+    requireFloat(ctx, 0);
+    return {TensorType(DataType::boolean(), ctx.input(0).shape)};
+}
+
+Types inferCastLike(const InferContext& ctx) {
+    return {TensorType(ctx.input(1).dtype, ctx.input(0).shape)};
+}
+
 Types inferCast(const InferContext& ctx) {
     if (!ctx.attrs().has("to")) ctx.fail("attribute 'to' is required");
     const int64_t to = ctx.attrs().getInt("to", 0);
@@ -156,6 +165,27 @@ void registerElementwiseOps(OpRegistry& r) {
              inferFloatUnary,
              {attrFloat("alpha", 1.67326319217681884765625, "scale of the negative part"),
               attrFloat("gamma", 1.05070102214813232421875, "scale of the whole")}));
+    r.add(op("Celu", "max(0, x) + min(0, alpha * (exp(x / alpha) - 1))", P::ElementWise, 1, 1, inferFloatUnary,
+             {attrFloat("alpha", 1.0, "scale")}));
+    r.add(op("ThresholdedRelu", "x if x > alpha else 0", P::ElementWise, 1, 1, inferFloatUnary,
+             {attrFloat("alpha", 1.0, "threshold")}));
+    r.add(op("Shrink", "x - bias if x > lambd, x + bias if x < -lambd, else 0", P::ElementWise, 1, 1, inferUnary,
+             {attrFloat("bias", 0.0, "shift"), attrFloat("lambd", 0.5, "threshold")}));
+    r.add(op("Softsign", "x / (1 + |x|)", P::ElementWise, 1, 1, inferFloatUnary));
+    r.add(op("Tan", "tangent", P::ElementWise, 1, 1, inferFloatUnary));
+    r.add(op("Asin", "arcsine", P::ElementWise, 1, 1, inferFloatUnary));
+    r.add(op("Acos", "arccosine", P::ElementWise, 1, 1, inferFloatUnary));
+    r.add(op("Atan", "arctangent", P::ElementWise, 1, 1, inferFloatUnary));
+    r.add(op("Sinh", "hyperbolic sine", P::ElementWise, 1, 1, inferFloatUnary));
+    r.add(op("Cosh", "hyperbolic cosine", P::ElementWise, 1, 1, inferFloatUnary));
+    r.add(op("Asinh", "inverse hyperbolic sine", P::ElementWise, 1, 1, inferFloatUnary));
+    r.add(op("Acosh", "inverse hyperbolic cosine", P::ElementWise, 1, 1, inferFloatUnary));
+    r.add(op("Atanh", "inverse hyperbolic tangent", P::ElementWise, 1, 1, inferFloatUnary));
+    r.add(op("IsNaN", "true where x is NaN", P::ElementWise, 1, 1, inferIsClass));
+    r.add(op("IsInf", "true where x is infinite (of the signs asked for)", P::ElementWise, 1, 1, inferIsClass,
+             {attrInt("detect_negative", 1, "1: -inf counts"), attrInt("detect_positive", 1, "1: +inf counts")}));
+    r.add(withEval(op("CastLike", "converts elements to the type of input 1", P::ElementWise, 2, 2, inferCastLike),
+                   evalCast));
 }
 
 } // namespace tessel::graph::ops

@@ -169,6 +169,22 @@ OpInfo withTypeEval(OpInfo info, TypeEvalFn f) {
     return info;
 }
 
+/// HannWindow, HammingWindow, BlackmanWindow: a 1-D window of `size` (a
+/// constant scalar) in output_datatype.
+Types inferWindow(const InferContext& ctx) {
+    if (ctx.input(0).numElements() != 1 || !ctx.input(0).dtype.isInt())
+        ctx.fail("size " + ctx.input(0).str() + " must be an integer scalar");
+    const int64_t code = ctx.attrs().getInt("output_datatype", 1);
+    auto dtype = dataTypeFromOnnx(code);
+    if (!dtype) ctx.fail("unsupported output_datatype " + std::to_string(code));
+    int64_t n = -1;
+    if (auto c = ctx.constantInput(0)) {
+        n = c->toInts()[0];
+        if (n < 1) ctx.fail("size " + std::to_string(n) + " must be at least 1");
+    }
+    return {TensorType(*dtype, {n})};
+}
+
 } // namespace
 
 void registerGeneratorOps(OpRegistry& r) {
@@ -203,6 +219,14 @@ void registerGeneratorOps(OpRegistry& r) {
     r.add(withEval(op("Range", "start, start + delta, ... up to (not including) limit",
                       P::Injective, 3, 3, inferRange),
                    evalRange));
+    const std::vector<AttrSchema> windowAttrs{
+        attrInt("output_datatype", 1, "element type of the window (an ONNX type code)"),
+        attrInt("periodic", 1, "1: periodic (for spectra), 0: symmetric"),
+    };
+    r.add(op("HannWindow", "0.5 - 0.5 cos(2 pi n / N)", P::Injective, 1, 1, inferWindow, windowAttrs));
+    r.add(op("HammingWindow", "25/46 - 21/46 cos(2 pi n / N)", P::Injective, 1, 1, inferWindow, windowAttrs));
+    r.add(op("BlackmanWindow", "0.42 - 0.5 cos(2 pi n / N) + 0.08 cos(4 pi n / N)", P::Injective, 1, 1, inferWindow,
+             windowAttrs));
 }
 
 } // namespace tessel::graph::ops

@@ -1,10 +1,12 @@
 /// \file
 /// The neural-network operators: convolution (and its transpose), pooling,
-/// Gemm and MatMul, the normalisations and softmax. None has a constant
+/// Gemm, MatMul and Einsum, the normalisations and softmax. None has a constant
 /// evaluator: they are computed by kernels only.
 #include "graph/ops/OpHelpers.h"
 
 #include <algorithm>
+#include <cctype>
+#include <map>
 
 namespace tessel::graph::ops {
 
@@ -357,9 +359,123 @@ std::vector<AttrSchema> windowAttrs(std::vector<AttrSchema> extra) {
     return a;
 }
 
+Types inferMaxUnpool(const InferContext& ctx) {
+    const TensorType& x = ctx.input(0);
+    requireMinRank(ctx, 0, 3, "input X");
+    if (!ctx.input(1).dtype.isInt() || ctx.input(1).shape != x.shape)
+        ctx.fail("indices " + ctx.input(1).str() + " must be integers of the shape of X " + x.str());
+    if (!ctx.attrs().has("kernel_shape")) ctx.fail("attribute 'kernel_shape' is required");
+    const size_t n = static_cast<size_t>(x.rank() - 2);
+    if (ctx.hasInput(2)) {
+        if (ctx.input(2).rank() != 1 || ctx.input(2).shape[0] != x.rank())
+            ctx.fail("output_shape " + ctx.input(2).str() + " must hold one extent per axis of X");
+        auto shape = constInts(ctx, 2, "output_shape");
+        if (!shape) return {TensorType(x.dtype, Shape(static_cast<size_t>(x.rank()), -1))};
+        if ((*shape)[0] != x.shape[0] || (*shape)[1] != x.shape[1])
+            ctx.fail("output_shape " + listStr(*shape) + " must keep the batch and channels of X " + x.str());
+        return {TensorType(x.dtype, *shape)};
+    }
+    const Shape kernel = intsOfSize(ctx, "kernel_shape", n, 1), strides = intsOfSize(ctx, "strides", n, 1),
+                pads = intsOfSize(ctx, "pads", 2 * n, 0);
+    Shape out{x.shape[0], x.shape[1]};
+    for (size_t d = 0; d < n; ++d) {
+        const int64_t in = x.shape[d + 2];
+        out.push_back(in < 0 ? -1 : (in - 1) * strides[d] + kernel[d] - pads[d] - pads[d + n]);
+    }
+    return {TensorType(x.dtype, out)};
+}
+
+Types inferRoiAlign(const InferContext& ctx) {
+    const TensorType& x = ctx.input(0);
+    requireFloat(ctx, 0);
+    if (x.rank() != 4) ctx.fail("X " + x.str() + " must be [N, C, H, W]");
+    if (ctx.input(1).rank() != 2 || ctx.input(1).shape[1] != 4) ctx.fail("rois " + ctx.input(1).str() + " must be [R, 4]");
+    requireSameDtype(ctx, 0, 1);
+    if (!ctx.input(2).dtype.isInt() || ctx.input(2).rank() != 1)
+        ctx.fail("batch_indices " + ctx.input(2).str() + " must be a 1-D integer tensor");
+    const std::string mode = ctx.attrs().getString("mode", "avg");
+    if (mode != "avg" && mode != "max") ctx.fail("mode '" + mode + "' is not supported (avg, max)");
+    const std::string ct = ctx.attrs().getString("coordinate_transformation_mode", "half_pixel");
+    if (ct != "half_pixel" && ct != "output_half_pixel")
+        ctx.fail("coordinate_transformation_mode '" + ct + "' is not supported");
+    return {TensorType(x.dtype, {ctx.input(1).shape[0], x.shape[1], ctx.attrs().getInt("output_height", 1),
+                                 ctx.attrs().getInt("output_width", 1)})};
+}
+
+Types inferDet(const InferContext& ctx) {
+    const TensorType& x = ctx.input(0);
+    requireFloat(ctx, 0);
+    requireMinRank(ctx, 0, 2, "input");
+    const int64_t a = x.shape[x.shape.size() - 2], b = x.shape.back();
+    if (a >= 0 && b >= 0 && a != b) ctx.fail("input " + x.str() + " must hold square matrices");
+    return {TensorType(x.dtype, Shape(x.shape.begin(), x.shape.end() - 2))};
+}
+
+Types inferLrn(const InferContext& ctx) {
+    requireMinRank(ctx, 0, 3, "input");
+    requireFloat(ctx, 0);
+    if (ctx.attrs().getInt("size", 0) < 1) ctx.fail("attribute 'size' must be at least 1");
+    return {ctx.input(0)};
+}
+
+Types inferMvn(const InferContext& ctx) {
+    requireFloat(ctx, 0);
+    for (int64_t a : ctx.attrs().getInts("axes", {0, 2, 3}))
+        if (!normalizeAxis(a, ctx.input(0).rank()))
+            ctx.fail("axis " + std::to_string(a) + " is out of range for " + ctx.input(0).str());
+    return {ctx.input(0)};
+}
+
+Types inferEinsum(const InferContext& ctx) {
+    std::vector<int64_t> ranks;
+    for (int i = 0; i < ctx.numInputs(); ++i) {
+        ranks.push_back(ctx.input(i).rank());
+        if (i) requireSameDtype(ctx, 0, i);
+    }
+    const EinsumTerms t = parseEinsum(ctx.attrs().getString("equation", ""), ranks);
+    if (!t.error.empty()) ctx.fail("equation '" + ctx.attrs().getString("equation", "") + "': " + t.error);
+    // Each letter's extent; ellipsis axes of extent 1 broadcast.
+    std::map<char, int64_t> extent;
+    for (size_t k = 0; k < t.inputs.size(); ++k)
+        for (size_t d = 0; d < t.inputs[k].size(); ++d) {
+            const char c = t.inputs[k][d];
+            const int64_t n = ctx.input(static_cast<int>(k)).shape[d];
+            auto [it, fresh] = extent.emplace(c, n);
+            if (fresh || it->second == n || n == 1) continue;
+            if (it->second == 1 && std::isupper(static_cast<unsigned char>(c)))
+                it->second = n;
+            else if (it->second >= 0 && n >= 0)
+                ctx.fail(std::string("axis '") + c + "' has extents " + std::to_string(it->second) + " and " +
+                         std::to_string(n));
+        }
+    Shape out;
+    for (char c : t.output)
+        out.push_back(extent[c]);
+    return {TensorType(ctx.input(0).dtype, out)};
+}
+
 } // namespace
 
 void registerNnOps(OpRegistry& r) {
+    r.add(op("MaxUnpool", "zeros with X written at the flat positions a MaxPool's indices name", OpPattern::Opaque, 2,
+             3, inferMaxUnpool,
+             {attrInts("kernel_shape", "the pooling window"), attrInts("strides", "window steps (default 1)"),
+              attrInts("pads", "the pooling's padding (default 0)")}));
+    r.add(op("RoiAlign", "bilinear averages (or maxima) over the bins of regions of interest", OpPattern::Opaque, 3, 3,
+             inferRoiAlign,
+             {attrString("coordinate_transformation_mode", "half_pixel", "half_pixel or output_half_pixel"),
+              attrString("mode", "avg", "avg or max"), attrInt("output_height", 1, "bins per column"),
+              attrInt("output_width", 1, "bins per row"), attrInt("sampling_ratio", 0, "samples per bin and axis"),
+              attrFloat("spatial_scale", 1.0, "scale of the region coordinates")}));
+    r.add(op("Det", "determinants of square matrices (the last two axes)", OpPattern::Opaque, 1, 1, inferDet));
+    r.add(op("LRN", "x / (bias + alpha / size * sum of x^2 over the size channels around)^beta", OpPattern::Opaque,
+             1, 1, inferLrn,
+             {attrInt("size", std::nullopt, "channels summed"), attrFloat("alpha", 1e-4, "scale"),
+              attrFloat("beta", 0.75, "exponent"), attrFloat("bias", 1.0, "offset")}));
+    r.add(op("MeanVarianceNormalization", "(x - mean) / (std + 1e-9) over axes", OpPattern::Opaque, 1, 1, inferMvn,
+             {attrInts("axes", "axes of the statistics (default [0, 2, 3])")}));
+    r.add(op("Einsum", "sums of products of the inputs over the axes the equation leaves out", OpPattern::Opaque, 1, -1,
+             inferEinsum, {attrString("equation", "", "subscripts, e.g. 'bij,bjk->bik' (an ellipsis allowed)")}));
     using P = OpPattern;
     // Convolution, matrix products, pooling.
     // Conv, ConvTranspose and pooling read inputs stored NCHW[x]c

@@ -22,20 +22,28 @@ using Types = std::vector<TensorType>;
 
 // --- the family registration functions, called by registerGraphOps() ----------
 
-/// Nn.cpp: convolution, pooling, Gemm, MatMul, normalisations, softmax.
+/// Nn.cpp: convolution, pooling, Gemm, MatMul, Einsum, normalisations (with LRN, MVN), softmax.
 void registerNnOps(OpRegistry& r);
 /// Elementwise.cpp: unary operators, Cast, Clip, Identity, Dropout.
 void registerElementwiseOps(OpRegistry& r);
-/// Broadcast.cpp: arithmetic, Min/Max/Sum/Mean, PRelu, Where.
+/// Broadcast.cpp: arithmetic (with Mod, BitShift), Min/Max/Sum/Mean, PRelu, Where.
 void registerBroadcastOps(OpRegistry& r);
 /// Logical.cpp: comparisons and boolean logic.
 void registerLogicalOps(OpRegistry& r);
 /// Transform.cpp: reshapes, Transpose, Concat, Split, Gather, Slice, Pad, Resize ...
 void registerTransformOps(OpRegistry& r);
-/// Reduce.cpp: ReduceSum, ReduceMean, ReduceMax, ReduceMin, ReduceProd.
+/// Reduce.cpp: the Reduce* operators, ArgMax, ArgMin, Hardmax, CumSum.
 void registerReduceOps(OpRegistry& r);
-/// Generator.cpp: Constant, Shape, Size, ConstantOfShape, Range.
+/// Generator.cpp: Constant, Shape, Size, ConstantOfShape, Range, the Hann, Hamming and Blackman windows.
 void registerGeneratorOps(OpRegistry& r);
+/// Index.cpp: GatherElements, GatherND, Scatter(Elements), ScatterND, OneHot, TopK, ReverseSequence, Trilu, EyeLike.
+void registerIndexOps(OpRegistry& r);
+/// Loss.cpp: NegativeLogLikelihoodLoss, SoftmaxCrossEntropyLoss.
+void registerLossOps(OpRegistry& r);
+/// Quantize.cpp: QuantizeLinear, DequantizeLinear, DynamicQuantizeLinear.
+void registerQuantizeOps(OpRegistry& r);
+/// Signal.cpp: DFT, STFT.
+void registerSignalOps(OpRegistry& r);
 
 // --- building records ---------------------------------------------------------------
 

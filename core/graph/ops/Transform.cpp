@@ -438,6 +438,21 @@ Types inferPad(const InferContext& ctx) {
     return {TensorType(x.dtype, out)};
 }
 
+Types inferGridSample(const InferContext& ctx) {
+    const TensorType& x = ctx.input(0);
+    const TensorType& grid = ctx.input(1);
+    requireFloat(ctx, 0);
+    if (x.rank() != 4 || grid.rank() != 4 || grid.shape[3] != 2)
+        ctx.fail("X " + x.str() + " must be [N, C, H, W] and grid " + grid.str() + " [N, Ho, Wo, 2]");
+    const std::string mode = ctx.attrs().getString("mode", "bilinear");
+    const std::string pad = ctx.attrs().getString("padding_mode", "zeros");
+    if (mode != "bilinear" && mode != "nearest" && mode != "bicubic")
+        ctx.fail("mode '" + mode + "' is not supported (bilinear, nearest, bicubic)");
+    if (pad != "zeros" && pad != "border" && pad != "reflection")
+        ctx.fail("padding_mode '" + pad + "' is not supported (zeros, border, reflection)");
+    return {TensorType(x.dtype, {x.shape[0], x.shape[1], grid.shape[1], grid.shape[2]})};
+}
+
 Types inferResize(const InferContext& ctx) {
     const TensorType& x = ctx.input(0);
     const size_t r = static_cast<size_t>(x.rank());
@@ -695,6 +710,11 @@ void registerTransformOps(OpRegistry& r) {
              {attrInt("axis", 0, "the axis to split"),
               attrInts("split", "part sizes (opset < 13); equal parts when absent")},
              1, -1));
+    r.add(op("GridSample", "samples X at the normalised points of a grid (bilinear, nearest, bicubic)",
+             P::Injective, 2, 2, inferGridSample,
+             {attrInt("align_corners", 0, "1: -1 and 1 are the centres of the corner pixels"),
+              attrString("mode", "bilinear", "bilinear, nearest or bicubic"),
+              attrString("padding_mode", "zeros", "zeros, border or reflection")}));
     r.add(withEval(op("Gather", "takes slices of data along axis at the given indices",
                       P::Injective, 2, 2, inferGather, {attrInt("axis", 0, "the axis to index")}),
                    evalGather));
