@@ -87,21 +87,6 @@ private slots:
         } catch (const CompileError& e) {
             QCOMPARE(std::string(e.what()), std::string("node 'd2s' (DepthToSpace): mode 'XYZ' is not supported (DCR or CRD)"));
         }
-        graph::Graph h("h");
-        auto y = h.addInput("y", *graph::TensorType::parse("float32[1, 1, 4, 4]"));
-        graph::Attributes k;
-        k.set("kernel_shape", std::vector<int64_t>{2, 2});
-        h.setOutputs(h.addNode("MaxPool", {y}, k, 2, "pool")->outputs());
-        h = graph::inferShapes(h);
-        ins = {te::placeholder({topi::intImm(1), topi::intImm(1), topi::intImm(4), topi::intImm(4)}, DataType::float32(), "y")};
-        try {
-            lower::computeNode(lower::OpContext(*h.nodes()[0], ins, {nullptr}));
-            QFAIL("no error");
-        } catch (const CompileError& e) {
-            QCOMPARE(std::string(e.what()),
-                     std::string("node 'pool' (MaxPool): the Indices output of MaxPool is not supported; only the "
-                                 "pooled values are"));
-        }
     }
 
     // lowerGroup on the fused small net: each function's arguments are the
