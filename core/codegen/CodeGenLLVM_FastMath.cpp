@@ -12,6 +12,11 @@
 // erf: the rational approximation x P(x^2) / Q(x^2) on [-4, 4] (Eigen's
 // float erf coefficients; |erf(x)| rounds to 1 beyond), absolute error
 // below 5e-7. NaN is passed through by both.
+// sigmoid: 1 / (1 + e^-x) with the argument clamped to [-87, 87] first, where
+// the result is within 2e-38 of 0 or 1, so that e^-x needs neither the
+// subnormal scaling nor the overflow selects: about a third fewer
+// instructions than through exp (SiLU runs one per element of every
+// EfficientNet activation, often in a convolution's epilogue).
 #include "codegen/CodeGenLLVM_Internal.h"
 
 #include <llvm/IR/Constants.h>
@@ -75,6 +80,28 @@ llvm::Value* CodeGenLLVM::emitInlineExp(llvm::Value* x) {
     result = b.CreateSelect(b.CreateFCmpOGT(x, c(kHi)), c(std::numeric_limits<double>::infinity()), result);
     result = b.CreateSelect(b.CreateFCmpOLT(x, c(kLo)), c(0.0), result);
     return keepNaN(b, x, result);
+}
+
+llvm::Value* CodeGenLLVM::emitInlineSigmoid(llvm::Value* x) {
+    auto& b = builder_;
+    llvm::Type* ty = x->getType();
+    llvm::Type* ity = ty->getWithNewType(b.getInt32Ty());
+    auto c = [&](double v) { return llvm::ConstantFP::get(ty, v); };
+    // t = -x in [-87, 87]: n below is in [-126, 126], so 2^n is one normal float.
+    llvm::Value* t = clamp(b, b.CreateFNeg(x), -87.0, 87.0);
+    llvm::Value* n = b.CreateUnaryIntrinsic(llvm::Intrinsic::floor,
+                                            b.CreateFAdd(b.CreateFMul(t, c(1.44269504088896341)), c(0.5)));
+    llvm::Value* r = b.CreateFSub(t, b.CreateFMul(n, c(0.693359375)));
+    r = b.CreateFSub(r, b.CreateFMul(n, c(-2.12194440e-4)));
+    llvm::Value* p = horner(b, r, {1.9875691500e-4, 1.3981999507e-3, 8.3334519073e-3, 4.1665795894e-2,
+                                   1.6666665459e-1, 5.0000001201e-1});
+    llvm::Value* y = b.CreateFAdd(b.CreateFAdd(b.CreateFMul(p, b.CreateFMul(r, r)), r), c(1.0));
+    llvm::Value* scale = b.CreateBitCast(
+        b.CreateShl(b.CreateAdd(b.CreateFPToSI(n, ity), llvm::ConstantInt::get(ity, 127)),
+                    llvm::ConstantInt::get(ity, 23)),
+        ty);
+    llvm::Value* e = b.CreateFMul(y, scale);
+    return keepNaN(b, x, b.CreateFDiv(c(1.0), b.CreateFAdd(c(1.0), e)));
 }
 
 llvm::Value* CodeGenLLVM::emitInlineErf(llvm::Value* x) {

@@ -205,6 +205,7 @@ private:
     // CodeGenLLVM_FastMath.cpp: float32 (scalar or vector) e^x and erf(x) inline.
     llvm::Value* emitInlineExp(llvm::Value* x);
     llvm::Value* emitInlineErf(llvm::Value* x);
+    llvm::Value* emitInlineSigmoid(llvm::Value* x);
 
     // CodeGenLLVM_Memory.cpp
     /// Alignment (bytes) of an access to `b` starting at element `index` (scalar).

@@ -164,11 +164,9 @@ llvm::Value* CodeGenLLVM::emitMath(const CallNode* op) {
     case Intrinsic::Sigmoid: {
         need(1);
         floatOnly();
+        if (hooks_->inlineMath("exp", elem)) return emitInlineSigmoid(args[0]);
         llvm::Value* one = llvm::ConstantFP::get(args[0]->getType(), 1.0);
-        llvm::Value* minus = builder_.CreateFNeg(args[0]);
-        llvm::Value* e = hooks_->inlineMath("exp", elem)
-                             ? emitInlineExp(minus)
-                             : builder_.CreateUnaryIntrinsic(llvm::Intrinsic::exp, minus);
+        llvm::Value* e = builder_.CreateUnaryIntrinsic(llvm::Intrinsic::exp, builder_.CreateFNeg(args[0]));
         return builder_.CreateFDiv(one, builder_.CreateFAdd(one, e));
     }
     case Intrinsic::Pow:

@@ -181,6 +181,10 @@ void scheduleDensePacked(te::Schedule& s, const te::Tensor& acc, const te::Tenso
     IterVar task = outer[0];
     for (size_t d = 1; d < outer.size(); ++d) task = o.fuse(task, outer[d]);
     o.parallel(task);
+    // The rows unrolled: the accumulators are indexed by constants only (they
+    // stay registers), and an epilogue's rows are independent chains (GELU's
+    // erf after a row loop was latency-bound at twice its own kernel's time).
+    o.unroll(mi);
     o.vectorize(ji);
 
     // regM x 16 accumulators in registers across the whole reduction.

@@ -157,6 +157,9 @@ void scheduleDepthwiseNCHWc(te::Schedule& s, const te::Tensor& conv, const te::T
     a.computeAt(o, owo);
     auto* accOp = dynamic_cast<const te::ComputeOpNode*>(a.op().get());
     a.reorder({accOp->reduceAxis[0], accOp->reduceAxis[1], accOp->axis[2], accOp->axis[3], accOp->axis[4]});
+    // The kernel rows stay a loop: unrolled by LLVM, they interleave with the
+    // epilogue (a SiLU fused after the convolution) and spill the block.
+    a.pragma(accOp->reduceAxis[0], "llvm_unroll", intImm(1));
     a.unroll(accOp->reduceAxis[1]);
     a.unroll(accOp->axis[2]);
     a.unroll(accOp->axis[3]);

@@ -48,6 +48,7 @@ private slots:
     void convRelu();
     void softmaxAfterMatMulIsSeparate();
     void twoConsumersBreakFusion();
+    void diamondsFuseAtThePostDominator();
     void injectiveChainFuses();
     void reduceMeanWithElementWiseInputs();
     void namesAreDeduplicated();
@@ -161,8 +162,8 @@ void TestFuseOps::twoConsumersBreakFusion() {
     // Relu has one reader (fuses after Conv); its output has two, so Exp and Neg stay apart.
     QCOMPARE(names(p), (std::vector<std::string>{"fused_conv_relu", "fused_exp", "fused_neg"}));
     QCOMPARE(q(p.reason(id(e))),
-             q("Exp is element-wise and starts a group: its input from Relu has 2 consumers, and "
-               "only single-consumer edges fuse; it is alone in group fused_exp"));
+             q("Exp is element-wise and starts a group: its input from Relu has 2 consumers, which do "
+               "not meet again through operators that may follow it; it is alone in group fused_exp"));
 
     // A Conv read twice stays alone.
     Graph h("two2");
@@ -181,6 +182,74 @@ void TestFuseOps::twoConsumersBreakFusion() {
     k.setOutputs({ke, k.addOp("Relu", {ke})});
     k = inferShapes(k);
     QCOMPARE(names(planFusion(k)), (std::vector<std::string>{"fused_exp", "fused_relu"}));
+}
+
+void TestFuseOps::diamondsFuseAtThePostDominator() {
+    // SiLU after a Conv: the Conv's value has two readers, and both paths meet at the Mul.
+    Graph g("silu");
+    Value x = g.addInput("x", type("float32[1, 3, 5, 5]"));
+    Value w = g.addConstant("w", Constant::zeros(DataType::float32(), {4, 3, 3, 3}));
+    Value c = g.addOp("Conv", {x, w});
+    Value s = g.addOp("Sigmoid", {c});
+    Value m = g.addOp("Mul", {c, s});
+    Value w2 = g.addConstant("w2", Constant::zeros(DataType::float32(), {4, 4, 1, 1}));
+    Value c2 = g.addOp("Conv", {m, w2});
+    g.setOutputs({g.addOp("Relu", {c2})});
+    g = inferShapes(g);
+    FusionPlan p = planFusion(g);
+    QCOMPARE(names(p), (std::vector<std::string>{"fused_conv_sigmoid_mul", "fused_conv_relu"}));
+    QCOMPARE(p.groups[0].master, id(c));
+    QCOMPARE(q(p.reason(id(s))),
+             q("Sigmoid is element-wise and fuses into group fused_conv_sigmoid_mul: Conv's value has "
+               "2 readers, and every path from it leads to Mul through operators that may follow Conv"));
+    // Turned off: the single-consumer rule alone.
+    FuseOpsOptions off;
+    off.fuseDiamonds = false;
+    QCOMPARE(names(planFusion(g, off)),
+             (std::vector<std::string>{"fused_conv", "fused_sigmoid_mul", "fused_conv_relu"}));
+
+    // Longer branches, each a chain of its own group, meet at an Add; the Add's chain follows.
+    Graph h("branches");
+    Value hx = h.addInput("x", type("float32[1, 3, 5, 5]"));
+    Value hw = h.addConstant("w", Constant::zeros(DataType::float32(), {4, 3, 3, 3}));
+    Value hc = h.addOp("Conv", {hx, hw});
+    Value a1 = h.addOp("Exp", {h.addOp("Neg", {hc})});
+    Value a2 = h.addOp("Tanh", {hc});
+    Value sum = h.addOp("Add", {a1, a2});
+    h.setOutputs({h.addOp("Relu", {sum})});
+    h = inferShapes(h);
+    QCOMPARE(names(planFusion(h)), (std::vector<std::string>{"fused_conv_neg_exp_tanh_add_relu"}));
+
+    // A reduction on one path: it may not follow a Conv, so nothing merges.
+    Graph r("reduce");
+    Value rx = r.addInput("x", type("float32[1, 3, 5, 5]"));
+    Value rw = r.addConstant("w", Constant::zeros(DataType::float32(), {4, 3, 3, 3}));
+    Value rc = r.addOp("Conv", {rx, rw});
+    Attributes axes;
+    axes.set("axes", std::vector<int64_t>{1});
+    Value mean = r.addOp("ReduceMean", {rc}, axes);
+    r.setOutputs({r.addOp("Sub", {rc, mean})});
+    r = inferShapes(r);
+    QCOMPARE(names(planFusion(r)), (std::vector<std::string>{"fused_conv", "fused_reducemean_sub"}));
+
+    // After an element-wise group, injective operators on the paths merge too.
+    Graph t("injective");
+    Value tx = t.addInput("x", type("float32[2, 6]"));
+    Value te = t.addOp("Exp", {tx});
+    Attributes perm;
+    perm.set("perm", std::vector<int64_t>{1, 0});
+    Value tt = t.addOp("Transpose", {t.addOp("Transpose", {te}, perm)}, perm);
+    t.setOutputs({t.addOp("Add", {te, tt})});
+    t = inferShapes(t);
+    QCOMPARE(names(planFusion(t)), (std::vector<std::string>{"fused_exp_transpose_transpose_add"}));
+
+    // A value that is a graph output is stored: its readers stay apart.
+    Graph o("output");
+    Value ox = o.addInput("x", type("float32[4]"));
+    Value oe = o.addOp("Exp", {ox});
+    o.setOutputs({oe, o.addOp("Mul", {oe, o.addOp("Sigmoid", {oe})})});
+    o = inferShapes(o);
+    QCOMPARE(names(planFusion(o)), (std::vector<std::string>{"fused_exp", "fused_sigmoid_mul"}));
 }
 
 void TestFuseOps::injectiveChainFuses() {

@@ -42,15 +42,24 @@
 //      them as parameters.
 //   7. A group holds at most maxDepth operators (default 256).
 //
-// The simplification. TVM fuses P into a later node D when D post-dominates P
-// (every path from P reaches D) and every operator on those paths fits the
-// rules; that lets a diamond (X -> A, X -> B, Add(A, B)) become one function.
-// Here P and N fuse only along a single-consumer edge: P's outputs are read by
-// N alone and are not graph outputs. So a value with two readers (the
-// output of a ResNet block, read by the next Conv and by the residual Add)
-// ends its group. Each group is then a tree with exactly one exit node, whose
-// value leaves the group; ordering the groups by their exit node is a valid
-// execution order, and no merge can create a cycle between groups.
+// Diamonds (TVM's post-dominator rule). The walk above fuses P and N only
+// along a single-consumer edge: P's outputs are read by N alone and are not
+// graph outputs. So a value with two readers ends its group in that walk;
+// each group is then a tree with exactly one exit node, whose value leaves
+// the group. A second step then does what TVM does with the post-dominator
+// tree: when a group's exit E has several readers and E's immediate
+// post-dominator D (the first node every path from E to the graph's outputs
+// passes) is reached from E only through operators that may follow the
+// group (element-wise ones after a Conv or a reduction; element-wise and
+// injective ones after an injective or element-wise group), the groups of
+// every node on those paths, D's included, merge into E's group. SiLU,
+// Mul(Conv(x), Sigmoid(Conv(x))), is the common case: without the step the
+// Sigmoid and the Mul are a kernel of their own that reads the convolution's
+// output twice from memory. Every path that leaves E meets D inside the
+// merged group and D's group has one exit, so the merged group still has one
+// exit, and ordering the groups by their exit node stays a valid execution
+// order with no cycle between groups. A value of E that is a graph output
+// keeps its group apart (the value must be stored).
 //
 // When N could join several producers' groups (Add(Relu(a), Conv(b)), both
 // single-consumer), it joins the one with the largest pattern (the Conv
@@ -108,6 +117,39 @@ std::string patternShort(OpPattern p) {
 
 bool isElementWise(OpPattern p) {
     return p <= OpPattern::Broadcast;
+}
+
+/// The immediate post-dominator of every operator node in the DAG of
+/// `nodes` (topological order), with a virtual sink after the graph outputs
+/// and after nodes nobody reads: null where it is the sink.
+std::unordered_map<const Node*, const Node*> postDominators(
+    const std::vector<Ref<Node>>& nodes,
+    const std::unordered_map<const Node*, std::vector<const Node*>>& consumers,
+    const std::unordered_set<const Node*>& isOutput) {
+    std::unordered_map<const Node*, const Node*> ipdom;
+    std::unordered_map<const Node*, int> depth; // in the post-dominator tree; the sink is 0
+    auto lca = [&](const Node* a, const Node* b) -> const Node* {
+        while (a && b && a != b) {
+            if (depth[a] >= depth[b]) a = ipdom[a];
+            else b = ipdom[b];
+        }
+        return a == b ? a : nullptr;
+    };
+    for (auto it = nodes.rbegin(); it != nodes.rend(); ++it) {
+        const Node* n = it->get();
+        const Node* d = nullptr;
+        bool toSink = isOutput.count(n) > 0;
+        auto c = consumers.find(n);
+        if (c == consumers.end() || c->second.empty()) toSink = true;
+        if (!toSink) {
+            d = c->second.front();
+            for (size_t i = 1; i < c->second.size() && d; ++i)
+                d = lca(d, c->second[i]);
+        }
+        ipdom[n] = toSink ? nullptr : d;
+        depth[n] = (toSink || !d) ? 1 : depth[d] + 1;
+    }
+    return ipdom;
 }
 
 /// Whether node pattern `np` may follow a group of pattern `gp`; on refusal,
@@ -228,6 +270,8 @@ FusionPlan planFusion(const Graph& g, const FuseOpsOptions& options) {
 
     std::vector<Work> work;
     std::unordered_map<const Node*, size_t> groupOf;
+    // Nodes merged by the diamond step: the exit E whose group took them and E's post-dominator D.
+    std::unordered_map<const Node*, std::pair<const Node*, const Node*>> viaDiamond;
     std::unordered_map<const Node*, const Node*> joinedVia;
     std::unordered_map<const Node*, std::string> whyAlone;
 
@@ -266,7 +310,7 @@ FusionPlan planFusion(const Graph& g, const FuseOpsOptions& options) {
             const auto& c = consumers[p];
             if (c.size() > 1)
                 why = "its input from " + p->op + " has " + std::to_string(c.size()) +
-                      " consumers, and only single-consumer edges fuse";
+                      " consumers, which do not meet again through operators that may follow it";
             else if (isOutput.count(p))
                 why = "its input from " + p->op + " is also a graph output";
             else if (!allowed(work[gi].pattern, np, options, why))
@@ -314,6 +358,75 @@ FusionPlan planFusion(const Graph& g, const FuseOpsOptions& options) {
             into.pattern = std::max(into.pattern, other.pattern);
             other.members.clear();
             other.alive = false;
+        }
+    }
+
+    // Diamonds: merge the groups between a group's exit and its immediate
+    // post-dominator (see the comment at the top).
+    if (options.fuseDiamonds) {
+        const auto ipdom = postDominators(nodes, consumers, isOutput);
+        auto exitOf = [&](const Work& w) {
+            const Node* e = w.members.front();
+            for (const Node* m : w.members)
+                if (pos[m] > pos[e]) e = m;
+            return e;
+        };
+        bool changed = true;
+        while (changed) {
+            changed = false;
+            for (size_t gi = 0; gi < work.size(); ++gi) {
+                Work& w = work[gi];
+                if (!w.alive || w.pattern == OpPattern::Opaque) continue;
+                const Node* e = exitOf(w);
+                const Node* d = ipdom.at(e);
+                if (!d || isOutput.count(e) || consumers[e].size() < 2) continue;
+                // The nodes on a path from e to d: reached from e, and reaching d.
+                std::unordered_set<const Node*> fromE{e}, region;
+                for (size_t i = pos[e]; i <= pos[d]; ++i) {
+                    const Node* n = nodes[i].get();
+                    if (!fromE.count(n)) continue;
+                    for (const Node* c : consumers[n])
+                        if (pos[c] <= pos[d]) fromE.insert(c);
+                }
+                std::unordered_set<const Node*> toD{d};
+                for (size_t i = pos[d] + 1; i-- > pos[e];) {
+                    const Node* n = nodes[i].get();
+                    for (const Node* c : consumers[n])
+                        if (toD.count(c)) {
+                            toD.insert(n);
+                            break;
+                        }
+                    if (n != e && fromE.count(n) && toD.count(n)) region.insert(n);
+                }
+                // Every group on the paths merges whole: each member must fit after w.
+                std::set<size_t> groups;
+                for (const Node* n : region)
+                    groups.insert(groupOf.at(n));
+                size_t size = w.members.size();
+                OpPattern merged = w.pattern;
+                bool fits = !groups.count(gi);
+                for (size_t oi : groups) {
+                    std::string why;
+                    const OpPattern limit = w.pattern <= OpPattern::Injective ? OpPattern::Injective
+                                                                              : OpPattern::Broadcast;
+                    fits = fits && work[oi].pattern <= limit &&
+                           allowed(w.pattern, work[oi].pattern, options, why);
+                    size += work[oi].members.size();
+                    merged = std::max(merged, work[oi].pattern);
+                }
+                if (!fits || size > static_cast<size_t>(options.maxDepth)) continue;
+                for (size_t oi : groups) {
+                    for (const Node* m : work[oi].members) {
+                        w.members.push_back(m);
+                        groupOf[m] = gi;
+                        if (!joinedVia.count(m)) viaDiamond[m] = {e, d};
+                    }
+                    work[oi].members.clear();
+                    work[oi].alive = false;
+                }
+                w.pattern = merged;
+                changed = true;
+            }
         }
     }
 
@@ -375,6 +488,11 @@ FusionPlan planFusion(const Graph& g, const FuseOpsOptions& options) {
             r = n->op + " is " + patternPhrase(np) + ": master of group " + fg.name;
             if (fg.members.front() != n->id)
                 r += " (the element-wise operators before it fuse into it as its inputs)";
+        } else if (auto dm = viaDiamond.find(n); dm != viaDiamond.end()) {
+            const auto [e, d] = dm->second;
+            r = n->op + " is " + patternPhrase(np) + " and fuses into group " + fg.name + ": " +
+                e->op + "'s value has " + std::to_string(consumers[e].size()) + " readers, and every path from it leads to " +
+                d->op + " through operators that may follow " + e->op;
         } else if (auto it = joinedVia.find(n); it != joinedVia.end()) {
             const Node* p = it->second;
             r = n->op + " is " + patternPhrase(np) + " and follows " + p->op + " (" +

@@ -8,8 +8,10 @@
 /// Description (for the pass registry): planFusion() walks the operators in
 /// topological order and lets every node join the group of one of its
 /// producers when the operator patterns allow it (see the comment at the top
-/// of FuseOps.cpp for the rules and the one simplification of TVM's
-/// post-dominator analysis: only single-consumer edges fuse). The plan lists
+/// of FuseOps.cpp for the rules), then merges diamonds as TVM's post-dominator
+/// analysis does: the groups between a group's exit, when several operators
+/// read it, and its immediate post-dominator join that group when every
+/// operator on the paths may follow it (SiLU after a Conv). The plan lists
 /// the groups (master node, name such as `fused_conv_add_relu`, member ids in
 /// topological order) and, for every node, a sentence saying why it fused or
 /// not. The registered pass `fuse-ops` keeps the graph as it is but remakes
@@ -42,6 +44,10 @@ struct FuseOpsOptions {
     bool fuseReduce = true;
     /// Let element-wise and broadcast operators fuse with each other.
     bool fuseElementWise = true;
+    /// Merge diamonds: the operators between a value read several times and
+    /// its immediate post-dominator join the group that computes the value
+    /// (Mul(Conv(x), Sigmoid(Conv(x))) is one function).
+    bool fuseDiamonds = true;
     /// The pass `fuse-ops` only: also annotate operators that are alone in
     /// their group (by default they keep their attributes, so a graph with
     /// nothing to fuse is left as it is).

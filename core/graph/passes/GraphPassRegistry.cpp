@@ -211,7 +211,9 @@ void registerGraphPasses(GraphPassRegistry& passes, const OpRegistry& opRegistry
         "operators (Reshape, Transpose ...) fuse with each other and with element-wise ones; "
         "element-wise operators fuse into a following reduction as its inputs, and only "
         "element-wise operators fuse after a reduction; opaque operators (Softmax) stay alone. "
-        "As a simplification of TVM's post-dominator analysis, only single-consumer edges fuse. "
+        "A value read by several operators joins them into its group when they all lead to one "
+        "operator (its immediate post-dominator) through operators that may follow it, as "
+        "TVM's post-dominator analysis does: SiLU after a Conv is one function. "
         "Operators in groups of two or more get the attributes fuse.group and fuse.function.",
         {
             {"max-depth", std::to_string(FuseOpsOptions{}.maxDepth),
@@ -224,6 +226,8 @@ void registerGraphPasses(GraphPassRegistry& passes, const OpRegistry& opRegistry
              "fuse element-wise operators into and after reductions"},
             {"fuse-elementwise", boolText(FuseOpsOptions{}.fuseElementWise),
              "fuse element-wise and broadcast operators with each other"},
+            {"fuse-diamonds", boolText(FuseOpsOptions{}.fuseDiamonds),
+             "fuse the operators between a value read several times and its post-dominator"},
             {"annotate-singletons", boolText(FuseOpsOptions{}.annotateSingletons),
              "also annotate operators that are alone in their group"},
         },
@@ -249,6 +253,7 @@ void registerGraphPasses(GraphPassRegistry& passes, const OpRegistry& opRegistry
             o.fuseInjective = graphPassOptionBool(v, "fuse-injective", o.fuseInjective);
             o.fuseReduce = graphPassOptionBool(v, "fuse-reduce", o.fuseReduce);
             o.fuseElementWise = graphPassOptionBool(v, "fuse-elementwise", o.fuseElementWise);
+            o.fuseDiamonds = graphPassOptionBool(v, "fuse-diamonds", o.fuseDiamonds);
             o.annotateSingletons =
                 graphPassOptionBool(v, "annotate-singletons", o.annotateSingletons);
             return fuseOps(g, o);
