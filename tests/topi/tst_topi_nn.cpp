@@ -464,6 +464,48 @@ private slots:
         QVERIFY(stageTagged(r, topi::tag::kPool));
     }
 
+    // Global pooling of channel blocks under the default schedule: the plane
+    // is reduced outside the block, which is one vector, in tasks per block.
+    void globalPoolBlockedSchedule() {
+        NDArray x = randomArray({2, 3, 5, 6, 8}, 91);
+        for (auto type : {topi::nn::PoolType::Avg, topi::nn::PoolType::Max}) {
+            Tensors args = placeholders({x});
+            Tensors outs{topi::nn::globalPool(args[0], type, "gp", true)};
+            te::Schedule kept;
+            OpRun r;
+            runTensors(r, args, {x}, outs, [&](const std::vector<te::Operation>&) {
+                topi::ScheduleOptions o;
+                o.vectorLanes = 8;
+                kept = topi::scheduleFused(outs, o);
+                return kept;
+            });
+            QVERIFY2(r.error.empty(), r.error.c_str());
+            for (int64_t n = 0; n < 2; ++n)
+                for (int64_t cb = 0; cb < 3; ++cb)
+                    for (int64_t cc = 0; cc < 8; ++cc) {
+                        double sum = 0, best = -1e30;
+                        for (int64_t i = 0; i < 30; ++i) {
+                            const double v = x.data<float>()[((n * 3 + cb) * 30 + i) * 8 + cc];
+                            sum += v;
+                            best = std::max(best, v);
+                        }
+                        const double want = type == topi::nn::PoolType::Avg ? sum / 30 : best;
+                        QVERIFY(std::fabs(r.outputs[0].data<float>()[(n * 3 + cb) * 8 + cc] - want) < 1e-5);
+                    }
+            bool vectorised = false, parallel = false;
+            for (te::Stage st : kept.stages()) {
+                if (st.op()->tag != topi::tag::kPool) continue;
+                const auto& d = st.data();
+                QCOMPARE(d.leafIterVars.size(), size_t(7)); // n.cb, h, w, rh, rw, cc.outer, cc.inner
+                for (auto& [iv, a] : d.annotations) {
+                    vectorised = vectorised || (a == te::IterAnnotation::Vectorize && iv == d.leafIterVars.back().get());
+                    parallel = parallel || (a == te::IterAnnotation::Parallel && iv == d.leafIterVars.front().get());
+                }
+            }
+            QVERIFY(vectorised && parallel);
+        }
+    }
+
     // Parameter combinations the ONNX tests leave out, against the references:
     // the typed computes called directly, and through the graph adapter where
     // ONNX's attributes (auto_pad, output_shape) need resolving.
