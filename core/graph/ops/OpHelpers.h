@@ -44,6 +44,8 @@ void registerLossOps(OpRegistry& r);
 void registerQuantizeOps(OpRegistry& r);
 /// Signal.cpp: DFT, STFT.
 void registerSignalOps(OpRegistry& r);
+/// Recurrent.cpp: RNN, GRU, LSTM (expanded by expand-recurrent before lowering).
+void registerRecurrentOps(OpRegistry& r);
 
 // --- building records ---------------------------------------------------------------
 

@@ -4,6 +4,7 @@
 #include "graph/passes/AlterLayout.h"
 #include "graph/passes/CommonSubexpressionElimination.h"
 #include "graph/passes/DeadCodeElimination.h"
+#include "graph/passes/ExpandRecurrent.h"
 #include "graph/passes/FoldConstant.h"
 #include "graph/passes/FoldScaleShift.h"
 #include "graph/passes/FuseOps.h"
@@ -50,6 +51,30 @@ void registerGraphPasses(GraphPassRegistry& passes, const OpRegistry& opRegistry
             o.ops = ops;
             o.mergeGivenTypes = graphPassOptionBool(v, "merge-given-types", o.mergeGivenTypes);
             return inferShapes(g, o);
+        },
+    });
+
+    passes.add(GraphPassInfo{
+        "expand-recurrent",
+        "Unroll RNN, GRU and LSTM over their static sequence length into Gemm, activations, Slice and Concat.",
+        "No kernel computes a recurrent layer as a whole; as TVM's ONNX frontend does, the pass "
+        "unrolls the recurrence over the sequence, whose length must be static. The input "
+        "projection X W^T + Wb (+ Rb) does not depend on the state, so it is one Gemm over all "
+        "time steps per direction; each step adds its row of that product to the hidden "
+        "projection H R^T (a Gemm with the recurrent weights), slices the gates, applies the "
+        "activations (with alpha, beta and clip) and combines them with the previous state, the "
+        "peepholes (LSTM) and the reset gate (GRU, before or after the linear map). "
+        "sequence_lens masks the steps past each batch entry's length with Where (the state is "
+        "held, Y is zero there), and a reverse direction then reads each entry's own steps "
+        "backwards (ReverseSequence). Y, Y_h and Y_c are concatenated from the steps' states in "
+        "the ONNX layout (batch first with layout 1); an absent initial state is zero, so the "
+        "first step drops the terms that read it. Fusion and the dense kernels then compile the "
+        "steps; fold-constant prepares the weights once.",
+        {},
+        [ops](const Graph& g, const GraphPassOptionValues&) {
+            ExpandRecurrentOptions o;
+            o.ops = ops;
+            return expandRecurrent(g, o);
         },
     });
 
