@@ -4,6 +4,7 @@
 #include "graph/passes/AlterLayout.h"
 #include "graph/passes/CommonSubexpressionElimination.h"
 #include "graph/passes/DeadCodeElimination.h"
+#include "graph/passes/ExpandQuantized.h"
 #include "graph/passes/ExpandRecurrent.h"
 #include "graph/passes/FoldConstant.h"
 #include "graph/passes/FoldScaleShift.h"
@@ -75,6 +76,27 @@ void registerGraphPasses(GraphPassRegistry& passes, const OpRegistry& opRegistry
             ExpandRecurrentOptions o;
             o.ops = ops;
             return expandRecurrent(g, o);
+        },
+    });
+
+    passes.add(GraphPassInfo{
+        "expand-quantized",
+        "Compute integer products in int32 as Cast, Sub, MatMul or Conv; requantize the QLinear forms.",
+        "An integer product (MatMulInteger, ConvInteger, QLinearMatMul, QLinearConv) multiplies "
+        "8-bit operands less their zero points and adds in int32. The pass writes each operand as "
+        "Cast to int32 and Sub of its zero point (per tensor, per row of A, per column of B or per "
+        "output channel of the weights, reshaped to broadcast), so a constant operand folds once, "
+        "and the product as MatMul or Conv on int32 tensors, which the general strategies compute "
+        "(the blocked and packed ones take float32 only). Padding after the subtraction is zero, "
+        "which is what ONNX's padding with the input's zero point means. QLinearMatMul and "
+        "QLinearConv add the int32 bias, scale the sum by x_scale * w_scale / y_scale in float32 "
+        "and quantize it with y's zero point (QuantizeLinear: round half to even, saturate to "
+        "uint8 or int8); fusion puts those element-wise stages into the product's kernel.",
+        {},
+        [ops](const Graph& g, const GraphPassOptionValues&) {
+            ExpandQuantizedOptions o;
+            o.ops = ops;
+            return expandQuantized(g, o);
         },
     });
 
