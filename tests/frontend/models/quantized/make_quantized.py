@@ -10,7 +10,7 @@ by x_scale * w_scale / y_scale in float32, round half to even, add y's zero
 point and saturate.
 
   matmulinteger_rows_cols  uint8 A less per-row zero points, int8 B less
-                           per-column ones
+                           per-column ones (64 columns: vectorized)
   convinteger_channels     uint8 x, uint8 w with per-channel zero points,
                            padding 1, stride 2
   qlinearconv_bias         uint8 x, int8 w with per-channel scales and zero
@@ -78,8 +78,9 @@ def save(name, nodes, inputs, outputs, inits, opset=13):
 
 
 # MatMulInteger with per-row and per-column zero points.
-A, B = ints(np.uint8, 3, 4), ints(np.int8, 4, 5)
-az, bz = ints(np.uint8, 3), ints(np.int8, 5)
+# 64 columns: whole vectors for the register-blocked schedule.
+A, B = ints(np.uint8, 6, 16), ints(np.int8, 16, 64)
+az, bz = ints(np.uint8, 6), ints(np.int8, 64)
 Y = (A.astype(np.int32) - az.astype(np.int32)[:, None]) @ (B.astype(np.int32) - bz.astype(np.int32))
 save("matmulinteger_rows_cols", [helper.make_node("MatMulInteger", ["A", "B", "az", "bz"], ["Y"])],
      [("A", A)], [("Y", Y.astype(np.int32))], [("B", B), ("az", az), ("bz", bz)])
