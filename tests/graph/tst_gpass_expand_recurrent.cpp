@@ -81,6 +81,7 @@ private slots:
     void lstmIsOneInputGemmAndOneGemmPerStep();
     void bidirectionalGruWithResetBeforeTheMap();
     void batchFirstOutputs();
+    void unknownBatch();
     void refusals();
     void registeredBeforeFolding();
 };
@@ -153,6 +154,17 @@ void TestExpandRecurrent::batchFirstOutputs() {
     QCOMPARE(QString::fromStdString(e.outputs()[1].type().str()), QString("float32[2, 1, 5]"));
     // Reset after the map: one recurrent Gemm per step (with Rb), none at the first.
     QCOMPARE(count(e, "Gemm"), 1 + 3);
+}
+
+void TestExpandRecurrent::unknownBatch() {
+    // Only the number of steps must be static: the batch flows through as unknown.
+    Attributes a;
+    a.set("direction", std::string("bidirectional"));
+    Graph g = layer("LSTM", "float32[3, ?, 2]", 4, a, 3);
+    Graph e = expandRecurrent(g);
+    e.verify();
+    QCOMPARE(QString::fromStdString(e.outputs()[0].type().str()), QString("float32[3, 2, ?, 4]"));
+    QCOMPARE(QString::fromStdString(e.outputs()[2].type().str()), QString("float32[2, ?, 4]"));
 }
 
 void TestExpandRecurrent::refusals() {
