@@ -17,10 +17,12 @@ struct ActivationKind {
 
 // The functions ONNX lists for recurrent layers, with their operators' defaults.
 constexpr ActivationKind kActivations[] = {
-    {"Relu", 0, 0, 0},         {"Tanh", 0, 0, 0},         {"Sigmoid", 0, 0, 0},
-    {"Affine", 2, 1.0, 0.0},   {"LeakyRelu", 1, 0.01, 0}, {"ThresholdedRelu", 1, 1.0, 0},
-    {"ScaledTanh", 2, 1.0, 1.0}, {"HardSigmoid", 2, 0.2, 0.5}, {"Elu", 1, 1.0, 0},
-    {"Softsign", 0, 0, 0},     {"Softplus", 0, 0, 0},
+    {"Relu", 0, 0, 0},           {"Tanh", 0, 0, 0},
+    {"Sigmoid", 0, 0, 0},        {"Affine", 2, 1.0, 0.0},
+    {"LeakyRelu", 1, 0.01, 0},   {"ThresholdedRelu", 1, 1.0, 0},
+    {"ScaledTanh", 2, 1.0, 1.0}, {"HardSigmoid", 2, 0.2, 0.5},
+    {"Elu", 1, 1.0, 0},          {"Softsign", 0, 0, 0},
+    {"Softplus", 0, 0, 0},
 };
 
 std::string lower(std::string s) {
@@ -63,12 +65,15 @@ RecurrentLayer readRecurrentLayer(const Node& node, const std::vector<Value>& in
     L.op = node.op;
     L.gates = L.op == "LSTM" ? 4 : L.op == "GRU" ? 3 : 1;
     const std::string direction = a.getString("direction", "forward");
-    if (direction == "bidirectional") L.directions = 2;
-    else if (direction == "reverse") L.reverse = true;
+    if (direction == "bidirectional")
+        L.directions = 2;
+    else if (direction == "reverse")
+        L.reverse = true;
     else if (direction != "forward")
         throw fail("direction '" + direction + "' is not one of forward, reverse, bidirectional");
     const int64_t layout = a.getInt("layout", 0);
-    if (layout != 0 && layout != 1) throw fail("layout " + std::to_string(layout) + " is not 0 or 1");
+    if (layout != 0 && layout != 1)
+        throw fail("layout " + std::to_string(layout) + " is not 0 or 1");
     L.batchFirst = layout == 1;
 
     if (!has(0) || !has(1) || !has(2)) throw fail("inputs X, W and R are required");
@@ -81,9 +86,11 @@ RecurrentLayer readRecurrentLayer(const Node& node, const std::vector<Value>& in
     L.inputSize = x.shape[2];
 
     const TensorType& r = type(2);
-    if (r.rank() != 3) throw fail("R " + r.str() + " must have rank 3 [directions, gates * hidden, hidden]");
+    if (r.rank() != 3)
+        throw fail("R " + r.str() + " must have rank 3 [directions, gates * hidden, hidden]");
     L.hidden = a.getInt("hidden_size", r.shape[2]);
-    if (L.hidden <= 0) throw fail("hidden_size " + dimText(L.hidden) + " must be known and positive");
+    if (L.hidden <= 0)
+        throw fail("hidden_size " + dimText(L.hidden) + " must be known and positive");
     const int64_t rows = L.gates * L.hidden;
     auto expect = [&](size_t i, const char* what, std::vector<int64_t> want) {
         const TensorType& t = type(i);
@@ -104,8 +111,8 @@ RecurrentLayer readRecurrentLayer(const Node& node, const std::vector<Value>& in
         const TensorType& s = type(4);
         if (s.rank() != 1 || !s.dtype.isIntOrUInt() ||
             (s.shape[0] >= 0 && L.batch >= 0 && s.shape[0] != L.batch))
-            throw fail("sequence_lens " + s.str() + " must be an integer vector of the batch size " +
-                       dimText(L.batch));
+            throw fail("sequence_lens " + s.str() +
+                       " must be an integer vector of the batch size " + dimText(L.batch));
     }
     const std::vector<int64_t> state = L.batchFirst ? std::vector<int64_t>{L.batch, D, L.hidden}
                                                     : std::vector<int64_t>{D, L.batch, L.hidden};
@@ -121,7 +128,7 @@ RecurrentLayer readRecurrentLayer(const Node& node, const std::vector<Value>& in
     const int count = recurrentActivationCount(L.op);
     std::vector<std::string> names = splitNames(a.getString("activations", ""));
     if (names.empty()) {
-        names = L.op == "LSTM" ? std::vector<std::string>{"Sigmoid", "Tanh", "Tanh"}
+        names = L.op == "LSTM"  ? std::vector<std::string>{"Sigmoid", "Tanh", "Tanh"}
                 : L.op == "GRU" ? std::vector<std::string>{"Sigmoid", "Tanh"}
                                 : std::vector<std::string>{"Tanh"};
     }
@@ -142,9 +149,10 @@ RecurrentLayer readRecurrentLayer(const Node& node, const std::vector<Value>& in
         for (const auto& k : kActivations)
             if (lower(k.name) == lower(names[i])) kind = &k;
         if (!kind)
-            throw fail("activation '" + names[i] +
-                       "' is not supported (Relu, Tanh, Sigmoid, Affine, LeakyRelu, ThresholdedRelu, "
-                       "ScaledTanh, HardSigmoid, Elu, Softsign, Softplus)");
+            throw fail(
+                "activation '" + names[i] +
+                "' is not supported (Relu, Tanh, Sigmoid, Affine, LeakyRelu, ThresholdedRelu, "
+                "ScaledTanh, HardSigmoid, Elu, Softsign, Softplus)");
         RecurrentActivation f{kind->name, kind->alpha, kind->beta};
         if (kind->params >= 1 && ai < alphas.size()) f.alpha = alphas[ai++];
         if (kind->params >= 2 && bi < betas.size()) f.beta = betas[bi++];

@@ -27,23 +27,24 @@ struct RecurrentActivation {
     double beta = 0;
 };
 
+/// One recurrent node as readRecurrentLayer() finds it.
 struct RecurrentLayer {
-    std::string op;    ///< "RNN", "GRU" or "LSTM"
-    int gates = 1;     ///< 1, 3 or 4 blocks of hidden_size rows in W and R
+    std::string op; ///< "RNN", "GRU" or "LSTM"
+    int gates = 1;  ///< 1, 3 or 4 blocks of hidden_size rows in W and R
     int directions = 1;
-    bool reverse = false;       ///< direction "reverse" (with one direction)
-    int64_t hidden = -1;        ///< hidden_size
-    bool batchFirst = false;    ///< layout 1: X [N, S, I], Y [N, S, D, H], Y_h [N, D, H]
-    int64_t seqLength = -1;     ///< S (-1: unknown)
-    int64_t batch = -1;         ///< N (-1: unknown)
-    int64_t inputSize = -1;     ///< I
+    bool reverse = false;    ///< direction "reverse" (with one direction)
+    int64_t hidden = -1;     ///< hidden_size
+    bool batchFirst = false; ///< layout 1: X [N, S, I], Y [N, S, D, H], Y_h [N, D, H]
+    int64_t seqLength = -1;  ///< S (-1: unknown)
+    int64_t batch = -1;      ///< N (-1: unknown)
+    int64_t inputSize = -1;  ///< I
     DataType dtype;
     /// Per direction, in the order the equations name them: f (RNN), f g
     /// (GRU), f g h (LSTM).
     std::vector<std::vector<RecurrentActivation>> activations;
     bool hasClip = false;
     double clip = 0;
-    bool inputForget = false;     ///< LSTM: f = 1 - i
+    bool inputForget = false;       ///< LSTM: f = 1 - i
     bool linearBeforeReset = false; ///< GRU: r (.) (H R_h + Rb_h)
 };
 

@@ -45,7 +45,8 @@ private slots:
 void TestIntegerProducts::matchesNumpy_data() {
     QTest::addColumn<QString>("model");
     QTest::addColumn<double>("tolerance");
-    for (const char* m : {"matmulinteger_rows_cols", "convinteger_channels", "qlinearconv_bias", "qlinearmatmul_cols"})
+    for (const char* m : {"matmulinteger_rows_cols", "convinteger_channels", "qlinearconv_bias",
+                          "qlinearmatmul_cols"})
         QTest::newRow(m) << QString(m) << 0.0; // integers: exact
     QTest::newRow("dynquant_matmul") << QString("dynquant_matmul") << 1e-5;
 }

@@ -43,8 +43,8 @@ private slots:
 
 void TestRecurrent::matchesNumpy_data() {
     QTest::addColumn<QString>("model");
-    for (const char* m : {"lstm_bidi_seqlens", "lstm_batchfirst", "gru_lbr0_bidi", "gru_lbr1_reverse",
-                          "rnn_reverse_lens"})
+    for (const char* m : {"lstm_bidi_seqlens", "lstm_batchfirst", "gru_lbr0_bidi",
+                          "gru_lbr1_reverse", "rnn_reverse_lens"})
         QTest::newRow(m) << QString(m);
 }
 

@@ -36,8 +36,8 @@ Ref<Constant> filled(std::vector<int64_t> shape) {
 }
 
 /// A recurrent layer with constant W, R (and B), X an input of type `x`.
-Graph layer(const std::string& op, const std::string& x, int64_t hidden, Attributes attrs, int outputs,
-            bool bias = true, bool initialH = false) {
+Graph layer(const std::string& op, const std::string& x, int64_t hidden, Attributes attrs,
+            int outputs, bool bias = true, bool initialH = false) {
     const int64_t G = op == "LSTM" ? 4 : op == "GRU" ? 3 : 1;
     const int64_t D = attrs.getString("direction", "forward") == "bidirectional" ? 2 : 1;
     Graph g("t");
@@ -97,8 +97,10 @@ void TestExpandRecurrent::inferenceGivesOnnxShapes() {
     Attributes b;
     b.set("layout", int64_t(1));
     Graph h = layer("GRU", "float32[2, 5, 3]", 4, b, 2);
-    QCOMPARE(QString::fromStdString(h.nodes().back()->outputTypes[0].str()), QString("float32[2, 5, 1, 4]"));
-    QCOMPARE(QString::fromStdString(h.nodes().back()->outputTypes[1].str()), QString("float32[2, 1, 4]"));
+    QCOMPARE(QString::fromStdString(h.nodes().back()->outputTypes[0].str()),
+             QString("float32[2, 5, 1, 4]"));
+    QCOMPARE(QString::fromStdString(h.nodes().back()->outputTypes[1].str()),
+             QString("float32[2, 1, 4]"));
 }
 
 void TestExpandRecurrent::lstmIsOneInputGemmAndOneGemmPerStep() {
@@ -110,13 +112,15 @@ void TestExpandRecurrent::lstmIsOneInputGemmAndOneGemmPerStep() {
     QCOMPARE(count(e, "Gemm"), 1 + 4);
     int inputGemms = 0;
     for (const auto& n : e.nodes())
-        if (n->op == "Gemm" && n->outputTypes[0].shape == std::vector<int64_t>{10, 16}) ++inputGemms;
+        if (n->op == "Gemm" && n->outputTypes[0].shape == std::vector<int64_t>{10, 16})
+            ++inputGemms;
     QCOMPARE(inputGemms, 1);
     QCOMPARE(count(e, "Sigmoid"), 3 * 5 - 1); // no forget gate without a previous cell
     QCOMPARE(count(e, "Tanh"), 2 * 5);
     QCOMPARE(count(e, "Where"), 0);
     for (int i = 0; i < 3; ++i)
-        QCOMPARE(e.outputs()[static_cast<size_t>(i)].type(), g.outputs()[static_cast<size_t>(i)].type());
+        QCOMPARE(e.outputs()[static_cast<size_t>(i)].type(),
+                 g.outputs()[static_cast<size_t>(i)].type());
     // Nothing to expand: the graph is returned as it is.
     Graph plain = expandRecurrent(e);
     QCOMPARE(QString::fromStdString(text(plain)), QString::fromStdString(text(e)));
@@ -189,22 +193,27 @@ void TestExpandRecurrent::refusals() {
     Value x = g.addInput("x", type("float32[3, 2, 3]"));
     Attributes h;
     h.set("hidden_size", int64_t(5));
-    g.setOutputs(g.addNode("RNN", {x, g.addConstant("w", filled({1, 4, 3})), g.addConstant("r", filled({1, 4, 4}))},
-                           h, 2, "rnn")
-                     ->outputs());
+    g.setOutputs(
+        g.addNode("RNN",
+                  {x, g.addConstant("w", filled({1, 4, 3})), g.addConstant("r", filled({1, 4, 4}))},
+                  h, 2, "rnn")
+            ->outputs());
     m = error([&] { inferShapes(g); });
     QVERIFY2(m.contains("W float32[1, 4, 3] must be float32[1, 5, 3]"), qPrintable(m));
     Attributes dir;
     dir.set("direction", std::string("sideways"));
     m = error([&] { layer("RNN", "float32[3, 2, 3]", 4, dir, 2); });
-    QVERIFY2(m.contains("direction 'sideways' is not one of forward, reverse, bidirectional"), qPrintable(m));
+    QVERIFY2(m.contains("direction 'sideways' is not one of forward, reverse, bidirectional"),
+             qPrintable(m));
 }
 
 void TestExpandRecurrent::registeredBeforeFolding() {
     const GraphPassInfo* p = findGraphPass("expand-recurrent");
     QVERIFY(p);
     const auto pipeline = defaultGraphPipeline();
-    auto at = [&](const std::string& n) { return std::find(pipeline.begin(), pipeline.end(), n) - pipeline.begin(); };
+    auto at = [&](const std::string& n) {
+        return std::find(pipeline.begin(), pipeline.end(), n) - pipeline.begin();
+    };
     QVERIFY(at("infer-shapes") < at("expand-recurrent"));
     QVERIFY(at("expand-recurrent") < at("fold-constant"));
     QVERIFY(at("expand-recurrent") < at("fuse-ops"));

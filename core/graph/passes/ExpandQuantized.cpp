@@ -12,7 +12,8 @@ constexpr int64_t kInt32 = 6;   // TensorProto INT32
 constexpr int64_t kFloat32 = 1; // TensorProto FLOAT
 
 bool isIntegerProduct(const std::string& op) {
-    return op == "MatMulInteger" || op == "ConvInteger" || op == "QLinearMatMul" || op == "QLinearConv";
+    return op == "MatMulInteger" || op == "ConvInteger" || op == "QLinearMatMul" ||
+           op == "QLinearConv";
 }
 
 /// Appends one integer product's operators to the graph being built.
@@ -24,11 +25,13 @@ public:
     Value run(const std::vector<Value>& in);
 
 private:
-    Value op(const std::string& type, std::vector<Value> inputs, Attributes attrs = {}, bool last = false) {
+    Value op(const std::string& type, std::vector<Value> inputs, Attributes attrs = {},
+             bool last = false) {
         std::vector<std::string> names;
         if (last && !n_.outputNames.empty()) names.push_back(n_.outputNames[0]);
-        Ref<Node> node = detail::makeTypedOp(ops_, last ? n_.id : g_.newId(), type, std::move(inputs),
-                                             std::move(attrs), last ? n_.name : base_ + "/" + type, names);
+        Ref<Node> node =
+            detail::makeTypedOp(ops_, last ? n_.id : g_.newId(), type, std::move(inputs),
+                                std::move(attrs), last ? n_.name : base_ + "/" + type, names);
         g_.append(node);
         return node->output(0);
     }
@@ -87,7 +90,8 @@ Value Expander::run(const std::vector<Value>& in) {
     Value scaled = op("Mul", {cast(acc, kFloat32), multiplier});
     const TensorType& yZero = in[7].type();
     std::vector<double> ones(static_cast<size_t>(yZero.numElements()), 1.0);
-    Value one = g_.addConstant(detail::uniqueName(g_, base_ + "/unit_scale"), Constant::fromFloats(yZero.shape, ones));
+    Value one = g_.addConstant(detail::uniqueName(g_, base_ + "/unit_scale"),
+                               Constant::fromFloats(yZero.shape, ones));
     return op("QuantizeLinear", {scaled, one, in[7]}, {}, true);
 }
 
@@ -101,15 +105,16 @@ Graph expandQuantized(const Graph& g, const ExpandQuantizedOptions& options) {
     if (!any) return g;
     Graph sorted = g.clone();
     sorted.sortTopologically();
-    Graph out = detail::rewriteNodes(
-        sorted,
-        [&](const Node& n, const std::vector<Value>& in,
-            Graph& target) -> std::optional<std::vector<Value>> {
-            if (!isIntegerProduct(n.op)) return std::nullopt;
-            for (const auto& v : in)
-                if (v.defined() && !v.type().known()) return std::nullopt; // behind an unsupported construct
-            return std::vector<Value>{Expander(ops, target, n).run(in)};
-        });
+    Graph out =
+        detail::rewriteNodes(sorted,
+                             [&](const Node& n, const std::vector<Value>& in,
+                                 Graph& target) -> std::optional<std::vector<Value>> {
+                                 if (!isIntegerProduct(n.op)) return std::nullopt;
+                                 for (const auto& v : in)
+                                     if (v.defined() && !v.type().known())
+                                         return std::nullopt; // behind an unsupported construct
+                                 return std::vector<Value>{Expander(ops, target, n).run(in)};
+                             });
     return detail::dropConstantsNoLongerUsed(sorted, out);
 }
 

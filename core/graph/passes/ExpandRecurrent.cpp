@@ -44,7 +44,8 @@ private:
         std::string key = "ints";
         for (int64_t x : v)
             key += "_" + std::to_string(x);
-        return constant(key, [&] { return Constant::fromInts({static_cast<int64_t>(v.size())}, v); });
+        return constant(key,
+                        [&] { return Constant::fromInts({static_cast<int64_t>(v.size())}, v); });
     }
     Value index(int64_t i) {
         return constant("index_" + std::to_string(i), [&] { return Constant::fromInts({}, {i}); });
@@ -108,15 +109,18 @@ private:
 };
 
 Value Unroller::activate(const RecurrentActivation& f, Value x, bool clip) {
-    if (clip && L_.hasClip) x = op("Clip", {x, scalar("clip_min", -L_.clip), scalar("clip_max", L_.clip)});
+    if (clip && L_.hasClip)
+        x = op("Clip", {x, scalar("clip_min", -L_.clip), scalar("clip_max", L_.clip)});
     const std::string& k = f.name;
     Attributes a;
-    if (k == "Affine") return add(mul(x, scalar("alpha_" + std::to_string(f.alpha), f.alpha)),
-                                  scalar("beta_" + std::to_string(f.beta), f.beta));
+    if (k == "Affine")
+        return add(mul(x, scalar("alpha_" + std::to_string(f.alpha), f.alpha)),
+                   scalar("beta_" + std::to_string(f.beta), f.beta));
     if (k == "ScaledTanh")
         return mul(op("Tanh", {mul(x, scalar("beta_" + std::to_string(f.beta), f.beta))}),
                    scalar("alpha_" + std::to_string(f.alpha), f.alpha));
-    if (k == "LeakyRelu" || k == "ThresholdedRelu" || k == "Elu" || k == "HardSigmoid") a.set("alpha", f.alpha);
+    if (k == "LeakyRelu" || k == "ThresholdedRelu" || k == "Elu" || k == "HardSigmoid")
+        a.set("alpha", f.alpha);
     if (k == "HardSigmoid") a.set("beta", f.beta);
     return op(k, {x}, a);
 }
@@ -180,8 +184,8 @@ std::vector<Value> Unroller::run(const std::vector<Value>& in, const std::vector
     const int64_t S = L_.seqLength, H = L_.hidden, G = L_.gates, D = L_.directions;
     int64_t I = L_.inputSize >= 0 ? L_.inputSize : in[1].type().shape[2];
     if (I < 0)
-        throw CompileError(n_.describe() + ": the input size of X " + in[0].type().str() + " and W " +
-                           in[1].type().str() + " is unknown");
+        throw CompileError(n_.describe() + ": the input size of X " + in[0].type().str() +
+                           " and W " + in[1].type().str() + " is unknown");
     prefix_ = base_ + "/";
     Value x = L_.batchFirst ? transpose(in[0], {1, 0, 2}) : in[0]; // [S, N, I]
 
@@ -194,8 +198,9 @@ std::vector<Value> Unroller::run(const std::vector<Value>& in, const std::vector
         if (k)
             for (int64_t v : k->toInts()) {
                 if (v < 0 || v > S)
-                    throw CompileError(n_.describe() + ": sequence_lens holds " + std::to_string(v) +
-                                       ", outside 0 to the sequence length " + std::to_string(S));
+                    throw CompileError(n_.describe() + ": sequence_lens holds " +
+                                       std::to_string(v) + ", outside 0 to the sequence length " +
+                                       std::to_string(S));
                 full = full && v == S;
             }
         if (!full) {
@@ -270,9 +275,12 @@ std::vector<Value> Unroller::run(const std::vector<Value>& in, const std::vector
             prefix_ = base_ + "/" + dir + "t" + std::to_string(t) + "/";
             Value xt = gather(xw, t, 0); // [N, G*H]
             Value hNext, cNext;
-            if (L_.op == "LSTM") std::tie(hNext, cNext) = stepLstm(xt, h, c);
-            else if (L_.op == "GRU") hNext = stepGru(xt, h);
-            else hNext = stepRnn(xt, h);
+            if (L_.op == "LSTM")
+                std::tie(hNext, cNext) = stepLstm(xt, h, c);
+            else if (L_.op == "GRU")
+                hNext = stepGru(xt, h);
+            else
+                hNext = stepRnn(xt, h);
             Value out = hNext;
             if (lens.defined()) {
                 // Past its length an entry keeps its state and outputs zeros.
@@ -302,12 +310,16 @@ std::vector<Value> Unroller::run(const std::vector<Value>& in, const std::vector
     // Y [S, D, N, H] and the final states [D, N, H]; batch first with layout 1.
     prefix_ = base_ + "/";
     std::vector<Value> out(static_cast<size_t>(n_.numOutputs()));
-    auto name = [&](size_t i) { return i < n_.outputNames.size() ? n_.outputNames[i] : std::string(); };
+    auto name = [&](size_t i) {
+        return i < n_.outputNames.size() ? n_.outputNames[i] : std::string();
+    };
     if (used[0]) {
         if (D == 1)
-            out[0] = L_.batchFirst ? unsqueeze(transpose(ys[0], {1, 0, 2}), 2, name(0)) : unsqueeze(ys[0], 1, name(0));
+            out[0] = L_.batchFirst ? unsqueeze(transpose(ys[0], {1, 0, 2}), 2, name(0))
+                                   : unsqueeze(ys[0], 1, name(0));
         else {
-            Value both = concat({unsqueeze(ys[0], 1), unsqueeze(ys[1], 1)}, 1, L_.batchFirst ? "" : name(0));
+            Value both =
+                concat({unsqueeze(ys[0], 1), unsqueeze(ys[1], 1)}, 1, L_.batchFirst ? "" : name(0));
             out[0] = L_.batchFirst ? transpose(both, {2, 0, 1, 3}, name(0)) : both;
         }
     }
@@ -338,7 +350,8 @@ Graph expandRecurrent(const Graph& g, const ExpandRecurrentOptions& options) {
             Graph& target) -> std::optional<std::vector<Value>> {
             if (n.op != "LSTM" && n.op != "GRU" && n.op != "RNN") return std::nullopt;
             for (const auto& v : in)
-                if (v.defined() && !v.type().known()) return std::nullopt; // behind an unsupported construct
+                if (v.defined() && !v.type().known())
+                    return std::nullopt; // behind an unsupported construct
             RecurrentLayer layer;
             try {
                 layer = readRecurrentLayer(n, in);
@@ -346,9 +359,10 @@ Graph expandRecurrent(const Graph& g, const ExpandRecurrentOptions& options) {
                 throw CompileError(n.describe() + ": " + e.what());
             }
             if (layer.seqLength < 0)
-                throw CompileError(n.describe() + ": the sequence length of X " + in[0].type().str() +
-                                   " is not static; " + n.op +
-                                   " is unrolled over a static number of steps (bind the input's shape)");
+                throw CompileError(
+                    n.describe() + ": the sequence length of X " + in[0].type().str() +
+                    " is not static; " + n.op +
+                    " is unrolled over a static number of steps (bind the input's shape)");
             std::vector<bool> used;
             for (int i = 0; i < n.numOutputs(); ++i)
                 used.push_back(usedValues.count(n.output(i)) > 0);
