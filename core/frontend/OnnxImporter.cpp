@@ -623,6 +623,16 @@ void Importer::importNode(const onnx::NodeProto& n, int index) {
             }
             continue;
         }
+        if (a.name() == "activations" && a.type() == onnx::AttributeProto::STRINGS &&
+            (n.op_type() == "LSTM" || n.op_type() == "GRU" || n.op_type() == "RNN")) {
+            // Attributes hold no string lists: the recurrent layers read the
+            // names joined by commas (graph/RecurrentLayer.h).
+            std::string joined;
+            for (int i = 0; i < a.strings_size(); ++i)
+                joined += (i ? "," : "") + a.strings(i);
+            attrs.set(a.name(), joined);
+            continue;
+        }
         std::string why;
         attrs.set(a.name(), convertAttr(a, who, why));
         if (reason.empty()) reason = why;

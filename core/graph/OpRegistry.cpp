@@ -187,6 +187,7 @@ void registerGraphOps(OpRegistry& registry) {
     ops::registerLossOps(registry);
     ops::registerQuantizeOps(registry);
     ops::registerSignalOps(registry);
+    ops::registerRecurrentOps(registry);
 }
 
 const OpRegistry& defaultOpRegistry() {

@@ -179,6 +179,9 @@ struct OpInfo {
     /// before code generation (Constant). Such a record has an evaluator,
     /// and fold-constant folds it whatever its size.
     bool foldOnly = false;
+    /// The graph pass that rewrites the operator into others before lowering
+    /// (RNN, GRU, LSTM: "expand-recurrent"); empty for operators with a compute.
+    std::string expandedBy;
 
     /// The attribute called `name`, or null.
     const AttrSchema* findAttr(const std::string& name) const;

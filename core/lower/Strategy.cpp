@@ -1,5 +1,6 @@
 #include "lower/Strategy.h"
 
+#include "graph/OpRegistry.h"
 #include "ir/Check.h"
 #include "ir/Diagnostic.h"
 #include "lower/StrategyRegistry.h"
@@ -156,7 +157,13 @@ std::vector<te::Tensor> computeNode(const OpContext& ctx, const ComputeOptions& 
         reason.clear();
         applied = s;
     }
-    if (!applied) ctx.fail("the operator library has no compute for " + node.op);
+    if (!applied) {
+        const graph::OpInfo* info = graph::findOp(node.op);
+        if (info && !info->expandedBy.empty())
+            ctx.fail("the operator library has no compute for " + node.op + ": the graph pass " + info->expandedBy +
+                     " writes it as other operators before lowering");
+        ctx.fail("the operator library has no compute for " + node.op);
+    }
     if (choice) {
         choice->strategy = applied;
         choice->knobPrefix = applied == order.front() ? prefix : std::string();

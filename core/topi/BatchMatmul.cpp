@@ -29,7 +29,9 @@ int64_t extentOf(const IterVar& iv) { return extentOr(iv, 1); }
 
 bool matmulScheduleApplies(const te::Tensor& mm, const te::Tensor& out) {
     auto* op = dynamic_cast<const te::ComputeOpNode*>(mm->op.get());
-    return op && mm->dtype == DataType::float32() && mm.ndim() >= 2 && op->reduceAxis.size() == 1 &&
+    // int32 (the integer products) has float32's lanes per vector.
+    const bool lanesOf32 = mm->dtype == DataType::float32() || mm->dtype == DataType::int32();
+    return op && lanesOf32 && mm.ndim() >= 2 && op->reduceAxis.size() == 1 &&
            staticShape(out) == staticShape(mm);
 }
 

@@ -27,7 +27,7 @@ te::Tensor transposedCopy(const te::Tensor& b, const std::string& name);
 } // namespace nn
 
 /// Whether scheduleMatmul applies to the dense stage `mm` with the fused
-/// function's output `out`: float32, rank 2 or more, and `out` (when it is
+/// function's output `out`: float32 or int32, rank 2 or more, and `out` (when it is
 /// another stage: the fused element-wise operators) of the same shape.
 bool matmulScheduleApplies(const te::Tensor& mm, const te::Tensor& out);
 

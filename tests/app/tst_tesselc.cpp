@@ -269,15 +269,16 @@ private slots:
             QStringList listed;
             for (const QString& line : shown.out.split('\n'))
                 if (line.startsWith("#   ")) listed << line.mid(4).section(": ", 1); // the reason
-            QVERIFY(listed.size() >= 2);
+            QVERIFY(!listed.isEmpty()); // dynquant.onnx: its custom operator only (MatMulInteger is computed)
             QTemporaryDir out;
             for (const QStringList& args : {QStringList{"compile", models + model, "-o", out.path() + "/m"},
                                             QStringList{"run", models + model},
                                             QStringList{"run", models + model, "--in-process"}}) {
                 auto r = tesselc(args);
                 QCOMPARE(r.exitCode, 1);
-                QVERIFY2(r.err.contains(QString("error: %1 constructs cannot be compiled:\n").arg(listed.size())),
-                         qPrintable(r.err));
+                if (listed.size() > 1) // one construct is the error itself
+                    QVERIFY2(r.err.contains(QString("error: %1 constructs cannot be compiled:\n").arg(listed.size())),
+                             qPrintable(r.err));
                 for (const QString& reason : listed) QVERIFY2(r.err.contains(reason), qPrintable(r.err + reason));
             }
         }

@@ -71,3 +71,11 @@ save("slice_step_zero.onnx",
                              name="slice")],
            [tensor("x", [4, 4])], [tensor("y", [4, 4])], initializers=ints),
      "error: node 'slice' (Slice, opset 13): steps [0] has a 0")
+
+weights = [helper.make_tensor("W", TensorProto.FLOAT, [1, 9, 2], [0.0] * 18),
+           helper.make_tensor("R", TensorProto.FLOAT, [1, 9, 3], [0.0] * 27)]
+save("gru_unknown_activation.onnx",
+     model([helper.make_node("GRU", ["x", "W", "R"], ["", "h"], name="gru", hidden_size=3,
+                             activations=["Sigmoid", "Swish"])],
+           [tensor("x", [4, 1, 2])], [tensor("h", [1, 1, 3])], opset=14, initializers=weights),
+     "error: node 'gru' (GRU, opset 14): activation 'Swish' is not supported")

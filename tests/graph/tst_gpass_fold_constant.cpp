@@ -14,6 +14,8 @@
 
 #include <QtTest>
 
+#include <algorithm>
+
 #include <string>
 #include <vector>
 
@@ -422,7 +424,11 @@ void TestFoldConstant::defaultPipeline() {
     const auto pipeline = defaultGraphPipeline();
     QVERIFY(pipeline.size() >= 2);
     QCOMPARE(pipeline[0], std::string("infer-shapes"));
-    QCOMPARE(pipeline[1], std::string("fold-constant"));
+    // Right after the passes that expand operators into others (whose weights it prepares).
+    auto first = std::find(pipeline.begin(), pipeline.end(), std::string("fold-constant"));
+    QVERIFY(first != pipeline.end());
+    for (auto it = pipeline.begin() + 1; it != first; ++it)
+        QVERIFY2(it->rfind("expand-", 0) == 0, it->c_str());
 }
 
 QTEST_APPLESS_MAIN(TestFoldConstant)

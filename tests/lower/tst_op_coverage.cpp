@@ -1,13 +1,17 @@
 // Operator coverage across layers: every operator the graph registry knows
 // has shape inference and either a strategy that computes it with the
 // operator library (core/lower) or is marked fold-only (constant folding
-// removes it before code generation).
+// removes it before code generation), or is rewritten by a graph pass
+// (expandedBy: RNN, GRU, LSTM; the integer products).
 // Failures are listed by operator name.
 #include "graph/OpRegistry.h"
+#include "graph/passes/GraphPassRegistry.h"
+#include "graph/passes/GraphPipeline.h"
 #include "lower/StrategyRegistry.h"
 
 #include <QtTest>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -34,12 +38,27 @@ private slots:
         std::vector<std::string> noInfer, noCompute;
         for (const auto& op : tessel::graph::graphOps()) {
             if (!op.infer) noInfer.push_back(op.name);
-            if (!op.foldOnly && !hasCompute(op.name)) noCompute.push_back(op.name);
+            if (!op.foldOnly && op.expandedBy.empty() && !hasCompute(op.name)) noCompute.push_back(op.name);
         }
         QVERIFY2(noInfer.empty(), ("no shape inference: " + join(noInfer)).c_str());
         QVERIFY2(
             noCompute.empty(),
             ("no compute in the operator library and not fold-only: " + join(noCompute)).c_str());
+    }
+
+    void expandedOperatorsNameTheirPass() {
+        // An operator without a compute that a graph pass rewrites (RNN, GRU,
+        // LSTM, MatMulInteger ...): the pass exists and is in the default pipeline.
+        int expanded = 0;
+        const auto pipeline = tessel::graph::defaultGraphPipeline();
+        for (const auto& op : tessel::graph::graphOps()) {
+            if (op.expandedBy.empty()) continue;
+            ++expanded;
+            QVERIFY2(tessel::graph::findGraphPass(op.expandedBy), op.name.c_str());
+            QVERIFY2(std::find(pipeline.begin(), pipeline.end(), op.expandedBy) != pipeline.end(), op.name.c_str());
+            QVERIFY2(!hasCompute(op.name), op.name.c_str());
+        }
+        QCOMPARE(expanded, 7);
     }
 
     void foldOnlyOperatorsHaveNoCompute() {

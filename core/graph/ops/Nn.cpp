@@ -539,4 +539,15 @@ void registerNnOps(OpRegistry& r) {
              {attrInt("axis", -1, "the axis to normalise (-1 from opset 13)")}));
 }
 
+// The integer products (Quantize.cpp) take their shapes from these.
+Types inferConvShape(const InferContext& ctx) {
+    return inferConv(ctx);
+}
+Types inferMatMulShape(const InferContext& ctx) {
+    return inferMatMul(ctx);
+}
+std::vector<AttrSchema> convAttrs() {
+    return windowAttrs({attrInt("group", 1, "number of channel groups")});
+}
+
 } // namespace tessel::graph::ops

@@ -40,10 +40,22 @@ void registerGeneratorOps(OpRegistry& r);
 void registerIndexOps(OpRegistry& r);
 /// Loss.cpp: NegativeLogLikelihoodLoss, SoftmaxCrossEntropyLoss.
 void registerLossOps(OpRegistry& r);
-/// Quantize.cpp: QuantizeLinear, DequantizeLinear, DynamicQuantizeLinear.
+/// Quantize.cpp: QuantizeLinear, DequantizeLinear, DynamicQuantizeLinear, the integer
+/// products (MatMulInteger, ConvInteger, QLinearMatMul, QLinearConv).
 void registerQuantizeOps(OpRegistry& r);
 /// Signal.cpp: DFT, STFT.
 void registerSignalOps(OpRegistry& r);
+/// Recurrent.cpp: RNN, GRU, LSTM (expanded by expand-recurrent before lowering).
+void registerRecurrentOps(OpRegistry& r);
+
+// --- shared between families ---------------------------------------------------------
+
+/// Conv's inference (Nn.cpp): the output shape of input 0 convolved with input 1.
+Types inferConvShape(const InferContext& ctx);
+/// MatMul's inference (Nn.cpp).
+Types inferMatMulShape(const InferContext& ctx);
+/// Conv's window attributes and group (Nn.cpp).
+std::vector<AttrSchema> convAttrs();
 
 // --- building records ---------------------------------------------------------------
 

@@ -4,6 +4,8 @@
 #include "graph/passes/AlterLayout.h"
 #include "graph/passes/CommonSubexpressionElimination.h"
 #include "graph/passes/DeadCodeElimination.h"
+#include "graph/passes/ExpandQuantized.h"
+#include "graph/passes/ExpandRecurrent.h"
 #include "graph/passes/FoldConstant.h"
 #include "graph/passes/FoldScaleShift.h"
 #include "graph/passes/FuseOps.h"
@@ -50,6 +52,51 @@ void registerGraphPasses(GraphPassRegistry& passes, const OpRegistry& opRegistry
             o.ops = ops;
             o.mergeGivenTypes = graphPassOptionBool(v, "merge-given-types", o.mergeGivenTypes);
             return inferShapes(g, o);
+        },
+    });
+
+    passes.add(GraphPassInfo{
+        "expand-recurrent",
+        "Unroll RNN, GRU and LSTM over their static sequence length into Gemm, activations, Slice and Concat.",
+        "No kernel computes a recurrent layer as a whole; as TVM's ONNX frontend does, the pass "
+        "unrolls the recurrence over the sequence, whose length must be static. The input "
+        "projection X W^T + Wb (+ Rb) does not depend on the state, so it is one Gemm over all "
+        "time steps per direction; each step adds its row of that product to the hidden "
+        "projection H R^T (a Gemm with the recurrent weights), slices the gates, applies the "
+        "activations (with alpha, beta and clip) and combines them with the previous state, the "
+        "peepholes (LSTM) and the reset gate (GRU, before or after the linear map). "
+        "sequence_lens masks the steps past each batch entry's length with Where (the state is "
+        "held, Y is zero there), and a reverse direction then reads each entry's own steps "
+        "backwards (ReverseSequence). Y, Y_h and Y_c are concatenated from the steps' states in "
+        "the ONNX layout (batch first with layout 1); an absent initial state is zero, so the "
+        "first step drops the terms that read it. Fusion and the dense kernels then compile the "
+        "steps; fold-constant prepares the weights once.",
+        {},
+        [ops](const Graph& g, const GraphPassOptionValues&) {
+            ExpandRecurrentOptions o;
+            o.ops = ops;
+            return expandRecurrent(g, o);
+        },
+    });
+
+    passes.add(GraphPassInfo{
+        "expand-quantized",
+        "Compute integer products in int32 as Cast, Sub, MatMul or Conv; requantize the QLinear forms.",
+        "An integer product (MatMulInteger, ConvInteger, QLinearMatMul, QLinearConv) multiplies "
+        "8-bit operands less their zero points and adds in int32. The pass writes each operand as "
+        "Cast to int32 and Sub of its zero point (per tensor, per row of A, per column of B or per "
+        "output channel of the weights, reshaped to broadcast), so a constant operand folds once, "
+        "and the product as MatMul or Conv on int32 tensors, which the general strategies compute "
+        "(the blocked and packed ones take float32 only). Padding after the subtraction is zero, "
+        "which is what ONNX's padding with the input's zero point means. QLinearMatMul and "
+        "QLinearConv add the int32 bias, scale the sum by x_scale * w_scale / y_scale in float32 "
+        "and quantize it with y's zero point (QuantizeLinear: round half to even, saturate to "
+        "uint8 or int8); fusion puts those element-wise stages into the product's kernel.",
+        {},
+        [ops](const Graph& g, const GraphPassOptionValues&) {
+            ExpandQuantizedOptions o;
+            o.ops = ops;
+            return expandQuantized(g, o);
         },
     });
 

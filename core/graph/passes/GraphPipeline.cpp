@@ -5,6 +5,8 @@ namespace tessel::graph {
 std::vector<std::string> defaultGraphPipeline() {
     return {
         "infer-shapes",                      // every value typed
+        "expand-recurrent",                  // RNN, GRU, LSTM unrolled into primitive operators
+        "expand-quantized",                  // integer products as int32 MatMul/Conv, requantized
         "fold-constant",                     // constants and shape sub-graphs computed, retyped
         "simplify-inference",                // batch norm -> scale/shift; Dropout, Identity gone
         "fold-scale-shift",                  // scale/shift into the convolution's weights and bias

@@ -1,0 +1,164 @@
+// expand-quantized: the int32 products it writes (operands cast and less their
+// zero points, per-axis ones reshaped to broadcast; the requantization of the
+// QLinear forms) and the inference of the four operators, refusals included.
+// The numbers are checked end to end against numpy in
+// tests/driver/tst_integer_products.cpp and against the ONNX test data.
+#include "graph/Graph.h"
+#include "graph/GraphPrinter.h"
+#include "graph/passes/ExpandQuantized.h"
+#include "graph/passes/GraphPassRegistry.h"
+#include "graph/passes/GraphPipeline.h"
+#include "graph/passes/InferShapes.h"
+#include "ir/Diagnostic.h"
+
+#include <QtTest>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+using namespace tessel;
+using namespace tessel::graph;
+
+#include "GraphTestUtil.h"
+
+using namespace tessel::graph::test;
+
+namespace {
+
+int count(const Graph& g, const std::string& op) {
+    return static_cast<int>(std::count_if(g.nodes().begin(), g.nodes().end(),
+                                          [&](const Ref<Node>& n) { return n->op == op; }));
+}
+
+const Node* find(const Graph& g, const std::string& op) {
+    for (const auto& n : g.nodes())
+        if (n->op == op) return n.get();
+    return nullptr;
+}
+
+QString error(const std::function<void()>& f) {
+    try {
+        f();
+    } catch (const CompileError& e) {
+        return QString::fromUtf8(e.what());
+    }
+    return {};
+}
+
+} // namespace
+
+class TestExpandQuantized : public QObject {
+    Q_OBJECT
+private slots:
+    void matMulIntegerWithoutZeroPoints();
+    void perRowAndPerChannelZeroPoints();
+    void qlinearConvRequantizes();
+    void inferenceRefuses();
+    void registered();
+};
+
+void TestExpandQuantized::matMulIntegerWithoutZeroPoints() {
+    Graph g = inferShapes(oneNode("MatMulInteger", "uint8[2, 3];int8[3, 4]", "", 1));
+    QCOMPARE(QString::fromStdString(g.outputs()[0].type().str()), QString("int32[2, 4]"));
+    Graph e = expandQuantized(g);
+    e.verify();
+    QCOMPARE(count(e, "MatMulInteger"), 0);
+    QCOMPARE(count(e, "Cast"), 2);
+    QCOMPARE(count(e, "Sub"), 0);
+    QCOMPARE(count(e, "MatMul"), 1);
+    QCOMPARE(e.outputs()[0].type(), g.outputs()[0].type());
+    // The product keeps the node's id: what the IDE maps back to the import.
+    QCOMPARE(e.outputs()[0].producer()->id, g.outputs()[0].producer()->id);
+    QCOMPARE(QString::fromStdString(text(expandQuantized(e))), QString::fromStdString(text(e)));
+}
+
+void TestExpandQuantized::perRowAndPerChannelZeroPoints() {
+    // A's zero points per row [M] become [M, 1]; B's per column broadcast as they are.
+    Graph g = inferShapes(oneNode(
+        "MatMulInteger", "uint8[2, 3];int8[3, 4];const uint8[2]=1,2;const int8[4]=1,2,3,4", "", 1));
+    Graph e = expandQuantized(g);
+    e.verify();
+    QCOMPARE(count(e, "Sub"), 2);
+    QCOMPARE(count(e, "Unsqueeze"), 1);
+    QCOMPARE(QString::fromStdString(find(e, "Unsqueeze")->outputTypes[0].str()),
+             QString("int32[2, 1]"));
+    // Conv's weights per output channel: [M] becomes [M, 1, 1, 1].
+    Graph c = inferShapes(oneNode(
+        "ConvInteger", "uint8[1, 2, 5, 5];uint8[3, 2, 3, 3];const uint8[]=7;const uint8[3]=1,2,3",
+        "pads=[1,1,1,1];strides=[2,2]", 1));
+    QCOMPARE(QString::fromStdString(c.outputs()[0].type().str()), QString("int32[1, 3, 3, 3]"));
+    Graph ce = expandQuantized(c);
+    ce.verify();
+    QCOMPARE(QString::fromStdString(find(ce, "Unsqueeze")->outputTypes[0].str()),
+             QString("int32[3, 1, 1, 1]"));
+    const Node* conv = find(ce, "Conv");
+    QVERIFY(conv);
+    QCOMPARE(conv->attrs.getInts("pads", {}), (std::vector<int64_t>{1, 1, 1, 1}));
+    QCOMPARE(QString::fromStdString(conv->outputTypes[0].str()), QString("int32[1, 3, 3, 3]"));
+}
+
+void TestExpandQuantized::qlinearConvRequantizes() {
+    Graph g = inferShapes(
+        oneNode("QLinearConv",
+                "uint8[1, 3, 6, 6];const float32[]=0.02;const uint8[]=120;const int8[4, 3, 3, 3];"
+                "const float32[4]=0.1,0.2,0.3,0.4;const int8[4]=0,1,2,3;const float32[]=0.05;"
+                "const int8[]=-3;const int32[4]=1,2,3,4",
+                "pads=[1,1,1,1]", 1));
+    QCOMPARE(QString::fromStdString(g.outputs()[0].type().str()), QString("int8[1, 4, 6, 6]"));
+    Graph e = expandQuantized(g);
+    e.verify();
+    QCOMPARE(count(e, "QLinearConv"), 0);
+    const Node* conv = find(e, "Conv");
+    QVERIFY(conv);
+    QCOMPARE(conv->inputs.size(), size_t(3)); // the int32 bias is added in the sum
+    QCOMPARE(QString::fromStdString(conv->outputTypes[0].str()), QString("int32[1, 4, 6, 6]"));
+    // x_scale * w_scale [4, 1, 1] / y_scale, applied in float32, then QuantizeLinear to int8.
+    QCOMPARE(count(e, "Div"), 1);
+    QCOMPARE(QString::fromStdString(find(e, "Div")->outputTypes[0].str()),
+             QString("float32[4, 1, 1]"));
+    const Node* q = e.outputs()[0].producer();
+    QCOMPARE(QString::fromStdString(q->op), QString("QuantizeLinear"));
+    QCOMPARE(QString::fromStdString(q->outputTypes[0].str()), QString("int8[1, 4, 6, 6]"));
+}
+
+void TestExpandQuantized::inferenceRefuses() {
+    QString m =
+        error([] { inferShapes(oneNode("MatMulInteger", "float32[2, 3];int8[3, 4]", "", 1)); });
+    QVERIFY2(m.contains("A float32[2, 3] must be int8 or uint8"), qPrintable(m));
+    m = error([] {
+        inferShapes(oneNode("MatMulInteger", "uint8[2, 3];int8[3, 4];const uint8[3]=1,2,3", "", 1));
+    });
+    QVERIFY2(m.contains("a_zero_point uint8[3] must be a scalar or hold 2 values"), qPrintable(m));
+    m = error([] {
+        inferShapes(oneNode("MatMulInteger", "uint8[2, 3];int8[3, 4];const int8[]=1", "", 1));
+    });
+    QVERIFY2(m.contains("input 2 has type int8, input 0 has uint8"), qPrintable(m));
+    m = error([] {
+        inferShapes(oneNode("ConvInteger", "uint8[1, 2, 5, 5];uint8[3, 2, 3, 3];const uint8[2]=1,2",
+                            "", 1));
+    });
+    QVERIFY2(m.contains("x_zero_point uint8[2] must be a scalar"), qPrintable(m));
+    m = error([] {
+        inferShapes(
+            oneNode("QLinearMatMul",
+                    "uint8[2, 3];const float32[]=1;const uint8[]=0;uint8[4, 5];const float32[]=1;"
+                    "const uint8[]=0;const float32[]=1;const uint8[]=0",
+                    "", 1));
+    });
+    QVERIFY2(m.contains("inner dimensions differ"), qPrintable(m));
+}
+
+void TestExpandQuantized::registered() {
+    const GraphPassInfo* p = findGraphPass("expand-quantized");
+    QVERIFY(p);
+    const auto pipeline = defaultGraphPipeline();
+    auto at = [&](const std::string& n) {
+        return std::find(pipeline.begin(), pipeline.end(), n) - pipeline.begin();
+    };
+    QVERIFY(at("infer-shapes") < at("expand-quantized"));
+    QVERIFY(at("expand-quantized") < at("fold-constant"));
+}
+
+QTEST_GUILESS_MAIN(TestExpandQuantized)
+#include "tst_gpass_expand_quantized.moc"
