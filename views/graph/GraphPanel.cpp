@@ -16,6 +16,7 @@
 #include <QKeyEvent>
 #include <QLabel>
 #include <QLineEdit>
+#include <QListView>
 #include <QMenu>
 #include <QProgressBar>
 #include <QShortcut>
@@ -52,13 +53,17 @@ GraphPanel::GraphPanel(Session* session, QWidget* parent)
     heatBox_->setToolTip(tr("What a profiled run colours: each function's share of the model's time, or how far it "
                             "stays below its roofline (min of the FMA peak and its arithmetic intensity × the "
                             "measured memory bandwidth): the darker, the further"));
-    toolBar_->addWidget(heatBox_);
-    toolBar_->addSeparator();
+    // Only a profiled run has anything to colour: shown with one (applyProfile).
+    heatAction_ = toolBar_->addWidget(heatBox_);
+    heatSeparator_ = toolBar_->addSeparator();
+    heatAction_->setVisible(false);
+    heatSeparator_->setVisible(false);
 
     searchEdit_ = new QLineEdit(this);
     searchEdit_->setPlaceholderText(tr("Find node or operator"));
     searchEdit_->setClearButtonEnabled(true);
     searchEdit_->setMaximumWidth(220);
+    searchEdit_->setMinimumWidth(110); // a squeezed toolbar keeps room to type a name
     toolBar_->addWidget(searchEdit_);
     matchLabel_ = new QLabel(this);
     matchLabel_->setMinimumWidth(48);
@@ -112,7 +117,10 @@ GraphPanel::GraphPanel(Session* session, QWidget* parent)
     layout->addWidget(toolBar_);
     layout->addWidget(view_, 1);
 
-    connect(stageBox_, &QComboBox::currentIndexChanged, this, [this](int) { relayout(); });
+    connect(stageBox_, &QComboBox::currentIndexChanged, this, [this](int) {
+        fitStageBox();
+        relayout();
+    });
     connect(heatBox_, &QComboBox::currentIndexChanged, this, [this](int) { applyProfile(); });
     connect(searchEdit_, &QLineEdit::textChanged, this, [this] { updateSearch(true); });
     connect(searchEdit_, &QLineEdit::returnPressed, this, [this] { nextMatch(); });
@@ -206,11 +214,21 @@ void GraphPanel::rebuildStages() {
     }
     stageBox_->setEnabled(stages_.size() > 1);
     stageBox_->setCurrentIndex(select);
-    // Never narrower than its longest stage name: a toolbar short of room
-    // squeezes its widgets to their minimum, and QComboBox keeps the minimum
-    // it computed while it was empty (seven x's: "importec").
-    stageBox_->setMinimumWidth(stageBox_->sizeHint().width());
+    fitStageBox();
     relayout();
+}
+
+void GraphPanel::fitStageBox() {
+    // A toolbar short of room squeezes its widgets to their minimum, and
+    // QComboBox keeps the minimum it computed while it was empty (seven x's:
+    // "importec"). Its minimum is the stage shown, whole; its size hint (what
+    // it gets where there is room) and its list the longest.
+    const QFontMetrics fm = stageBox_->fontMetrics();
+    int longest = 0;
+    for (int i = 0; i < stageBox_->count(); ++i) longest = std::max(longest, fm.horizontalAdvance(stageBox_->itemText(i)));
+    const int chrome = std::max(0, stageBox_->sizeHint().width() - longest); // frame, margins, arrow
+    stageBox_->setMinimumWidth(chrome + fm.horizontalAdvance(stageBox_->currentText()));
+    stageBox_->view()->setMinimumWidth(longest + 2 * stageBox_->view()->frameWidth() + 24); // the item's margins
 }
 
 void GraphPanel::relayout() {
@@ -421,9 +439,11 @@ QSize GraphPanel::drawingSize() const {
 }
 
 void GraphPanel::applyProfile() {
+    const auto profile = session_->profile();
+    heatAction_->setVisible(!profile.isEmpty());
+    heatSeparator_->setVisible(!profile.isEmpty());
     auto doc = scene_->document();
     if (!doc) return;
-    const auto profile = session_->profile();
     const double total = session_->profileTotalMs();
     for (int i = 0; i < scene_->clusterItemCount(); ++i) {
         ClusterItem* item = scene_->clusterItem(i);

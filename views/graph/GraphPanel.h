@@ -19,6 +19,7 @@
 
 #include <vector>
 
+class QAction;
 class QComboBox;
 class QLabel;
 class QLineEdit;
@@ -52,7 +53,7 @@ public:
     bool setStageByPass(const QString& pass);
     /// True while a layout for the current stage is running.
     bool layoutPending() const { return pending_; }
-    /// The toolbar's stage box (sized to its longest stage name).
+    /// The toolbar's stage box (never narrower than the stage it shows).
     QComboBox* stageBox() const { return stageBox_; }
 
     /// Whether the drawing is all there is to see of the open model (one
@@ -113,6 +114,8 @@ signals:
 
 private:
     void rebuildStages();
+    /// The stage box at least as wide as the stage it shows (the toolbar squeezes it).
+    void fitStageBox();
     void relayout();
     /// Lays `doc` out as the collapsed subgraphs say (a job); `reveal`: the
     /// document cluster to show after it (-1: none).
@@ -146,6 +149,7 @@ private:
     QLineEdit* searchEdit_;
     QLabel* matchLabel_;
     QProgressBar* busy_;
+    QAction *heatAction_ = nullptr, *heatSeparator_ = nullptr; ///< shown with a profile
     QAction* subgraphsAction_ = nullptr; ///< the toolbar's Subgraphs menu (shown with subgraphs)
     /// The subgraphs drawn collapsed, by cluster name, for the model they are of.
     QSet<QString> collapsed_;

@@ -26,6 +26,7 @@
 
 #include "frontend/OnnxBytes.h"
 
+#include <QAbstractItemView>
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QDockWidget>
@@ -401,13 +402,23 @@ void TestMainWindow::uncompilableModelOpensAsAGraph() {
     QVERIFY(w.maximisedView().isEmpty()); // beside the others: Messages and Properties stay
     QVERIFY(w.dock(QStringLiteral("MessagesDock"))->isVisible());
     QVERIFY(!w.dock(QStringLiteral("PropertiesDock"))->visibleRegion().isEmpty());
-    // The stage box shows its stage's name whole (it showed "importec").
+    // The stage box shows every stage's name whole when it is the one shown
+    // (it showed "importec"), however squeezed its toolbar, and its list
+    // every name whole.
     auto stageNamesWhole = [](GraphPanel* panel) {
         QComboBox* stage = panel->stageBox();
+        const int shown = stage->currentIndex();
         QString cut;
-        for (int i = 0; i < stage->count(); ++i)
-            if (stage->width() < stage->fontMetrics().horizontalAdvance(stage->itemText(i)) + 16)
+        for (int i = 0; i < stage->count(); ++i) {
+            stage->setCurrentIndex(i);
+            QCoreApplication::processEvents();
+            const int text = stage->fontMetrics().horizontalAdvance(stage->itemText(i));
+            if (stage->width() < text + 16)
                 cut += QStringLiteral("'%1' in %2 px; ").arg(stage->itemText(i)).arg(stage->width());
+            if (stage->view()->minimumWidth() < text)
+                cut += QStringLiteral("'%1' in its list; ").arg(stage->itemText(i));
+        }
+        stage->setCurrentIndex(shown);
         return cut;
     };
     QCOMPARE(stageNamesWhole(g), QString());
