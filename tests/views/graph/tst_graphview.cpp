@@ -535,12 +535,19 @@ private slots:
         f.panel.selectNode(conv);
         QVERIFY2(f.properties.value("Time").contains("ms ("), qPrintable(f.properties.text()));
         QVERIFY(f.properties.value("Throughput").contains("GFLOP/s"));
+        // The Colour box is there with a profile (it has nothing to colour before).
+        QComboBox* colour = nullptr;
+        for (QComboBox* c : f.panel.findChildren<QComboBox*>())
+            if (c->itemText(0) == "Colour: time") colour = c;
+        QVERIFY(colour);
+        QTRY_VERIFY(colour->isVisible() && colour->width() >= colour->minimumSizeHint().width());
         if (const QByteArray dir = qgetenv("TESSEL_SCREENSHOT_DIR"); !dir.isEmpty())
             f.panel.grab().save(QString::fromLocal8Bit(dir) + "/graph-profile.png");
         // Another model: the times are gone.
         f.session.setModel(QStringLiteral("small.onnx"), model_);
         f.session.jobs()->waitForIdle();
         QVERIFY(f.session.profile().isEmpty());
+        QTRY_VERIFY(!colour->isVisible());
         for (int i = 0; i < f.panel.scene()->clusterItemCount(); ++i) QCOMPARE(f.panel.scene()->clusterItem(i)->heat(), -1.0);
     }
 
