@@ -20,6 +20,9 @@ GraphView::GraphView(QWidget* parent) : QGraphicsView(parent) {
     setResizeAnchor(AnchorViewCenter);
     setViewportUpdateMode(SmartViewportUpdate);
     setFocusPolicy(Qt::StrongFocus);
+    // Scrolled by the user (not by centerOn): no longer the fit.
+    for (QScrollBar* bar : {horizontalScrollBar(), verticalScrollBar()})
+        connect(bar, &QAbstractSlider::actionTriggered, this, [this](int) { fit_ = Fit::None; });
 }
 
 double GraphView::zoom() const {

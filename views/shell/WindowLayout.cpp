@@ -54,10 +54,11 @@ QString WindowLayout::centralId() const {
 bool WindowLayout::takeIdleCentral(QDockWidget* dock) {
     QWidget* central = window_->centralWidget();
     const Qt::DockWidgetArea area = window_->dockWidgetArea(dock);
-    if (!central || centralHidden_ || !central->isVisible() ||
-        (area != Qt::LeftDockWidgetArea && area != Qt::RightDockWidgetArea) || !useful(centralId()).idle)
+    if (!central || !central->isVisible() || (area != Qt::LeftDockWidgetArea && area != Qt::RightDockWidgetArea) ||
+        !useful(centralId()).idle)
         return false;
-    beforeCentralHidden_ = window_->saveState();
+    // (Hidden before, and shown since: a language change made a new central view.)
+    if (!centralHidden_) beforeCentralHidden_ = window_->saveState();
     centralHidden_ = true;
     const Quiet quiet(this);
     // Without a visible central widget the side areas share its width.

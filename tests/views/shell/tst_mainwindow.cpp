@@ -422,6 +422,13 @@ void TestMainWindow::uncompilableModelOpensAsAGraph() {
         return cut;
     };
     QCOMPARE(stageNamesWhole(g), QString());
+    // A language change rebuilds the views (a new code view too): the graph keeps the room.
+    w.setLanguage(QStringLiteral("ko"));
+    QTRY_VERIFY_WITH_TIMEOUT(!w.view(QStringLiteral("CodeView"))->isVisible() && w.windowLayout()->centralGivenAway(),
+                             10000);
+    w.setLanguage(QStringLiteral("en"));
+    QTRY_VERIFY_WITH_TIMEOUT(!w.view(QStringLiteral("CodeView"))->isVisible(), 10000);
+    code = w.view(QStringLiteral("CodeView"));
     // Running it says why it cannot run, listing both, and does not crash.
     const int shown = s->messages()->count();
     w.compileAndRunModel();
