@@ -965,6 +965,14 @@ FLOP/cycle: %5 단정밀도 벡터, 코어당 FMA(융합 곱셈-덧셈) 장치 2
         <source>opaque</source>
         <translation>불투명</translation>
     </message>
+    <message>
+        <source>Cannot be compiled: %1.</source>
+        <translation>컴파일할 수 없음: %1.</translation>
+    </message>
+    <message>
+        <source>In subgraph %1 of %2: control flow is shown, not compiled.</source>
+        <translation>%2의 서브그래프 %1 안: 제어 흐름은 표시만 되고 컴파일되지 않습니다.</translation>
+    </message>
 </context>
 <context>
     <name>tessel::views::GraphExport</name>
@@ -1127,6 +1135,30 @@ FLOP/cycle: %5 단정밀도 벡터, 코어당 FMA(융합 곱셈-덧셈) 장치 2
         <source>compute</source>
         <translation>연산</translation>
     </message>
+    <message>
+        <source>Collapse All Subgraphs</source>
+        <translation>모든 서브그래프 접기</translation>
+    </message>
+    <message>
+        <source>Expand All Subgraphs</source>
+        <translation>모든 서브그래프 펼치기</translation>
+    </message>
+    <message>
+        <source>Subgraphs</source>
+        <translation>서브그래프</translation>
+    </message>
+    <message>
+        <source>Collapse every subgraph (If&apos;s branches, a Loop&apos;s or Scan&apos;s body) to one box, or expand them all; double-click a subgraph&apos;s label or box for one</source>
+        <translation>모든 서브그래프(If의 분기, Loop나 Scan의 본문)를 상자 하나로 접거나 모두 펼칩니다. 하나만 하려면 서브그래프의 레이블이나 상자를 두 번 클릭하세요</translation>
+    </message>
+    <message>
+        <source>Expand %1</source>
+        <translation>%1 펼치기</translation>
+    </message>
+    <message>
+        <source>Collapse %1</source>
+        <translation>%1 접기</translation>
+    </message>
 </context>
 <context>
     <name>tessel::views::GraphScene</name>
@@ -1139,6 +1171,26 @@ FLOP/cycle: %5 단정밀도 벡터, 코어당 FMA(융합 곱셈-덧셈) 장치 2
     <message>
         <source>in %1</source>
         <translation>소속: %1</translation>
+    </message>
+    <message>
+        <source>1 node</source>
+        <translation>노드 1개</translation>
+    </message>
+    <message>
+        <source>%1 nodes</source>
+        <translation>노드 %1개</translation>
+    </message>
+    <message>
+        <source>Subgraph %1 of %2 (shown, not compiled): double-click its label to collapse it</source>
+        <translation>%2의 서브그래프 %1 (표시만, 컴파일 안 됨): 레이블을 두 번 클릭하면 접힙니다</translation>
+    </message>
+    <message>
+        <source>Subgraph %1 of %2, collapsed (%3): double-click to expand it</source>
+        <translation>%2의 서브그래프 %1, 접힘 (%3): 두 번 클릭하면 펼쳐집니다</translation>
+    </message>
+    <message>
+        <source>Cannot be compiled: %1</source>
+        <translation>컴파일할 수 없음: %1</translation>
     </message>
 </context>
 <context>
@@ -1867,6 +1919,16 @@ to draw its bar.</source>
         <source>Warning: %1</source>
         <translation>경고: %1</translation>
     </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 cannot be compiled: %n unsupported construct(s), listed in the log; its graph is shown.</source>
+        <translation>
+            <numerusform>%1을(를) 컴파일할 수 없습니다: 지원되지 않는 구성 %n개(로그에 나열됨). 그래프만 표시합니다.</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>tessel::views::NodeProperties</name>
@@ -2049,6 +2111,48 @@ to draw its bar.</source>
     <message>
         <source>Why</source>
         <translation>이유</translation>
+    </message>
+    <message>
+        <source>Domain</source>
+        <translation>도메인</translation>
+    </message>
+    <message>
+        <source>Cannot compile</source>
+        <translation>컴파일 불가</translation>
+    </message>
+    <message>
+        <source>none (the model cannot be compiled)</source>
+        <translation>없음 (모델을 컴파일할 수 없음)</translation>
+    </message>
+    <message>
+        <source>Subgraphs</source>
+        <translation>서브그래프</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n operator(s)</source>
+        <translation>
+            <numerusform>연산자 %n개</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Subgraph  %1</source>
+        <translation>서브그래프  %1</translation>
+    </message>
+    <message>
+        <source>Subgraph %1 of %2: control flow is shown, not compiled.</source>
+        <translation>%2의 서브그래프 %1: 제어 흐름은 표시만 되고 컴파일되지 않습니다.</translation>
+    </message>
+    <message>
+        <source>Attribute</source>
+        <translation>속성</translation>
+    </message>
+    <message>
+        <source>Held by</source>
+        <translation>소유 노드</translation>
+    </message>
+    <message>
+        <source>Boxes</source>
+        <translation>상자</translation>
     </message>
 </context>
 <context>

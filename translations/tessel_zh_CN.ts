@@ -965,6 +965,14 @@ FLOP/cycle：%5 单精度向量，每核两个融合乘加（FMA）单元。
         <source>opaque</source>
         <translation>不透明</translation>
     </message>
+    <message>
+        <source>Cannot be compiled: %1.</source>
+        <translation>无法编译：%1。</translation>
+    </message>
+    <message>
+        <source>In subgraph %1 of %2: control flow is shown, not compiled.</source>
+        <translation>位于 %2 的子图 %1 中：控制流仅显示，不编译。</translation>
+    </message>
 </context>
 <context>
     <name>tessel::views::GraphExport</name>
@@ -1127,6 +1135,30 @@ FLOP/cycle：%5 单精度向量，每核两个融合乘加（FMA）单元。
         <source>compute</source>
         <translation>计算</translation>
     </message>
+    <message>
+        <source>Collapse All Subgraphs</source>
+        <translation>折叠所有子图</translation>
+    </message>
+    <message>
+        <source>Expand All Subgraphs</source>
+        <translation>展开所有子图</translation>
+    </message>
+    <message>
+        <source>Subgraphs</source>
+        <translation>子图</translation>
+    </message>
+    <message>
+        <source>Collapse every subgraph (If&apos;s branches, a Loop&apos;s or Scan&apos;s body) to one box, or expand them all; double-click a subgraph&apos;s label or box for one</source>
+        <translation>将每个子图（If 的分支、Loop 或 Scan 的循环体）折叠为一个框，或全部展开；双击子图的标签或框可单独折叠或展开</translation>
+    </message>
+    <message>
+        <source>Expand %1</source>
+        <translation>展开 %1</translation>
+    </message>
+    <message>
+        <source>Collapse %1</source>
+        <translation>折叠 %1</translation>
+    </message>
 </context>
 <context>
     <name>tessel::views::GraphScene</name>
@@ -1139,6 +1171,26 @@ FLOP/cycle：%5 单精度向量，每核两个融合乘加（FMA）单元。
     <message>
         <source>in %1</source>
         <translation>属于 %1</translation>
+    </message>
+    <message>
+        <source>1 node</source>
+        <translation>1 个节点</translation>
+    </message>
+    <message>
+        <source>%1 nodes</source>
+        <translation>%1 个节点</translation>
+    </message>
+    <message>
+        <source>Subgraph %1 of %2 (shown, not compiled): double-click its label to collapse it</source>
+        <translation>%2 的子图 %1（仅显示，不编译）：双击其标签可折叠</translation>
+    </message>
+    <message>
+        <source>Subgraph %1 of %2, collapsed (%3): double-click to expand it</source>
+        <translation>%2 的子图 %1，已折叠（%3）：双击可展开</translation>
+    </message>
+    <message>
+        <source>Cannot be compiled: %1</source>
+        <translation>无法编译：%1</translation>
     </message>
 </context>
 <context>
@@ -1867,6 +1919,16 @@ to draw its bar.</source>
         <source>Warning: %1</source>
         <translation>警告：%1</translation>
     </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 cannot be compiled: %n unsupported construct(s), listed in the log; its graph is shown.</source>
+        <translation>
+            <numerusform>%1 无法编译：%n 个不支持的结构（已列在日志中）；仅显示其图。</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>tessel::views::NodeProperties</name>
@@ -2049,6 +2111,48 @@ to draw its bar.</source>
     <message>
         <source>Why</source>
         <translation>原因</translation>
+    </message>
+    <message>
+        <source>Domain</source>
+        <translation>域</translation>
+    </message>
+    <message>
+        <source>Cannot compile</source>
+        <translation>无法编译</translation>
+    </message>
+    <message>
+        <source>none (the model cannot be compiled)</source>
+        <translation>无（模型无法编译）</translation>
+    </message>
+    <message>
+        <source>Subgraphs</source>
+        <translation>子图</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n operator(s)</source>
+        <translation>
+            <numerusform>%n 个算子</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Subgraph  %1</source>
+        <translation>子图  %1</translation>
+    </message>
+    <message>
+        <source>Subgraph %1 of %2: control flow is shown, not compiled.</source>
+        <translation>%2 的子图 %1：控制流仅显示，不编译。</translation>
+    </message>
+    <message>
+        <source>Attribute</source>
+        <translation>属性</translation>
+    </message>
+    <message>
+        <source>Held by</source>
+        <translation>所属节点</translation>
+    </message>
+    <message>
+        <source>Boxes</source>
+        <translation>框</translation>
     </message>
 </context>
 <context>

@@ -68,6 +68,8 @@ public:
     explicit CodeView(Session* session, QWidget* parent = nullptr);
     ~CodeView() override;
 
+    Session* session() const { return session_; }
+
     /// The editor of one pane.
     CodeEditor* pane(Pane pane) const;
     /// The checkable toolbar action that shows or hides a pane.

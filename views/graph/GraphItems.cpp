@@ -216,6 +216,48 @@ void ClusterItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* optio
     painter->drawText(text, Qt::AlignLeft | Qt::AlignVCenter, m.elidedText(label, Qt::ElideRight, text.width()));
 }
 
+// --- SubgraphItem -----------------------------------------------------------
+
+SubgraphItem::SubgraphItem(int cluster, const QRectF& rect, QStringList lines, const QColor& fill,
+                           const GraphFonts& fonts)
+    : index_(cluster), rect_(rect), lines_(std::move(lines)), fill_(fill), fonts_(fonts) {
+    setFlag(ItemIsSelectable);
+    setZValue(2);
+}
+
+QRectF SubgraphItem::boundingRect() const { return rect_.adjusted(-3, -3, 3, 3); }
+
+QPainterPath SubgraphItem::shape() const {
+    QPainterPath p;
+    p.addRect(rect_);
+    return p;
+}
+
+void SubgraphItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget*) {
+    painter->setRenderHint(QPainter::Antialiasing);
+    const QColor border = fill_.darker(150);
+    // Two sheets behind the front one: more than one box in there.
+    const QRectF front = rect_.adjusted(0, 0, -2 * kStack, -2 * kStack);
+    for (int k = 2; k >= 1; --k) {
+        painter->setPen(QPen(border, 1));
+        painter->setBrush(fill_);
+        painter->drawRoundedRect(front.translated(k * kStack, k * kStack), 8, 8);
+    }
+    painter->setPen(isSelected() ? QPen(kSelected, 3) : QPen(border, 1.2));
+    painter->setBrush(fill_);
+    painter->drawRoundedRect(front, 8, 8);
+    if (lodOf(option, painter) < kTextLod || lines_.isEmpty()) return;
+    QFontMetricsF cm(fonts_.cluster), dm(fonts_.detail);
+    double y = front.center().y() - (cm.height() + (lines_.size() - 1) * dm.height()) / 2;
+    for (int i = 0; i < lines_.size(); ++i) {
+        const QFontMetricsF& m = i == 0 ? cm : dm;
+        painter->setFont(i == 0 ? fonts_.cluster : fonts_.detail);
+        painter->setPen(i == 0 ? fill_.darker(260) : kDetail);
+        painter->drawText(QRectF(front.left(), y, front.width(), m.height()), Qt::AlignCenter, lines_[i]);
+        y += m.height();
+    }
+}
+
 void ClusterItem::setHeat(double share, const QString& timeText) {
     heat_ = share < 0 ? -1 : std::min(share, 1.0);
     timeText_ = heat_ < 0 ? QString() : timeText;

@@ -1,6 +1,7 @@
 /// \file
 /// The pieces the graph scene is drawn with: a box per node, a spline with an
-/// arrow per edge, and a labelled rounded rectangle per fused group.
+/// arrow per edge, a labelled rounded rectangle per fused group or subgraph,
+/// and a stacked box for a collapsed subgraph.
 ///
 /// Items only paint and report what they are (their index into the
 /// GraphDocument); the scene decides their state (selected, matched by a
@@ -142,6 +143,35 @@ private:
     bool highlighted_ = false;
     double heat_ = -1;
     QString timeText_;
+};
+
+/// A collapsed subgraph (If's branch, a Loop's body): one box in its place,
+/// labelled with the subgraph's name and its node count, drawn as a stack.
+class SubgraphItem : public QGraphicsItem {
+public:
+    enum { Type = UserType + 404 };
+
+    /// `cluster` is the subgraph's index into GraphDocument::clusters.
+    SubgraphItem(int cluster, const QRectF& rect, QStringList lines, const QColor& fill, const GraphFonts& fonts);
+
+    int type() const override { return Type; }
+    int index() const { return index_; }
+    QRectF rect() const { return rect_; }
+    const QStringList& lines() const { return lines_; }
+
+    QRectF boundingRect() const override;
+    QPainterPath shape() const override;
+    void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
+
+    /// The offset of the stacked sheets behind the box (points).
+    static constexpr double kStack = 4;
+
+private:
+    int index_;
+    QRectF rect_;
+    QStringList lines_;
+    QColor fill_;
+    const GraphFonts& fonts_;
 };
 
 } // namespace tessel::views

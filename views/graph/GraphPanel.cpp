@@ -16,6 +16,7 @@
 #include <QKeyEvent>
 #include <QLabel>
 #include <QLineEdit>
+#include <QListView>
 #include <QMenu>
 #include <QProgressBar>
 #include <QShortcut>
@@ -24,6 +25,7 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <cmath>
 
 namespace tessel::views {
 
@@ -51,13 +53,17 @@ GraphPanel::GraphPanel(Session* session, QWidget* parent)
     heatBox_->setToolTip(tr("What a profiled run colours: each function's share of the model's time, or how far it "
                             "stays below its roofline (min of the FMA peak and its arithmetic intensity × the "
                             "measured memory bandwidth): the darker, the further"));
-    toolBar_->addWidget(heatBox_);
-    toolBar_->addSeparator();
+    // Only a profiled run has anything to colour: shown with one (applyProfile).
+    heatAction_ = toolBar_->addWidget(heatBox_);
+    heatSeparator_ = toolBar_->addSeparator();
+    heatAction_->setVisible(false);
+    heatSeparator_->setVisible(false);
 
     searchEdit_ = new QLineEdit(this);
     searchEdit_->setPlaceholderText(tr("Find node or operator"));
     searchEdit_->setClearButtonEnabled(true);
     searchEdit_->setMaximumWidth(220);
+    searchEdit_->setMinimumWidth(110); // a squeezed toolbar keeps room to type a name
     toolBar_->addWidget(searchEdit_);
     matchLabel_ = new QLabel(this);
     matchLabel_->setMinimumWidth(48);
@@ -81,6 +87,18 @@ GraphPanel::GraphPanel(Session* session, QWidget* parent)
     exportButton->setPopupMode(QToolButton::InstantPopup);
     toolBar_->addWidget(exportButton);
 
+    auto* subgraphsMenu = new QMenu(this);
+    subgraphsMenu->addAction(tr("Collapse All Subgraphs"), this, [this] { setAllCollapsed(true); });
+    subgraphsMenu->addAction(tr("Expand All Subgraphs"), this, [this] { setAllCollapsed(false); });
+    auto* subgraphsButton = new QToolButton(this);
+    subgraphsButton->setText(tr("Subgraphs"));
+    subgraphsButton->setToolTip(tr("Collapse every subgraph (If's branches, a Loop's or Scan's body) to one box, "
+                                   "or expand them all; double-click a subgraph's label or box for one"));
+    subgraphsButton->setMenu(subgraphsMenu);
+    subgraphsButton->setPopupMode(QToolButton::InstantPopup);
+    subgraphsAction_ = toolBar_->addWidget(subgraphsButton);
+    subgraphsAction_->setVisible(false);
+
     busy_ = new QProgressBar(this);
     busy_->setRange(0, 0); // indeterminate
     busy_->setMaximumWidth(90);
@@ -99,7 +117,10 @@ GraphPanel::GraphPanel(Session* session, QWidget* parent)
     layout->addWidget(toolBar_);
     layout->addWidget(view_, 1);
 
-    connect(stageBox_, &QComboBox::currentIndexChanged, this, [this](int) { relayout(); });
+    connect(stageBox_, &QComboBox::currentIndexChanged, this, [this](int) {
+        fitStageBox();
+        relayout();
+    });
     connect(heatBox_, &QComboBox::currentIndexChanged, this, [this](int) { applyProfile(); });
     connect(searchEdit_, &QLineEdit::textChanged, this, [this] { updateSearch(true); });
     connect(searchEdit_, &QLineEdit::returnPressed, this, [this] { nextMatch(); });
@@ -109,6 +130,13 @@ GraphPanel::GraphPanel(Session* session, QWidget* parent)
     });
     find->setContext(Qt::WidgetWithChildrenShortcut);
     connect(scene_, &QGraphicsScene::selectionChanged, this, &GraphPanel::onSceneSelection);
+    connect(scene_, &GraphScene::clusterActivated, this, [this](int c) {
+        if (hasSubgraphs() && c >= 0 && c < int(document()->clusters.size()) &&
+            document()->clusters[size_t(c)].kind == GraphDocCluster::Kind::Subgraph)
+            setCollapsed(c, !isCollapsed(c));
+    });
+    view_->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(view_, &QWidget::customContextMenuRequested, this, &GraphPanel::showContextMenu);
 
     connect(session_, &Session::modelChanged, this, &GraphPanel::rebuildStages);
     connect(session_, &Session::scriptChanged, this, &GraphPanel::rebuildStages);
@@ -162,7 +190,7 @@ GraphSelection GraphPanel::selection() const {
 
 void GraphPanel::selectNode(int index) {
     scene_->selectNode(index);
-    if (auto* item = scene_->nodeItem(index)) view_->reveal(item->rect());
+    if (const QRectF r = scene_->boxRect(index); !r.isNull()) view_->reveal(r);
 }
 
 void GraphPanel::rebuildStages() {
@@ -171,6 +199,11 @@ void GraphPanel::rebuildStages() {
                        : QStringLiteral("fused");
     stages_ = graphStagesOf(session_->model());
     keepNodeId_ = -1;
+    // What was collapsed belongs to the model it was collapsed in.
+    if (collapsedModel_ != session_->model().get()) {
+        collapsed_.clear();
+        collapsedModel_ = session_->model().get();
+    }
     fitNext_ = true;
     QSignalBlocker block(stageBox_);
     stageBox_->clear();
@@ -181,7 +214,21 @@ void GraphPanel::rebuildStages() {
     }
     stageBox_->setEnabled(stages_.size() > 1);
     stageBox_->setCurrentIndex(select);
+    fitStageBox();
     relayout();
+}
+
+void GraphPanel::fitStageBox() {
+    // A toolbar short of room squeezes its widgets to their minimum, and
+    // QComboBox keeps the minimum it computed while it was empty (seven x's:
+    // "importec"). Its minimum is the stage shown, whole; its size hint (what
+    // it gets where there is room) and its list the longest.
+    const QFontMetrics fm = stageBox_->fontMetrics();
+    int longest = 0;
+    for (int i = 0; i < stageBox_->count(); ++i) longest = std::max(longest, fm.horizontalAdvance(stageBox_->itemText(i)));
+    const int chrome = std::max(0, stageBox_->sizeHint().width() - longest); // frame, margins, arrow
+    stageBox_->setMinimumWidth(chrome + fm.horizontalAdvance(stageBox_->currentText()));
+    stageBox_->view()->setMinimumWidth(longest + 2 * stageBox_->view()->frameWidth() + 24); // the item's margins
 }
 
 void GraphPanel::relayout() {
@@ -200,17 +247,31 @@ void GraphPanel::relayout() {
     }
     if (int sel = scene_->selectedNode(); sel >= 0 && scene_->document())
         keepNodeId_ = scene_->document()->nodes[size_t(sel)].id;
-    auto doc = GraphDocument::build(stages_[size_t(index)], session_->model());
-    auto input = std::make_shared<const LayoutInput>(scene_->layoutInput(*doc));
+    refoldNode_ = refoldCluster_ = selectedInside_ = -1;
+    layoutDocument(GraphDocument::build(stages_[size_t(index)], session_->model()));
+}
+
+std::vector<int> GraphPanel::collapsedIn(const GraphDocument& doc) const {
+    std::vector<int> out;
+    for (size_t c = 0; c < doc.clusters.size(); ++c)
+        if (doc.clusters[c].kind == GraphDocCluster::Kind::Subgraph && collapsed_.contains(doc.clusters[c].name))
+            out.push_back(int(c));
+    return out;
+}
+
+void GraphPanel::layoutDocument(std::shared_ptr<const GraphDocument> doc, int reveal) {
+    ++generation_; // a layout still running is of another fold or stage
+    auto fold = std::make_shared<const GraphFold>(GraphFold::of(*doc, collapsedIn(*doc)));
+    auto input = std::make_shared<const LayoutInput>(scene_->layoutInput(*doc, *fold));
     quint64 generation = generation_;
     pending_ = true;
     busy_->show();
     session_->jobs()->run<LayoutResult>(
         kLayoutJob, tr("Laying out the graph"),
         [input](const CancelToken&) { return computeLayout(*input); }, this,
-        [this, generation, doc, input](LayoutResult result) {
+        [this, generation, doc, input, fold, reveal](LayoutResult result) {
             if (generation != generation_) return; // the user switched stage meanwhile
-            applyLayout(doc, *input, std::move(result));
+            applyLayout(doc, *input, std::move(result), *fold, reveal);
         },
         [this, generation](const QString& message) {
             if (generation != generation_) return;
@@ -222,25 +283,59 @@ void GraphPanel::relayout() {
 }
 
 void GraphPanel::applyLayout(std::shared_ptr<const GraphDocument> doc, LayoutInput input,
-                             LayoutResult layout) {
+                             LayoutResult layout, GraphFold fold, int reveal) {
     pending_ = false;
+    const bool refold = doc == scene_->document(); // the same graph, other subgraphs collapsed
+    const bool wasFitted = view_->isFitted();
     {
         QSignalBlocker block(scene_); // the old selection goes away silently
-        scene_->setGraph(doc, std::move(input), std::move(layout));
+        scene_->setGraph(doc, std::move(input), std::move(layout), std::move(fold));
     }
+    // The blocker kept sceneRectChanged from the view too: its scroll range
+    // and alignment would stay those of the drawing before.
+    view_->updateSceneRect(scene_->sceneRect());
     if (doc->nodes.empty()) scene_->showMessage(tr("The graph is empty."));
+    subgraphsAction_->setVisible(hasSubgraphs());
     applyProfile();
     QRectF focus = scene_->highlightFunction(session_->currentFunction());
     updateSearch(false);
     int keep = keepNodeId_ >= 0 ? doc->indexOfNode(keepNodeId_) : -1;
-    if (fitNext_) {
+    int keepCluster = -1;
+    if (refold) {
+        // Boxes of subgraphs have no graph node id: the same document's indices.
+        keep = refoldNode_;
+        keepCluster = keep < 0 ? refoldCluster_ : -1;
+        // A box now inside a collapsed subgraph: that subgraph's box.
+        if (keep >= 0 && !scene_->nodeItem(keep)) {
+            keepCluster = scene_->fold().hiddenIn[size_t(keep)];
+            selectedInside_ = keep; // selected again when that box is expanded
+            keep = -1;
+        }
+        // A cluster now inside a collapsed one: the collapsed one's box.
+        while (keepCluster >= 0 && !scene_->clusterItem(keepCluster) && !scene_->summaryItem(keepCluster))
+            keepCluster = doc->clusters[size_t(keepCluster)].parent;
+    }
+    const bool fresh = fitNext_;
+    if (fitNext_ || (refold && wasFitted)) {
         view_->fitReadable();
         fitNext_ = false;
     }
-    if (keep >= 0) {
-        restoringSelection_ = true; // the same node again: not a new choice of function
+    QRectF show;
+    if (reveal >= 0) {
+        if (auto* c = scene_->clusterItem(reveal)) show = c->rect();
+        if (auto* b = scene_->summaryItem(reveal)) show = b->rect();
+    }
+    restoringSelection_ = true; // the same node again: not a new choice of function
+    if (keep >= 0)
         scene_->selectNode(keep);
-        restoringSelection_ = false;
+    else if (keepCluster >= 0)
+        scene_->selectCluster(keepCluster);
+    restoringSelection_ = false;
+    if (refold && wasFitted) {
+        // Fitted again: nothing to move to.
+    } else if (!show.isNull()) {
+        view_->reveal(show);
+    } else if (keep >= 0) {
         view_->reveal(scene_->nodeItem(keep)->rect());
     } else if (!focus.isNull()) {
         view_->reveal(focus);
@@ -248,15 +343,111 @@ void GraphPanel::applyLayout(std::shared_ptr<const GraphDocument> doc, LayoutInp
     emit selectionChanged();
     emit nodeSelected(keep >= 0 ? doc->nodes[size_t(keep)].id : -1);
     emit layoutFinished();
+    if (fresh && drawingIsAll()) emit roomWanted();
+}
+
+bool GraphPanel::hasSubgraphs() const {
+    const auto doc = scene_->document();
+    if (!doc) return false;
+    for (const auto& c : doc->clusters)
+        if (c.kind == GraphDocCluster::Kind::Subgraph) return true;
+    return false;
+}
+
+bool GraphPanel::isCollapsed(int cluster) const { return scene_->fold().isCollapsed(cluster); }
+
+void GraphPanel::setCollapsed(int cluster, bool collapsed) {
+    const auto doc = scene_->document();
+    if (!doc || cluster < 0 || cluster >= int(doc->clusters.size()) ||
+        doc->clusters[size_t(cluster)].kind != GraphDocCluster::Kind::Subgraph)
+        return;
+    const QString name = doc->clusters[size_t(cluster)].name;
+    if (collapsed_.contains(name) == collapsed) return;
+    if (collapsed)
+        collapsed_.insert(name);
+    else
+        collapsed_.remove(name);
+    keepSelectionForRefold();
+    layoutDocument(doc, cluster);
+}
+
+void GraphPanel::setAllCollapsed(bool collapsed) {
+    const auto doc = scene_->document();
+    if (!doc || !hasSubgraphs()) return;
+    const QSet<QString> before = collapsed_;
+    for (const auto& c : doc->clusters)
+        if (c.kind == GraphDocCluster::Kind::Subgraph) {
+            if (collapsed)
+                collapsed_.insert(c.name);
+            else
+                collapsed_.remove(c.name);
+        }
+    if (collapsed_ == before) return;
+    keepSelectionForRefold();
+    layoutDocument(doc);
+}
+
+void GraphPanel::keepSelectionForRefold() {
+    refoldNode_ = scene_->selectedNode();
+    refoldCluster_ = refoldNode_ < 0 ? scene_->selectedCluster() : -1;
+    // A collapsed subgraph's box selected in place of a box inside it: that box.
+    const GraphFold& fold = scene_->fold();
+    if (refoldNode_ < 0 && selectedInside_ >= 0 && selectedInside_ < int(fold.hiddenIn.size()) &&
+        fold.hiddenIn[size_t(selectedInside_)] == refoldCluster_ && refoldCluster_ >= 0)
+        refoldNode_ = selectedInside_;
+}
+
+void GraphPanel::showContextMenu(const QPoint& pos) {
+    const auto doc = scene_->document();
+    if (!doc || !hasSubgraphs()) return;
+    // The subgraph under the cursor: a collapsed one's box, a cluster's
+    // label, or the cluster a box is in.
+    int cluster = -1;
+    const QPointF at = view_->mapToScene(pos);
+    for (QGraphicsItem* item : scene_->items(at)) {
+        if (item->type() == SubgraphItem::Type) cluster = static_cast<SubgraphItem*>(item)->index();
+        if (item->type() == ClusterItem::Type) cluster = static_cast<ClusterItem*>(item)->index();
+        if (item->type() == NodeItem::Type) cluster = doc->nodes[size_t(static_cast<NodeItem*>(item)->index())].subgraph;
+        if (cluster >= 0) break;
+    }
+    if (cluster < 0) // inside a cluster's body (which takes no clicks): the innermost around the point
+        for (size_t c = 0; c < doc->clusters.size(); ++c)
+            if (auto* item = scene_->clusterItem(int(c)); item && item->rect().contains(at)) cluster = int(c);
+    QMenu menu(this);
+    if (cluster >= 0 && doc->clusters[size_t(cluster)].kind == GraphDocCluster::Kind::Subgraph) {
+        const bool collapsed = isCollapsed(cluster);
+        const QString name = doc->clusters[size_t(cluster)].name;
+        menu.addAction(collapsed ? tr("Expand %1").arg(name) : tr("Collapse %1").arg(name), this,
+                       [this, cluster, collapsed] { setCollapsed(cluster, !collapsed); });
+        menu.addSeparator();
+    }
+    menu.addAction(tr("Collapse All Subgraphs"), this, [this] { setAllCollapsed(true); });
+    menu.addAction(tr("Expand All Subgraphs"), this, [this] { setAllCollapsed(false); });
+    menu.exec(view_->viewport()->mapToGlobal(pos));
+}
+
+bool GraphPanel::drawingIsAll() const {
+    const auto doc = scene_->document();
+    return doc && doc->model && doc->model->functions.empty() && !doc->model->unsupported.empty();
+}
+
+QSize GraphPanel::drawingSize() const {
+    const QRectF r = scene_->sceneRect();
+    if (!scene_->document() || r.isEmpty()) return {};
+    const int frame = 2 * view_->frameWidth();
+    return QSize(int(std::ceil(r.width())) + frame, int(std::ceil(r.height())) + frame);
 }
 
 void GraphPanel::applyProfile() {
+    const auto profile = session_->profile();
+    heatAction_->setVisible(!profile.isEmpty());
+    heatSeparator_->setVisible(!profile.isEmpty());
     auto doc = scene_->document();
     if (!doc) return;
-    const auto profile = session_->profile();
     const double total = session_->profileTotalMs();
     for (int i = 0; i < scene_->clusterItemCount(); ++i) {
         ClusterItem* item = scene_->clusterItem(i);
+        if (!item) continue; // a collapsed subgraph (never a fused function)
         auto it = profile.find(doc->clusters[size_t(i)].name);
         if (it == profile.end() || total <= 0) {
             item->setHeat(-1, {});
@@ -272,6 +463,7 @@ void GraphPanel::applyProfile() {
     // A function of one operator has no cluster: its box carries the time.
     for (int i = 0; i < scene_->nodeItemCount(); ++i) {
         NodeItem* item = scene_->nodeItem(i);
+        if (!item) continue; // inside a collapsed subgraph
         const GraphDocNode& n = doc->nodes[size_t(i)];
         auto it = n.cluster < 0 && !n.function.isEmpty() ? profile.find(n.function) : profile.end();
         if (it == profile.end() || total <= 0) {
@@ -352,7 +544,8 @@ void GraphPanel::updateSearch(bool reveal) {
 
 void GraphPanel::revealMatch() {
     if (currentMatch_ < 0) return;
-    if (auto* item = scene_->nodeItem(matches_[size_t(currentMatch_)])) view_->reveal(item->rect());
+    // A match inside a collapsed subgraph: its box.
+    if (const QRectF r = scene_->boxRect(matches_[size_t(currentMatch_)]); !r.isNull()) view_->reveal(r);
 }
 
 int GraphPanel::search(const QString& text) {

@@ -14,10 +14,12 @@
 #include "graph/GraphDocument.h"
 #include "graph/GraphLayout.h"
 
+#include <QSet>
 #include <QWidget>
 
 #include <vector>
 
+class QAction;
 class QComboBox;
 class QLabel;
 class QLineEdit;
@@ -29,6 +31,7 @@ namespace tessel::views {
 class Session;
 struct KernelTime;
 class GraphScene;
+struct GraphFold;
 class GraphView;
 
 class GraphPanel : public QWidget {
@@ -50,6 +53,14 @@ public:
     bool setStageByPass(const QString& pass);
     /// True while a layout for the current stage is running.
     bool layoutPending() const { return pending_; }
+    /// The toolbar's stage box (never narrower than the stage it shows).
+    QComboBox* stageBox() const { return stageBox_; }
+
+    /// Whether the drawing is all there is to see of the open model (one
+    /// that cannot be compiled: no functions, no code).
+    bool drawingIsAll() const;
+    /// The whole drawing's size at 100 % in the view (with its frame).
+    QSize drawingSize() const;
 
     /// The document on screen (null before the first layout).
     std::shared_ptr<const GraphDocument> document() const;
@@ -57,6 +68,18 @@ public:
     /// Selects box `index` of document() and centres on it, as a click would
     /// (so its fused function is selected in the session too).
     void selectNode(int index);
+
+    // ---- subgraphs (If's branches, a Loop's or Scan's body) collapsed to one box
+    /// Whether subgraph cluster `cluster` (of document()) is drawn collapsed.
+    bool isCollapsed(int cluster) const;
+    /// Collapses subgraph cluster `cluster` to one box with its node count,
+    /// or expands it again; the drawing is laid out again (on a worker) and
+    /// the selection kept (a box inside a collapsed subgraph: its box).
+    void setCollapsed(int cluster, bool collapsed);
+    /// Collapses (expands) every subgraph of the drawing.
+    void setAllCollapsed(bool collapsed);
+    /// Whether the drawing has subgraphs to collapse.
+    bool hasSubgraphs() const;
 
     /// Highlights boxes matching `text` (name, operator or function) and
     /// centres on the first; returns how many matched.
@@ -85,12 +108,24 @@ signals:
     void nodeSelected(qint64 nodeId);
     /// A layout was applied to the scene.
     void layoutFinished();
+    /// A new model's drawing is all there is to see (drawingIsAll()): the
+    /// window may give the graph room (ViewRecord::asksForRoom).
+    void roomWanted();
 
 private:
     void rebuildStages();
+    /// The stage box at least as wide as the stage it shows (the toolbar squeezes it).
+    void fitStageBox();
     void relayout();
+    /// Lays `doc` out as the collapsed subgraphs say (a job); `reveal`: the
+    /// document cluster to show after it (-1: none).
+    void layoutDocument(std::shared_ptr<const GraphDocument> doc, int reveal = -1);
     void applyLayout(std::shared_ptr<const GraphDocument> doc, LayoutInput input,
-                     LayoutResult layout);
+                     LayoutResult layout, GraphFold fold, int reveal);
+    void showContextMenu(const QPoint& pos);
+    void keepSelectionForRefold();
+    /// The collapsed subgraphs of `doc` as cluster indices.
+    std::vector<int> collapsedIn(const GraphDocument& doc) const;
     void onSceneSelection();
     void onFunctionChanged(const QString& name);
     /// Colours every cluster by its function's share of the last profiled
@@ -114,6 +149,14 @@ private:
     QLineEdit* searchEdit_;
     QLabel* matchLabel_;
     QProgressBar* busy_;
+    QAction *heatAction_ = nullptr, *heatSeparator_ = nullptr; ///< shown with a profile
+    QAction* subgraphsAction_ = nullptr; ///< the toolbar's Subgraphs menu (shown with subgraphs)
+    /// The subgraphs drawn collapsed, by cluster name, for the model they are of.
+    QSet<QString> collapsed_;
+    const void* collapsedModel_ = nullptr;
+    /// The selection to take over into a new fold of the same document, and
+    /// the box whose collapsed subgraph's box was selected in its place.
+    int refoldNode_ = -1, refoldCluster_ = -1, selectedInside_ = -1;
     std::vector<GraphStageEntry> stages_;
     std::vector<int> matches_;
     int currentMatch_ = -1;

@@ -20,6 +20,9 @@ GraphView::GraphView(QWidget* parent) : QGraphicsView(parent) {
     setResizeAnchor(AnchorViewCenter);
     setViewportUpdateMode(SmartViewportUpdate);
     setFocusPolicy(Qt::StrongFocus);
+    // Scrolled by the user (not by centerOn): no longer the fit.
+    for (QScrollBar* bar : {horizontalScrollBar(), verticalScrollBar()})
+        connect(bar, &QAbstractSlider::actionTriggered, this, [this](int) { fit_ = Fit::None; });
 }
 
 double GraphView::zoom() const {
@@ -35,6 +38,7 @@ void GraphView::setZoom(double z) {
 }
 
 void GraphView::zoomBy(double factor) {
+    fit_ = Fit::None;
     ViewportAnchor anchor = transformationAnchor();
     setTransformationAnchor(AnchorViewCenter);
     setZoom(zoom() * factor);
@@ -49,6 +53,7 @@ void GraphView::fitAll() {
     resetTransform();
     setZoom(std::max(z, kMinZoom));
     centerOn(r.center());
+    fit_ = Fit::All;
 }
 
 void GraphView::fitReadable() {
@@ -59,15 +64,18 @@ void GraphView::fitReadable() {
     double z = std::min({vp.width() / r.width(), vp.height() / r.height(), 1.0});
     if (z >= kReadable) {
         fitAll();
+        fit_ = Fit::Readable;
         return;
     }
     resetTransform();
     setZoom(kReadable);
     centerOn(QPointF(r.center().x(), r.top() + vp.height() / (2 * kReadable)));
+    fit_ = Fit::Readable;
 }
 
 void GraphView::reveal(const QRectF& rect) {
     if (rect.isNull()) return;
+    fit_ = Fit::None;
     QRectF vp = viewport()->rect();
     double need = std::min(vp.width() / (rect.width() + 40), vp.height() / (rect.height() + 40));
     if (need < zoom()) {
@@ -79,7 +87,21 @@ void GraphView::reveal(const QRectF& rect) {
     centerOn(rect.center());
 }
 
+void GraphView::mousePressEvent(QMouseEvent* event) {
+    fit_ = Fit::None; // a click or the start of a pan
+    QGraphicsView::mousePressEvent(event);
+}
+
+void GraphView::resizeEvent(QResizeEvent* event) {
+    QGraphicsView::resizeEvent(event);
+    if (fit_ == Fit::All)
+        fitAll();
+    else if (fit_ == Fit::Readable)
+        fitReadable();
+}
+
 void GraphView::wheelEvent(QWheelEvent* event) {
+    fit_ = Fit::None;
     double steps = event->angleDelta().y() / 120.0;
     if (steps == 0) {
         QGraphicsView::wheelEvent(event);

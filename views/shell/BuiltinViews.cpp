@@ -12,6 +12,7 @@
 #include "code/CodeView.h"
 #include "common/CodeEditor.h"
 #include "common/Session.h"
+#include "driver/ModelCompiler.h"
 #include "compare/CompareChart.h"
 #include "compare/CompareSession.h"
 #include "compare/CompareView.h"
@@ -106,6 +107,15 @@ ViewRegistry builtinViews() {
     code.restore = [](QWidget* self) { static_cast<CodeView*>(self)->restorePanes(); };
     code.useful = [](QWidget* self) {
         auto* view = static_cast<CodeView*>(self);
+        // A model that cannot compile has no function to show: the view's
+        // room may go to the graph, which is all there is to see.
+        if (Session* s = view->session(); s->kind() == Session::Kind::Model && s->model() &&
+                                          s->model()->functions.empty() && !s->model()->unsupported.empty()) {
+            UsefulSize idle;
+            idle.idle = true;
+            idle.what = QStringLiteral("nothing: the model cannot be compiled");
+            return idle;
+        }
         UsefulSize u = textArea(view->pane(CodeView::Tir), kReadableColumns, 12,
                                 QStringLiteral("12 lines of 60 columns of the TIR"));
         // Narrower, it stacks its panes: the TIR keeps its columns down to one pane across.
@@ -121,7 +131,15 @@ ViewRegistry builtinViews() {
     graph.placement.widthShare = 0.4;
     graph.placement.heightShare = 0.4;
     graph.useful = [](QWidget* self) {
-        return UsefulSize{static_cast<GraphPanel*>(self)->view(), QSize(320, 220), QStringLiteral("320 x 220 px of the graph")};
+        auto* panel = static_cast<GraphPanel*>(self);
+        UsefulSize u{panel->view(), QSize(320, 220), QStringLiteral("320 x 220 px of the graph")};
+        // A model that cannot compile: its graph is all there is to see, and
+        // the graph can use the room of its whole drawing.
+        if (panel->drawingIsAll()) u.room = panel->drawingSize();
+        return u;
+    };
+    graph.asksForRoom = [](QWidget* self, std::function<void()> ask) {
+        QObject::connect(static_cast<GraphPanel*>(self), &GraphPanel::roomWanted, self, std::move(ask));
     };
     r.add(graph);
 

@@ -176,6 +176,17 @@ void MainWindow::createViews() {
     const ViewLookup find = [this](const QString& id) { return views_.value(id); };
     for (const ViewRecord& r : registry_.records())
         if (r.link) r.link(views_.value(r.id), find);
+    // A view that asks for room itself gets it as if it were chosen (once
+    // the window is on screen: sizes before the first paint are not final).
+    for (const ViewRecord& r : registry_.records())
+        if (r.asksForRoom)
+            r.asksForRoom(views_.value(r.id), [this, id = r.id] {
+                auto give = [this, id] { QTimer::singleShot(0, layout_, [this, id] { layout_->giveRoom(id); }); };
+                if (painted_)
+                    give();
+                else
+                    connect(this, &MainWindow::firstPaint, layout_, give, Qt::SingleShotConnection);
+            });
     if (!first) return;
     applyDefaultLayout();
     viewMenu_->clear();
@@ -253,6 +264,7 @@ void MainWindow::restoreLayout() {
 }
 
 void MainWindow::resetLayout() {
+    uncompiledBefore_.clear();
     layout_->restore(defaultState_);
     applyDefaultSizes();
 }

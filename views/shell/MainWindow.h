@@ -187,6 +187,9 @@ private:
     /// Opens a model that cannot be compiled as its imported graph alone.
     void showUncompiledModel(const QString& path, std::shared_ptr<const driver::CompiledModel> model,
                              const QMap<QString, QString>& shapes);
+    /// The layout from before a model that cannot compile gave the graph
+    /// the room, back once something compiles or a script opens.
+    void leaveUncompiledLayout();
     void compileModel(const QString& path, const QMap<QString, QString>& shapes, const QString& selectFunction,
                       const QMap<QString, QString>& schedules);
     void showMessage(const QString& text, bool error);
@@ -217,6 +220,7 @@ private:
     bool painted_ = false;
     bool sizesPending_ = false;
     Project pendingProject_;     ///< layout/schedules applied once its model compiled
+    QByteArray uncompiledBefore_; ///< the layout before a model that cannot compile was shown
     QMap<QString, QString> pendingSavedSchedules_; ///< what its project file holds of them
 
     ViewRegistry registry_;

@@ -168,9 +168,30 @@ void MainWindow::showUncompiledModel(const QString& path, std::shared_ptr<const 
                    nullptr, int(m->unsupported.size()))
                     .arg(name),
                 true);
-    if (auto* d = dock(QStringLiteral("GraphDock"))) d->show();
+    // The graph is all there is to see: it asks for the room of its whole
+    // drawing once laid out (the code view, with nothing to show, gives up
+    // its own). Properties, not the empty schedule editor, below it.
+    if (uncompiledBefore_.isEmpty()) uncompiledBefore_ = layout_->state();
+    {
+        const WindowLayout::Quiet quiet(layout_);
+        if (auto* d = dock(QStringLiteral("GraphDock"))) {
+            d->show();
+            d->raise();
+        }
+        if (auto* d = dock(QStringLiteral("PropertiesDock")); d && !d->isFloating()) {
+            d->show();
+            d->raise();
+        }
+    }
     pendingProject_ = Project();
     emit modelReady();
+}
+
+void MainWindow::leaveUncompiledLayout() {
+    if (uncompiledBefore_.isEmpty()) return;
+    const QByteArray before = uncompiledBefore_;
+    uncompiledBefore_.clear();
+    layout_->restore(before);
 }
 
 void MainWindow::compileModel(const QString& path, const QMap<QString, QString>& shapes, const QString& selectFunction,
@@ -208,6 +229,7 @@ void MainWindow::compileModel(const QString& path, const QMap<QString, QString>&
         this,
         [this, path, shapes, selectFunction, schedules, name](std::shared_ptr<const driver::CompiledModel> m) {
             const bool opened = path != session_->sourcePath() || session_->kind() != Session::Kind::Model;
+            leaveUncompiledLayout();
             session_->setModel(path, m, shapes);
             for (auto it = schedules.begin(); it != schedules.end(); ++it) session_->setEditedSchedule(it.key(), it.value());
             // Opened (not compiled again): the schedules its project file holds are the saved ones.
@@ -249,6 +271,7 @@ bool MainWindow::openScript(const QString& path) {
     addRecent(abs);
     projectPath_.clear(); // a file of its own, no project's
     session_->setSavedTuningSettings(session_->tuningSettings());
+    leaveUncompiledLayout();
     session_->setScript(abs, QString::fromUtf8(f.readAll()));
     showView(QStringLiteral("ScheduleDock"));
     return true;
@@ -270,7 +293,12 @@ bool MainWindow::openProject(const QString& path) {
 
 void MainWindow::applyProject(const Project& p, const QMap<QString, QString>& savedSchedules,
                               const QVariantMap& savedTuning) {
-    if (!p.windowState.isEmpty()) layout_->restore(p.windowState);
+    if (!p.windowState.isEmpty()) {
+        uncompiledBefore_.clear(); // the project's layout, not the one before an uncompiled model
+        layout_->restore(p.windowState);
+    } else if (p.modelPath.isEmpty()) {
+        leaveUncompiledLayout();
+    }
     if (!p.windowGeometry.isEmpty()) restoreGeometry(p.windowGeometry);
     session_->setTarget(p.target);
     session_->setRecordsPath(p.records);

@@ -36,6 +36,15 @@ struct UsefulSize {
     /// widget `size`, for a view that rearranges its panes to the room (the
     /// code view stacks them); 0: the key widget keeps its share of the view.
     QSize least{0, 0};
+    /// More room the view can use when chosen (a graph's whole drawing, of a
+    /// model whose graph is all there is to see), as far as the views beside
+    /// it keep their useful size; 0: its record's room shares alone.
+    QSize room{0, 0};
+    /// The view has nothing to show now (the code view of a model that cannot
+    /// compile): its room may go to the others. A side dock chosen beside an
+    /// idle central view takes the central view's room (WindowLayout hides it
+    /// until a layout is restored).
+    bool idle = false;
 };
 
 /// What the layout does when a chosen view's dock cannot give it its useful
@@ -96,6 +105,11 @@ struct ViewRecord {
     /// cannot give it beside the others, it fills the window
     /// (ViewPlacement::cramped). Optional: without it any size will do.
     std::function<UsefulSize(QWidget* self)> useful;
+    /// Optional: lets the view ask for room itself, as if it were chosen
+    /// (WindowLayout::giveRoom): the window passes `ask`, which the view calls
+    /// (the graph does when it drew a model that cannot compile: its drawing
+    /// is all there is to see).
+    std::function<void(QWidget* self, std::function<void()> ask)> asksForRoom;
 };
 
 /// The translation context of the view titles.

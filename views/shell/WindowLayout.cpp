@@ -32,10 +32,40 @@ bool WindowLayout::restore(const QByteArray& state) {
     restoreMaximised();
     room_ = {};
     const Quiet quiet(this);
+    if (centralHidden_) {
+        centralHidden_ = false;
+        beforeCentralHidden_.clear();
+        if (QWidget* central = window_->centralWidget()) central->show();
+    }
     return window_->restoreState(state);
 }
 
-QByteArray WindowLayout::state() const { return maximised_.isEmpty() ? window_->saveState() : beforeMaximise_; }
+QByteArray WindowLayout::state() const {
+    if (!maximised_.isEmpty()) return beforeMaximise_;
+    return centralHidden_ ? beforeCentralHidden_ : window_->saveState();
+}
+
+QString WindowLayout::centralId() const {
+    for (const ViewRecord& r : registry_->records())
+        if (r.placement.central) return r.id;
+    return {};
+}
+
+bool WindowLayout::takeIdleCentral(QDockWidget* dock) {
+    QWidget* central = window_->centralWidget();
+    const Qt::DockWidgetArea area = window_->dockWidgetArea(dock);
+    if (!central || !central->isVisible() || (area != Qt::LeftDockWidgetArea && area != Qt::RightDockWidgetArea) ||
+        !useful(centralId()).idle)
+        return false;
+    // (Hidden before, and shown since: a language change made a new central view.)
+    if (!centralHidden_) beforeCentralHidden_ = window_->saveState();
+    centralHidden_ = true;
+    const Quiet quiet(this);
+    // Without a visible central widget the side areas share its width.
+    central->hide();
+    QCoreApplication::sendPostedEvents(window_, QEvent::LayoutRequest);
+    return true;
+}
 
 // ---------------------------------------------------------------- maximising
 
@@ -72,7 +102,7 @@ void WindowLayout::maximise(const QString& id, QWidget* focus, const QByteArray&
         for (QDockWidget* d : *docks_)
             if (d != keep) d->hide();
         // Without a visible central widget the remaining dock takes the whole window.
-        if (QWidget* central = window_->centralWidget()) central->setVisible(!keep);
+        if (QWidget* central = window_->centralWidget()) central->setVisible(!keep && !centralHidden_);
         if (record->maximise) record->maximise(views_->value(id), focus);
     }
     if (focus) focus->setFocus();
@@ -85,7 +115,7 @@ void WindowLayout::restoreMaximised() {
     const ViewRecord* record = registry_->find(maximised_);
     {
         const Quiet quiet(this);
-        if (QWidget* central = window_->centralWidget()) central->show();
+        if (QWidget* central = window_->centralWidget()) central->setVisible(!centralHidden_);
         if (record && record->restore) record->restore(views_->value(maximised_));
         window_->restoreState(beforeMaximise_);
         // A view that filled the window because its dock had no room for it:
@@ -160,6 +190,12 @@ void WindowLayout::giveRoom(const QString& id, int attempt) {
     // rounds under way for it go on; a second would take the grown layout
     // for the one from before the choice.
     if (attempt == 0 && choosing_ == id) return;
+    // Beside a central view with nothing to show, a side dock takes its
+    // room first (the central view is hidden), then the rule goes on.
+    if (attempt == 0 && takeIdleCentral(d)) {
+        QTimer::singleShot(0, this, [this, id] { giveRoom(id, 0); });
+        return;
+    }
     const ViewPlacement& p = record->placement;
     const QSize now = d->size();
     // The rule: the room its record asks for when chosen, and at least the
@@ -170,6 +206,9 @@ void WindowLayout::giveRoom(const QString& id, int attempt) {
     QSize want = share;
     QSize need = now; // its useful size, whatever it costs the others
     if (const UsefulSize u = useful(id); u.widget) {
+        // The room it can use (a whole drawing), as far as the others can give it.
+        if (!u.room.isEmpty())
+            want = want.expandedTo(now + (u.room - u.widget->size()).expandedTo(QSize(0, 0)));
         const QSize lack = (u.size - u.widget->size()).expandedTo(QSize(0, 0));
         // The first round grows the dock by what the widget lacks (a lower
         // bound: scaling by the dock's size over a widget squeezed to a few
@@ -368,9 +407,7 @@ int WindowLayout::resizeBeside(QDockWidget* dock, int size, Qt::Orientation o, i
         spare << std::min(extent(d->geometry()) - 40, surplus(docks_->key(d), d, o));
         spareTotal += std::max(0, spare.back());
     }
-    QString centralId;
-    for (const ViewRecord& r : registry_->records())
-        if (r.placement.central) centralId = r.id;
+    const QString centralId = this->centralId();
     QWidget* central = window_->centralWidget();
     if (central && central->isVisible() && o == Qt::Horizontal && stacked(area))
         spareTotal += surplus(centralId, central, o);

@@ -67,10 +67,17 @@ public:
     /// Whether view `id`'s key widget has its useful size now; `why` says what it lacks.
     bool isUseful(const QString& id, QString* why = nullptr) const;
 
+    /// Whether the central view is hidden because it had nothing to show
+    /// (UsefulSize::idle) and a side dock chosen took its room; restore()
+    /// shows it again.
+    bool centralGivenAway() const { return centralHidden_; }
+
     /// Restores a layout made by saveState (a maximised view is restored
-    /// first, room given is forgotten); false when `state` is not one.
+    /// first, room given is forgotten, an idle central view hidden for a
+    /// dock's room is shown); false when `state` is not one.
     bool restore(const QByteArray& state);
-    /// The window's layout to save: with a view maximised, the one from before.
+    /// The window's layout to save: with a view maximised, or the idle
+    /// central view's room given to a dock, the one from before.
     QByteArray state() const;
     /// While one exists, dock changes are the window's own, not choices.
     class Quiet {
@@ -95,6 +102,11 @@ private:
     /// while the dock grows and the key widget still lacks room.
     void giveRoom(const QString& id, int attempt);
     void returnRoom(const QString& id);
+    /// A side dock chosen while the central view has nothing to show: hides
+    /// the central view so the dock's area takes its room; true when it did.
+    bool takeIdleCentral(QDockWidget* dock);
+    /// The central view's record id (empty: none).
+    QString centralId() const;
     /// Resizes `dock` along `o` towards `size`: as far as the docks in line
     /// with it (and the central view beside a side dock) keep their useful
     /// size, and to `least` whatever it costs them; returns the size asked.
@@ -108,6 +120,10 @@ private:
     const QMap<QString, QWidget*>* views_;
     const QMap<QString, QDockWidget*>* docks_;
     bool following_ = false;
+    /// The central view hidden for lack of anything to show, and the layout
+    /// from before (what state() saves meanwhile).
+    bool centralHidden_ = false;
+    QByteArray beforeCentralHidden_;
     /// Set while the window itself rearranges docks.
     bool busy_ = false;
     QString maximised_;

@@ -535,12 +535,19 @@ private slots:
         f.panel.selectNode(conv);
         QVERIFY2(f.properties.value("Time").contains("ms ("), qPrintable(f.properties.text()));
         QVERIFY(f.properties.value("Throughput").contains("GFLOP/s"));
+        // The Colour box is there with a profile (it has nothing to colour before).
+        QComboBox* colour = nullptr;
+        for (QComboBox* c : f.panel.findChildren<QComboBox*>())
+            if (c->itemText(0) == "Colour: time") colour = c;
+        QVERIFY(colour);
+        QTRY_VERIFY(colour->isVisible() && colour->width() >= colour->minimumSizeHint().width());
         if (const QByteArray dir = qgetenv("TESSEL_SCREENSHOT_DIR"); !dir.isEmpty())
             f.panel.grab().save(QString::fromLocal8Bit(dir) + "/graph-profile.png");
         // Another model: the times are gone.
         f.session.setModel(QStringLiteral("small.onnx"), model_);
         f.session.jobs()->waitForIdle();
         QVERIFY(f.session.profile().isEmpty());
+        QTRY_VERIFY(!colour->isVisible());
         for (int i = 0; i < f.panel.scene()->clusterItemCount(); ++i) QCOMPARE(f.panel.scene()->clusterItem(i)->heat(), -1.0);
     }
 
@@ -632,6 +639,146 @@ private slots:
             f.panel.fitToView();
             f.panel.grab().save(QString::fromLocal8Bit(dir) + "/graph-unsupported-dynquant.png");
         }
+    }
+
+    // If's branches collapse to one box each (its node count) and expand
+    // again: by double-clicking the cluster's label or the box, or all at
+    // once; the layout is Graphviz's again and the selection is kept.
+    void subgraphsCollapseAndExpand() {
+        auto shown = driver::importModelToShow(TESSEL_SOURCE_DIR "/tests/frontend/models/if.onnx", {});
+        Fixture f(std::make_shared<const driver::CompiledModel>(driver::uncompiledModel(shown.graph)));
+        auto doc = f.panel.document();
+        QVERIFY(doc && f.panel.hasSubgraphs());
+        GraphScene* scene = f.panel.scene();
+        int then = -1, other = -1;
+        for (size_t c = 0; c < doc->clusters.size(); ++c)
+            (doc->clusters[c].attr == "then_branch" ? then : other) = int(c);
+        QVERIFY(then >= 0 && other >= 0);
+        const int relu = indexOfOp(*doc, "then_relu"), choose = indexOfOp(*doc, "choose");
+        const std::vector<int> members = doc->clusters[size_t(then)].members; // x, Relu, t
+        QCOMPARE(members.size(), size_t(3));
+        auto settle = [&] {
+            QVERIFY(f.session.jobs()->waitForIdle());
+            QCoreApplication::processEvents();
+        };
+        auto inScene = [&](QGraphicsItem* item) { return item && scene->items().contains(item); };
+        f.panel.selectNode(relu);
+
+        // Collapsed by a double-click on its label: its boxes, edges and
+        // cluster are gone, one box with its node count stands in its place,
+        // the selection moves to that box.
+        ClusterItem* cluster = scene->clusterItem(then);
+        QTest::mouseDClick(f.panel.view()->viewport(), Qt::LeftButton, {},
+                           viewPos(f.panel, cluster->labelRect().center()));
+        settle();
+        QVERIFY(f.panel.isCollapsed(then));
+        for (int m : members) QVERIFY2(!scene->nodeItem(m), qPrintable(doc->nodes[size_t(m)].name));
+        int nodeItems = 0;
+        for (QGraphicsItem* item : scene->items()) nodeItems += item->type() == NodeItem::Type;
+        QCOMPARE(nodeItems, int(doc->nodes.size() - members.size()));
+        QVERIFY(!scene->clusterItem(then));
+        QVERIFY(inScene(scene->clusterItem(other)));
+        SubgraphItem* box = scene->summaryItem(then);
+        QVERIFY(inScene(box));
+        QCOMPARE(box->lines(), QStringList({"choose / then_branch", "1 node"}));
+        QCOMPARE(scene->selectedCluster(), then);
+        QCOMPARE(scene->selectedNode(), -1);
+        checkGeometry(scene->layoutInputUsed(), scene->layout()); // laid out by dot again, nothing overlapping
+        // Its edges meet the box: the outer x in, its output into the If.
+        const GraphFold& fold = scene->fold();
+        bool intoIf = false, fromX = false;
+        for (int e = 0; e < scene->edgeItemCount(); ++e) {
+            const auto [a, b] = fold.edgeEnds[size_t(e)];
+            intoIf = intoIf || (a == fold.summaryBox[size_t(then)] && b == fold.nodeBox[size_t(choose)]);
+            fromX = fromX || (b == fold.summaryBox[size_t(then)] && fold.nodeOf[size_t(a)] >= 0 &&
+                              doc->nodes[size_t(fold.nodeOf[size_t(a)])].name == "x");
+        }
+        QVERIFY(intoIf && fromX);
+        QVERIFY(box->rect().bottom() < scene->nodeItem(choose)->rect().top());
+        // In view, where the view put it (centred on the box).
+        QVERIFY(f.panel.view()->mapToScene(f.panel.view()->viewport()->rect()).boundingRect().contains(box->rect()));
+        // Search still finds a box inside: its subgraph's box is shown.
+        QCOMPARE(f.panel.search("then_relu"), 1);
+        QVERIFY(f.panel.view()->mapToScene(f.panel.view()->viewport()->rect()).boundingRect().intersects(box->rect()));
+        f.panel.search(QString());
+        if (const QByteArray dir = qgetenv("TESSEL_SCREENSHOT_DIR"); !dir.isEmpty())
+            f.panel.grab().save(QString::fromLocal8Bit(dir) + "/graph-if-collapsed.png");
+
+        // Expanded by a double-click on the box: all back, the box selected before selected again.
+        QTest::mouseDClick(f.panel.view()->viewport(), Qt::LeftButton, {}, viewPos(f.panel, box->rect().center()));
+        settle();
+        QVERIFY(!f.panel.isCollapsed(then));
+        QVERIFY(!scene->summaryItem(then));
+        for (int m : members) QVERIFY(inScene(scene->nodeItem(m)));
+        QVERIFY(inScene(scene->clusterItem(then)));
+        QCOMPARE(scene->edgeItemCount(), int(doc->edges.size()));
+        QCOMPARE(scene->selectedNode(), relu);
+
+        // All at once (the toolbar's and the context menu's action), and back.
+        f.panel.setAllCollapsed(true);
+        settle();
+        QVERIFY(f.panel.isCollapsed(then) && f.panel.isCollapsed(other));
+        QCOMPARE(scene->layout().clusters.size(), size_t(0));
+        QVERIFY(inScene(scene->summaryItem(other)));
+        QCOMPARE(scene->summaryItem(other)->lines().last(), QString("2 nodes"));
+        QCOMPARE(scene->selectedCluster(), then);
+        checkGeometry(scene->layoutInputUsed(), scene->layout());
+        f.panel.setAllCollapsed(false);
+        settle();
+        for (int i = 0; i < scene->nodeItemCount(); ++i) QVERIFY(inScene(scene->nodeItem(i)));
+        QCOMPARE(scene->selectedNode(), relu);
+    }
+
+    // The fold itself, on a hand-made document with a subgraph nested in
+    // another: collapsing the inner one puts its box in the outer cluster;
+    // collapsing the outer one hides both behind one box; edges are merged.
+    void foldsNestedSubgraphs() {
+        GraphDocument doc;
+        auto box = [&](GraphDocNode::Kind kind, int cluster) {
+            GraphDocNode n;
+            n.kind = kind;
+            n.cluster = cluster;
+            doc.nodes.push_back(n);
+            return int(doc.nodes.size()) - 1;
+        };
+        auto cluster = [&](int parent, int owner) {
+            GraphDocCluster c;
+            c.kind = GraphDocCluster::Kind::Subgraph;
+            c.parent = parent;
+            c.owner = owner;
+            c.name = QString("c%1").arg(doc.clusters.size());
+            doc.clusters.push_back(c);
+            return int(doc.clusters.size()) - 1;
+        };
+        const int in = box(GraphDocNode::Kind::Input, -1), loop = box(GraphDocNode::Kind::Op, -1);
+        const int body = cluster(-1, loop), branch = cluster(body, loop);
+        const int a = box(GraphDocNode::Kind::Op, body), b = box(GraphDocNode::Kind::Op, body);
+        const int c = box(GraphDocNode::Kind::Op, branch), d = box(GraphDocNode::Kind::Op, branch);
+        doc.edges = {{in, loop}, {in, a}, {a, b}, {b, loop}, {a, c}, {c, d}, {d, b}, {in, c}};
+        GraphFold all = GraphFold::of(doc);
+        QVERIFY(!all.any);
+        QCOMPARE(all.edgeOf.size(), doc.edges.size());
+        QCOMPARE(all.operators, (std::vector<int>{4, 2}));
+
+        GraphFold inner = GraphFold::of(doc, {branch});
+        QVERIFY(inner.isCollapsed(branch) && !inner.isCollapsed(body));
+        QCOMPARE(inner.nodeOf.size(), size_t(5)); // in, loop, a, b, the branch's box
+        QCOMPARE(inner.hiddenIn[size_t(c)], branch);
+        QCOMPARE(inner.clusterOf, std::vector<int>{body});
+        // a -> c and in -> c meet the box; c -> d is inside it; d -> b leaves it.
+        QCOMPARE(inner.edgeOf.size(), size_t(7));
+        GraphScene scene;
+        const LayoutInput li = scene.layoutInput(doc, inner);
+        QCOMPARE(li.nodes[size_t(inner.summaryBox[size_t(branch)])].cluster, inner.clusterBox[size_t(body)]);
+        checkGeometry(li, computeLayout(li));
+
+        GraphFold outer = GraphFold::of(doc, {body, branch});
+        QVERIFY(outer.isCollapsed(body) && !outer.isCollapsed(branch)); // inside the collapsed one
+        QCOMPARE(outer.nodeOf.size(), size_t(3)); // in, loop, the body's box
+        QCOMPARE(outer.hiddenIn[size_t(d)], body);
+        QVERIFY(outer.clusterOf.empty());
+        // in -> loop, in -> box (twice in the document), box -> loop.
+        QCOMPARE(outer.edgeOf.size(), size_t(3));
     }
 
     void exportsWriteValidFiles() {

@@ -26,6 +26,8 @@
 
 #include "frontend/OnnxBytes.h"
 
+#include <QAbstractItemView>
+#include <QComboBox>
 #include <QDialogButtonBox>
 #include <QDockWidget>
 #include <QDir>
@@ -337,6 +339,10 @@ void TestMainWindow::badFilesAreMessages() {
     QVERIFY(!w.openFile(QStringLiteral("/nonexistent/model.onnx")));
 }
 
+namespace {
+QByteArray dynamicWidthModel();
+} // namespace
+
 void TestMainWindow::uncompilableModelOpensAsAGraph() {
     // A model with an If (subgraphs) and a custom-domain operator opens with
     // its graph drawn, the opaque nodes marked and every unsupported
@@ -369,13 +375,92 @@ void TestMainWindow::uncompilableModelOpensAsAGraph() {
     for (int i = 0; i < g->scene()->nodeItemCount(); ++i) marked += g->scene()->nodeItem(i)->isUnsupported();
     QCOMPARE(marked, 2);
     QCOMPARE(g->scene()->clusterItemCount(), 2);
+    // The graph is all there is to see: it gets the room (the layout rule:
+    // the code view, with nothing to show, gives its room up and is hidden;
+    // Properties, not the empty schedule editor, below) and shows the whole
+    // drawing at a readable zoom, where its default dock cut the If off at the
+    // bottom. (At 1440 x 900, 100 % would cost Properties its six rows.)
+    QWidget* code = w.view(QStringLiteral("CodeView"));
+    QDockWidget* graphDock = w.dock(QStringLiteral("GraphDock"));
+    GraphView* gv = g->view();
+    auto wholeGraphShown = [&] {
+        const QRectF shown = gv->mapToScene(gv->viewport()->rect()).boundingRect();
+        return shown.contains(g->scene()->itemsBoundingRect());
+    };
+    QTRY_VERIFY_WITH_TIMEOUT(!code->isVisible() && wholeGraphShown(), 10000);
+    QTest::qWait(50); // the layout rule's last rounds
     if (const QByteArray dir = qgetenv("TESSEL_SCREENSHOT_DIR"); !dir.isEmpty())
         w.grab().save(QString::fromLocal8Bit(dir) + "/mainwindow-unsupported-if.png");
+    QVERIFY2(wholeGraphShown() && gv->zoom() >= 0.7 && gv->height() > graphDock->height() / 2,
+             qPrintable(QStringLiteral("zoom %1, view %2 x %3, drawing %4 x %5")
+                            .arg(gv->zoom())
+                            .arg(gv->viewport()->width())
+                            .arg(gv->viewport()->height())
+                            .arg(g->scene()->itemsBoundingRect().width())
+                            .arg(g->scene()->itemsBoundingRect().height())));
+    QVERIFY(w.windowLayout()->isUseful(QStringLiteral("GraphDock")));
+    QVERIFY(w.maximisedView().isEmpty()); // beside the others: Messages and Properties stay
+    QVERIFY(w.dock(QStringLiteral("MessagesDock"))->isVisible());
+    QVERIFY(!w.dock(QStringLiteral("PropertiesDock"))->visibleRegion().isEmpty());
+    // The stage box shows every stage's name whole when it is the one shown
+    // (it showed "importec"), however squeezed its toolbar, and its list
+    // every name whole.
+    auto stageNamesWhole = [](GraphPanel* panel) {
+        QComboBox* stage = panel->stageBox();
+        const int shown = stage->currentIndex();
+        QString cut;
+        for (int i = 0; i < stage->count(); ++i) {
+            stage->setCurrentIndex(i);
+            QCoreApplication::processEvents();
+            const int text = stage->fontMetrics().horizontalAdvance(stage->itemText(i));
+            if (stage->width() < text + 16)
+                cut += QStringLiteral("'%1' in %2 px; ").arg(stage->itemText(i)).arg(stage->width());
+            if (stage->view()->minimumWidth() < text)
+                cut += QStringLiteral("'%1' in its list; ").arg(stage->itemText(i));
+        }
+        stage->setCurrentIndex(shown);
+        return cut;
+    };
+    QCOMPARE(stageNamesWhole(g), QString());
+    // A language change rebuilds the views (a new code view too): the graph keeps the room.
+    w.setLanguage(QStringLiteral("ko"));
+    QTRY_VERIFY_WITH_TIMEOUT(!w.view(QStringLiteral("CodeView"))->isVisible() && w.windowLayout()->centralGivenAway(),
+                             10000);
+    w.setLanguage(QStringLiteral("en"));
+    QTRY_VERIFY_WITH_TIMEOUT(!w.view(QStringLiteral("CodeView"))->isVisible(), 10000);
+    code = w.view(QStringLiteral("CodeView"));
     // Running it says why it cannot run, listing both, and does not crash.
     const int shown = s->messages()->count();
     w.compileAndRunModel();
     QTRY_VERIFY_WITH_TIMEOUT(s->messages()->count() > shown && !s->jobs()->isRunning(QStringLiteral("run-model")), 60000);
     QVERIFY2(s->messages()->lastText().contains("2 constructs cannot be compiled"), qPrintable(s->messages()->lastText()));
+
+    // A model that compiles: the layout from before comes back, the code view with it.
+    QTemporaryDir dir;
+    const QString stem = dir.filePath(QStringLiteral("stem.onnx"));
+    {
+        QFile f(stem);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(dynamicWidthModel());
+    }
+    QSignalSpy compiled(&w, &MainWindow::modelReady);
+    w.openModel(stem, {{QStringLiteral("x"), QStringLiteral("1,3,48,64")}});
+    QVERIFY2(compiled.wait(120000), qPrintable(s->messages()->lastText()));
+    QVERIFY(!s->model()->functions.empty());
+    QTRY_VERIFY(code->isVisible());
+    QVERIFY(!w.windowLayout()->centralGivenAway());
+    QVERIFY2(graphDock->height() < w.height() / 2, qPrintable(QString::number(graphDock->height())));
+    QVERIFY(s->jobs()->waitForIdle(60000));
+    if (const QByteArray shots = qgetenv("TESSEL_SCREENSHOT_DIR"); !shots.isEmpty())
+        w.grab().save(QString::fromLocal8Bit(shots) + "/mainwindow-after-unsupported.png");
+    // Every stage of a compiled model ("after fold-constant (unchanged)"), in English and Korean.
+    QVERIFY(w.view<GraphPanel>()->stageBox()->count() > 2);
+    QCOMPARE(stageNamesWhole(w.view<GraphPanel>()), QString());
+    w.setLanguage(QStringLiteral("ko"));
+    QVERIFY(w.view<GraphPanel>()->stageBox()->itemText(0) != QStringLiteral("imported"));
+    QCOMPARE(stageNamesWhole(w.view<GraphPanel>()), QString());
+    QVERIFY(s->jobs()->waitForIdle(60000));
+    w.setLanguage(QStringLiteral("en"));
 }
 
 void TestMainWindow::firstWindowFitsTheScreen() {
