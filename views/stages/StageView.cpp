@@ -500,6 +500,7 @@ void StageView::showSelected() {
 void StageView::showDiff(int index, const SideBySide& diff, bool hasBefore) {
     const Entry& e = entries_[size_t(index)];
     if (hasBefore) {
+        before_->setCode({});
         before_->setCode(QString::fromStdString(diff.left));
         before_->setLineNumbers(QVector<int>(diff.leftLine.begin(), diff.leftLine.end()));
         beforeTitle_->setText(e.beforeTitle);
@@ -513,6 +514,10 @@ void StageView::showDiff(int index, const SideBySide& diff, bool hasBefore) {
                                                       : e.beforeTitle);
         stats_->clear();
     }
+    // A new document, not the old one kept because its text is equal (the
+    // pass before an unchanged one prints the same): its rows kept the
+    // previous diff's colours.
+    after_->setCode({});
     after_->setCode(QString::fromStdString(diff.right));
     // Original line numbers; filler rows stay unnumbered.
     after_->setLineNumbers(hasBefore ? QVector<int>(diff.rightLine.begin(), diff.rightLine.end()) : QVector<int>{});

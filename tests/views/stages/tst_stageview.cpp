@@ -114,7 +114,13 @@ class TestStageView : public QObject {
     views::Session session_;
     std::unique_ptr<StageView> view_;
 
-    bool waitForDiff() { return session_.jobs()->waitForIdle(30000); }
+    /// The diff job done and its result shown (delivered to the GUI thread
+    /// after the job ends: idle alone can leave the previous pass's diff).
+    bool waitForDiff() {
+        const bool idle = session_.jobs()->waitForIdle(30000);
+        QCoreApplication::processEvents();
+        return idle;
+    }
 
     QTreeWidgetItem* item(StageView::Group g, int row) { return view_->groupItem(g)->child(row); }
 
@@ -217,9 +223,11 @@ private slots:
         while (i < model_->graphStages.size() && model_->graphStages[i].changed)
             ++i;
         if (i == model_->graphStages.size()) QSKIP("every graph pass changed the small model");
+        QSignalSpy shown(view_.get(), &StageView::diffShown);
         QVERIFY(view_->selectPass(StageView::GraphPasses,
                                   QString::fromStdString(model_->graphStages[i].pass)));
         QVERIFY(waitForDiff());
+        QCOMPARE(shown.count(), 1);
         QCOMPARE(countColored(view_->beforeEditor()), 0);
         QCOMPARE(countColored(view_->afterEditor()), 0);
         QCOMPARE(view_->afterEditor()->toPlainText(), normalized(model_->graphStages[i].text.text));
