@@ -52,6 +52,20 @@ llvm::Value* keepNaN(llvm::IRBuilder<>& b, llvm::Value* x, llvm::Value* result) 
     return b.CreateSelect(b.CreateFCmpUNO(x, x), x, result);
 }
 
+/// e^r for x = n ln2 + r (Cody-Waite, |r| <= ln2/2): returns e^r and sets `n`
+/// (a float holding an integer); the caller scales by 2^n.
+llvm::Value* expOfRemainder(llvm::IRBuilder<>& b, llvm::Value* x, llvm::Value*& n) {
+    llvm::Type* ty = x->getType();
+    auto c = [&](double v) { return llvm::ConstantFP::get(ty, v); };
+    n = b.CreateUnaryIntrinsic(llvm::Intrinsic::floor, b.CreateFAdd(b.CreateFMul(x, c(1.44269504088896341)), c(0.5)));
+    // ln2 in two parts: n * 0.693359375 is exact for |n| <= 2^15.
+    llvm::Value* r = b.CreateFSub(x, b.CreateFMul(n, c(0.693359375)));
+    r = b.CreateFSub(r, b.CreateFMul(n, c(-2.12194440e-4)));
+    llvm::Value* p = horner(b, r, {1.9875691500e-4, 1.3981999507e-3, 8.3334519073e-3, 4.1665795894e-2,
+                                   1.6666665459e-1, 5.0000001201e-1});
+    return b.CreateFAdd(b.CreateFAdd(b.CreateFMul(p, b.CreateFMul(r, r)), r), c(1.0));
+}
+
 } // namespace
 
 llvm::Value* CodeGenLLVM::emitInlineExp(llvm::Value* x) {
@@ -62,15 +76,8 @@ llvm::Value* CodeGenLLVM::emitInlineExp(llvm::Value* x) {
     auto ci = [&](int v) { return llvm::ConstantInt::get(ity, v); };
     // Beyond these e^x is +inf or rounds to 0 in float.
     constexpr double kHi = 88.72283, kLo = -103.972;
-    llvm::Value* xc = clamp(b, x, kLo, kHi);
-    llvm::Value* n = b.CreateUnaryIntrinsic(llvm::Intrinsic::floor,
-                                            b.CreateFAdd(b.CreateFMul(xc, c(1.44269504088896341)), c(0.5)));
-    // ln2 in two parts: n * 0.693359375 is exact for |n| <= 2^15.
-    llvm::Value* r = b.CreateFSub(xc, b.CreateFMul(n, c(0.693359375)));
-    r = b.CreateFSub(r, b.CreateFMul(n, c(-2.12194440e-4)));
-    llvm::Value* p = horner(b, r, {1.9875691500e-4, 1.3981999507e-3, 8.3334519073e-3, 4.1665795894e-2,
-                                   1.6666665459e-1, 5.0000001201e-1});
-    llvm::Value* y = b.CreateFAdd(b.CreateFAdd(b.CreateFMul(p, b.CreateFMul(r, r)), r), c(1.0));
+    llvm::Value* n = nullptr;
+    llvm::Value* y = expOfRemainder(b, clamp(b, x, kLo, kHi), n);
     // 2^n = 2^(n/2) * 2^(n - n/2): n in [-150, 128] puts both halves in the normal range.
     llvm::Value* ni = b.CreateFPToSI(n, ity);
     llvm::Value* n1 = b.CreateAShr(ni, ci(1));
@@ -88,14 +95,8 @@ llvm::Value* CodeGenLLVM::emitInlineSigmoid(llvm::Value* x) {
     llvm::Type* ity = ty->getWithNewType(b.getInt32Ty());
     auto c = [&](double v) { return llvm::ConstantFP::get(ty, v); };
     // t = -x in [-87, 87]: n below is in [-126, 126], so 2^n is one normal float.
-    llvm::Value* t = clamp(b, b.CreateFNeg(x), -87.0, 87.0);
-    llvm::Value* n = b.CreateUnaryIntrinsic(llvm::Intrinsic::floor,
-                                            b.CreateFAdd(b.CreateFMul(t, c(1.44269504088896341)), c(0.5)));
-    llvm::Value* r = b.CreateFSub(t, b.CreateFMul(n, c(0.693359375)));
-    r = b.CreateFSub(r, b.CreateFMul(n, c(-2.12194440e-4)));
-    llvm::Value* p = horner(b, r, {1.9875691500e-4, 1.3981999507e-3, 8.3334519073e-3, 4.1665795894e-2,
-                                   1.6666665459e-1, 5.0000001201e-1});
-    llvm::Value* y = b.CreateFAdd(b.CreateFAdd(b.CreateFMul(p, b.CreateFMul(r, r)), r), c(1.0));
+    llvm::Value* n = nullptr;
+    llvm::Value* y = expOfRemainder(b, clamp(b, b.CreateFNeg(x), -87.0, 87.0), n);
     llvm::Value* scale = b.CreateBitCast(
         b.CreateShl(b.CreateAdd(b.CreateFPToSI(n, ity), llvm::ConstantInt::get(ity, 127)),
                     llvm::ConstantInt::get(ity, 23)),

@@ -9,6 +9,8 @@
 #include "frontend/TensorProto.h"
 #include "ir/Diagnostic.h"
 
+#include "common/ModelData.h"
+
 #include <QtTest>
 
 #include <filesystem>
@@ -21,16 +23,6 @@ using namespace tessel;
 namespace {
 
 const std::string kModels = std::string(TESSEL_SOURCE_DIR) + "/tests/frontend/models/recurrent/";
-
-std::vector<runtime::NDArray> readAll(const fs::path& dir, const char* prefix) {
-    std::vector<runtime::NDArray> out;
-    for (int i = 0;; ++i) {
-        fs::path p = dir / (std::string(prefix) + std::to_string(i) + ".pb");
-        if (!fs::exists(p)) break;
-        out.push_back(driver::toNDArray(*frontend::readTensorProto(p.string()).value));
-    }
-    return out;
-}
 
 } // namespace
 
@@ -58,19 +50,7 @@ void TestRecurrent::matchesNumpy() {
         layers += n->op == "LSTM" || n->op == "GRU" || n->op == "RNN";
     QCOMPARE(layers, 1);
     const driver::CompiledModel compiled = driver::compileGraph(g);
-    const fs::path data = kModels + name + "_data";
-    const auto inputs = readAll(data, "input_");
-    const auto expected = readAll(data, "output_");
-    QCOMPARE(compiled.plan.outputs.size(), expected.size());
-    const auto report = driver::runModel(compiled, inputs, expected);
-    std::string detail = report.error;
-    for (const auto& o : report.outputs)
-        detail += "\n  " + o.name + " " + o.type + ": max abs error " + std::to_string(o.maxAbsErr);
-    QVERIFY2(report.ok, detail.c_str());
-    for (const auto& o : report.outputs) {
-        QVERIFY(o.checked);
-        QVERIFY2(o.maxAbsErr < 1e-5, detail.c_str());
-    }
+    test::checkAgainstData(compiled, kModels + name + "_data", 1e-5);
 }
 
 QTEST_GUILESS_MAIN(TestRecurrent)
