@@ -5,9 +5,12 @@
 
 #include "graph/Graph.h"
 #include "graph/GraphPrinter.h"
+#include "ir/Diagnostic.h"
 
+#include <QString>
 #include <QtGlobal>
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -103,6 +106,16 @@ inline Graph oneNode(const std::string& op, const std::string& inputs, const std
     }
     g.setOutputs(g.addNode(op, ins, a, numOutputs, "n")->outputs());
     return g;
+}
+
+/// The message of the CompileError `f` throws, or an empty string.
+inline QString compileErrorOf(const std::function<void()>& f) {
+    try {
+        f();
+    } catch (const CompileError& e) {
+        return QString::fromUtf8(e.what());
+    }
+    return {};
 }
 
 } // namespace tessel::graph::test

@@ -37,15 +37,6 @@ const Node* find(const Graph& g, const std::string& op) {
     return nullptr;
 }
 
-QString error(const std::function<void()>& f) {
-    try {
-        f();
-    } catch (const CompileError& e) {
-        return QString::fromUtf8(e.what());
-    }
-    return {};
-}
-
 } // namespace
 
 class TestExpandQuantized : public QObject {
@@ -124,22 +115,22 @@ void TestExpandQuantized::qlinearConvRequantizes() {
 
 void TestExpandQuantized::inferenceRefuses() {
     QString m =
-        error([] { inferShapes(oneNode("MatMulInteger", "float32[2, 3];int8[3, 4]", "", 1)); });
+        compileErrorOf([] { inferShapes(oneNode("MatMulInteger", "float32[2, 3];int8[3, 4]", "", 1)); });
     QVERIFY2(m.contains("A float32[2, 3] must be int8 or uint8"), qPrintable(m));
-    m = error([] {
+    m = compileErrorOf([] {
         inferShapes(oneNode("MatMulInteger", "uint8[2, 3];int8[3, 4];const uint8[3]=1,2,3", "", 1));
     });
     QVERIFY2(m.contains("a_zero_point uint8[3] must be a scalar or hold 2 values"), qPrintable(m));
-    m = error([] {
+    m = compileErrorOf([] {
         inferShapes(oneNode("MatMulInteger", "uint8[2, 3];int8[3, 4];const int8[]=1", "", 1));
     });
     QVERIFY2(m.contains("input 2 has type int8, input 0 has uint8"), qPrintable(m));
-    m = error([] {
+    m = compileErrorOf([] {
         inferShapes(oneNode("ConvInteger", "uint8[1, 2, 5, 5];uint8[3, 2, 3, 3];const uint8[2]=1,2",
                             "", 1));
     });
     QVERIFY2(m.contains("x_zero_point uint8[2] must be a scalar"), qPrintable(m));
-    m = error([] {
+    m = compileErrorOf([] {
         inferShapes(
             oneNode("QLinearMatMul",
                     "uint8[2, 3];const float32[]=1;const uint8[]=0;uint8[4, 5];const float32[]=1;"

@@ -63,15 +63,6 @@ int count(const Graph& g, const std::string& op) {
                                           [&](const Ref<Node>& n) { return n->op == op; }));
 }
 
-QString error(const std::function<void()>& f) {
-    try {
-        f();
-    } catch (const CompileError& e) {
-        return QString::fromUtf8(e.what());
-    }
-    return {};
-}
-
 } // namespace
 
 class TestExpandRecurrent : public QObject {
@@ -174,20 +165,20 @@ void TestExpandRecurrent::unknownBatch() {
 void TestExpandRecurrent::refusals() {
     // A sequence length known only at run time cannot be unrolled.
     Graph dyn = layer("LSTM", "float32[?, 2, 3]", 4, {}, 2);
-    QString m = error([&] { expandRecurrent(dyn); });
+    QString m = compileErrorOf([&] { expandRecurrent(dyn); });
     QVERIFY2(m.contains("the sequence length of X float32[?, 2, 3] is not static"), qPrintable(m));
     QVERIFY2(m.contains("(LSTM)"), qPrintable(m));
     // Activations ONNX does not list, or too few of them.
     Attributes bad;
     bad.set("activations", std::string("Sigmoid,Swish"));
-    m = error([&] { layer("GRU", "float32[3, 2, 3]", 4, bad, 2); });
+    m = compileErrorOf([&] { layer("GRU", "float32[3, 2, 3]", 4, bad, 2); });
     QVERIFY2(m.contains("activation 'Swish' is not supported"), qPrintable(m));
     Attributes few;
     few.set("activations", std::string("Sigmoid"));
-    m = error([&] { layer("LSTM", "float32[3, 2, 3]", 4, few, 2); });
+    m = compileErrorOf([&] { layer("LSTM", "float32[3, 2, 3]", 4, few, 2); });
     QVERIFY2(m.contains("activations lists 1 functions, expected 3"), qPrintable(m));
     // Weights that do not fit the hidden size.
-    m = error([&] { layer("RNN", "float32[3, 2, 3]", 4, {}, 2).nodes(); });
+    m = compileErrorOf([&] { layer("RNN", "float32[3, 2, 3]", 4, {}, 2).nodes(); });
     QVERIFY(m.isEmpty());
     Graph g("t");
     Value x = g.addInput("x", type("float32[3, 2, 3]"));
@@ -198,11 +189,11 @@ void TestExpandRecurrent::refusals() {
                   {x, g.addConstant("w", filled({1, 4, 3})), g.addConstant("r", filled({1, 4, 4}))},
                   h, 2, "rnn")
             ->outputs());
-    m = error([&] { inferShapes(g); });
+    m = compileErrorOf([&] { inferShapes(g); });
     QVERIFY2(m.contains("W float32[1, 4, 3] must be float32[1, 5, 3]"), qPrintable(m));
     Attributes dir;
     dir.set("direction", std::string("sideways"));
-    m = error([&] { layer("RNN", "float32[3, 2, 3]", 4, dir, 2); });
+    m = compileErrorOf([&] { layer("RNN", "float32[3, 2, 3]", 4, dir, 2); });
     QVERIFY2(m.contains("direction 'sideways' is not one of forward, reverse, bidirectional"),
              qPrintable(m));
 }

@@ -215,6 +215,95 @@ struct Work {
     bool alive = true;
 };
 
+/// What the diamond step reads of the walk: the operators in topological
+/// order, their positions and readers, the graph outputs, and how each node
+/// joined its group in the walk.
+struct FusionWalk {
+    const std::vector<Ref<Node>>& nodes;
+    std::unordered_map<const Node*, size_t>& pos;
+    std::unordered_map<const Node*, std::vector<const Node*>>& consumers;
+    const std::unordered_set<const Node*>& isOutput;
+    const std::unordered_map<const Node*, const Node*>& joinedVia;
+};
+
+/// The diamond step (see the comment at the top): merges into a group the
+/// groups between its exit and the exit's immediate post-dominator, until
+/// nothing changes. `viaDiamond` records, for each node merged so that has
+/// no producer it followed, the exit and post-dominator that merged it.
+void mergeDiamonds(const FusionWalk& walk, const FuseOpsOptions& options, std::vector<Work>& work,
+                   std::unordered_map<const Node*, size_t>& groupOf,
+                   std::unordered_map<const Node*, std::pair<const Node*, const Node*>>& viaDiamond) {
+    const auto& nodes = walk.nodes;
+    auto& pos = walk.pos;
+    auto& consumers = walk.consumers;
+    const auto& isOutput = walk.isOutput;
+    const auto& joinedVia = walk.joinedVia;
+    const auto ipdom = postDominators(nodes, consumers, isOutput);
+    auto exitOf = [&](const Work& w) {
+        const Node* e = w.members.front();
+        for (const Node* m : w.members)
+            if (pos[m] > pos[e]) e = m;
+        return e;
+    };
+    bool changed = true;
+    while (changed) {
+        changed = false;
+        for (size_t gi = 0; gi < work.size(); ++gi) {
+            Work& w = work[gi];
+            if (!w.alive || w.pattern == OpPattern::Opaque) continue;
+            const Node* e = exitOf(w);
+            const Node* d = ipdom.at(e);
+            if (!d || isOutput.count(e) || consumers[e].size() < 2) continue;
+            // The nodes on a path from e to d: reached from e, and reaching d.
+            std::unordered_set<const Node*> fromE{e}, region;
+            for (size_t i = pos[e]; i <= pos[d]; ++i) {
+                const Node* n = nodes[i].get();
+                if (!fromE.count(n)) continue;
+                for (const Node* c : consumers[n])
+                    if (pos[c] <= pos[d]) fromE.insert(c);
+            }
+            std::unordered_set<const Node*> toD{d};
+            for (size_t i = pos[d] + 1; i-- > pos[e];) {
+                const Node* n = nodes[i].get();
+                for (const Node* c : consumers[n])
+                    if (toD.count(c)) {
+                        toD.insert(n);
+                        break;
+                    }
+                if (n != e && fromE.count(n) && toD.count(n)) region.insert(n);
+            }
+            // Every group on the paths merges whole: each member must fit after w.
+            std::set<size_t> groups;
+            for (const Node* n : region)
+                groups.insert(groupOf.at(n));
+            size_t size = w.members.size();
+            OpPattern merged = w.pattern;
+            bool fits = !groups.count(gi);
+            for (size_t oi : groups) {
+                std::string why;
+                const OpPattern limit = w.pattern <= OpPattern::Injective ? OpPattern::Injective
+                                                                          : OpPattern::Broadcast;
+                fits = fits && work[oi].pattern <= limit &&
+                       allowed(w.pattern, work[oi].pattern, options, why);
+                size += work[oi].members.size();
+                merged = std::max(merged, work[oi].pattern);
+            }
+            if (!fits || size > static_cast<size_t>(options.maxDepth)) continue;
+            for (size_t oi : groups) {
+                for (const Node* m : work[oi].members) {
+                    w.members.push_back(m);
+                    groupOf[m] = gi;
+                    if (!joinedVia.count(m)) viaDiamond[m] = {e, d};
+                }
+                work[oi].members.clear();
+                work[oi].alive = false;
+            }
+            w.pattern = merged;
+            changed = true;
+        }
+    }
+}
+
 std::string lower(const std::string& s) {
     std::string r = s;
     for (char& c : r)
@@ -363,72 +452,8 @@ FusionPlan planFusion(const Graph& g, const FuseOpsOptions& options) {
 
     // Diamonds: merge the groups between a group's exit and its immediate
     // post-dominator (see the comment at the top).
-    if (options.fuseDiamonds) {
-        const auto ipdom = postDominators(nodes, consumers, isOutput);
-        auto exitOf = [&](const Work& w) {
-            const Node* e = w.members.front();
-            for (const Node* m : w.members)
-                if (pos[m] > pos[e]) e = m;
-            return e;
-        };
-        bool changed = true;
-        while (changed) {
-            changed = false;
-            for (size_t gi = 0; gi < work.size(); ++gi) {
-                Work& w = work[gi];
-                if (!w.alive || w.pattern == OpPattern::Opaque) continue;
-                const Node* e = exitOf(w);
-                const Node* d = ipdom.at(e);
-                if (!d || isOutput.count(e) || consumers[e].size() < 2) continue;
-                // The nodes on a path from e to d: reached from e, and reaching d.
-                std::unordered_set<const Node*> fromE{e}, region;
-                for (size_t i = pos[e]; i <= pos[d]; ++i) {
-                    const Node* n = nodes[i].get();
-                    if (!fromE.count(n)) continue;
-                    for (const Node* c : consumers[n])
-                        if (pos[c] <= pos[d]) fromE.insert(c);
-                }
-                std::unordered_set<const Node*> toD{d};
-                for (size_t i = pos[d] + 1; i-- > pos[e];) {
-                    const Node* n = nodes[i].get();
-                    for (const Node* c : consumers[n])
-                        if (toD.count(c)) {
-                            toD.insert(n);
-                            break;
-                        }
-                    if (n != e && fromE.count(n) && toD.count(n)) region.insert(n);
-                }
-                // Every group on the paths merges whole: each member must fit after w.
-                std::set<size_t> groups;
-                for (const Node* n : region)
-                    groups.insert(groupOf.at(n));
-                size_t size = w.members.size();
-                OpPattern merged = w.pattern;
-                bool fits = !groups.count(gi);
-                for (size_t oi : groups) {
-                    std::string why;
-                    const OpPattern limit = w.pattern <= OpPattern::Injective ? OpPattern::Injective
-                                                                              : OpPattern::Broadcast;
-                    fits = fits && work[oi].pattern <= limit &&
-                           allowed(w.pattern, work[oi].pattern, options, why);
-                    size += work[oi].members.size();
-                    merged = std::max(merged, work[oi].pattern);
-                }
-                if (!fits || size > static_cast<size_t>(options.maxDepth)) continue;
-                for (size_t oi : groups) {
-                    for (const Node* m : work[oi].members) {
-                        w.members.push_back(m);
-                        groupOf[m] = gi;
-                        if (!joinedVia.count(m)) viaDiamond[m] = {e, d};
-                    }
-                    work[oi].members.clear();
-                    work[oi].alive = false;
-                }
-                w.pattern = merged;
-                changed = true;
-            }
-        }
-    }
+    if (options.fuseDiamonds)
+        mergeDiamonds({nodes, pos, consumers, isOutput, joinedVia}, options, work, groupOf, viaDiamond);
 
     // Final groups, ordered by their exit (last) member: a topological order of groups.
     std::vector<size_t> order;

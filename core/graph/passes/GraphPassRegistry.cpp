@@ -24,16 +24,9 @@ std::string boolText(bool b) {
     return b ? "true" : "false";
 }
 
-} // namespace
-
-void registerGraphPasses(GraphPassRegistry& passes) {
-    registerGraphPasses(passes, defaultOpRegistry());
-}
-
-void registerGraphPasses(GraphPassRegistry& passes, const OpRegistry& opRegistry) {
-    // The records hold the operator registry by pointer (it outlives them).
-    const OpRegistry* ops = &opRegistry;
-
+/// Typing and expansion: every value typed, recurrent layers and integer
+/// products rewritten into primitive operators, constants folded.
+void addTypingPasses(GraphPassRegistry& passes, const OpRegistry* ops) {
     passes.add(GraphPassInfo{
         "infer-shapes",
         "Infer the element type and shape of every value from the inputs and constants.",
@@ -128,7 +121,10 @@ void registerGraphPasses(GraphPassRegistry& passes, const OpRegistry& opRegistry
             return foldConstant(g, o);
         },
     });
+}
 
+/// Simplification for inference, weights folded, layouts chosen, the graph cleaned.
+void addSimplifyingPasses(GraphPassRegistry& passes, const OpRegistry* ops) {
     passes.add(GraphPassInfo{
         "simplify-inference",
         "Turn BatchNormalization into a multiply and an add; remove Dropout and Identity.",
@@ -247,7 +243,10 @@ void registerGraphPasses(GraphPassRegistry& passes, const OpRegistry& opRegistry
             return deadCodeElimination(g, o);
         },
     });
+}
 
+/// Fusion: the partition into fused functions.
+void addFusionPass(GraphPassRegistry& passes, const OpRegistry* ops) {
     passes.add(GraphPassInfo{
         "fuse-ops",
         "Group operators into fused functions with TVM's rules; annotate fuse.group/function.",
@@ -306,7 +305,20 @@ void registerGraphPasses(GraphPassRegistry& passes, const OpRegistry& opRegistry
             return fuseOps(g, o);
         },
     });
+}
 
+} // namespace
+
+void registerGraphPasses(GraphPassRegistry& passes) {
+    registerGraphPasses(passes, defaultOpRegistry());
+}
+
+void registerGraphPasses(GraphPassRegistry& passes, const OpRegistry& opRegistry) {
+    // The records hold the operator registry by pointer (it outlives them).
+    const OpRegistry* ops = &opRegistry;
+    addTypingPasses(passes, ops);
+    addSimplifyingPasses(passes, ops);
+    addFusionPass(passes, ops);
 }
 
 const GraphPassRegistry& builtinGraphPasses() {
