@@ -47,10 +47,17 @@ prepare)
 run)
     test -x "$out/bin/tessel-run" || { echo "no $out: run 'scripts/gpu-check.sh prepare' first" >&2; exit 2; }
     nvidia-smi --query-gpu=name,driver_version --format=csv,noheader || true
+    # The driver's library is not always on the loader's path (a read-only mount).
+    ldconfig -p | grep -q libcuda.so.1 || for d in /usr/local/nvidia/lib64 /usr/local/nvidia/lib /usr/lib/x86_64-linux-gnu; do
+        test -e "$d/libcuda.so.1" && export LD_LIBRARY_PATH="$d${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" && break
+    done
+    run() { timeout 120 "$out/bin/tessel-run" "$@"; }  # a hung kernel must not take the lease
     {
+        echo "== tessel-run --device"
+        run --device || echo "FAILED: tessel-run --device"
         for d in "$out"/*-512 "$out"/*-4096; do
             echo "== $(basename "$d")"
-            "$out/bin/tessel-run" "$d" --repeat 20 || echo "FAILED: $d"
+            run "$d" --repeat 20 || echo "FAILED ($?): $d"
         done
         echo "== cuBLAS SGEMM 4096^3 (PyTorch, FP32, TF32 off)"
         python3 - <<'PY' || echo "no PyTorch here: cuBLAS not measured"
@@ -68,7 +75,7 @@ times.sort(); ms = times[len(times) // 2]
 print(f"latency {ms:.4f} ms (median of 20, CUDA events), {2 * n**3 / (ms * 1e6):.1f} GFLOP/s")
 PY
         echo "== ResNet-18 on the GPU (Tessel, default GPU schedule)"
-        "$out/bin/tessel-run" "$out/resnet18-gpu" --repeat 20 --save-outputs "$out/resnet18-got" || echo "FAILED: resnet18"
+        run "$out/resnet18-gpu" --repeat 50 --save-outputs "$out/resnet18-got" || echo "FAILED ($?): resnet18"
         python3 - "$out" <<'PY' || echo "no numpy here: ResNet-18 outputs not compared"
 import sys, numpy as np
 out = sys.argv[1]
@@ -95,6 +102,7 @@ times.sort()
 print(f"latency {times[len(times) // 2]:.3f} ms (median of 50, CUDA events)")
 PY
     } 2>&1 | tee "$out/results.txt"
+    test -n "${OUT:-}" && cp "$out/results.txt" "$OUT/" || true
     ;;
 *)
     echo "usage: scripts/gpu-check.sh prepare|run" >&2

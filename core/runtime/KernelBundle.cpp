@@ -1,5 +1,6 @@
 #include "runtime/KernelBundle.h"
 
+#include "runtime/ExportedModel.h"
 #include "runtime/OutputCheck.h"
 #include "runtime/ReadFile.h"
 
@@ -14,7 +15,9 @@
 namespace tessel::runtime {
 
 bool KernelBundle::isBundle(const std::string& dir) {
-    return std::filesystem::exists(std::filesystem::path(dir) / "kernels.json");
+    // A model exported for a GPU has a launch table of the same name beside its plan.
+    const std::filesystem::path root(dir);
+    return std::filesystem::exists(root / "kernels.json") && !std::filesystem::exists(root / kExportPlan);
 }
 
 std::string KernelBundle::json() const {

@@ -41,7 +41,8 @@ struct KernelBundle {
     static KernelBundle load(const std::string& dir);
     /// The launch table's JSON text (what load() reads).
     std::string json() const;
-    /// True when DIR holds a kernel bundle (a kernels.json).
+    /// True when DIR holds a kernel bundle: a kernels.json and no model plan
+    /// (a model exported for a GPU has both).
     static bool isBundle(const std::string& dir);
 };
 

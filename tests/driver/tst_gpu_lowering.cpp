@@ -303,6 +303,15 @@ s[B].bind(s[B].op.axis[1], te.thread_axis("threadIdx.x"))
         QVERIFY(f.open(QIODevice::WriteOnly));
         f.write(R"({"format": "tessel-kernel-bundle", "version": 2})");
         f.close();
+        QVERIFY(runtime::KernelBundle::isBundle(dir.path().toStdString()));
+        {
+            // A model exported for a GPU has a launch table of the same name beside its plan:
+            // tessel-run must run it as a model, not refuse it as a bundle.
+            QFile plan(dir.filePath("plan.json"));
+            QVERIFY(plan.open(QIODevice::WriteOnly));
+        }
+        QVERIFY(!runtime::KernelBundle::isBundle(dir.path().toStdString()));
+        QFile::remove(dir.filePath("plan.json"));
         try {
             runtime::KernelBundle::load(dir.path().toStdString());
             QFAIL("a bundle of version 2 loaded");
