@@ -12,7 +12,10 @@
 #                                  at 4096^3 through PyTorch (FP32, TF32 off) for the ratio,
 #                                  ResNet-18 on the GPU checked against the CPU's outputs
 #                                  (<= 1e-3 x max |output|) and timed, and PyTorch eager
-#                                  ResNet-18 batch 1 FP32 where torchvision is there;
+#                                  ResNet-18 batch 1 FP32 where torchvision is there, and a
+#                                  round of offline trials of resources/templates/gemm_cuda.te
+#                                  at 4096^3 (TRIALS, default 64): bring results.json back
+#                                  into build/gpu-check/trials-4096/ and import it;
 #                                  writes build/gpu-check/results.txt
 #
 # Carry build/gpu-check to the GPU host (about 55 MiB, most of it ResNet-18's weights;
@@ -37,6 +40,10 @@ prepare)
         resize "$f" 4096 > "$out/$name-4096.te"
         build/bin/tesselc compile "$out/$name-4096.te" --target "cuda -mcpu=sm_90" --no-expected -o "$out/$name-4096"
     done
+    # A tuning round of the GPU GEMM template at 4096^3, measured there, imported here later
+    # (tesselc tune --import-trials build/gpu-check/trials-4096 --records F, with results.json back).
+    build/bin/tesselc tune resources/templates/gemm_cuda.te --target "cuda -mcpu=sm_90" --workload M=4096,N=4096,K=4096 \
+        --trials "${TRIALS:-64}" --records "${RECORDS:-$out/gemm_cuda-records.json}" --export-trials "$out/trials-4096" --no-expected
     build/bin/tesselc zoo resnet18 -o "$out/resnet18.onnx"
     build/bin/tesselc compile "$out/resnet18.onnx" --target "cuda -mcpu=sm_90" -o "$out/resnet18-gpu"
     build/bin/tesselc compile "$out/resnet18.onnx" -o "$out/resnet18-cpu"
@@ -59,6 +66,8 @@ run)
             echo "== $(basename "$d")"
             run "$d" --repeat 20 || echo "FAILED ($?): $d"
         done
+        echo "== offline trials: gemm_cuda.te at 4096^3"
+        timeout 300 "$out/bin/tessel-run" "$out/trials-4096" --repeat 10 || echo "FAILED ($?): trials"
         echo "== cuBLAS SGEMM 4096^3 (PyTorch, FP32, TF32 off)"
         python3 - <<'PY' || echo "no PyTorch here: cuBLAS not measured"
 import torch
@@ -103,6 +112,7 @@ print(f"latency {times[len(times) // 2]:.3f} ms (median of 50, CUDA events)")
 PY
     } 2>&1 | tee "$out/results.txt"
     test -n "${OUT:-}" && cp "$out/results.txt" "$OUT/" || true
+    test -n "${OUT:-}" && test -f "$out/trials-4096/results.json" && cp "$out/trials-4096/results.json" "$OUT/trials-4096-results.json" || true
     ;;
 *)
     echo "usage: scripts/gpu-check.sh prepare|run" >&2

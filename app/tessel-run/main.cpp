@@ -10,11 +10,14 @@
 #include "runtime/KernelBundle.h"
 #include "runtime/ThreadPool.h"
 #include "runtime/TimeEvaluator.h"
+#include "runtime/TrialBatch.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <stdexcept>
 #include <string>
 
@@ -23,7 +26,9 @@ using namespace tessel;
 namespace {
 
 const char* kUsage = "usage: tessel-run DIR [--threads N] [--repeat R] [--save-outputs OUTDIR]\n"
-                     "  DIR: a model (tesselc compile) or a GPU kernel bundle (tesselc compile F.te --target cuda)\n"
+                     "  DIR: a model (tesselc compile), a GPU kernel bundle (tesselc compile F.te --target cuda)\n"
+                     "       or a batch of offline trials (tesselc tune F.te --target cuda --export-trials DIR):\n"
+                     "       every trial measured, DIR/results.json written for tesselc tune --import-trials\n"
                      "       tessel-run --device\n"
                      "  --repeat 0: one run, not timed\n"
                      "  --save-outputs: OUTDIR/output<i>.bin, output i's elements (row-major, little-endian)\n"
@@ -77,6 +82,20 @@ int runBundle(const std::string& dir, int repeat, const std::string& saveDir) {
     return r.ok ? 0 : 1;
 }
 
+/// A batch of offline trials (`tesselc tune --export-trials DIR`): every
+/// bundle measured on cuda:0, DIR/results.json for `tesselc tune --import-trials`.
+int runTrials(const std::string& dir, int repeat) {
+    const runtime::Device gpu = runtime::Device::cuda(0);
+    auto& api = static_cast<runtime::CudaDeviceAPI&>(runtime::deviceAPI(gpu));
+    std::printf("trials in %s on %s\n", dir.c_str(), api.describe(0).c_str());
+    std::fflush(stdout);
+    auto results = runtime::runTrialBatch(dir, gpu, std::max(1, repeat), std::cout);
+    int failed = 0;
+    for (auto& r : results) failed += r.error != "none";
+    std::printf("%zu trials, %d failed -> %s/%s\n", results.size(), failed, dir.c_str(), runtime::kTrialResults);
+    return 0;
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -107,6 +126,7 @@ int main(int argc, char** argv) {
         return 2;
     }
     try {
+        if (runtime::isTrialBatch(dir)) return runTrials(dir, repeat);
         if (runtime::KernelBundle::isBundle(dir)) return runBundle(dir, repeat, saveDir);
         if (threads > 0) runtime::ThreadPool::global().setNumThreads(threads);
         auto model = runtime::loadExportedModel(dir);

@@ -3,6 +3,7 @@
 #include "codegen/CodeGenLLVM.h"
 #include "codegen/Target.h"
 #include "CompareCommand.h"
+#include "TrialCommands.h"
 #include "TuneCommands.h"
 #include "driver/Context.h"
 #include "tune/Features.h"
@@ -87,6 +88,14 @@ commands:
                                     a run on an F that has trials of the workload resumes (N
                                     counts them). --threads: the kernels' threads; measured in a
                                     tessel-rpc server child or on a device like run
+  tune FILE.te --target cuda --trials N --records F --export-trials DIR [--workload ...]
+        [--tuner ...] [--seed S] [--no-expected]
+  tune --import-trials DIR --records F
+                                    offline trials, for a GPU host this machine cannot reach:
+                                    export writes the N configurations the tuner would measure
+                                    next (its model trained on F) as kernel bundles in DIR;
+                                    `tessel-run DIR` on the host measures them; import appends
+                                    the results to F. Repeat for more rounds
   records F [--best] [--json]       summarise a records file per workload (trials, failures by
                                     kind, best and default GFLOP/s); --best: the best record of
                                     each workload, as JSON lines
@@ -172,6 +181,8 @@ struct Args {
     /// run/ladder: measure in this process instead of a local tessel-rpc server.
     bool inProcess = false;
     bool noExpected = false;
+    /// tune: offline trials for a GPU host this machine cannot reach.
+    std::string exportTrials, importTrials;
     /// run: measure on a device (HOST:PORT), with this token file.
     std::string rpc, rpcTokenFile;
     /// run/ladder: a device of key rpcKey from the tracker at rpcTracker.
@@ -270,6 +281,8 @@ Args parseArgs(int argc, char** argv) {
         }
         else if (s == "--profile") a.profile = true;
         else if (s == "--records") a.records = value();
+        else if (s == "--export-trials") a.exportTrials = value();
+        else if (s == "--import-trials") a.importTrials = value();
         else if (s == "--records-a") a.recordsA = value();
         else if (s == "--records-b") a.recordsB = value();
         else if (s == "--threads-a") a.threadsA = number();
@@ -603,7 +616,38 @@ int cmdRunModel(const Args& a) {
 }
 
 /// `tune FILE.te`: TuneCommands.cpp, measured where run measures.
+/// `tune --export-trials DIR` / `--import-trials DIR`: TrialCommands.cpp.
+int cmdTrials(const Args& a) {
+    if (a.records.empty()) throw UsageError("tune needs --records FILE (every trial is appended to it)");
+    cli::TrialArgs t;
+    t.records = a.records;
+    if (!a.importTrials.empty()) {
+        if (!a.exportTrials.empty()) throw UsageError("--export-trials and --import-trials are two steps: give one");
+        t.dir = a.importTrials;
+        return cli::importTrials(t);
+    }
+    if (!a.file.ends_with(".te")) throw UsageError("--export-trials tunes a .te template");
+    if (a.trials <= 0) throw UsageError("tune needs --trials N (N > 0)");
+    if (a.workloads.size() > 1) throw UsageError("--export-trials takes one --workload (one batch per workload)");
+    t.file = a.file;
+    t.dir = a.exportTrials;
+    t.workload = a.workload;
+    t.tuner = a.tuner;
+    t.costModel = a.costModel;
+    t.features = a.features;
+    t.trials = a.trials;
+    t.seed = a.seed;
+    t.expected = !a.noExpected;
+    t.target = requestFor(a).target;
+    try {
+        return cli::exportTrials(t, driver::Context::builtin().costModels());
+    } catch (const std::invalid_argument& e) {
+        throw UsageError(e.what());
+    }
+}
+
 int cmdTune(const Args& a) {
+    if (!a.exportTrials.empty() || !a.importTrials.empty()) return cmdTrials(a);
     if (a.file.empty()) throw UsageError("no .te template or model given");
     if (a.records.empty()) throw UsageError("tune needs --records FILE (every trial is appended to it)");
     if (a.trials <= 0) throw UsageError("tune needs --trials N (N > 0)");

@@ -70,6 +70,10 @@ public:
     /// The workload parameters with the values this task uses, in declaration order.
     const std::vector<te::script::WorkloadParam>& workloadParams() const { return params_; }
 
+    /// The function `config` makes, lowered for the target (what
+    /// instantiate() builds); offline trials export it as a kernel bundle.
+    LoweredFunction lowered(const tune::Config& config) const { return lower(config, {}); }
+
 private:
     /// Runs the script with `config` and lowers the chosen function.
     LoweredFunction lower(const tune::Config& config, const LowerOptions& lowerOptions,

@@ -133,6 +133,37 @@ int Tuner::transfer(const Records& records) {
     return used;
 }
 
+std::vector<int64_t> Tuner::propose(int n) {
+    std::vector<int64_t> batch;
+    const int64_t def = space_.defaultIndex();
+    if (n > 0 && options_.measureDefault && !visited_.count(def) && space_.valid(def)) {
+        visited_.insert(def);
+        batch.push_back(def);
+    }
+    if (int(batch.size()) < n)
+        for (int64_t i : search_->nextBatch(n - int(batch.size()))) batch.push_back(i);
+    return batch;
+}
+
+Record Tuner::recordOf(int64_t index, const MeasureResult& m, int trial) const {
+    Record r;
+    r.workload = task_.workload();
+    r.target = task_.target();
+    r.config = m.config;
+    r.values = space_.describe(index);
+    r.isDefault = index == space_.defaultIndex();
+    r.costs = m.costs;
+    r.error = m.error;
+    r.message = m.message;
+    r.flops = task_.flops();
+    r.threads = m.threads;
+    r.tuner = options_.tuner;
+    r.trial = trial;
+    r.timestamp = m.timestamp;
+    r.version = tesselVersion();
+    return r;
+}
+
 TuneResult Tuner::run(Measurer& measurer, RecordWriter* writer, const std::function<void(const TrialEvent&)>& onTrial,
                       const TuneControl* control) {
     TuneResult result;
@@ -156,14 +187,8 @@ TuneResult Tuner::run(Measurer& measurer, RecordWriter* writer, const std::funct
 
     while (done_ < budget && !stopNow() && !earlyStop()) {
         const int n = std::min(options_.batchSize, budget - done_);
-        std::vector<int64_t> batch;
         const int64_t def = space_.defaultIndex();
-        if (options_.measureDefault && !visited_.count(def) && space_.valid(def)) {
-            visited_.insert(def);
-            batch.push_back(def);
-        }
-        if (int(batch.size()) < n)
-            for (int64_t i : search_->nextBatch(n - int(batch.size()))) batch.push_back(i);
+        const std::vector<int64_t> batch = propose(n);
         if (batch.empty()) {
             result.exhausted = true;
             break;
@@ -188,24 +213,7 @@ TuneResult Tuner::run(Measurer& measurer, RecordWriter* writer, const std::funct
             account(index, g, m.ok(), isDefault, trial);
             learned.push_back({index, m.ok() ? g : 0.0});
 
-            if (writer) {
-                Record r;
-                r.workload = task_.workload();
-                r.target = task_.target();
-                r.config = m.config;
-                r.values = space_.describe(index);
-                r.isDefault = isDefault;
-                r.costs = m.costs;
-                r.error = m.error;
-                r.message = m.message;
-                r.flops = task_.flops();
-                r.threads = m.threads;
-                r.tuner = options_.tuner;
-                r.trial = trial;
-                r.timestamp = m.timestamp;
-                r.version = tesselVersion();
-                writer->write(r);
-            }
+            if (writer) writer->write(recordOf(index, m, trial));
             if (onTrial) {
                 TrialEvent e;
                 e.trial = trial;

@@ -165,6 +165,15 @@ public:
     TuneResult run(Measurer& measurer, RecordWriter* writer = nullptr,
                    const std::function<void(const TrialEvent&)>& onTrial = {}, const TuneControl* control = nullptr);
 
+    /// The configurations (space indices) the search measures next, at most
+    /// n: the default first while it has no trial, then the search's choice.
+    /// They count as visited. run() measures these batches; offline trials
+    /// (driver/OfflineTrials.h) export them for a device measured elsewhere
+    /// and read the results back as records (resume()).
+    std::vector<int64_t> propose(int n);
+    /// The record of trial number `trial` of configuration `index`, measured as `m`.
+    Record recordOf(int64_t index, const MeasureResult& m, int trial) const;
+
 private:
     void account(int64_t index, double gflops, bool ok, bool isDefault, int trial);
 
