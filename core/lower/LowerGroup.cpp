@@ -158,7 +158,10 @@ GroupFunction lowerGroup(const graph::Graph& g, const graph::FusionGroup& group,
     if (options.schedule) {
         cfg.setKnobPrefix(anchorPrefix); // the anchor's schedule knobs beside its compute's
         const bool gpu = options.target == TargetKind::CUDA || options.target == TargetKind::NVPTX;
-        f.schedule = gpu ? topi::scheduleFusedGpu(f.outputs)
+        // A record that names the GPU kinds brings the GPU schedule; the others get the GPU's default.
+        const bool gpuRecord = anchorStrategy && anchorStrategy->schedule && !anchorStrategy->targets.empty();
+        f.schedule = gpu ? (gpuRecord ? anchorStrategy->schedule(f.outputs, options.scheduleOptions, cfg)
+                                      : topi::scheduleFusedGpu(f.outputs))
                      : anchorStrategy && anchorStrategy->schedule
                          ? anchorStrategy->schedule(f.outputs, options.scheduleOptions, cfg)
                          : topi::scheduleFused(f.outputs, options.scheduleOptions, &cfg);

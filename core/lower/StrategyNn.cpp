@@ -4,6 +4,7 @@
 #include "lower/Strategy.h"
 
 #include "topi/BatchMatmul.h"
+#include "topi/Conv2dGpu.h"
 #include "topi/Conv2dNCHWc.h"
 #include "topi/ConvTransposeNCHWc.h"
 #include "topi/DensePacked.h"
@@ -11,6 +12,7 @@
 #include "topi/DepthwiseNCHWc.h"
 #include "topi/Index.h"
 #include "topi/Nn.h"
+#include "topi/ScheduleGpu.h"
 
 #include <algorithm>
 #include <optional>
@@ -97,6 +99,21 @@ Tensors convBlocked(const OpContext& ctx) {
     auto p = blockedConvParams(ctx);
     return {topi::nn::conv2dNCHWc(ctx.input(0), ctx.input(1), *p, ctx.optionalInput(2), ctx.name(), ctx.packer(),
                                   ctx.config(), convLayouts(ctx))};
+}
+
+/// 2-d, float32, one group: the GPU's tiled direct convolution.
+bool convGpuApplies(const OpContext& ctx) {
+    return ctx.inputType(0).logical().shape.size() == 4 && ctx.inputType(0).dtype == DataType::float32() &&
+           ctx.attrs().getInt("group", 1) == 1;
+}
+
+/// The fused function's schedule when the GPU convolution is its anchor; a
+/// group the tiled schedule does not take (several outputs, a reduction in
+/// the epilogue) gets the GPU's default.
+te::Schedule scheduleConvGpu(const std::vector<te::Tensor>& outputs, const topi::ScheduleOptions&,
+                             te::ConfigSpace& cfg) {
+    return topi::conv2dGpuScheduleApplies(outputs) ? topi::scheduleConv2dGpu(outputs, cfg)
+                                                   : topi::scheduleFusedGpu(outputs);
 }
 
 bool depthwiseBlockedApplies(const OpContext& ctx) {
@@ -241,6 +258,7 @@ Tensors matmulPacked(const OpContext& ctx) {
 /// The records whose computes and schedules are made for CPU vectors and
 /// caches (blocked layouts, packed constants); a GPU takes the general ones.
 const std::vector<TargetKind> kCpuKinds = {TargetKind::LLVM, TargetKind::C};
+const std::vector<TargetKind> kGpuKinds = {TargetKind::CUDA, TargetKind::NVPTX};
 
 void addNnStrategies(std::vector<OpStrategy>& s) {
     using topi::nn::PoolType;
@@ -283,6 +301,16 @@ void addNnStrategies(std::vector<OpStrategy>& s) {
                  .tunable = true,
                  .schedule = topi::scheduleConv2dWinograd,
                  .layouts = true});
+    s.push_back({.op = "Conv",
+                 .compute = "topi::nn::conv",
+                 .apply = conv,
+                 .name = "conv2d_nchw_cuda",
+                 .priority = 10,
+                 .when = convGpuApplies,
+                 .condition = "2-d float32, one group (shared-memory tiles, epilogue fused)",
+                 .targets = kGpuKinds,
+                 .tunable = true,
+                 .schedule = scheduleConvGpu});
     s.push_back({.op = "Conv", .compute = "topi::nn::conv", .apply = conv, .name = "conv_generic"});
     s.push_back({.op = "Gemm",
                  .compute = "topi::nn::densePacked",

@@ -1,0 +1,183 @@
+#include "topi/Conv2dGpu.h"
+
+#include "ir/Check.h"
+#include "ir/Diagnostic.h"
+#include "tir/IROperators.h"
+#include "topi/Knobs.h"
+#include "topi/Tags.h"
+#include "topi/TopiUtil.h"
+
+#include <algorithm>
+
+namespace tessel::topi {
+
+using te::IterVar;
+using namespace tir;
+
+namespace {
+
+const te::ComputeOpNode* computeOf(const te::Operation& op) { return dynamic_cast<const te::ComputeOpNode*>(op.get()); }
+
+/// The convolution stage among the function's operations (null when there is not exactly one).
+te::Operation findConv(const std::vector<te::Tensor>& outputs) {
+    std::vector<te::Operation> roots;
+    for (auto& t : outputs) roots.push_back(t->op);
+    te::Operation conv;
+    for (auto& op : te::postOrderOps(roots)) {
+        if (op->tag != tag::kConv2d) continue;
+        if (conv.defined()) return {};
+        conv = op;
+    }
+    return conv;
+}
+
+/// Blocks the default tiles aim for at least.
+constexpr int64_t kMinBlocks = 128;
+
+/// The largest divisor of n that is at most cap (at least 1).
+int64_t divisorAtMost(int64_t n, int64_t cap) {
+    for (int64_t d = std::min(n, std::max<int64_t>(cap, 1)); d > 1; --d)
+        if (n % d == 0) return d;
+    return 1;
+}
+
+/// Copies of a shared tile by all of the block's threads (tz, ty, tx), as
+/// many rounds as the tile needs.
+void cooperativeFetch(te::Stage st, int64_t tz, int64_t ty, int64_t tx) {
+    const std::vector<IterVar> axes = st.data().leafIterVars; // a copy: fusing changes the leaves
+    IterVar fused = axes.front();
+    for (size_t i = 1; i < axes.size(); ++i) fused = st.fuse(fused, axes[i]);
+    auto [o, i] = st.split(fused, intImm(tz * ty * tx));
+    auto [z, r] = st.splitByNParts(i, intImm(tz));
+    auto [y, x] = st.splitByNParts(r, intImm(ty));
+    st.bind(z, te::threadAxis("threadIdx.z"));
+    st.bind(y, te::threadAxis("threadIdx.y"));
+    st.bind(x, te::threadAxis("threadIdx.x"));
+}
+
+} // namespace
+
+bool conv2dGpuScheduleApplies(const std::vector<te::Tensor>& outputs) {
+    if (outputs.size() != 1 || outputs[0].ndim() != 4) return false;
+    const te::Operation conv = findConv(outputs);
+    const te::ComputeOpNode* c = conv.defined() ? computeOf(conv) : nullptr;
+    if (!c || c->axis.size() != 4 || c->reduceAxis.empty() || c->reduceAxis.size() > 3) return false;
+    // Everything between the convolution and the output is injective (the epilogue).
+    std::vector<te::Operation> roots{outputs[0]->op};
+    for (auto& op : te::postOrderOps(roots)) {
+        if (op.get() == conv.get() || op->opKind() != te::OpKind::Compute) continue;
+        if (!computeOf(op)->reduceAxis.empty()) return false;
+    }
+    return true;
+}
+
+te::Schedule scheduleConv2dGpu(const std::vector<te::Tensor>& outputs, te::ConfigSpace& cfg) {
+    TESSEL_CHECK(conv2dGpuScheduleApplies(outputs), "GPU convolution schedule on unexpected outputs");
+    te::Schedule s = te::createSchedule({outputs[0]->op});
+    const te::Operation convOp = findConv(outputs);
+    const te::Tensor conv = convOp.output(0);
+    const te::ComputeOpNode* c = computeOf(convOp);
+    // The data the convolution reads (the padded input, or the input) and the weights.
+    const std::vector<te::Tensor> ins = c->inputTensors();
+    TESSEL_CHECK(ins.size() == 2, "a convolution reads data and weights");
+    const int64_t F = extentOr(c->axis[1], 1), H = extentOr(c->axis[2], 1), W = extentOr(c->axis[3], 1);
+    // Data first in the product; the weights are the one with F rows (the padded data when in doubt).
+    te::Tensor data = ins[0], weight = ins[1];
+    if (data->op->tag != tag::kPad && (weight->op->tag == tag::kPad || staticShape(weight)[0] != F))
+        std::swap(data, weight);
+
+    const bool hasRc = c->reduceAxis.size() == 3;
+    const int64_t C = hasRc ? extentOr(c->reduceAxis[0], 1) : 1;
+
+    // Defaults: a row of 14-16 threads (coalesced stores), ~64 threads per
+    // row block, ~256 per block, up to 8 output channels per thread.
+    const int64_t tx = divisorAtMost(W, 16);
+    const int64_t ty = divisorAtMost(H, std::max<int64_t>(1, 64 / tx));
+    int64_t tf = divisorAtMost(F, std::max<int64_t>(1, 256 / (tx * ty)));
+    int64_t fi = divisorAtMost(F / tf, 8);
+    // Enough blocks for a large GPU's multiprocessors (132 on an H100): on
+    // small planes (ResNet's 7x7) fewer channels per thread, then per block.
+    const int64_t spatialBlocks = (H / ty) * (W / tx);
+    while (spatialBlocks * (F / (tf * fi)) < kMinBlocks && fi > 1) fi = divisorAtMost(F / tf, fi - 1);
+    while (spatialBlocks * (F / (tf * fi)) < kMinBlocks && tf > 1) tf = divisorAtMost(F / fi, tf - 1);
+    const int64_t rci = divisorAtMost(C, 8);
+    auto threadsFit = [](int64_t t) { return t <= 64; };
+    const auto sf = defineSplitKnob(cfg, "tile_f", F, 3, {F / (tf * fi), tf, fi},
+                                    [&](const std::vector<int64_t>& v) { return threadsFit(v[1]) && v[2] <= 16; });
+    const auto sy = defineSplitKnob(cfg, "tile_y", H, 3, {H / ty, ty, 1},
+                                    [&](const std::vector<int64_t>& v) { return threadsFit(v[1]) && v[2] <= 4; });
+    const auto sx = defineSplitKnob(cfg, "tile_x", W, 3, {W / tx, tx, 1},
+                                    [&](const std::vector<int64_t>& v) { return v[1] <= 32 && v[2] <= 4; });
+    const auto src = defineSplitKnob(cfg, "tile_rc", C, 2, {C / rci, rci},
+                                     [](const std::vector<int64_t>& v) { return v[1] <= 32; });
+    if (sf[1] * sy[1] * sx[1] > 1024)
+        throw CompileError("conv2d GPU schedule: " + std::to_string(sf[1] * sy[1] * sx[1]) +
+                           " threads per block; a block has at most 1024");
+
+    // Stage the tiles in shared memory; the padding is computed while copying.
+    te::Tensor dataShared = s.cacheRead(data, "shared", {convOp});
+    te::Tensor weightShared = s.cacheRead(weight, "shared", {convOp});
+    if (data->op->tag == tag::kPad) s[data].computeInline();
+
+    // The output stage and the convolution's accumulators in registers.
+    te::Tensor out = outputs[0];
+    te::Tensor acc;
+    if (out->op.get() == convOp.get()) {
+        acc = s.cacheWrite(conv, "local");
+    } else {
+        acc = s.cacheWrite(conv, "local");
+        s[conv].computeInline();
+        for (te::Stage st : s.stages())
+            if (!st.data().isOutput && st.op()->opKind() == te::OpKind::Compute &&
+                computeOf(st.op())->reduceAxis.empty() && st.op().get() != dataShared->op.get() &&
+                st.op().get() != weightShared->op.get() && st.op().get() != acc->op.get() &&
+                st.data().attach != te::AttachKind::Inline)
+                st.computeInline();
+    }
+
+    te::Stage o = s[out];
+    const auto& oax = computeOf(o.op())->axis;
+    auto [bf, fr] = o.split(oax[1], intImm(sf[1] * sf[2]));
+    auto [tfv, fiv] = o.split(fr, intImm(sf[2]));
+    auto [by, yr] = o.split(oax[2], intImm(sy[1] * sy[2]));
+    auto [tyv, yiv] = o.split(yr, intImm(sy[2]));
+    auto [bx, xr] = o.split(oax[3], intImm(sx[1] * sx[2]));
+    auto [txv, xiv] = o.split(xr, intImm(sx[2]));
+    o.reorder({oax[0], bf, by, bx, tfv, tyv, txv, fiv, yiv, xiv});
+    o.bind(o.fuse(oax[0], bf), te::threadAxis("blockIdx.z"));
+    o.bind(by, te::threadAxis("blockIdx.y"));
+    o.bind(bx, te::threadAxis("blockIdx.x"));
+    o.bind(tfv, te::threadAxis("threadIdx.z"));
+    o.bind(tyv, te::threadAxis("threadIdx.y"));
+    o.bind(txv, te::threadAxis("threadIdx.x"));
+    o.unroll(fiv);
+    o.unroll(yiv);
+    o.unroll(xiv);
+
+    te::Stage a = s[acc];
+    a.computeAt(o, txv);
+    const te::ComputeOpNode* ac = computeOf(a.op());
+    std::vector<IterVar> order;
+    IterVar rco;
+    if (hasRc) {
+        auto [ro, ri] = a.split(ac->reduceAxis[0], intImm(src[1]));
+        rco = ro;
+        order = {ro, ri};
+    }
+    for (size_t r = hasRc ? 1 : 0; r < ac->reduceAxis.size(); ++r) order.push_back(ac->reduceAxis[r]);
+    for (auto& iv : ac->axis) order.push_back(iv);
+    a.reorder(order);
+    for (auto& iv : ac->axis) a.unroll(iv);
+    a.unroll(ac->reduceAxis.back());
+
+    // The tiles of each chunk of input channels (or the whole reduction when there is one channel).
+    const IterVar at = hasRc ? rco : ac->reduceAxis[0];
+    for (const te::Tensor& t : {dataShared, weightShared}) {
+        te::Stage st = s[t];
+        st.computeAt(a, at);
+        cooperativeFetch(st, sf[1], sy[1], sx[1]);
+    }
+    return s;
+}
+
+} // namespace tessel::topi
