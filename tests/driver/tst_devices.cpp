@@ -9,6 +9,7 @@
 #include "driver/Devices.h"
 #include "driver/ModelCompiler.h"
 #include "driver/ModelRunner.h"
+#include "driver/TeDriver.h"
 #include "frontend/TensorProto.h"
 #include "rpc/LocalServer.h"
 
@@ -138,6 +139,28 @@ private slots:
         QVERIFY2(runCase("test_relu", a.get()).ok, "relu on A");
         QVERIFY2(runCase("test_sigmoid", b.get()).ok, "sigmoid on B");
         QVERIFY(a->run({}).ms.size() == 1 && b->run({}).ms.size() == 1);
+    }
+
+    void measuringOnADeviceSpec() {
+        // What the schedule editor and the lesson call: the device's runners, applied.
+        driver::ScriptOptions so;
+        so.fileName = "add.te";
+        const driver::LoweredFunction f = driver::lowerScript(
+            "A = te.placeholder((256,), name=\"A\")\n"
+            "B = te.compute((256,), lambda i: A[i] + 1.0, name=\"B\")\n"
+            "s = te.create_schedule(B.op)\n"
+            "xo, xi = s[B].split(B.op.axis[0], factor=16)\n", so).at(0);
+        driver::ReferenceStore references;
+        driver::RunOptions ro;
+        ro.evaluator = {1, 1, 1, 1};
+        ro.references = &references;
+        for (const auto& spec : {driver::DeviceSpec::inProcess(), driver::DeviceSpec::local()}) {
+            const driver::RunReport r = driver::runAndCheckOn(spec, f, ro);
+            QVERIFY2(r.ok, r.error.c_str());
+            QCOMPARE(r.maxAbsErr, 0.0);
+        }
+        driver::DeviceSpec badToken = driver::DeviceSpec::server("127.0.0.1", 1, "/nonexistent/token");
+        QVERIFY_THROWS_EXCEPTION(std::runtime_error, driver::runAndCheckOn(badToken, f, ro));
     }
 
     // Issue 20's regression: no fused function, so no library in the export.
