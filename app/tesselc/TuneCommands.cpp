@@ -2,11 +2,8 @@
 
 #include "driver/TuneTasks.h"
 #include "driver/TuningLoop.h"
+#include "driver/TuningRecords.h"
 #include "ir/Diagnostic.h"
-#include "tune/Features.h"
-#include "tune/Measure.h"
-#include "tune/Records.h"
-#include "tune/Tuner.h"
 
 #include <nlohmann/json.hpp>
 
@@ -49,10 +46,10 @@ std::string configText(const std::map<std::string, std::string>& values) {
 
 } // namespace
 
-int runTune(const TuneArgs& a, const TuneDevice& device, const tune::CostModelRegistry& models) {
+int runTune(const TuneArgs& a, driver::DeviceRunners& device, const tune::CostModelRegistry& models) {
     if (a.records.empty()) throw std::invalid_argument("tune needs --records FILE (trials are appended to it)");
     if (a.trials <= 0) throw std::invalid_argument("tune needs --trials N (N > 0)");
-    auto kind = tune::featureKindFromName(a.features);
+    auto kind = driver::featureKindNamed(a.features);
     if (!kind) throw std::invalid_argument("--features must be itervar, knob or curve");
 
     std::vector<WeightedTask> tasks;
@@ -67,11 +64,11 @@ int runTune(const TuneArgs& a, const TuneDevice& device, const tune::CostModelRe
     return runTuneTasks(tasks, a, device, models);
 }
 
-int runTuneTasks(const std::vector<WeightedTask>& tasks, const TuneArgs& a, const TuneDevice& device,
+int runTuneTasks(const std::vector<WeightedTask>& tasks, const TuneArgs& a, driver::DeviceRunners& device,
                  const tune::CostModelRegistry& models) {
     if (a.records.empty()) throw std::invalid_argument("tune needs --records FILE (trials are appended to it)");
     if (a.trials <= 0) throw std::invalid_argument("tune needs --trials N (N > 0)");
-    auto kind = tune::featureKindFromName(a.features);
+    auto kind = driver::featureKindNamed(a.features);
     if (!kind) throw std::invalid_argument("--features must be itervar, knob or curve");
 
     driver::TuningLoopOptions o;
@@ -137,8 +134,7 @@ int runTuneTasks(const std::vector<WeightedTask>& tasks, const TuneArgs& a, cons
         if (r.earlyStopped) std::printf("  stopped early: %d trials without a faster one\n", a.earlyStopping);
         if (r.exhausted) std::printf("  the whole space is measured\n");
         if (r.bestGflops > 0) {
-            tune::Space space(task.knobs());
-            std::printf("  best: %s\n", configText(space.describe(space.index(r.bestConfig))).c_str());
+            std::printf("  best: %s\n", configText(driver::describeConfig(task, r.bestConfig)).c_str());
         } else {
             std::printf("  no configuration ran successfully\n");
             status = 1;
@@ -148,20 +144,20 @@ int runTuneTasks(const std::vector<WeightedTask>& tasks, const TuneArgs& a, cons
                         r.measureSeconds, r.searchTime.fit, r.searchTime.search, r.searchTime.features);
         std::fflush(stdout);
     };
-    driver::runTuningLoop(jobs, o,
-                          {device.builder, device.runner, device.referenceBuilder, device.referenceRunner}, models,
-                          ev);
+    driver::CompileRequest request;
+    request.target = a.target;
+    driver::runTuningLoopOn(device, request, jobs, o, models, ev);
     return status;
 }
 
 int runRecords(const std::string& file, bool best, bool json) {
     std::vector<std::string> warnings;
-    tune::Records records = tune::Records::load(file, &warnings, true);
+    tune::Records records = driver::readRecordsFile(file, &warnings);
     for (auto& w : warnings) std::fprintf(stderr, "tesselc: warning: %s\n", w.c_str());
     auto summary = records.summary();
     if (best) {
         for (auto& s : summary)
-            if (s.best) std::cout << tune::formatRecord(*s.best) << "\n";
+            if (s.best) std::cout << driver::recordLine(*s.best) << "\n";
         return 0;
     }
     if (json) {

@@ -3,11 +3,9 @@
 // where kernels are measured; these run the commands.
 #pragma once
 
-#include "codegen/Builder.h"
+#include "driver/Devices.h"
+#include "driver/TuningLoop.h"
 #include "ir/Target.h"
-#include "runtime/Runner.h"
-#include "tune/CostModel.h"
-#include "tune/Task.h"
 
 #include <cstdint>
 #include <map>
@@ -38,19 +36,12 @@ struct TuneArgs {
     Target target;
 };
 
-/// Where kernels are built and measured, and checked.
-struct TuneDevice {
-    codegen::Builder* builder = nullptr;
-    runtime::Runner* runner = nullptr;
-    /// A remote device's kernels are checked against this machine's reference.
-    codegen::Builder* referenceBuilder = nullptr;
-    runtime::Runner* referenceRunner = nullptr;
-};
-
-/// Tunes every task; returns the exit status. Throws CompileError for a
+/// Tunes every task on `device` (driver::runTuningLoopOn: built here for
+/// args.target, run on the device, a remote device's kernels checked against
+/// this machine's reference); returns the exit status. Throws CompileError for a
 /// template that does not run, std::invalid_argument for a tuner that
 /// cannot be made (an unknown name, the "xgb" model not loaded).
-int runTune(const TuneArgs& args, const TuneDevice& device, const tune::CostModelRegistry& models);
+int runTune(const TuneArgs& args, driver::DeviceRunners& device, const tune::CostModelRegistry& models);
 
 /// One task to tune and how many times a run of its model calls it.
 struct WeightedTask {
@@ -60,7 +51,7 @@ struct WeightedTask {
 
 /// Tunes `tasks` in turn (a model's: `tesselc tune MODEL.onnx`) as runTune
 /// tunes a template's workloads; a summary line per task with its weight.
-int runTuneTasks(const std::vector<WeightedTask>& tasks, const TuneArgs& args, const TuneDevice& device,
+int runTuneTasks(const std::vector<WeightedTask>& tasks, const TuneArgs& args, driver::DeviceRunners& device,
                  const tune::CostModelRegistry& models);
 
 /// `tesselc records F [--best] [--json]`: a summary per workload, or the

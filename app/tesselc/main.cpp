@@ -672,15 +672,8 @@ int cmdTune(const Args& a) {
     Args targetArgs = a;
     if (!measurer.deviceTarget.empty()) targetArgs.target = measurer.deviceTarget;
     t.target = requestFor(targetArgs).target;
-    codegen::LocalBuilder hostBuilder(t.target, codegen::BuildOptions{});
-    cli::TuneDevice d;
-    const bool remote = measurer.runners.spec().remote();
-    d.builder = remote ? &measurer.runners.builder() : &hostBuilder;
-    d.runner = &measurer.runners.runner();
-    if (remote) {
-        d.referenceBuilder = &measurer.runners.referenceBuilder();
-        d.referenceRunner = &measurer.runners.referenceRunner();
-    }
+    // Built here for t.target (a remote device's own), run on the device.
+    driver::DeviceRunners& d = measurer.runners;
     // A tuner that cannot be made (its cost model not loaded) is an error, not a usage error.
     if (a.file.ends_with(".te")) return cli::runTune(t, d, driver::Context::builtin().costModels());
     // A model: every fused function with knobs, identical workloads once.

@@ -119,4 +119,10 @@ void DeviceRunners::apply(RunOptions& options) {
     }
 }
 
+RunReport runAndCheckOn(const DeviceSpec& device, const LoweredFunction& f, RunOptions options) {
+    DeviceRunners runners(device);
+    runners.apply(options);
+    return runAndCheck(f, options);
+}
+
 } // namespace tessel::driver

@@ -109,4 +109,11 @@ private:
     runtime::InProcessRunner hostRunner_;
 };
 
+/// Measures `f` on `device` as the schedule editor and the lesson do:
+/// runAndCheck with the device's runners applied to `options` (a remote
+/// device's builder, and this machine's reference), the runners living as
+/// long as the measurement. Throws std::runtime_error when the token file
+/// cannot be read; the kernel's own failures are the report's.
+RunReport runAndCheckOn(const DeviceSpec& device, const LoweredFunction& f, RunOptions options);
+
 } // namespace tessel::driver

@@ -25,6 +25,10 @@
 
 namespace tessel::driver {
 
+/// Where the reference outputs of earlier runs are kept, by computation and
+/// seed: a front end keeps one for the session and passes it in RunOptions.
+using ReferenceStore = runtime::ReferenceStore;
+
 /// How `f` is called: its arguments' names, types and shapes, and which it writes.
 /// Throws CompileError for an argument with a symbolic shape.
 runtime::KernelSignature signatureOf(const LoweredFunction& f);

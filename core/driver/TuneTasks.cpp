@@ -3,7 +3,9 @@
 #include "driver/Measure.h"
 #include "ir/Diagnostic.h"
 #include "te/script/Parser.h"
+#include "te/ConfigSpace.h"
 #include "te/script/Script.h"
+#include "tune/Space.h"
 
 #include <nlohmann/json.hpp>
 
@@ -132,6 +134,13 @@ std::unique_ptr<tune::Task> ScriptTask::forWorkload(const std::string& json) con
     } catch (const std::exception&) {
         return nullptr; // parameters this template does not declare, or a workload it cannot build
     }
+}
+
+std::map<std::string, int64_t> parseWorkload(std::string_view text) { return te::parseConfig(text); }
+
+std::map<std::string, std::string> describeConfig(const tune::Task& task, const tune::Config& config) {
+    tune::Space space(task.knobs());
+    return space.describe(space.index(config));
 }
 
 } // namespace tessel::driver

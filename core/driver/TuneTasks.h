@@ -20,6 +20,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <string_view>
 
 namespace tessel::te::script {
 struct AstModule;
@@ -89,5 +90,14 @@ private:
     std::vector<te::script::WorkloadParam> params_;
     double flops_ = 0;
 };
+
+/// Workload parameters as a user types them ("M=1024,N=512"), for
+/// ScriptTaskOptions::workload. Throws CompileError (no location) for
+/// anything else.
+std::map<std::string, int64_t> parseWorkload(std::string_view text);
+
+/// The knob values of `config` for `task`, in words ("tile_y" -> "[4, 16]"),
+/// as a summary of the best configuration shows them.
+std::map<std::string, std::string> describeConfig(const tune::Task& task, const tune::Config& config);
 
 } // namespace tessel::driver

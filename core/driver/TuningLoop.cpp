@@ -1,8 +1,9 @@
 #include "driver/TuningLoop.h"
 
+#include "driver/TuningRecords.h"
 #include "ir/Diagnostic.h"
-#include "tune/Records.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace tessel::driver {
@@ -14,7 +15,7 @@ void runTuningLoop(const std::vector<TuningJob>& jobs, const TuningLoopOptions& 
     if (!device.builder || !device.runner) throw std::invalid_argument("tuning needs a builder and a runner");
 
     std::vector<std::string> warnings;
-    tune::Records history = tune::Records::load(options.records, &warnings, false);
+    tune::Records history = readTuningHistory(options.records, &warnings);
     if (events.onWarning)
         for (auto& w : warnings) events.onWarning(w);
     tune::RecordWriter writer(options.records);
@@ -24,7 +25,7 @@ void runTuningLoop(const std::vector<TuningJob>& jobs, const TuningLoopOptions& 
     for (size_t j = 0; j < jobs.size(); ++j) {
         if (control && control->stopRequested()) break;
         // The tasks tuned before this one in the same run teach its model too.
-        if (j > 0 && options.transfer) history = tune::Records::load(options.records, nullptr, false);
+        if (j > 0 && options.transfer) history = readTuningHistory(options.records);
         try {
             tune::Tuner tuner(*jobs[j].task, models, options.tune);
             const int resumed = tuner.resume(history);
@@ -45,6 +46,34 @@ void runTuningLoop(const std::vector<TuningJob>& jobs, const TuningLoopOptions& 
             events.onFailed(j, e.what());
         }
     }
+}
+
+void runTuningLoopOn(DeviceRunners& device, const CompileRequest& request, const std::vector<TuningJob>& jobs,
+                     const TuningLoopOptions& options, const tune::CostModelRegistry& models,
+                     const TuningEvents& events, tune::TuneControl* control) {
+    RunOptions ro; // a remote device: this machine's reference
+    device.apply(ro);
+    codegen::LocalBuilder builder(request.target, request.buildOptions());
+    runTuningLoop(jobs, options, {&builder, &device.runner(), ro.referenceBuilder, ro.referenceRunner}, models, events,
+                  control);
+}
+
+std::vector<std::string> availableTuners(const tune::CostModelRegistry& models) {
+    std::vector<std::string> out;
+    for (auto& t : tune::tunerNames()) {
+        const bool modelBased = t == "xgb" || t == "xgb-reg";
+        if (!modelBased || models.find("xgb")) out.push_back(t);
+    }
+    return out;
+}
+
+bool isTunerName(const std::string& name) {
+    const auto& names = tune::tunerNames();
+    return std::find(names.begin(), names.end(), name) != names.end();
+}
+
+std::optional<tune::FeatureKind> featureKindNamed(const std::string& name) {
+    return tune::featureKindFromName(name);
 }
 
 } // namespace tessel::driver

@@ -7,17 +7,22 @@
 /// run included; every trial appended as it ends. What the
 /// front ends differ in (printing a progress line, emitting a signal, a
 /// pause and stop button) comes in through the callbacks and the control.
+/// Both run it on a DeviceRunners (Devices.h) through the same entry.
 #pragma once
 
 #include "codegen/Builder.h"
+#include "driver/CompileRequest.h"
+#include "driver/Devices.h"
 #include "runtime/Runner.h"
 #include "tune/CostModel.h"
+#include "tune/Features.h"
 #include "tune/Measure.h"
 #include "tune/Task.h"
 #include "tune/Tuner.h"
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -66,5 +71,21 @@ struct TuningEvents {
 void runTuningLoop(const std::vector<TuningJob>& jobs, const TuningLoopOptions& options, const TuningDevice& device,
                    const tune::CostModelRegistry& models, const TuningEvents& events = {},
                    tune::TuneControl* control = nullptr);
+
+/// Tunes the jobs on `device` as `tesselc tune` and the IDE's Tuning view
+/// do: each candidate built in this process for `request`'s target (its
+/// build options), run by the device's runner, and for a remote device
+/// checked against this machine's reference. Throws as runTuningLoop above.
+void runTuningLoopOn(DeviceRunners& device, const CompileRequest& request, const std::vector<TuningJob>& jobs,
+                     const TuningLoopOptions& options, const tune::CostModelRegistry& models,
+                     const TuningEvents& events = {}, tune::TuneControl* control = nullptr);
+
+/// The tuners a user can choose (tune::tunerNames()): the model-based ones
+/// ("xgb", "xgb-reg") only when `models` has the "xgb" cost model.
+std::vector<std::string> availableTuners(const tune::CostModelRegistry& models);
+/// Whether `name` names a tuner (available or not).
+bool isTunerName(const std::string& name);
+/// The loop features a user names ("itervar", "knob", "curve"); none for another name.
+std::optional<tune::FeatureKind> featureKindNamed(const std::string& name);
 
 } // namespace tessel::driver

@@ -6,9 +6,11 @@
 // compute runs where tesselc runs by default as well as in process (issue 20:
 // its export used to fail with "codegen: no functions to build").
 #include "codegen/Target.h"
+#include "driver/DeviceProbe.h"
 #include "driver/Devices.h"
 #include "driver/ModelCompiler.h"
 #include "driver/ModelRunner.h"
+#include "driver/TeDriver.h"
 #include "frontend/TensorProto.h"
 #include "rpc/LocalServer.h"
 
@@ -138,6 +140,61 @@ private slots:
         QVERIFY2(runCase("test_relu", a.get()).ok, "relu on A");
         QVERIFY2(runCase("test_sigmoid", b.get()).ok, "sigmoid on B");
         QVERIFY(a->run({}).ms.size() == 1 && b->run({}).ms.size() == 1);
+    }
+
+    void measuringOnADeviceSpec() {
+        // What the schedule editor and the lesson call: the device's runners, applied.
+        driver::ScriptOptions so;
+        so.fileName = "add.te";
+        const driver::LoweredFunction f = driver::lowerScript(
+            "A = te.placeholder((256,), name=\"A\")\n"
+            "B = te.compute((256,), lambda i: A[i] + 1.0, name=\"B\")\n"
+            "s = te.create_schedule(B.op)\n"
+            "xo, xi = s[B].split(B.op.axis[0], factor=16)\n", so).at(0);
+        driver::ReferenceStore references;
+        driver::RunOptions ro;
+        ro.evaluator = {1, 1, 1, 1};
+        ro.references = &references;
+        for (const auto& spec : {driver::DeviceSpec::inProcess(), driver::DeviceSpec::local()}) {
+            const driver::RunReport r = driver::runAndCheckOn(spec, f, ro);
+            QVERIFY2(r.ok, r.error.c_str());
+            QCOMPARE(r.maxAbsErr, 0.0);
+        }
+        driver::DeviceSpec badToken = driver::DeviceSpec::server("127.0.0.1", 1, "/nonexistent/token");
+        QVERIFY_THROWS_EXCEPTION(std::runtime_error, driver::runAndCheckOn(badToken, f, ro));
+    }
+
+    void probingAServer() {
+        rpc::LocalServer server;
+        server.ensureRunning();
+        QTemporaryDir dir;
+        const QString tokenFile = dir.filePath("token"), wrongFile = dir.filePath("wrong");
+        {
+            std::ofstream t(tokenFile.toStdString());
+            t << server.token() << "\n";
+            std::ofstream w(wrongFile.toStdString());
+            w << "not-" << server.token() << "\n";
+        }
+        driver::DeviceSpec spec = driver::DeviceSpec::server("127.0.0.1", server.port(), tokenFile.toStdString());
+        spec.clientName = "tst_devices probe";
+        const driver::DeviceProbe ok = driver::probeDevice(spec, 5000);
+        QVERIFY2(ok.ok, ok.error.c_str());
+        QVERIFY(!ok.rpcError && !ok.tracker);
+        QVERIFY(ok.deviceJson.find(runtime::DeviceInfo::local().triple) != std::string::npos);
+        QVERIFY(ok.roundTripMs > 0);
+
+        spec.tokenFile = wrongFile.toStdString();
+        const driver::DeviceProbe wrong = driver::probeDevice(spec, 5000);
+        QVERIFY(!wrong.ok && wrong.rpcError);
+        QCOMPARE(wrong.rpcError->remote(), rpc::ErrorCode::Auth);
+
+        spec.tokenFile = dir.filePath("missing").toStdString(); // the file's name in the error
+        const driver::DeviceProbe missing = driver::probeDevice(spec, 5000);
+        QVERIFY(!missing.ok && !missing.rpcError);
+        QVERIFY(missing.error.find("missing") != std::string::npos);
+
+        const driver::DeviceProbe here = driver::probeDevice(driver::DeviceSpec::local(), 5000);
+        QVERIFY(!here.ok && !here.error.empty());
     }
 
     // Issue 20's regression: no fused function, so no library in the export.

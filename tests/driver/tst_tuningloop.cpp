@@ -5,6 +5,7 @@
 // before anything is measured.
 #include "driver/TuneTasks.h"
 #include "driver/TuningLoop.h"
+#include "driver/TuningRecords.h"
 #include "runtime/InProcessRunner.h"
 #include "tune/RandomModel.h"
 #include "tune/Records.h"
@@ -55,6 +56,16 @@ driver::TuningEvents recording(Log& log) {
     return ev;
 }
 
+/// Two random trials a task, timed once, appended to gemm.jsonl in `dir`.
+driver::TuningLoopOptions twoRandomTrials(const QTemporaryDir& dir) {
+    driver::TuningLoopOptions o;
+    o.records = dir.filePath("gemm.jsonl").toStdString();
+    o.tune.tuner = "random";
+    o.tune.trials = 2;
+    o.measure.evaluator = {1, 1, 1, 1};
+    return o;
+}
+
 } // namespace
 
 class TestTuningLoop : public QObject {
@@ -98,11 +109,7 @@ private slots:
         runtime::InProcessRunner runner;
         tune::CostModelRegistry models;
         tune::registerBuiltinCostModels(models);
-        driver::TuningLoopOptions o;
-        o.records = dir.filePath("gemm.jsonl").toStdString();
-        o.tune.tuner = "random";
-        o.tune.trials = 2;
-        o.measure.evaluator = {1, 1, 1, 1};
+        driver::TuningLoopOptions o = twoRandomTrials(dir);
         tune::TuneControl control;
         Log log;
         driver::TuningEvents ev = recording(log);
@@ -112,6 +119,39 @@ private slots:
         };
         driver::runTuningLoop(gemmJobs(), o, {&builder, &runner}, models, ev, &control);
         QCOMPARE(log.events, (std::vector<std::string>{"start 0", "done 0"}));
+    }
+
+    void theFrontEndsEntryOnADevice() {
+        // What tesselc tune and the Tuning view call: built here, run on the device.
+        QTemporaryDir dir;
+        tune::CostModelRegistry models;
+        tune::registerBuiltinCostModels(models);
+        driver::TuningLoopOptions o = twoRandomTrials(dir);
+        driver::DeviceRunners device(driver::DeviceSpec::inProcess());
+        Log log;
+        driver::runTuningLoopOn(device, driver::CompileRequest{}, gemmJobs(), o, models, recording(log));
+        QCOMPARE(log.events, (std::vector<std::string>{"start 0", "done 0", "start 1", "done 1"}));
+        QCOMPARE(log.trials, 4);
+        const tune::Records records = driver::readTuningHistory(o.records);
+        QCOMPARE(records.size(), size_t(4));
+        for (const auto& r : records.all()) QVERIFY2(r.ok(), r.message.c_str());
+        QCOMPARE(driver::readTuningHistory(dir.filePath("none.jsonl").toStdString()).size(), size_t(0));
+        QVERIFY_THROWS_EXCEPTION(std::runtime_error, driver::readRecordsFile(dir.filePath("none.jsonl").toStdString()));
+        QCOMPARE(driver::recordLine(records.all().front()), tune::formatRecord(records.all().front()));
+    }
+
+    void tunersAndFeaturesByName() {
+        tune::CostModelRegistry none;
+        const auto withoutModels = driver::availableTuners(none);
+        QVERIFY(std::find(withoutModels.begin(), withoutModels.end(), "xgb") == withoutModels.end());
+        QVERIFY(std::find(withoutModels.begin(), withoutModels.end(), "random") != withoutModels.end());
+        QVERIFY(driver::isTunerName("xgb") && !driver::isTunerName("no-such-tuner"));
+        QCOMPARE(driver::featureKindNamed("knob"), std::optional(tune::FeatureKind::Knob));
+        QVERIFY(!driver::featureKindNamed("loops"));
+        QCOMPARE(driver::parseWorkload("M=32,N=48"), (std::map<std::string, int64_t>{{"M", 32}, {"N", 48}}));
+        const auto jobs = gemmJobs();
+        const auto words = driver::describeConfig(*jobs[0].task, tune::Config{});
+        QCOMPARE(words.size(), jobs[0].task->knobs().size());
     }
 
     void badOptionsBeforeAnyMeasurement() {

@@ -1,21 +1,8 @@
 #include "devices/DeviceProbe.h"
 
-#include "rpc/Auth.h"
-#include "rpc/Client.h"
-
 #include <QCoreApplication>
 
-#include <chrono>
-
 namespace tessel::views {
-
-namespace {
-
-double msSince(rpc::Clock::time_point start) {
-    return std::chrono::duration<double, std::milli>(rpc::Clock::now() - start).count();
-}
-
-} // namespace
 
 QString explainRpcError(const rpc::RpcError& error, const Endpoint& endpoint, int timeoutMs) {
     const QString why = QString::fromStdString(error.why());
@@ -51,34 +38,19 @@ QString explainRpcError(const rpc::RpcError& error, const Endpoint& endpoint, in
 }
 
 ProbeResult probeEndpoint(const Endpoint& endpoint, int timeoutMs) {
+    const std::string host = endpoint.host.toStdString(), tokenFile = endpoint.tokenFile.toStdString();
+    driver::DeviceSpec spec = endpoint.kind == Endpoint::Kind::Tracker
+                                  ? driver::DeviceSpec::tracker(host, endpoint.port, {}, tokenFile)
+                                  : driver::DeviceSpec::server(host, endpoint.port, tokenFile);
+    spec.clientName = "tessel-ide devices";
+    driver::DeviceProbe p = driver::probeDevice(spec, timeoutMs);
     ProbeResult r;
-    try {
-        const std::string token =
-            endpoint.tokenFile.isEmpty() ? std::string() : rpc::readTokenFile(endpoint.tokenFile.toStdString());
-        const std::string host = endpoint.host.toStdString();
-        if (endpoint.kind == Endpoint::Kind::Tracker) {
-            const auto start = rpc::Clock::now();
-            r.tracker = rpc::queryTracker(host, endpoint.port, token, timeoutMs);
-            r.roundTripMs = msSince(start);
-        } else {
-            rpc::ClientOptions co;
-            co.token = token;
-            co.name = "tessel-ide devices";
-            co.connectTimeoutMs = timeoutMs;
-            co.stepTimeoutMs = timeoutMs;
-            rpc::Client client = rpc::Client::connect(host, endpoint.port, co);
-            const auto start = rpc::Clock::now();
-            r.deviceJson = client.deviceJson();
-            r.roundTripMs = msSince(start);
-            client.bye();
-        }
-        r.ok = true;
-    } catch (const rpc::RpcError& e) {
-        r.message = explainRpcError(e, endpoint, timeoutMs);
-    } catch (const std::exception& e) {
-        // A token file that cannot be read names the file.
-        r.message = QString::fromStdString(e.what());
-    }
+    r.ok = p.ok;
+    r.roundTripMs = p.roundTripMs;
+    r.tracker = std::move(p.tracker);
+    r.deviceJson = std::move(p.deviceJson);
+    if (p.rpcError) r.message = explainRpcError(*p.rpcError, endpoint, timeoutMs);
+    else if (!p.ok) r.message = QString::fromStdString(p.error); // a token file that cannot be read names the file
     r.when = QDateTime::currentDateTime();
     return r;
 }

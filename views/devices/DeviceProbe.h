@@ -1,11 +1,10 @@
 /// \file
-/// One look at a device endpoint, made on a worker: a tracker's status
-/// (queryTracker) or a server's facts (a get-device round trip), with the
-/// time it took; a failure becomes a message that says what to check.
+/// One look at a device endpoint, made on a worker by the driver
+/// (driver::probeDevice: a tracker's status or a server's facts, with the
+/// time it took); a failure becomes a message that says what to check.
 #pragma once
 
-#include "rpc/Connection.h"
-#include "rpc/TrackerClient.h"
+#include "driver/DeviceProbe.h"
 
 #include <QDateTime>
 #include <QString>

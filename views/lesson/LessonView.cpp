@@ -5,13 +5,11 @@
 #include "common/Session.h"
 #include "driver/FunctionArtifacts.h"
 #include "common/Resources.h"
+#include "driver/Devices.h"
 #include "driver/Measure.h"
-#include "rpc/RpcRunner.h"
 #include "lesson/LessonChart.h"
-#include "runtime/ReferenceStore.h"
 #include "te/script/Script.h"
 
-#include "codegen/Target.h"
 #include "ir/Diagnostic.h"
 
 #include <QComboBox>
@@ -45,7 +43,7 @@ LessonView::LessonView(Session* session, QWidget* parent)
       published_(new QLabel), measuredLabel_(new QLabel), measure_(new QPushButton(tr("Measure"))),
       cancel_(new QPushButton(tr("Cancel"))), open_(new QPushButton(tr("Open in editor"))),
       progress_(new QProgressBar), tabs_(new QTabWidget), script_(new CodeEditor), diff_(new CodeEditor),
-      tir_(new CodeEditor), assembly_(new CodeEditor), references_(std::make_shared<runtime::ReferenceStore>()) {
+      tir_(new CodeEditor), assembly_(new CodeEditor), references_(std::make_shared<driver::ReferenceStore>()) {
     setObjectName(QStringLiteral("LessonView"));
     steps_->setModel(times_);
     steps_->setRootIsDecorated(false);
@@ -170,7 +168,7 @@ bool LessonView::loadLesson(const QString& dir) {
     bool gpu = false;
     if (!loaded.target.isEmpty()) {
         try {
-            const Target target = codegen::resolveTarget(loaded.target.toStdString());
+            const Target target = driver::CompileRequest::forTarget(loaded.target.toStdString()).target;
             gpu = target.isGPU();
             why = q(driver::whyCannotRun(target));
         } catch (const CompileError& e) {
@@ -370,9 +368,7 @@ void LessonView::measure() {
             options.cancelled = [token] { return token.cancelled(); };
             // The device panel's device, or the IDE's warm local server: a
             // crashing step cannot take the IDE down.
-            DeviceRunners runners(device);
-            runners.apply(options);
-            return std::make_shared<driver::RunReport>(driver::runAndCheck(f, options));
+            return std::make_shared<driver::RunReport>(driver::runAndCheckOn(device.spec(), f, options));
         },
         this,
         [this, index, device = session_->device()](std::shared_ptr<driver::RunReport> rep) {
@@ -421,7 +417,7 @@ void LessonView::setMeasuring(bool on) {
 
 driver::CompileRequest LessonView::requestFor(driver::CompileMode mode) const {
     driver::CompileRequest r = session_->request(mode);
-    if (!lesson().target.isEmpty()) r.target = codegen::resolveTarget(lesson().target.toStdString());
+    if (!lesson().target.isEmpty()) r.target = driver::CompileRequest::forTarget(lesson().target.toStdString()).target;
     return r;
 }
 

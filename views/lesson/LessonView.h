@@ -22,6 +22,7 @@
 #pragma once
 
 #include "driver/CompileRequest.h"
+#include "driver/Measure.h"
 #include "lesson/LessonSteps.h"
 #include "lesson/LessonTimes.h"
 #include "lesson/UnifiedDiff.h"
@@ -43,10 +44,6 @@ class QTreeView;
 namespace tessel::driver {
 struct FunctionArtifacts;
 }
-
-namespace tessel::runtime {
-class ReferenceStore;
-} // namespace tessel::runtime
 
 namespace tessel::views {
 
@@ -146,7 +143,7 @@ private:
     LineDiffResult diffResult_;
     QHash<int, std::shared_ptr<const driver::FunctionArtifacts>> artifacts_;
     QHash<int, QString> errors_;
-    std::shared_ptr<runtime::ReferenceStore> references_;
+    std::shared_ptr<driver::ReferenceStore> references_;
 };
 
 } // namespace tessel::views

@@ -4,10 +4,9 @@
 #include "common/Jobs.h"
 #include "common/Session.h"
 #include "driver/FunctionArtifacts.h"
+#include "driver/Devices.h"
 #include "driver/Measure.h"
-#include "rpc/RpcRunner.h"
 #include "driver/ModelCompiler.h"
-#include "runtime/ReferenceStore.h"
 #include "te/script/Script.h"
 
 #include <QFileInfo>
@@ -58,7 +57,7 @@ struct ScheduleDocument::Lowered {
 
 ScheduleDocument::ScheduleDocument(Session* session, QObject* parent)
     : QObject(parent), session_(session), debounce_(new QTimer(this)),
-      history_(new RunHistory(this)), references_(std::make_shared<runtime::ReferenceStore>()),
+      history_(new RunHistory(this)), references_(std::make_shared<driver::ReferenceStore>()),
       artifactCache_(std::make_shared<driver::ArtifactCache>()) {
     history_->setPeakExplanation(peakExplanation());
     debounce_->setSingleShot(true);
@@ -414,19 +413,17 @@ void ScheduleDocument::run() {
 
 driver::RunReport ScheduleDocument::measure(const driver::LoweredFunction& f,
                                             const driver::CompileRequest& request,
-                                            runtime::ReferenceStore& references,
+                                            driver::ReferenceStore& references,
                                             const std::function<bool()>& cancelled,
                                             const DeviceChoice& device) {
     // On the device panel's device, or in a session of the IDE's warm
     // tessel-rpc server: a schedule that crashes or hangs ends that
     // measurement, not the IDE.
-    DeviceRunners runners(device);
     driver::RunOptions options;
     options.request = request;
     options.references = &references;
     options.cancelled = cancelled;
-    runners.apply(options);
-    return driver::runAndCheck(f, options);
+    return driver::runAndCheckOn(device.spec(), f, options);
 }
 
 void ScheduleDocument::startRun() {

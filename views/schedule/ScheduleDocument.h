@@ -35,9 +35,6 @@
 
 class QTimer;
 
-namespace tessel::runtime {
-class ReferenceStore;
-}
 namespace tessel::driver {
 class ArtifactCache;
 struct CompiledModel;
@@ -166,7 +163,7 @@ private:
     /// latency, GFLOP/s and outputs against the default schedule's, built and
     /// run for `request` (the session's target), the reference kept in `references`.
     static driver::RunReport measure(const driver::LoweredFunction& f, const driver::CompileRequest& request,
-                                     runtime::ReferenceStore& references,
+                                     driver::ReferenceStore& references,
                                      const std::function<bool()>& cancelled,
                                      const DeviceChoice& device = {});
 
@@ -188,7 +185,7 @@ private:
     QString statusText_;
     bool statusError_ = false;
     RunHistory* history_;
-    std::shared_ptr<runtime::ReferenceStore> references_;
+    std::shared_ptr<driver::ReferenceStore> references_;
     std::shared_ptr<driver::ArtifactCache> artifactCache_;
 };
 

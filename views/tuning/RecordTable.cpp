@@ -10,7 +10,7 @@ bool RecordTable::load(const QString& path, const QString& key, const QString& f
     total_ = 0;
     bool ok = true;
     try {
-        const tune::Records records = tune::Records::load(path.toStdString(), nullptr, false);
+        const tune::Records records = driver::readTuningHistory(path.toStdString());
         for (const tune::Record* r : records.forWorkload(key.toStdString())) {
             ++total_;
             const QString result = r->ok() ? QStringLiteral("ok") : QString::fromUtf8(runtime::measureErrorName(r->error));

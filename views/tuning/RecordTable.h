@@ -4,7 +4,7 @@
 /// with their knob values decoded, GFLOP/s and error message.
 #pragma once
 
-#include "tune/Records.h"
+#include "driver/TuningRecords.h"
 
 #include <QAbstractTableModel>
 

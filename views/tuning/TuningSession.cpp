@@ -1,6 +1,5 @@
 #include "tuning/TuningSession.h"
 
-#include "codegen/Builder.h"
 #include "common/DeviceChoice.h"
 #include "common/Session.h"
 #include "driver/Context.h"
@@ -8,10 +7,8 @@
 #include "driver/ModelTasks.h"
 #include "driver/TuneTasks.h"
 #include "driver/TuningLoop.h"
+#include "driver/TuningRecords.h"
 #include "ir/Diagnostic.h"
-#include "te/ConfigSpace.h"
-#include "tune/Measure.h"
-#include "tune/Tuner.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -97,12 +94,8 @@ TuningSession::~TuningSession() {
 }
 
 QStringList TuningSession::availableTuners() {
-    const auto& models = driver::Context::builtin().costModels();
     QStringList out;
-    for (auto& t : tune::tunerNames()) {
-        const bool modelBased = t == "xgb" || t == "xgb-reg";
-        if (!modelBased || models.find("xgb")) out << q(t);
-    }
+    for (auto& t : driver::availableTuners(driver::Context::builtin().costModels())) out << q(t);
     return out;
 }
 
@@ -166,7 +159,7 @@ void TuningSession::reload() {
                               .fileName()
                               .toStdString();
             so.target = request.target;
-            if (!workload_.trimmed().isEmpty()) so.workload = te::parseConfig(workload_.trimmed().toStdString());
+            if (!workload_.trimmed().isEmpty()) so.workload = driver::parseWorkload(workload_.trimmed().toStdString());
             auto task = std::make_shared<driver::ScriptTask>(scriptText_.toStdString(), so);
             QStringList defaults;
             for (const auto& param : task->workloadParams())
@@ -201,7 +194,7 @@ void TuningSession::loadHistory() {
     if (tasks_.empty()) return;
     tune::Records history;
     try {
-        history = tune::Records::load(recordsPath_.toStdString(), nullptr, false);
+        history = driver::readTuningHistory(recordsPath_.toStdString());
     } catch (const std::exception& e) {
         setStatus(tr("Cannot read %1: %2").arg(recordsPath_, q(e.what())));
         return;
@@ -239,7 +232,7 @@ bool TuningSession::start() {
         return false;
     }
     const std::string tuner = tuner_.toStdString();
-    if (std::find(tune::tunerNames().begin(), tune::tunerNames().end(), tuner) == tune::tunerNames().end()) {
+    if (!driver::isTunerName(tuner)) {
         setStatus(tr("Unknown tuner '%1'.").arg(tuner_));
         return false;
     }
@@ -288,9 +281,6 @@ bool TuningSession::start() {
     worker_ = std::thread([this, jobs, to, request, device, records, control = control_] {
         try {
             DeviceRunners runners(device);
-            driver::RunOptions ro;
-            runners.apply(ro);
-            codegen::LocalBuilder builder(request.target, request.buildOptions());
             // The driver's loop, as tesselc tune runs it: resumed from the file, the
             // cost model warm-started from other workloads' records, the same seed.
             driver::TuningLoopOptions o;
@@ -318,8 +308,8 @@ bool TuningSession::start() {
             ev.onFailed = [&](size_t j, const std::string& error) {
                 emit workerTask(jobs[j].index, int(TuningTask::State::Failed), q(error));
             };
-            driver::runTuningLoop(loopJobs, o, {&builder, &runners.runner(), ro.referenceBuilder, ro.referenceRunner},
-                                  driver::Context::builtin().costModels(), ev, control.get());
+            driver::runTuningLoopOn(runners, request, loopJobs, o, driver::Context::builtin().costModels(), ev,
+                                    control.get());
         } catch (const std::exception& e) {
             emit workerTask(-1, int(TuningTask::State::Failed), q(e.what()));
         }

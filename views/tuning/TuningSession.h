@@ -5,16 +5,16 @@
 /// For an open model the tasks are driver::extractTasks's (identical
 /// workloads are one task, weighted by their calls); for an open TE script
 /// template, one driver::ScriptTask. start() tunes them in turn (the table's
-/// order, or heaviest first) with tune::Tuner through a tune::Measurer on the
-/// device panel's device (DeviceRunners: this machine's warm tessel-rpc
-/// server by default), appending every trial to the records file and resuming
+/// order, or heaviest first) in the driver's tuning loop (the one `tesselc
+/// tune` runs: driver::runTuningLoopOn) on the device panel's device
+/// (DeviceRunners: this machine's warm tessel-rpc server by default), appending every trial to the records file and resuming
 /// from the trials it already holds. Each trial crosses to the GUI thread by a
 /// queued signal; pause() lets the trial in flight end and starts no other
 /// until resume(); stop() ends the run after the trial in flight.
 #pragma once
 
-#include "tune/Records.h"
-#include "tune/Task.h"
+#include "driver/TuningLoop.h"
+#include "driver/TuningRecords.h"
 
 #include <QObject>
 #include <QString>
