@@ -193,9 +193,13 @@ def export(name, out):
         # Gradients stay enabled: in eval mode without them, nn.TransformerEncoderLayer
         # takes its fused fast path (aten::_transformer_encoder_layer_fwd), which
         # has no ONNX export.
+        # A newer torch exports through dynamo by default, which has no TrainingMode:
+        # the TorchScript exporter (Debian's torch has only that one) keeps the batch norms.
+        import inspect
+        legacy = {"dynamo": False} if "dynamo" in inspect.signature(torch.onnx.export).parameters else {}
         torch.onnx.export(model, torch.zeros(*shape), buf, opset_version=opset,
                           input_names=["input"], output_names=["output"],
-                          training=torch.onnx.TrainingMode.PRESERVE, do_constant_folding=True)
+                          training=torch.onnx.TrainingMode.PRESERVE, do_constant_folding=True, **legacy)
     proto = onnx.load_from_string(buf.getvalue())
     onnx.checker.check_model(proto)
 
