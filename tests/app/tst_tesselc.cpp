@@ -393,6 +393,36 @@ private slots:
         QVERIFY2(p.exitCode() == 0 && text.contains("latency"), qPrintable(text));
     }
 
+    // Offline trials from the command line: a round exported for the GPU, tessel-run on a
+    // machine without one says why, importing before results exist is refused, and the
+    // usage errors name the fix.
+    void offlineTrialsCommands() {
+        QTemporaryDir out;
+        const QString tmpl = TESSEL_SOURCE_DIR "/resources/templates/gemm_cuda.te";
+        const QString records = out.filePath("g.jsonl"), dir = out.filePath("round");
+        auto e = tesselc({"tune", tmpl, "--target", "cuda", "--workload", "M=256,N=256,K=256", "--trials", "3",
+                          "--records", records, "--export-trials", dir, "--tuner", "random"});
+        QVERIFY2(e.exitCode == 0, qPrintable(e.err));
+        QVERIFY2(e.out.contains("3 trials -> " + dir) && e.out.contains("tessel-run " + dir), qPrintable(e.out));
+        QVERIFY(QFile::exists(dir + "/trials.json"));
+        QVERIFY(QFile::exists(dir + "/trial-000/kernels.ptx"));
+        if (!QFile::exists("/usr/lib/x86_64-linux-gnu/libcuda.so.1")) {
+            QProcess p;
+            p.start(TESSEL_BINARY_DIR "/bin/tessel-run", {dir});
+            QVERIFY(p.waitForFinished(60000));
+            const QString text = QString::fromUtf8(p.readAllStandardError());
+            QVERIFY2(p.exitCode() == 1 && text.contains("NVIDIA"), qPrintable(text));
+        }
+        auto early = tesselc({"tune", "--import-trials", dir, "--records", records});
+        QCOMPARE(early.exitCode, 1);
+        QVERIFY2(early.err.contains("no results yet"), qPrintable(early.err));
+        auto both = tesselc({"tune", tmpl, "--records", records, "--export-trials", dir, "--import-trials", dir});
+        QCOMPARE(both.exitCode, 2);
+        auto cpu = tesselc({"tune", tmpl, "--trials", "2", "--records", records, "--export-trials", dir});
+        QCOMPARE(cpu.exitCode, 2);
+        QVERIFY2(cpu.err.contains("--target cuda"), qPrintable(cpu.err));
+    }
+
     // One kernel of a TE script exported the same way; tessel-run saves its output.
     void compileKernelAndRunExported() {
         QTemporaryDir out;

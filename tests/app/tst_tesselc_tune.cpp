@@ -58,7 +58,7 @@ QString readProc(const QString& path) {
 }
 
 /// Local servers of this build (`tessel-rpc server ... --exit-on-eof`) whose
-/// parent is not the tesselc or test that started them.
+/// parent is not a live tesselc, test or other program of this build.
 QStringList orphanedServers() {
     QStringList out;
     const QString binary = TESSEL_BINARY_DIR "/bin/tessel-rpc";
@@ -73,7 +73,10 @@ QStringList orphanedServers() {
         const QStringList fields = stat.mid(stat.lastIndexOf(')') + 2).split(' ');
         if (fields.size() < 2 || fields[0] == "Z") continue; // exited, not yet reaped
         const QString parent = readProc("/proc/" + fields[1] + "/cmdline");
-        if (!parent.contains("tesselc") && !parent.contains("/tst_")) out << pid + " (parent " + fields[1] + ")";
+        // A parent of this build (the IDE of the smoke test beside this suite under ctest -j2) is
+        // alive and owns its server; an orphan's parent is init or a reaper.
+        if (!parent.startsWith(TESSEL_BINARY_DIR "/bin/") && !parent.contains("tesselc") && !parent.contains("/tst_"))
+            out << pid + " (parent " + fields[1] + ": " + parent.left(80) + ")";
     }
     return out;
 }
