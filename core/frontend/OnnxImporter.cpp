@@ -286,6 +286,14 @@ void Importer::addInputs(const onnx::GraphProto& gp) {
         if (initializers.count(in.name())) continue;
         const std::string who = "input '" + in.name() + "'";
         if (in.name().empty()) throw error("a graph input has no name");
+        if (parent_ && in.type().value_case() == onnx::TypeProto::VALUE_NOT_SET) {
+            // A subgraph's input without a type (ONNX lets the node that
+            // holds the subgraph type it, as a Loop's carried value): unknown
+            // here, typed from the node's inputs (graph/ops/ControlFlow.cpp).
+            if (!used_.insert(in.name()).second) throw error(who + " is declared twice");
+            values_[in.name()] = g_.addInput(in.name(), TensorType());
+            continue;
+        }
         if (!typeOf(in.type(), who, false)) {
             // A sequence, a map, a string tensor: an input the graph cannot hold.
             const std::string reason =
