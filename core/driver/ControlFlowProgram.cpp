@@ -36,7 +36,8 @@ bool isControlFlowNode(const Node& n) {
 
 int64_t product(const std::vector<int64_t>& s, size_t from, size_t to) {
     int64_t p = 1;
-    for (size_t i = from; i < to; ++i) p *= s[i];
+    for (size_t i = from; i < to; ++i)
+        p *= s[i];
     return p;
 }
 
@@ -45,7 +46,8 @@ NDArray sliceAt(const NDArray& a, int64_t axis, int64_t index) {
     const auto& s = a.shape();
     const size_t ax = static_cast<size_t>(axis);
     const int64_t len = s[ax], outer = product(s, 0, ax);
-    const size_t inner = static_cast<size_t>(product(s, ax + 1, s.size())) * size_t(a.dtype().bytes());
+    const size_t inner =
+        static_cast<size_t>(product(s, ax + 1, s.size())) * size_t(a.dtype().bytes());
     std::vector<int64_t> shape = s;
     shape.erase(shape.begin() + axis);
     NDArray out(shape, a.dtype());
@@ -61,28 +63,32 @@ NDArray stack(const std::vector<NDArray>& parts, int64_t axis, const std::string
     const auto& s = parts[0].shape();
     for (const auto& p : parts)
         if (p.shape() != s || p.dtype() != parts[0].dtype())
-            throw CompileError(what + ": iterations give " + parts[0].str() + " and " + p.str() +
-                               " (outputs whose shape changes between iterations cannot be stacked)");
+            throw CompileError(
+                what + ": iterations give " + parts[0].str() + " and " + p.str() +
+                " (outputs whose shape changes between iterations cannot be stacked)");
     const size_t ax = static_cast<size_t>(axis);
     std::vector<int64_t> shape = s;
     shape.insert(shape.begin() + axis, static_cast<int64_t>(parts.size()));
     NDArray out(shape, parts[0].dtype());
     const int64_t outer = product(s, 0, ax);
-    const size_t inner = static_cast<size_t>(product(s, ax, s.size())) * size_t(parts[0].dtype().bytes());
+    const size_t inner =
+        static_cast<size_t>(product(s, ax, s.size())) * size_t(parts[0].dtype().bytes());
     char* dst = static_cast<char*>(out.rawData());
     const size_t n = parts.size();
     for (int64_t o = 0; o < outer; ++o)
         for (size_t t = 0; t < n; ++t)
-            std::memcpy(dst + (size_t(o) * n + t) * inner, static_cast<const char*>(parts[t].rawData()) + size_t(o) * inner,
-                        inner);
+            std::memcpy(dst + (size_t(o) * n + t) * inner,
+                        static_cast<const char*>(parts[t].rawData()) + size_t(o) * inner, inner);
     return out;
 }
 
 /// An empty stack (no iteration ran) of the type inference gave the output.
 NDArray emptyStack(const TensorType& t, const std::string& what) {
-    if (!t.known()) throw CompileError(what + ": no iteration ran and the output's type is not known");
+    if (!t.known())
+        throw CompileError(what + ": no iteration ran and the output's type is not known");
     std::vector<int64_t> shape = t.shape;
-    for (auto& d : shape) d = std::max<int64_t>(d, 0);
+    for (auto& d : shape)
+        d = std::max<int64_t>(d, 0);
     return NDArray::zeros(shape, t.dtype);
 }
 
@@ -94,7 +100,8 @@ bool truth(const NDArray& a, const std::string& what) {
 /// A scalar for a subgraph input of type `declared` (its shape when that holds one element).
 NDArray scalarFor(const TensorType& declared, DataType dtype, int64_t value) {
     std::vector<int64_t> shape;
-    if (declared.known() && declared.isStatic() && declared.numElements() == 1) shape = declared.shape;
+    if (declared.known() && declared.isStatic() && declared.numElements() == 1)
+        shape = declared.shape;
     NDArray a(shape, dtype);
     if (dtype.isBool())
         a.data<bool>()[0] = value != 0;
@@ -105,7 +112,9 @@ NDArray scalarFor(const TensorType& declared, DataType dtype, int64_t value) {
 
 int64_t axisOf(int64_t axis, int64_t rank, const std::string& what) {
     auto a = normalizeAxis(axis, rank);
-    if (!a) throw CompileError(what + ": axis " + std::to_string(axis) + " is out of range for rank " + std::to_string(rank));
+    if (!a)
+        throw CompileError(what + ": axis " + std::to_string(axis) + " is out of range for rank " +
+                           std::to_string(rank));
     return *a;
 }
 
@@ -121,7 +130,8 @@ bool smallInteger(const NDArray& a) {
 } // namespace
 
 bool hasControlFlow(const graph::Graph& g) {
-    return std::any_of(g.nodes().begin(), g.nodes().end(), [](const Ref<Node>& n) { return isControlFlowNode(*n); });
+    return std::any_of(g.nodes().begin(), g.nodes().end(),
+                       [](const Ref<Node>& n) { return isControlFlowNode(*n); });
 }
 
 // --- segments -----------------------------------------------------------------------------
@@ -156,17 +166,21 @@ namespace {
 using Segment = ControlFlowProgram::Segment;
 
 /// The segment of `nodes` (a run of `g`'s ordinary nodes).
-std::unique_ptr<Segment> makeSegment(const graph::Graph& g, const std::vector<Ref<Node>>& nodes, int64_t& nextId) {
+std::unique_ptr<Segment> makeSegment(const graph::Graph& g, const std::vector<Ref<Node>>& nodes,
+                                     int64_t& nextId) {
     auto seg = std::make_unique<Segment>();
     seg->nodes = nodes.size();
     std::unordered_set<const Node*> inside;
-    for (const auto& n : nodes) inside.insert(n.get());
+    for (const auto& n : nodes)
+        inside.insert(n.get());
     std::unordered_set<Value, graph::ValueHash> usedOutside(g.outputs().begin(), g.outputs().end());
     for (const auto& n : g.nodes())
         if (!inside.count(n.get()))
-            for (const auto& in : n->inputs) usedOutside.insert(in);
+            for (const auto& in : n->inputs)
+                usedOutside.insert(in);
     std::set<std::string> names;
-    for (const auto& c : g.constants()) names.insert(c->name);
+    for (const auto& c : g.constants())
+        names.insert(c->name);
     std::unordered_map<Value, Value, graph::ValueHash> map;
     std::unordered_set<const Node*> constants;
     graph::Graph& t = seg->templ;
@@ -179,7 +193,8 @@ std::unique_ptr<Segment> makeSegment(const graph::Graph& g, const std::vector<Re
                 continue;
             }
             std::string name = in.name();
-            for (int k = 0; name.empty() || names.count(name); ++k) name = "cf_in" + std::to_string(k);
+            for (int k = 0; name.empty() || names.count(name); ++k)
+                name = "cf_in" + std::to_string(k);
             names.insert(name);
             Ref<Node> input = Node::makeInput(nextId++, name, in.type());
             map[in] = t.addInputNode(input);
@@ -187,7 +202,8 @@ std::unique_ptr<Segment> makeSegment(const graph::Graph& g, const std::vector<Re
         }
     for (const auto& n : nodes) {
         std::vector<Value> ins;
-        for (const auto& in : n->inputs) ins.push_back(in.defined() ? map.at(in) : in);
+        for (const auto& in : n->inputs)
+            ins.push_back(in.defined() ? map.at(in) : in);
         Ref<Node> m = n->withInputs(std::move(ins));
         t.append(m);
         for (int i = 0; i < n->numOutputs(); ++i) {
@@ -196,7 +212,8 @@ std::unique_ptr<Segment> makeSegment(const graph::Graph& g, const std::vector<Re
         }
     }
     std::vector<Value> outs;
-    for (const auto& v : seg->outs) outs.push_back(map.at(v));
+    for (const auto& v : seg->outs)
+        outs.push_back(map.at(v));
     t.setOutputs(std::move(outs));
     return seg;
 }
@@ -207,21 +224,26 @@ graph::Graph retyped(const Segment& s, const std::vector<TensorType>& types) {
     graph::Graph g(t.name());
     std::unordered_map<Value, Value, graph::ValueHash> map;
     for (size_t i = 0; i < t.inputs().size(); ++i)
-        map[t.inputs()[i]->output()] = g.addInputNode(Node::makeInput(t.inputs()[i]->id, t.inputs()[i]->name, types[i]));
-    for (const auto& c : t.constants()) g.append(c);
+        map[t.inputs()[i]->output()] =
+            g.addInputNode(Node::makeInput(t.inputs()[i]->id, t.inputs()[i]->name, types[i]));
+    for (const auto& c : t.constants())
+        g.append(c);
     auto mapped = [&](const Value& v) {
         auto it = map.find(v);
         return it == map.end() ? v : it->second;
     };
     for (const auto& n : t.nodes()) {
         std::vector<Value> ins;
-        for (const auto& in : n->inputs) ins.push_back(mapped(in));
+        for (const auto& in : n->inputs)
+            ins.push_back(mapped(in));
         Ref<Node> m = n->with(std::move(ins), std::vector<TensorType>(size_t(n->numOutputs())));
         g.append(m);
-        for (int i = 0; i < n->numOutputs(); ++i) map[n->output(i)] = m->output(i);
+        for (int i = 0; i < n->numOutputs(); ++i)
+            map[n->output(i)] = m->output(i);
     }
     std::vector<Value> outs;
-    for (const auto& v : t.outputs()) outs.push_back(mapped(v));
+    for (const auto& v : t.outputs())
+        outs.push_back(mapped(v));
     g.setOutputs(std::move(outs));
     return g;
 }
@@ -229,15 +251,17 @@ graph::Graph retyped(const Segment& s, const std::vector<TensorType>& types) {
 /// The compiled form of `s` for inputs of `types` (with `values` when known:
 /// needed once the segment is compiled per value); null when it must wait
 /// for values.
-Segment::Entry* entryFor(Segment& s, const std::vector<TensorType>& types, const std::vector<NDArray>* values,
-                         const CompileOptions& options) {
+Segment::Entry* entryFor(Segment& s, const std::vector<TensorType>& types,
+                         const std::vector<NDArray>* values, const CompileOptions& options) {
     std::string key;
-    for (const auto& t : types) key += t.str() + ";";
+    for (const auto& t : types)
+        key += t.str() + ";";
     if (s.byValue) {
         if (!values) return nullptr;
         for (const auto& v : *values)
             if (smallInteger(v))
-                for (int64_t i = 0; i < v.numElements(); ++i) key += std::to_string(int64_t(v.at(i))) + ",";
+                for (int64_t i = 0; i < v.numElements(); ++i)
+                    key += std::to_string(int64_t(v.at(i))) + ",";
     }
     if (auto it = s.cache.find(key); it != s.cache.end()) return it->second.get();
     graph::Graph g = retyped(s, types);
@@ -261,7 +285,8 @@ Segment::Entry* entryFor(Segment& s, const std::vector<TensorType>& types, const
             if (!smallInteger(v)) continue;
             std::vector<uint8_t> bytes(v.numBytes());
             if (!bytes.empty()) std::memcpy(bytes.data(), v.rawData(), bytes.size());
-            frozen[s.templ.inputs()[i]->name] = graph::Constant::make(v.dtype(), v.shape(), std::move(bytes));
+            frozen[s.templ.inputs()[i]->name] =
+                graph::Constant::make(v.dtype(), v.shape(), std::move(bytes));
         }
         entry->model = compileGraph(graph::freezeInputs(g, frozen), options);
     }
@@ -270,11 +295,14 @@ Segment::Entry* entryFor(Segment& s, const std::vector<TensorType>& types, const
     for (int idx : plan.inputs) {
         const std::string& name = plan.tensors[size_t(idx)].name;
         size_t k = 0;
-        while (k < s.templ.inputs().size() && s.templ.inputs()[k]->name != name) ++k;
-        TESSEL_CHECK(k < s.templ.inputs().size(), "control flow: plan input " + name + " is no segment input");
+        while (k < s.templ.inputs().size() && s.templ.inputs()[k]->name != name)
+            ++k;
+        TESSEL_CHECK(k < s.templ.inputs().size(),
+                     "control flow: plan input " + name + " is no segment input");
         entry->order.push_back(k);
     }
-    TESSEL_CHECK(plan.outputs.size() == s.outs.size(), "control flow: a segment's plan has another output count");
+    TESSEL_CHECK(plan.outputs.size() == s.outs.size(),
+                 "control flow: a segment's plan has another output count");
     entry->runner.load(packageOf(entry->model));
     Segment::Entry* made = entry.get();
     s.cache[key] = std::move(entry);
@@ -298,11 +326,13 @@ void runSegment(Segment& s, Env& env, const CompileOptions& options) {
     }
     Segment::Entry* e = entryFor(s, types, &values, options);
     std::vector<NDArray> args;
-    for (size_t k : e->order) args.push_back(values[k]);
+    for (size_t k : e->order)
+        args.push_back(values[k]);
     e->runner.setInputs(args);
     e->runner.run({});
     std::vector<NDArray> outs = e->runner.outputs();
-    for (size_t i = 0; i < s.outs.size(); ++i) env[s.outs[i]] = outs[i];
+    for (size_t i = 0; i < s.outs.size(); ++i)
+        env[s.outs[i]] = outs[i];
 }
 
 } // namespace
@@ -311,7 +341,8 @@ void runSegment(Segment& s, Env& env, const CompileOptions& options) {
 
 ControlFlowProgram::~ControlFlowProgram() = default;
 
-std::shared_ptr<ControlFlowProgram> ControlFlowProgram::build(const graph::Graph& g, const CompileOptions& options) {
+std::shared_ptr<ControlFlowProgram> ControlFlowProgram::build(const graph::Graph& g,
+                                                              const CompileOptions& options) {
     std::shared_ptr<ControlFlowProgram> p(new ControlFlowProgram());
     p->graph_ = graph::inlineConstantIf(g);
     p->options_ = options;
@@ -320,7 +351,8 @@ std::shared_ptr<ControlFlowProgram> ControlFlowProgram::build(const graph::Graph
     p->options_.schedules.clear(); // named for the whole model's functions, not a segment's
     int64_t nextId = 0;
     for (const auto* list : {&p->graph_.inputs(), &p->graph_.constants(), &p->graph_.nodes()})
-        for (const auto& n : *list) nextId = std::max(nextId, n->id + 1);
+        for (const auto& n : *list)
+            nextId = std::max(nextId, n->id + 1);
     std::vector<Ref<Node>> run;
     auto flush = [&] {
         if (run.empty()) return;
@@ -338,7 +370,8 @@ std::shared_ptr<ControlFlowProgram> ControlFlowProgram::build(const graph::Graph
         flush();
         auto step = std::make_unique<Step>();
         step->node = n;
-        for (const auto& s : n->subgraphs) step->subs.push_back(build(*s.graph, options));
+        for (const auto& s : n->subgraphs)
+            step->subs.push_back(build(*s.graph, options));
         p->steps_.push_back(std::move(step));
     }
     flush();
@@ -361,7 +394,8 @@ int ControlFlowProgram::compiles() const {
     int n = 0;
     for (const auto& s : steps_) {
         if (s->segment) n += s->segment->compiles;
-        for (const auto& sub : s->subs) n += sub->compiles();
+        for (const auto& sub : s->subs)
+            n += sub->compiles();
     }
     return n;
 }
@@ -372,7 +406,8 @@ std::string ControlFlowProgram::describe() const {
         const Step& s = *steps_[i];
         if (!out.empty()) out += " -> ";
         if (s.segment) {
-            out += "segment (" + std::to_string(s.segment->nodes) + " node" + (s.segment->nodes == 1 ? "" : "s") + ")";
+            out += "segment (" + std::to_string(s.segment->nodes) + " node" +
+                   (s.segment->nodes == 1 ? "" : "s") + ")";
             continue;
         }
         out += s.node->op + (s.node->name.empty() ? "" : " '" + s.node->name + "'") + " [";
@@ -389,16 +424,19 @@ namespace {
 
 using Program = ControlFlowProgram;
 
-std::vector<NDArray> runIf(const Node& n, const std::vector<NDArray>& own, const std::vector<std::vector<NDArray>>& outer,
+std::vector<NDArray> runIf(const Node& n, const std::vector<NDArray>& own,
+                           const std::vector<std::vector<NDArray>>& outer,
                            const std::vector<std::shared_ptr<Program>>& subs) {
-    const std::string taken = truth(own.at(0), n.describe() + ": the condition") ? "then_branch" : "else_branch";
+    const std::string taken =
+        truth(own.at(0), n.describe() + ": the condition") ? "then_branch" : "else_branch";
     for (size_t k = 0; k < n.subgraphs.size(); ++k)
         if (n.subgraphs[k].attr == taken) return subs[k]->run(outer[k]);
     throw CompileError(n.describe() + ": subgraph '" + taken + "' is missing");
 }
 
-std::vector<NDArray> runLoop(const Node& n, const std::vector<NDArray>& own, const std::vector<NDArray>& outer,
-                             const Program& body, const graph::Graph& bodyGraph) {
+std::vector<NDArray> runLoop(const Node& n, const std::vector<NDArray>& own,
+                             const std::vector<NDArray>& outer, const Program& body,
+                             const graph::Graph& bodyGraph) {
     const std::string who = n.describe();
     int64_t trips = std::numeric_limits<int64_t>::max();
     if (own.size() > 0 && own[0].defined()) trips = int64_t(own[0].at(0));
@@ -409,8 +447,8 @@ std::vector<NDArray> runLoop(const Node& n, const std::vector<NDArray>& own, con
     std::vector<std::vector<NDArray>> scans(scanCount);
     const auto& bodyInputs = bodyGraph.inputs();
     if (bodyInputs.size() != 2 + carriedCount + outer.size())
-        throw CompileError(who + ": the body takes " + std::to_string(bodyInputs.size()) + " inputs, not " +
-                           std::to_string(2 + carriedCount + outer.size()));
+        throw CompileError(who + ": the body takes " + std::to_string(bodyInputs.size()) +
+                           " inputs, not " + std::to_string(2 + carriedCount + outer.size()));
     for (int64_t i = 0; i < trips && cond; ++i) {
         std::vector<NDArray> args{scalarFor(bodyInputs[0]->outputTypes[0], DataType::int64(), i),
                                   scalarFor(bodyInputs[1]->outputTypes[0], DataType::boolean(), 1)};
@@ -418,16 +456,19 @@ std::vector<NDArray> runLoop(const Node& n, const std::vector<NDArray>& own, con
         args.insert(args.end(), outer.begin(), outer.end());
         std::vector<NDArray> outs = body.run(args);
         if (outs.size() != 1 + carriedCount + scanCount)
-            throw CompileError(who + ": the body gives " + std::to_string(outs.size()) + " outputs, not " +
-                               std::to_string(1 + carriedCount + scanCount));
+            throw CompileError(who + ": the body gives " + std::to_string(outs.size()) +
+                               " outputs, not " + std::to_string(1 + carriedCount + scanCount));
         cond = truth(outs[0], who + ": the body's condition");
-        for (size_t k = 0; k < carriedCount; ++k) carried[k] = outs[1 + k];
-        for (size_t k = 0; k < scanCount; ++k) scans[k].push_back(outs[1 + carriedCount + k]);
+        for (size_t k = 0; k < carriedCount; ++k)
+            carried[k] = outs[1 + k];
+        for (size_t k = 0; k < scanCount; ++k)
+            scans[k].push_back(outs[1 + carriedCount + k]);
     }
     std::vector<NDArray> results = carried;
     for (size_t k = 0; k < scanCount; ++k)
-        results.push_back(scans[k].empty() ? emptyStack(n.outputTypes[carriedCount + k], who)
-                                           : stack(scans[k], 0, who + ": scan output " + std::to_string(k)));
+        results.push_back(scans[k].empty()
+                              ? emptyStack(n.outputTypes[carriedCount + k], who)
+                              : stack(scans[k], 0, who + ": scan output " + std::to_string(k)));
     return results;
 }
 
@@ -437,15 +478,18 @@ struct ScanAttrs {
 };
 
 /// One Scan over `scans` (opset 9's form): the final states, then the stacked outputs.
-std::vector<NDArray> scanOnce(const Node& n, std::vector<NDArray> states, const std::vector<NDArray>& scans,
-                              const std::vector<NDArray>& outer, const ScanAttrs& a, const Program& body) {
+std::vector<NDArray> scanOnce(const Node& n, std::vector<NDArray> states,
+                              const std::vector<NDArray>& scans, const std::vector<NDArray>& outer,
+                              const ScanAttrs& a, const Program& body) {
     const std::string who = n.describe();
     std::vector<int64_t> axes;
-    for (size_t j = 0; j < scans.size(); ++j) axes.push_back(axisOf(a.at(a.inAxes, j), scans[j].ndim(), who));
+    for (size_t j = 0; j < scans.size(); ++j)
+        axes.push_back(axisOf(a.at(a.inAxes, j), scans[j].ndim(), who));
     const int64_t length = scans[0].shape()[size_t(axes[0])];
     for (size_t j = 0; j < scans.size(); ++j)
         if (scans[j].shape()[size_t(axes[j])] != length)
-            throw CompileError(who + ": scan inputs of different lengths (" + scans[0].str() + ", " + scans[j].str() + ")");
+            throw CompileError(who + ": scan inputs of different lengths (" + scans[0].str() +
+                               ", " + scans[j].str() + ")");
     if (length == 0) throw CompileError(who + ": a scan over 0 iterations is not supported");
     const size_t scanOutputs = size_t(n.numOutputs()) - states.size();
     std::vector<std::vector<NDArray>> parts(scanOutputs);
@@ -456,9 +500,12 @@ std::vector<NDArray> scanOnce(const Node& n, std::vector<NDArray> states, const 
         args.insert(args.end(), outer.begin(), outer.end());
         std::vector<NDArray> outs = body.run(args);
         if (outs.size() != states.size() + scanOutputs)
-            throw CompileError(who + ": the body gives " + std::to_string(outs.size()) + " outputs");
-        for (size_t k = 0; k < states.size(); ++k) states[k] = outs[k];
-        for (size_t k = 0; k < scanOutputs; ++k) parts[k].push_back(outs[states.size() + k]);
+            throw CompileError(who + ": the body gives " + std::to_string(outs.size()) +
+                               " outputs");
+        for (size_t k = 0; k < states.size(); ++k)
+            states[k] = outs[k];
+        for (size_t k = 0; k < scanOutputs; ++k)
+            parts[k].push_back(outs[states.size() + k]);
     }
     std::vector<NDArray> results = states;
     for (size_t k = 0; k < scanOutputs; ++k) {
@@ -469,24 +516,28 @@ std::vector<NDArray> scanOnce(const Node& n, std::vector<NDArray> states, const 
     return results;
 }
 
-std::vector<NDArray> runScan(const Node& n, const std::vector<NDArray>& own, const std::vector<NDArray>& outer,
-                             const Program& body) {
+std::vector<NDArray> runScan(const Node& n, const std::vector<NDArray>& own,
+                             const std::vector<NDArray>& outer, const Program& body) {
     const size_t m = size_t(n.attrs.getInt("num_scan_inputs", 1));
     const size_t stateCount = own.size() - m;
     std::vector<NDArray> states(own.begin(), own.begin() + long(stateCount));
     std::vector<NDArray> scans(own.begin() + long(stateCount), own.end());
-    ScanAttrs a{n.attrs.getInts("scan_input_axes", {}), n.attrs.getInts("scan_input_directions", {}),
-                n.attrs.getInts("scan_output_axes", {}), n.attrs.getInts("scan_output_directions", {})};
+    ScanAttrs a{
+        n.attrs.getInts("scan_input_axes", {}), n.attrs.getInts("scan_input_directions", {}),
+        n.attrs.getInts("scan_output_axes", {}), n.attrs.getInts("scan_output_directions", {})};
     if (!n.attrs.getInt("batch", 0)) return scanOnce(n, states, scans, outer, a, body);
     // Opset 8: axis 0 of every input is a batch, each entry scanned along its axis 0.
     const int64_t batch = scans[0].ndim() > 0 ? scans[0].shape()[0] : 0;
     std::vector<std::vector<NDArray>> perOutput(size_t(n.numOutputs()));
     for (int64_t b = 0; b < batch; ++b) {
         std::vector<NDArray> s, x;
-        for (const auto& v : states) s.push_back(sliceAt(v, 0, b));
-        for (const auto& v : scans) x.push_back(sliceAt(v, 0, b));
+        for (const auto& v : states)
+            s.push_back(sliceAt(v, 0, b));
+        for (const auto& v : scans)
+            x.push_back(sliceAt(v, 0, b));
         std::vector<NDArray> r = scanOnce(n, s, x, outer, ScanAttrs{{}, a.inDirs, {}, {}}, body);
-        for (size_t k = 0; k < r.size(); ++k) perOutput[k].push_back(r[k]);
+        for (size_t k = 0; k < r.size(); ++k)
+            perOutput[k].push_back(r[k]);
     }
     if (batch == 0) throw CompileError(n.describe() + ": a batch of 0 is not supported");
     std::vector<NDArray> results;
@@ -504,10 +555,12 @@ std::vector<NDArray> ControlFlowProgram::run(const std::vector<NDArray>& inputs)
 
 std::vector<NDArray> ControlFlowProgram::runLocked(const std::vector<NDArray>& inputs) const {
     if (inputs.size() != graph_.inputs().size())
-        throw CompileError("control flow: '" + graph_.name() + "' takes " + std::to_string(graph_.inputs().size()) +
-                           " inputs, not " + std::to_string(inputs.size()));
+        throw CompileError("control flow: '" + graph_.name() + "' takes " +
+                           std::to_string(graph_.inputs().size()) + " inputs, not " +
+                           std::to_string(inputs.size()));
     Env env;
-    for (size_t i = 0; i < inputs.size(); ++i) env[graph_.inputs()[i]->output()] = inputs[i];
+    for (size_t i = 0; i < inputs.size(); ++i)
+        env[graph_.inputs()[i]->output()] = inputs[i];
     for (const auto& step : steps_) {
         if (step->segment) {
             runSegment(*step->segment, env, options_);
@@ -516,12 +569,14 @@ std::vector<NDArray> ControlFlowProgram::runLocked(const std::vector<NDArray>& i
         const Node& n = *step->node;
         const size_t own = size_t(n.numOwnInputs());
         std::vector<NDArray> ownValues;
-        for (size_t i = 0; i < own; ++i) ownValues.push_back(valueOf(env, n.inputs[i]));
+        for (size_t i = 0; i < own; ++i)
+            ownValues.push_back(valueOf(env, n.inputs[i]));
         std::vector<std::vector<NDArray>> outer;
         size_t at = own;
         for (const auto& s : n.subgraphs) {
             outer.emplace_back();
-            for (size_t k = 0; k < s.outer.size(); ++k) outer.back().push_back(valueOf(env, n.inputs[at++]));
+            for (size_t k = 0; k < s.outer.size(); ++k)
+                outer.back().push_back(valueOf(env, n.inputs[at++]));
         }
         std::vector<NDArray> results;
         if (n.op == "If")
@@ -531,12 +586,14 @@ std::vector<NDArray> ControlFlowProgram::runLocked(const std::vector<NDArray>& i
         else
             results = runScan(n, ownValues, outer.at(0), *step->subs.at(0));
         if (results.size() != size_t(n.numOutputs()))
-            throw CompileError(n.describe() + ": gives " + std::to_string(results.size()) + " outputs, not " +
-                               std::to_string(n.numOutputs()));
-        for (int i = 0; i < n.numOutputs(); ++i) env[n.output(i)] = results[size_t(i)];
+            throw CompileError(n.describe() + ": gives " + std::to_string(results.size()) +
+                               " outputs, not " + std::to_string(n.numOutputs()));
+        for (int i = 0; i < n.numOutputs(); ++i)
+            env[n.output(i)] = results[size_t(i)];
     }
     std::vector<NDArray> outputs;
-    for (const auto& v : graph_.outputs()) outputs.push_back(valueOf(env, v));
+    for (const auto& v : graph_.outputs())
+        outputs.push_back(valueOf(env, v));
     return outputs;
 }
 

@@ -59,7 +59,8 @@ public:
     /// The program of `g` (typed; its control-flow nodes remain): segments
     /// with static input types are compiled now. Throws CompileError for what
     /// a segment cannot compile.
-    static std::shared_ptr<ControlFlowProgram> build(const graph::Graph& g, const CompileOptions& options);
+    static std::shared_ptr<ControlFlowProgram> build(const graph::Graph& g,
+                                                     const CompileOptions& options);
     ~ControlFlowProgram();
 
     /// Runs the program on host `inputs` (the graph's inputs, in order):

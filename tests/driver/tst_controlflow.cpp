@@ -33,7 +33,8 @@ const std::string kModels = std::string(TESSEL_SOURCE_DIR) + "/tests/frontend/mo
 
 int count(const graph::Graph& g, const std::string& op) {
     int n = 0;
-    for (const auto& node : g.nodes()) n += node->op == op;
+    for (const auto& node : g.nodes())
+        n += node->op == op;
     return n;
 }
 
@@ -48,10 +49,12 @@ void check(const driver::CompiledModel& m, const std::string& dir, runtime::Mode
     o.atol = 1e-5;
     const auto rep = driver::runModel(m, inputs, expected, o);
     std::string detail = rep.error;
-    for (const auto& out : rep.outputs) detail += "\n  " + out.name + " " + out.type + ": max abs error " +
-                                                  std::to_string(out.maxAbsErr);
+    for (const auto& out : rep.outputs)
+        detail +=
+            "\n  " + out.name + " " + out.type + ": max abs error " + std::to_string(out.maxAbsErr);
     QVERIFY2(rep.ok, detail.c_str());
-    for (const auto& out : rep.outputs) QVERIFY2(out.checked && out.maxAbsErr <= 1e-5, detail.c_str());
+    for (const auto& out : rep.outputs)
+        QVERIFY2(out.checked && out.maxAbsErr <= 1e-5, detail.c_str());
 }
 
 } // namespace
@@ -67,8 +70,10 @@ private slots:
         QTest::addColumn<QString>("model");
         QTest::addColumn<QStringList>("data");
         QTest::addColumn<QString>("op");
-        QTest::newRow("if_data") << "if_data" << QStringList{"if_data_then", "if_data_else"} << "If";
-        QTest::newRow("loop_cond") << "loop_cond" << QStringList{"loop_cond_stops", "loop_cond_trips"} << "Loop";
+        QTest::newRow("if_data") << "if_data" << QStringList{"if_data_then", "if_data_else"}
+                                 << "If";
+        QTest::newRow("loop_cond")
+            << "loop_cond" << QStringList{"loop_cond_stops", "loop_cond_trips"} << "Loop";
         QTest::newRow("scan_axes") << "scan_axes" << QStringList{"scan_axes"} << "Scan";
         QTest::newRow("scan8_batch") << "scan8_batch" << QStringList{"scan8_batch"} << "Scan";
     }
@@ -104,8 +109,10 @@ private slots:
         // whose length is data: compiled when it runs, per length.
         QCOMPARE(m.program->compiles(), 2);
         const std::string steps = m.program->describe();
-        QVERIFY2(steps == "segment (1 node) -> Loop 'loop' [body: segment (6 nodes)] -> segment (2 nodes)",
-                 steps.c_str());
+        QVERIFY2(
+            steps ==
+                "segment (1 node) -> Loop 'loop' [body: segment (6 nodes)] -> segment (2 nodes)",
+            steps.c_str());
         check(m, kModels + "loop_cond_stops_data", nullptr);
         QCOMPARE(m.program->compiles(), 3);
         check(m, kModels + "loop_cond_stops_data", nullptr);
@@ -131,7 +138,8 @@ private slots:
             driver::exportModel(m, dir.path().toStdString());
             QFAIL("exported");
         } catch (const CompileError& e) {
-            QVERIFY2(std::string(e.what()).find("control flow (If, Loop, Scan) runs in this process only") !=
+            QVERIFY2(std::string(e.what()).find(
+                         "control flow (If, Loop, Scan) runs in this process only") !=
                          std::string::npos,
                      e.what());
         }

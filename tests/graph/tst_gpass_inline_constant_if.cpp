@@ -25,7 +25,8 @@ namespace {
 Subgraph branch(const std::string& attr, const std::string& op, const TensorType& t) {
     auto b = std::make_shared<Graph>(attr);
     Value x = b->addInput("x", t);
-    Value bias = b->addConstant("bias", Constant::fromFloats(t.shape, std::vector<double>(size_t(t.numElements()), 1.0)));
+    Value bias = b->addConstant(
+        "bias", Constant::fromFloats(t.shape, std::vector<double>(size_t(t.numElements()), 1.0)));
     b->setOutputs({b->addOp("Add", {b->addOp(op, {x}), bias})});
     *b = inferShapes(*b);
     return {attr, b, {}};
@@ -36,12 +37,14 @@ Graph model(std::optional<bool> constant) {
     Graph g("m");
     const TensorType t = *TensorType::parse("float32[2, 3]");
     Value x = g.addInput("x", t);
-    Value cond = constant ? g.addConstant("cond", Constant::fromInts({}, {*constant ? 1 : 0}, DataType::boolean()))
+    Value cond = constant ? g.addConstant("cond", Constant::fromInts({}, {*constant ? 1 : 0},
+                                                                     DataType::boolean()))
                           : g.addInput("cond", *TensorType::parse("bool[]"));
     Subgraph then = branch("then_branch", "Relu", t), other = branch("else_branch", "Neg", t);
     then.outer = {x};
     other.outer = {x};
-    Ref<Node> n = Node::makeControlFlow(g.newId(), "If", {cond, x, x}, {}, {then, other}, "choose", {"b"});
+    Ref<Node> n =
+        Node::makeControlFlow(g.newId(), "If", {cond, x, x}, {}, {then, other}, "choose", {"b"});
     g.append(n);
     g.setOutputs({g.addOp("Mul", {n->output(), x})});
     return inferShapes(g);
@@ -49,7 +52,8 @@ Graph model(std::optional<bool> constant) {
 
 std::vector<std::string> ops(const Graph& g) {
     std::vector<std::string> out;
-    for (const auto& n : g.nodes()) out.push_back(n->op);
+    for (const auto& n : g.nodes())
+        out.push_back(n->op);
     return out;
 }
 
@@ -71,7 +75,8 @@ private slots:
             QCOMPARE(out.constants()[0]->name, std::string("choose/bias"));
             // Fresh ids, past every id of the graph.
             for (size_t i = 0; i < 2; ++i)
-                for (const auto& n : g.nodes()) QVERIFY(out.nodes()[i]->id != n->id);
+                for (const auto& n : g.nodes())
+                    QVERIFY(out.nodes()[i]->id != n->id);
             QVERIFY(out.outputs()[0].producer() == out.nodes()[2].get());
             QCOMPARE(out.outputs()[0].type().str(), std::string("float32[2, 3]"));
             out.verify();
@@ -87,7 +92,9 @@ private slots:
 
     void runsAfterFoldConstantInThePipeline() {
         const auto p = defaultGraphPipeline();
-        auto at = [&](const std::string& name) { return std::find(p.begin(), p.end(), name) - p.begin(); };
+        auto at = [&](const std::string& name) {
+            return std::find(p.begin(), p.end(), name) - p.begin();
+        };
         QVERIFY(at("inline-constant-if") < long(p.size()));
         QVERIFY(at("fold-constant") < at("inline-constant-if"));
         QVERIFY(at("inline-constant-if") < at("fuse-ops"));
