@@ -97,7 +97,7 @@ const char* storedFloatName(int64_t code) {
 /// `parent` is the importer of the graph that holds it).
 class Importer {
 public:
-    Importer(const ImportOptions& options, std::string model, const Importer* parent = nullptr)
+    Importer(const ImportOptions& options, std::string model, Importer* parent = nullptr)
         : options_(options), ops_(graph::opsOrDefault(options.ops)), model_(std::move(model)),
           parent_(parent) {
         if (parent) {
@@ -162,7 +162,7 @@ private:
     const ImportOptions& options_;
     const graph::OpRegistry& ops_;
     std::string model_;
-    const Importer* parent_ = nullptr;
+    Importer* parent_ = nullptr;
     /// A subgraph's reads of outer values, in the order they became inputs.
     std::vector<Value> captured_;
     int64_t opset_ = 0;
@@ -418,11 +418,14 @@ Value Importer::lookup(const std::string& name) {
     if (auto it = values_.find(name); it != values_.end()) return it->second;
     const Value* outer = findOuter(name);
     if (!outer) return {};
-    // An outer value read by the subgraph: an input of the subgraph here.
-    Value v = g_.addInput(name, outer->type());
+    // An outer value read by the subgraph: an input of the subgraph here,
+    // read from the enclosing graph (which reads it from its own enclosing
+    // graph in turn when it is defined further out).
+    const Value inParent = parent_->lookup(name);
+    Value v = g_.addInput(name, inParent.type());
     used_.insert(name);
     values_[name] = v;
-    captured_.push_back(*outer);
+    captured_.push_back(inParent);
     return v;
 }
 

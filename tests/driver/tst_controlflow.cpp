@@ -1,12 +1,11 @@
 // If, Loop and Scan end to end: the models of tests/frontend/models/controlflow
 // (an If on data and on a shape, a Loop that stops on its condition with a
 // scan output whose length is data, Scan with axes and directions, opset 8's
-// batched Scan) imported, compiled (static regions and bodies compiled once)
-// and run on the host control-flow executor against numpy's reference
-// outputs, which make_controlflow.py computed when it wrote them. Runs go
-// both in process and where a user's run goes by default: this machine's
-// tessel-rpc server (which a model with control flow cannot reach yet: it
-// runs in this process then, and a remote device is refused).
+// batched Scan, a Loop whose body's If reads a value two scopes out) imported, compiled (static
+// regions and bodies compiled once) and run on the host control-flow executor against numpy's
+// reference outputs, which make_controlflow.py computed when it wrote them. Runs go both in process
+// and where a user's run goes by default: this machine's tessel-rpc server (which a model with
+// control flow cannot reach yet: it runs in this process then, and a remote device is refused).
 #include "driver/ControlFlowProgram.h"
 #include "driver/Devices.h"
 #include "driver/ModelCompiler.h"
@@ -76,6 +75,8 @@ private slots:
             << "loop_cond" << QStringList{"loop_cond_stops", "loop_cond_trips"} << "Loop";
         QTest::newRow("scan_axes") << "scan_axes" << QStringList{"scan_axes"} << "Scan";
         QTest::newRow("scan8_batch") << "scan8_batch" << QStringList{"scan8_batch"} << "Scan";
+        QTest::newRow("loop_nested_if")
+            << "loop_nested_if" << QStringList{"loop_nested_if"} << "Loop";
     }
 
     void matchesNumpy() {
@@ -144,6 +145,31 @@ private slots:
                      e.what());
         }
         QVERIFY_THROWS_EXCEPTION(CompileError, driver::packageOf(m));
+    }
+
+    void remoteDeviceIsRefused() {
+        // A runner elsewhere (a board): the model cannot reach it yet.
+        struct Remote : runtime::ModelRunner {
+            std::string name() const override { return "rpc 10.0.0.2:9090"; }
+            void load(const runtime::ModelPackage&) override { throw std::runtime_error("loaded"); }
+            void setInputs(const std::vector<runtime::NDArray>&) override {}
+            runtime::ModelTiming run(const runtime::ModelRunSpec&) override { return {}; }
+            std::vector<runtime::NDArray> outputs() override { return {}; }
+            runtime::ModelTiming profile(const runtime::ModelRunSpec&) override { return {}; }
+        } remote;
+        const driver::CompiledModel m = driver::compileModel(kModels + "scan_axes.onnx", {});
+        driver::ModelRunOptions o;
+        o.runner = &remote;
+        const auto rep = driver::runModel(m, {}, {}, o);
+        QVERIFY(!rep.ok);
+        QVERIFY2(rep.error.find("runs in this process only") != std::string::npos &&
+                     rep.error.find("rpc 10.0.0.2:9090") != std::string::npos,
+                 rep.error.c_str());
+        // The compile says where it runs.
+        QCOMPARE(m.warnings.size(), size_t(1));
+        QVERIFY2(m.warnings[0].find("runs on the host executor in this process") !=
+                     std::string::npos,
+                 m.warnings[0].c_str());
     }
 
 private:

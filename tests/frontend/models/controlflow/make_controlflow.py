@@ -21,6 +21,8 @@ Python.
                  a reversed input, scan_output_axes [1], a reversed output and
                  an outer value read by the body.
   scan8_batch    Scan (opset 8) over a batch of 2, the scan input reversed.
+  loop_nested_if Loop whose body holds an If; the If's branches read the body's
+                 carried value and the outer graph's input (two scopes out).
 """
 import os
 import sys
@@ -196,3 +198,32 @@ def scan8(s0, X):
 s0 = rng.standard_normal((2, 2)).astype(np.float32)
 X = rng.standard_normal((2, 3, 2)).astype(np.float32)
 save(m, "scan8_batch", [("", [s0, X], scan8(s0, X))])
+
+# --- loop_nested_if ---------------------------------------------------------------
+then_g = helper.make_graph([helper.make_node("Add", ["y_in", "a"], ["t"])], "then_body", [], [vi("t", F, [2])])
+else_g = helper.make_graph([helper.make_node("Mul", ["y_in", "a"], ["e"])], "else_body", [], [vi("e", F, [2])])
+body = helper.make_graph(
+    [helper.make_node("Cast", ["i"], ["fi"], to=F),
+     helper.make_node("Less", ["fi", "two"], ["c"]),
+     helper.make_node("If", ["c"], ["y_out"], name="inner", then_branch=then_g, else_branch=else_g),
+     helper.make_node("Identity", ["cond_in"], ["cond_out"])],
+    "loop_body", [vi("i", I64, []), vi("cond_in", B, []), vi("y_in", F, [2])],
+    [vi("cond_out", B, []), vi("y_out", F, [2])],
+    initializer=[numpy_helper.from_array(np.array(2.0, np.float32), "two")])
+g = helper.make_graph(
+    [helper.make_node("Loop", ["m", "", "y0"], ["y"], name="outer", body=body)],
+    "loop_nested_if", [vi("a", F, [2]), vi("y0", F, [2])], [vi("y", F, [2])],
+    initializer=[numpy_helper.from_array(np.array(4, np.int64), "m")])
+m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)])
+
+
+def loop_nested_if(a, y0):
+    y = y0
+    for i in range(4):
+        y = y + a if i < 2 else y * a
+    return [y]
+
+
+a = rng.standard_normal(2).astype(np.float32)
+y0 = rng.standard_normal(2).astype(np.float32)
+save(m, "loop_nested_if", [("", [a, y0], loop_nested_if(a, y0))])
