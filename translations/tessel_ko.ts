@@ -970,8 +970,8 @@ FLOP/cycle: %5 단정밀도 벡터, 코어당 FMA(융합 곱셈-덧셈) 장치 2
         <translation>컴파일할 수 없음: %1.</translation>
     </message>
     <message>
-        <source>In subgraph %1 of %2: control flow is shown, not compiled.</source>
-        <translation>%2의 서브그래프 %1 안: 제어 흐름은 표시만 되고 컴파일되지 않습니다.</translation>
+        <source>In subgraph %1 of %2: compiled on its own and run by the control-flow executor.</source>
+        <translation>%2의 서브그래프 %1 안: 따로 컴파일되어 제어 흐름 실행기가 실행합니다.</translation>
     </message>
 </context>
 <context>
@@ -2139,8 +2139,8 @@ to draw its bar.</source>
         <translation>서브그래프  %1</translation>
     </message>
     <message>
-        <source>Subgraph %1 of %2: control flow is shown, not compiled.</source>
-        <translation>%2의 서브그래프 %1: 제어 흐름은 표시만 되고 컴파일되지 않습니다.</translation>
+        <source>Subgraph %1 of %2: compiled on its own and run by the control-flow executor.</source>
+        <translation>%2의 서브그래프 %1: 따로 컴파일되어 제어 흐름 실행기가 실행합니다.</translation>
     </message>
     <message>
         <source>Attribute</source>

@@ -970,8 +970,8 @@ FLOP/cycle：%5 单精度向量，每核两个融合乘加（FMA）单元。
         <translation>无法编译：%1。</translation>
     </message>
     <message>
-        <source>In subgraph %1 of %2: control flow is shown, not compiled.</source>
-        <translation>位于 %2 的子图 %1 中：控制流仅显示，不编译。</translation>
+        <source>In subgraph %1 of %2: compiled on its own and run by the control-flow executor.</source>
+        <translation>位于 %2 的子图 %1 中：单独编译，由控制流执行器运行。</translation>
     </message>
 </context>
 <context>
@@ -2139,8 +2139,8 @@ to draw its bar.</source>
         <translation>子图  %1</translation>
     </message>
     <message>
-        <source>Subgraph %1 of %2: control flow is shown, not compiled.</source>
-        <translation>%2 的子图 %1：控制流仅显示，不编译。</translation>
+        <source>Subgraph %1 of %2: compiled on its own and run by the control-flow executor.</source>
+        <translation>%2 的子图 %1：单独编译，由控制流执行器运行。</translation>
     </message>
     <message>
         <source>Attribute</source>

@@ -1,6 +1,7 @@
 #include "driver/ModelCompiler.h"
 
 #include "codegen/SharedLibrary.h"
+#include "driver/ControlFlowProgram.h"
 #include "driver/Measure.h"
 #include "graph/GraphPrinter.h"
 #include "graph/Unsupported.h"
@@ -204,6 +205,7 @@ FusedFunction lowerFunction(const graph::Graph& g, const graph::FusionGroup& gro
 } // namespace
 
 std::unique_ptr<runtime::GraphExecutor> CompiledModel::makeExecutor() const {
+    if (program) throw CompileError(kControlFlowInProcess);
     return std::make_unique<runtime::GraphExecutor>(plan, module, weights);
 }
 
@@ -222,9 +224,65 @@ CompiledModel uncompiledModel(const graph::Graph& imported) {
     return m;
 }
 
+namespace {
+
+/// A model whose control flow stays after inline-constant-if: its host
+/// program, and a plan of its inputs and outputs only.
+CompiledModel compileControlFlow(const graph::Graph& g, const CompileOptions& options) {
+    if (options.request.target.isGPU())
+        throw CompileError("control flow (If, Loop, Scan) runs on the host: a model with it cannot be compiled "
+                           "for " + options.request.target.str() + " yet");
+    CompiledModel m;
+    m.storedTypes = g.storedTypes();
+    m.target = options.request.target;
+    m.graph = g;
+    if (options.trace) m.graphStages.push_back(importStage(g));
+    for (auto& in : g.inputs())
+        if (!in->outputTypes[0].isStatic())
+            throw CompileError("input '" + in->name + "' has the dynamic shape " + in->outputTypes[0].str() +
+                               "; bind it with --input-shape " + in->name + ":D1,D2,...");
+    auto t0 = Clock::now();
+    m.program = ControlFlowProgram::build(g, options);
+    m.warnings.push_back("control flow (If, Loop, Scan) runs on the host executor in this process (" +
+                         m.program->describe() + "); a run on this machine's tessel-rpc server runs here too, "
+                         "and a model with control flow has no export yet");
+    m.timings.codegenSeconds = since(t0);
+    auto tensor = [&](const std::string& name, const graph::TensorType& t, runtime::PlanTensor::Kind kind) {
+        runtime::PlanTensor p;
+        p.name = name;
+        p.dtype = t.dtype;
+        p.shape = t.shape;
+        p.kind = kind;
+        m.plan.tensors.push_back(p);
+        return static_cast<int>(m.plan.tensors.size() - 1);
+    };
+    for (auto& in : g.inputs())
+        m.plan.inputs.push_back(tensor(in->name, in->outputTypes[0], runtime::PlanTensor::Kind::Input));
+    for (size_t i = 0; i < g.outputs().size(); ++i) {
+        const graph::Value& v = g.outputs()[i];
+        m.plan.outputs.push_back(tensor(v.name().empty() ? "output" + std::to_string(i) : v.name(), v.type(),
+                                        runtime::PlanTensor::Kind::Output));
+    }
+    return m;
+}
+
+} // namespace
+
+const char* const kControlFlowInProcess =
+    "a model with control flow (If, Loop, Scan) runs in this process only for now: it has no export, "
+    "so it cannot run on a device or be loaded by tessel-run";
+
 CompiledModel compileGraph(const graph::Graph& imported, const CompileOptions& options) {
     if (imported.hasUnsupported()) // what the importer lets through only to be shown
         throw CompileError(graph::describeUnsupported(graph::unsupportedConstructs(imported)));
+    if (hasControlFlow(imported)) {
+        // An If on a condition known once shapes are bound goes away, and the
+        // model compiles statically; what stays runs on the host executor.
+        graph::GraphPassManager pre(options.request.registries().graphPasses);
+        graph::Graph g = pre.run(imported, {"infer-shapes", "fold-constant", "inline-constant-if",
+                                            "dead-code-elimination"});
+        return hasControlFlow(g) ? compileControlFlow(g, options) : compileGraph(g, options);
+    }
     CompiledModel m;
     m.storedTypes = imported.storedTypes();
     auto t0 = Clock::now();
@@ -373,6 +431,7 @@ void writeExport(const std::vector<tir::PrimFunc>& funcs, const runtime::Executo
 } // namespace
 
 void exportModel(const CompiledModel& model, const std::string& dir, const Target& target) {
+    if (model.program) throw CompileError(kControlFlowInProcess);
     std::vector<tir::PrimFunc> funcs;
     for (auto& f : model.functions) funcs.push_back(f.lowered.lowered);
     writeExport(funcs, model.plan, model.weights.rawData(), dir, target);

@@ -28,6 +28,8 @@
 
 namespace tessel::driver {
 
+class ControlFlowProgram;
+
 struct CompileOptions {
     /// The target, the kind of compile and the registries (passes) to use.
     CompileRequest request;
@@ -133,6 +135,13 @@ struct CompiledModel {
     /// construct that keeps it from compiling. Then `graph` is the imported
     /// graph, `graphStages` holds only "import", and nothing else is filled.
     std::vector<graph::UnsupportedConstruct> unsupported;
+    /// A model with control flow (If, Loop, Scan) that inline-constant-if
+    /// did not remove: the host executor that runs it (driver/ControlFlowProgram.h)
+    /// with its compiled segments and subgraphs. Then `plan` holds only the
+    /// model's inputs and outputs (no steps; an output's unknown dimensions
+    /// are -1), `functions` is empty, and the model runs in this process
+    /// only: runModel runs it, exportModel, packageOf and makeExecutor refuse it.
+    std::shared_ptr<ControlFlowProgram> program;
     /// What the compile set aside and why (a tuned configuration that no
     /// longer fits its template: the function took its default schedule).
     std::vector<std::string> warnings;
@@ -143,6 +152,9 @@ struct CompiledModel {
     /// The function called `name`, or null.
     const FusedFunction* findFunction(const std::string& name) const;
 };
+
+/// Why a model with control flow (CompiledModel::program) cannot leave this process.
+extern const char* const kControlFlowInProcess;
 
 /// A model that cannot be compiled, to be shown (the IDE draws it): the
 /// imported graph (with opaque nodes) as its graph and its one stage, and

@@ -2,17 +2,21 @@
 
 #include "runtime/Roofline.h"
 
+#include "driver/ControlFlowProgram.h"
+
 #include "ir/Diagnostic.h"
 #include "ir/Half.h"
 #include "runtime/TimeEvaluator.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstring>
 
 namespace tessel::driver {
 
 runtime::ModelPackage packageOf(const CompiledModel& model) {
+    if (model.program) throw CompileError(kControlFlowInProcess);
     runtime::ModelPackage p;
     p.plan = model.plan;
     p.weights = model.weights;
@@ -117,6 +121,23 @@ std::vector<runtime::NDArray> runOn(runtime::ModelRunner& runner, const Compiled
     return outputs;
 }
 
+/// Runs a model with control flow on its host program, in this process:
+/// also for this machine's local server (the same machine); a remote device
+/// cannot run it yet.
+std::vector<runtime::NDArray> runProgram(const CompiledModel& model, const std::vector<runtime::NDArray>& inputs,
+                                         const ModelRunOptions& options, ModelRunReport& rep) {
+    if (options.runner && !options.runner->onThisMachine())
+        throw CompileError(std::string(kControlFlowInProcess) + " (asked to run on " + options.runner->name() + ")");
+    std::vector<runtime::NDArray> outputs = model.program->run(inputs);
+    for (int r = 0; r < options.repeat; ++r) {
+        const auto t0 = std::chrono::steady_clock::now();
+        model.program->run(inputs);
+        rep.runsMs.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+    }
+    if (!rep.runsMs.empty()) rep.latencyMs = runtime::median(rep.runsMs);
+    return outputs;
+}
+
 } // namespace
 
 ModelRunReport runModel(const CompiledModel& model, const std::vector<runtime::NDArray>& inputs,
@@ -129,7 +150,8 @@ ModelRunReport runModel(const CompiledModel& model, const std::vector<runtime::N
     std::vector<runtime::NDArray> outputs;
     try {
         runtime::InProcessModelRunner here;
-        outputs = runOn(options.runner ? *options.runner : here, model, values, options, rep);
+        outputs = model.program ? runProgram(model, values, options, rep)
+                                : runOn(options.runner ? *options.runner : here, model, values, options, rep);
     } catch (const std::exception& e) {
         rep.error = e.what();
         return rep;

@@ -97,7 +97,7 @@ const char* storedFloatName(int64_t code) {
 /// `parent` is the importer of the graph that holds it).
 class Importer {
 public:
-    Importer(const ImportOptions& options, std::string model, const Importer* parent = nullptr)
+    Importer(const ImportOptions& options, std::string model, Importer* parent = nullptr)
         : options_(options), ops_(graph::opsOrDefault(options.ops)), model_(std::move(model)),
           parent_(parent) {
         if (parent) {
@@ -142,6 +142,11 @@ private:
     /// CompileError for anything that keeps it from compiling.
     void convertNode(const onnx::NodeProto& n, const std::string& who, std::vector<Value> inputs,
                      Attributes attrs, const std::vector<std::string>& outputs);
+    /// An If, Loop or Scan with its subgraphs as a control-flow node
+    /// (Node::makeControlFlow); throws CompileError for a form it does not take.
+    void emitControlFlow(const onnx::NodeProto& n, const std::string& who, std::vector<Value> inputs,
+                         Attributes attrs, std::vector<graph::Subgraph> subgraphs,
+                         const std::vector<std::string>& outputs);
     void addConstantNode(const Attributes& attrs, const std::vector<std::string>& outputs,
                          const std::string& who);
     std::vector<Value> emit(const std::string& op, std::vector<Value> inputs, Attributes attrs,
@@ -157,7 +162,7 @@ private:
     const ImportOptions& options_;
     const graph::OpRegistry& ops_;
     std::string model_;
-    const Importer* parent_ = nullptr;
+    Importer* parent_ = nullptr;
     /// A subgraph's reads of outer values, in the order they became inputs.
     std::vector<Value> captured_;
     int64_t opset_ = 0;
@@ -281,6 +286,14 @@ void Importer::addInputs(const onnx::GraphProto& gp) {
         if (initializers.count(in.name())) continue;
         const std::string who = "input '" + in.name() + "'";
         if (in.name().empty()) throw error("a graph input has no name");
+        if (parent_ && in.type().value_case() == onnx::TypeProto::VALUE_NOT_SET) {
+            // A subgraph's input without a type (ONNX lets the node that
+            // holds the subgraph type it, as a Loop's carried value): unknown
+            // here, typed from the node's inputs (graph/ops/ControlFlow.cpp).
+            if (!used_.insert(in.name()).second) throw error(who + " is declared twice");
+            values_[in.name()] = g_.addInput(in.name(), TensorType());
+            continue;
+        }
         if (!typeOf(in.type(), who, false)) {
             // A sequence, a map, a string tensor: an input the graph cannot hold.
             const std::string reason =
@@ -405,11 +418,14 @@ Value Importer::lookup(const std::string& name) {
     if (auto it = values_.find(name); it != values_.end()) return it->second;
     const Value* outer = findOuter(name);
     if (!outer) return {};
-    // An outer value read by the subgraph: an input of the subgraph here.
-    Value v = g_.addInput(name, outer->type());
+    // An outer value read by the subgraph: an input of the subgraph here,
+    // read from the enclosing graph (which reads it from its own enclosing
+    // graph in turn when it is defined further out).
+    const Value inParent = parent_->lookup(name);
+    Value v = g_.addInput(name, inParent.type());
     used_.insert(name);
     values_[name] = v;
-    captured_.push_back(*outer);
+    captured_.push_back(inParent);
     return v;
 }
 
@@ -655,7 +671,10 @@ void Importer::importNode(const onnx::NodeProto& n, int index) {
             storedFloatName(std::get<int64_t>(*v)))
             attrs.set(attr, int64_t(onnx::TensorProto::FLOAT));
     try {
-        convertNode(n, who, inputs, attrs, outputs);
+        if (const graph::OpInfo* info = ops_.find(n.op_type()); info && info->controlFlow)
+            emitControlFlow(n, who, inputs, attrs, subgraphs, outputs);
+        else
+            convertNode(n, who, inputs, attrs, outputs);
     } catch (const CompileError& e) {
         // Whatever stops this node (an operator Tessel lacks, types that do
         // not infer, a form it does not normalise) stops only this node.
@@ -668,6 +687,52 @@ void Importer::importNode(const onnx::NodeProto& n, int index) {
         emitOpaque(n, std::move(inputs), std::move(original), std::move(subgraphs), outputs, who,
                    reasonOf(e, who));
     }
+}
+
+void Importer::emitControlFlow(const onnx::NodeProto& n, const std::string& who, std::vector<Value> inputs,
+                               Attributes attrs, std::vector<graph::Subgraph> subgraphs,
+                               const std::vector<std::string>& outputs) {
+    if (n.op_type() == "Scan" && opset_ < 9) {
+        // Opset 8: a first input sequence_lens (all lengths full when absent)
+        // and a batch axis 0 on every input: Tessel's form is `batch`.
+        if (!inputs.empty() && inputs[0].defined())
+            throw error(who + ": Scan's sequence_lens input (opset 8) is not supported");
+        if (!inputs.empty()) inputs.erase(inputs.begin());
+        attrs.set("batch", int64_t(1));
+        if (attrs.has("directions")) {
+            attrs.set("scan_input_directions", attrs.getInts("directions", {}));
+            attrs.erase("directions");
+        }
+    }
+    for (const auto& s : subgraphs)
+        for (const auto& v : s.outer) inputs.push_back(v);
+    Ref<Node> node = Node::makeControlFlow(g_.newId(), n.op_type(), inputs, std::move(attrs), std::move(subgraphs),
+                                           n.name(), outputs);
+    // Behind an opaque node, or holding a subgraph that cannot compile (a
+    // sequence, an optional): typed as the model says, and the subgraph's
+    // constructs are what is listed.
+    bool unknownInput = false;
+    for (const auto& in : inputs) unknownInput = unknownInput || (in.defined() && !in.type().known());
+    for (const auto& s : node->subgraphs) unknownInput = unknownInput || s.graph->hasUnsupported();
+    std::vector<TensorType> types;
+    if (unknownInput) {
+        for (const auto& o : outputs) types.push_back(shownType(o));
+    } else {
+        try {
+            types = ops_.inferOutputTypes(*node, inputs);
+        } catch (const CompileError& e) {
+            std::string msg = e.what();
+            const std::string prefix = node->describe() + ": ";
+            if (msg.rfind(prefix, 0) == 0) msg = msg.substr(prefix.size());
+            throw error(who + ": " + msg);
+        }
+    }
+    node = node->withOutputTypes(std::move(types));
+    g_.append(node);
+    who_[node->id] = who;
+    std::vector<Value> outs = node->outputs();
+    for (size_t i = 0; i < outs.size(); ++i)
+        if (!outputs[i].empty()) defineName(outputs[i], outs[i], who);
 }
 
 void Importer::convertNode(const onnx::NodeProto& n, const std::string& who,

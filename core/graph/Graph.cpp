@@ -537,6 +537,24 @@ Ref<Node> Node::makeOpaque(int64_t id, std::string op, std::string domain,
     return made;
 }
 
+Ref<Node> Node::makeControlFlow(int64_t id, std::string op, std::vector<Value> inputs,
+                                Attributes attrs, std::vector<Subgraph> subgraphs, std::string name,
+                                std::vector<std::string> outputNames) {
+    const int numOutputs = static_cast<int>(outputNames.size());
+    Ref<Node> made = makeOp(id, std::move(op), std::move(inputs), std::move(attrs),
+                            std::max(numOutputs, 1), std::move(name), {}, std::move(outputNames));
+    const_cast<Node*>(made.get())->subgraphs = std::move(subgraphs); // still private here
+    TESSEL_CHECK(made->numOwnInputs() >= 0, "control-flow node with fewer inputs than outer values");
+    return made;
+}
+
+int Node::numOwnInputs() const {
+    if (opaque()) return static_cast<int>(inputs.size()); // shown only: outer values are not inputs
+    size_t outer = 0;
+    for (const auto& s : subgraphs) outer += s.outer.size();
+    return static_cast<int>(inputs.size()) - static_cast<int>(outer);
+}
+
 Ref<Node> Node::makeUnsupportedInput(int64_t id, std::string name, std::string reason) {
     TESSEL_CHECK(!reason.empty(), "unsupported input " + name + " without a reason");
     Ref<Node> made = makeInput(id, std::move(name), TensorType());

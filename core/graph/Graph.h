@@ -234,7 +234,10 @@ class Graph;
 
 /// A graph held by an operator's attribute: an If's then_branch and
 /// else_branch, a Loop's or Scan's body. Its inputs are the subgraph's own
-/// inputs, then the outer values it reads by name (ONNX's outer scope).
+/// inputs, then the outer values it reads by name (ONNX's outer scope). On a
+/// control-flow node (Node::makeControlFlow) the outer values are also the
+/// node's last inputs, subgraph by subgraph, so passes keep and remap them;
+/// `outer` then gives only their count, and the node's inputs are current.
 struct Subgraph {
     /// The attribute's name ("else_branch"; "name[i]" for a GRAPHS list).
     std::string attr;
@@ -289,6 +292,15 @@ public:
                                 std::vector<Subgraph> subgraphs, std::string reason,
                                 std::string name, std::vector<TensorType> outputTypes,
                                 std::vector<std::string> outputNames);
+    /// A control-flow operator node (If, Loop, Scan) that compiles: `inputs`
+    /// are the operator's own inputs followed by every subgraph's outer values
+    /// (Subgraph::outer), in subgraph order.
+    static Ref<Node> makeControlFlow(int64_t id, std::string op, std::vector<Value> inputs,
+                                     Attributes attrs, std::vector<Subgraph> subgraphs,
+                                     std::string name, std::vector<std::string> outputNames);
+    /// The number of the operator's own inputs: inputs less the subgraphs'
+    /// outer values (all inputs for an opaque node, whose outer values are not inputs).
+    int numOwnInputs() const;
     static Ref<Node> makeInput(int64_t id, std::string name, TensorType type);
     /// A graph input of a type Tessel cannot hold: its type is unknown and
     /// `reason` says why.

@@ -188,6 +188,7 @@ void registerGraphOps(OpRegistry& registry) {
     ops::registerQuantizeOps(registry);
     ops::registerSignalOps(registry);
     ops::registerRecurrentOps(registry);
+    ops::registerControlFlowOps(registry);
 }
 
 const OpRegistry& defaultOpRegistry() {

@@ -182,6 +182,10 @@ struct OpInfo {
     /// The graph pass that rewrites the operator into others before lowering
     /// (RNN, GRU, LSTM: "expand-recurrent"); empty for operators with a compute.
     std::string expandedBy;
+    /// A control-flow operator (If, Loop, Scan): it runs its subgraphs on the
+    /// host (driver/ControlFlowProgram.h), never as a kernel; compileGraph
+    /// splits the graph around it.
+    bool controlFlow = false;
 
     /// The attribute called `name`, or null.
     const AttrSchema* findAttr(const std::string& name) const;

@@ -256,9 +256,7 @@ private slots:
         auto iff = tesselc({"show", models + "if.onnx"});
         QCOMPARE(iff.exitCode, 0);
         QVERIFY2(iff.out.contains("    then_branch: graph then_body(%x: float32[2]) {\n") &&
-                     iff.out.contains("# this model cannot be compiled: 2 unsupported constructs\n"
-                                      "#   node 'choose' (If): operator 'If' (control flow: 2 subgraphs) is not "
-                                      "supported\n"
+                     iff.out.contains("# this model cannot be compiled: 1 unsupported construct\n"
                                       "#   node 'choose' (If) / else_branch / node 'else_custom' (com.example.Wobble): "
                                       "operator domain 'com.example' is not supported (only the default ONNX domain "
                                       "is)\n"),

@@ -391,9 +391,9 @@ void TestOnnxImporter::unsupportedContent() {
         ob::graph({ob::node("If", {"c"}, {"y"}, "if1", {ob::graphAttr("then_branch", body)})},
                   {ob::valueInfo("c", 9, {})}, {ob::valueInfo("y", ob::kFloat, {2})}),
         13);
+    // An If compiles (control flow), but not one without its else branch.
     QCOMPARE(errorOf([&] { importOnnxBytes(sub); }),
-             std::string("model: node 'if1' (If, opset 13): operator 'If' (control flow: 1 "
-                         "subgraph) is not supported"));
+             std::string("model: node 'if1' (If, opset 13): subgraph 'else_branch' is missing"));
 
     const std::string half = ob::model(
         ob::graph({ob::node("Add", {"x", "w"}, {"y"}, "add")},
@@ -504,8 +504,14 @@ void TestOnnxImporter::opaqueNodesKeepTheModel() {
 void TestOnnxImporter::subgraphsAreGraphs() {
     const graph::Graph g = importShown(kModels + "if.onnx");
     const graph::Node* n = byName(g, "choose");
-    QVERIFY(n && n->opaque());
+    // An If compiles (driver/ControlFlowProgram.h): not opaque; what its
+    // else branch holds is.
+    QVERIFY(n && !n->opaque());
     QCOMPARE(n->subgraphs.size(), size_t(2));
+    // Its inputs: the condition, then each branch's outer values (x, x).
+    QCOMPARE(n->numOwnInputs(), 1);
+    QCOMPARE(n->inputs.size(), size_t(3));
+    QVERIFY(n->inputs[1] == g.findInput("x") && n->inputs[2] == g.findInput("x"));
     std::map<std::string, const graph::Graph*> sub;
     for (const auto& s : n->subgraphs)
         sub[s.attr] = s.graph.get();
@@ -547,10 +553,8 @@ void TestOnnxImporter::allUnsupportedInOneError() {
     // Without allowUnsupported the import fails naming every construct.
     const std::string msg = errorOf([] { importOnnx(kModels + "if.onnx"); });
     const std::string model = kModels + "if.onnx";
-    QCOMPARE(msg, model + ": 2 constructs cannot be compiled:\n"
-                          "  node 'choose' (If, opset 13): operator 'If' (control flow: 2 "
-                          "subgraphs) is not supported\n"
-                          "  node 'choose' (If) / else_branch / node 'else_custom' "
+    // The If itself compiles (control flow); the custom operator in its else branch does not.
+    QCOMPARE(msg, model + ": node 'choose' (If) / else_branch / node 'else_custom' "
                           "(com.example.Wobble): operator domain 'com.example' is not supported "
                           "(only the default ONNX domain is)");
     const std::string dq = errorOf([] { importOnnx(kModels + "dynquant.onnx"); });

@@ -141,8 +141,13 @@ GraphDocument::build(const GraphStageEntry& stage,
     };
     for (const auto& op : g.nodes())
         addOp(*op, -1);
+    // A control-flow node's last inputs are its subgraphs' outer values
+    // (Node::makeControlFlow): drawn as edges into the clusters, not into it.
+    auto ownInputs = [](const graph::Node& op) {
+        return std::vector<graph::Value>(op.inputs.begin(), op.inputs.begin() + op.numOwnInputs());
+    };
     for (const auto& op : g.nodes())
-        for (const auto& v : op->inputs)
+        for (const auto& v : ownInputs(*op))
             edgeFrom(v, doc->indexOfNode(op->id));
     addOutputs(g, -1);
 
@@ -185,7 +190,7 @@ GraphDocument::build(const GraphStageEntry& stage,
                 addOp(*op, c);
             }
             for (const auto& op : sg.nodes())
-                for (const auto& v : op->inputs)
+                for (const auto& v : ownInputs(*op))
                     edgeFrom(v, boxOf[op.get()]);
             for (int b : addOutputs(sg, c)) {
                 members.push_back(b);
@@ -267,7 +272,7 @@ QString GraphDocument::fusionReason(int index) const {
         return tr("Cannot be compiled: %1.").arg(n.unsupported);
     if (n.subgraph >= 0) {
         const auto& c = clusters[size_t(n.subgraph)];
-        return tr("In subgraph %1 of %2: control flow is shown, not compiled.")
+        return tr("In subgraph %1 of %2: compiled on its own and run by the control-flow executor.")
             .arg(c.attr, c.owner >= 0 ? nodes[size_t(c.owner)].op : QString());
     }
     if (n.kind == GraphDocNode::Kind::Output)

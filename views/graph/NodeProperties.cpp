@@ -246,7 +246,7 @@ void NodeProperties::showCluster(const GraphDocument& doc, int index) {
     if (c.kind == GraphDocCluster::Kind::Subgraph) {
         const QString owner = c.owner >= 0 ? doc.nodes[size_t(c.owner)].op : QString();
         title_->setText(tr("Subgraph  %1").arg(c.name));
-        reason_->setText(tr("Subgraph %1 of %2: control flow is shown, not compiled.").arg(c.attr, owner));
+        reason_->setText(tr("Subgraph %1 of %2: compiled on its own and run by the control-flow executor.").arg(c.attr, owner));
         addRow(tr("Attribute"), c.attr);
         if (c.owner >= 0) addRow(tr("Held by"), owner + QStringLiteral("  ") + doc.nodes[size_t(c.owner)].name);
         auto* members = addRow(tr("Boxes"), QString::number(c.members.size()));

@@ -47,6 +47,8 @@ void registerQuantizeOps(OpRegistry& r);
 void registerSignalOps(OpRegistry& r);
 /// Recurrent.cpp: RNN, GRU, LSTM (expanded by expand-recurrent before lowering).
 void registerRecurrentOps(OpRegistry& r);
+/// If, Loop, Scan (ControlFlow.cpp): run on the host around compiled regions.
+void registerControlFlowOps(OpRegistry& r);
 
 // --- shared between families ---------------------------------------------------------
 

@@ -10,6 +10,7 @@
 #include "graph/passes/FoldScaleShift.h"
 #include "graph/passes/FuseOps.h"
 #include "graph/passes/InferShapes.h"
+#include "graph/passes/InlineConstantIf.h"
 #include "graph/passes/SimplifyInference.h"
 #include "ir/Diagnostic.h"
 
@@ -120,6 +121,20 @@ void addTypingPasses(GraphPassRegistry& passes, const OpRegistry* ops) {
             o.foldShapes = graphPassOptionBool(v, "fold-shapes", o.foldShapes);
             return foldConstant(g, o);
         },
+    });
+
+    passes.add(GraphPassInfo{
+        "inline-constant-if",
+        "Put the taken branch of an If whose condition is a constant in the If's place.",
+        "Exported models often carry an If whose condition is known once the input shapes are "
+        "bound (a rank or size test, a training flag). After fold-constant makes the condition a "
+        "constant, the pass copies the taken branch's constants and nodes into the graph (fresh "
+        "node ids; constant names prefixed by the If's name), maps the branch's reads of outer "
+        "values to the If's inputs and gives the If's users the branch's outputs. The rest of the "
+        "graph then compiles statically; an If whose condition is computed at run time stays for "
+        "the host control-flow executor, which runs the compiled branches.",
+        {},
+        [](const Graph& g, const GraphPassOptionValues&) { return inlineConstantIf(g); },
     });
 }
 

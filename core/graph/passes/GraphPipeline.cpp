@@ -8,6 +8,7 @@ std::vector<std::string> defaultGraphPipeline() {
         "expand-recurrent",                  // RNN, GRU, LSTM unrolled into primitive operators
         "expand-quantized",                  // integer products as int32 MatMul/Conv, requantized
         "fold-constant",                     // constants and shape sub-graphs computed, retyped
+        "inline-constant-if",                // an If on a constant condition: its taken branch
         "simplify-inference",                // batch norm -> scale/shift; Dropout, Identity gone
         "fold-scale-shift",                  // scale/shift into the convolution's weights and bias
         "alter-layout",                      // activations stored NCHW16c between convolutions

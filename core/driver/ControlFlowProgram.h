@@ -1,0 +1,91 @@
+/// \file
+/// Models with control flow (ONNX If, Loop, Scan): a small VM-style
+/// executor on the host around compiled static regions, after TVM's Relay VM
+/// in its smallest form.
+///
+/// A graph that keeps a control-flow node after inline-constant-if is cut,
+/// in topological order, into *steps*: maximal runs of ordinary nodes
+/// (segments) and the control-flow nodes between them. Each segment becomes
+/// a graph of its own (its inputs: the values it reads from earlier steps or
+/// the graph's inputs; its outputs: what later steps or the graph's outputs
+/// read) and is compiled by compileGraph like any model; each subgraph
+/// (a branch, a body) becomes a program of its own, built once when the
+/// model is compiled. Running walks the steps on the host: a segment runs its
+/// compiled model in this process, an If reads its condition and runs the
+/// branch taken, a Loop runs its body with (iteration, condition, carried
+/// values) while the trip count and the condition allow and stacks its scan
+/// outputs along a new first axis, a Scan slices its scan inputs per
+/// iteration (axes and directions per input) and stacks its outputs.
+///
+/// Design choices, kept simple:
+/// - Shapes. A segment is compiled for the static types of its inputs when
+///   the model is compiled; where those are not known then (after a Loop,
+///   whose iteration count is data), it is compiled on first run for the
+///   shapes it gets, and kept per shape: a body whose carried values keep
+///   their shapes is compiled once, not once per iteration. Outputs whose
+///   shapes depend on data are allocated after the step that makes them ran.
+/// - A segment that cannot compile because a shape-carrying input (a
+///   Slice's starts, a Reshape's shape) is data there (a Loop's iteration
+///   number) is compiled per value of its small integer inputs, which are
+///   frozen to constants (graph::freezeInputs), and kept per value (at most
+///   kMaxSpecialisations per segment).
+/// - Where it runs: the steps run in this process. A model with control flow
+///   has no export yet (exportModel refuses it with a message), so runModel
+///   runs it here also when asked for this machine's local tessel-rpc server
+///   (the same machine), and refuses a remote device with a message.
+/// - Tensors only: sequences and optionals stay unsupported (the importer
+///   marks them). Not thread-safe for concurrent runs of one program (a lock
+///   serialises them).
+#pragma once
+
+#include "driver/ModelCompiler.h"
+#include "runtime/NDArray.h"
+
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace tessel::driver {
+
+/// True when `g` has a control-flow node (If, Loop, Scan) at its top level.
+bool hasControlFlow(const graph::Graph& g);
+
+class ControlFlowProgram {
+public:
+    /// A segment keeps at most this many value-specialised compiles.
+    static constexpr size_t kMaxSpecialisations = 256;
+
+    /// The program of `g` (typed; its control-flow nodes remain): segments
+    /// with static input types are compiled now. Throws CompileError for what
+    /// a segment cannot compile.
+    static std::shared_ptr<ControlFlowProgram> build(const graph::Graph& g,
+                                                     const CompileOptions& options);
+    ~ControlFlowProgram();
+
+    /// Runs the program on host `inputs` (the graph's inputs, in order):
+    /// its outputs, host tensors in the graph's output order. Throws
+    /// CompileError for what fails at run time (a segment that does not
+    /// compile for the shapes it gets, an If's branches that disagree).
+    std::vector<runtime::NDArray> run(const std::vector<runtime::NDArray>& inputs) const;
+
+    /// Compiles made so far, this program's and its subgraphs' (the tests
+    /// check that a loop body is compiled once).
+    int compiles() const;
+    /// "segment 0 (3 nodes) -> If 'if1' [then_branch: 1 step, else_branch: 1 step] -> ...".
+    std::string describe() const;
+
+    struct Segment;
+    struct Step;
+
+private:
+    ControlFlowProgram() = default;
+    std::vector<runtime::NDArray> runLocked(const std::vector<runtime::NDArray>& inputs) const;
+
+    graph::Graph graph_ = graph::Graph("main");
+    CompileOptions options_;
+    std::vector<std::unique_ptr<Step>> steps_;
+    mutable std::recursive_mutex mutex_;
+};
+
+} // namespace tessel::driver
