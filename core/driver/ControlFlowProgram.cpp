@@ -2,6 +2,7 @@
 
 #include "driver/ModelRunner.h"
 #include "graph/FreezeInputs.h"
+#include "graph/Retype.h"
 #include "graph/passes/InlineConstantIf.h"
 #include "ir/AxisMath.h"
 #include "ir/Check.h"
@@ -220,32 +221,7 @@ std::unique_ptr<Segment> makeSegment(const graph::Graph& g, const std::vector<Re
 
 /// The segment's graph with inputs of `types` and every node's type to be inferred again.
 graph::Graph retyped(const Segment& s, const std::vector<TensorType>& types) {
-    const graph::Graph& t = s.templ;
-    graph::Graph g(t.name());
-    std::unordered_map<Value, Value, graph::ValueHash> map;
-    for (size_t i = 0; i < t.inputs().size(); ++i)
-        map[t.inputs()[i]->output()] =
-            g.addInputNode(Node::makeInput(t.inputs()[i]->id, t.inputs()[i]->name, types[i]));
-    for (const auto& c : t.constants())
-        g.append(c);
-    auto mapped = [&](const Value& v) {
-        auto it = map.find(v);
-        return it == map.end() ? v : it->second;
-    };
-    for (const auto& n : t.nodes()) {
-        std::vector<Value> ins;
-        for (const auto& in : n->inputs)
-            ins.push_back(mapped(in));
-        Ref<Node> m = n->with(std::move(ins), std::vector<TensorType>(size_t(n->numOutputs())));
-        g.append(m);
-        for (int i = 0; i < n->numOutputs(); ++i)
-            map[n->output(i)] = m->output(i);
-    }
-    std::vector<Value> outs;
-    for (const auto& v : t.outputs())
-        outs.push_back(mapped(v));
-    g.setOutputs(std::move(outs));
-    return g;
+    return graph::withInputTypes(s.templ, types);
 }
 
 /// The compiled form of `s` for inputs of `types` (with `values` when known:

@@ -70,6 +70,15 @@ std::pair<std::string, std::vector<int64_t>> parseInputShapeBinding(std::string_
 
 namespace {
 
+/// The message of a type inference error without the node's own prefix
+/// (the importer words where it is itself).
+std::string withoutNodePrefix(const CompileError& e, const graph::Node& node) {
+    std::string msg = e.what();
+    const std::string prefix = node.describe() + ": ";
+    if (msg.rfind(prefix, 0) == 0) msg = msg.substr(prefix.size());
+    return msg;
+}
+
 std::string shapeText(const std::vector<int64_t>& s) {
     std::string t = "[";
     for (size_t i = 0; i < s.size(); ++i) {
@@ -512,10 +521,7 @@ std::vector<Value> Importer::emit(const std::string& op, std::vector<Value> inpu
             types = ops_.inferOutputTypes(*node, inputs);
         }
     } catch (const CompileError& e) {
-        std::string msg = e.what();
-        const std::string prefix = node->describe() + ": ";
-        if (msg.rfind(prefix, 0) == 0) msg = msg.substr(prefix.size());
-        throw error(who + ": " + msg);
+        throw error(who + ": " + withoutNodePrefix(e, *node));
     }
     // Take what the model's value_info knows (dims inference leaves unknown)
     // and check it against what inference found.
@@ -721,10 +727,7 @@ void Importer::emitControlFlow(const onnx::NodeProto& n, const std::string& who,
         try {
             types = ops_.inferOutputTypes(*node, inputs);
         } catch (const CompileError& e) {
-            std::string msg = e.what();
-            const std::string prefix = node->describe() + ": ";
-            if (msg.rfind(prefix, 0) == 0) msg = msg.substr(prefix.size());
-            throw error(who + ": " + msg);
+            throw error(who + ": " + withoutNodePrefix(e, *node));
         }
     }
     node = node->withOutputTypes(std::move(types));

@@ -5,6 +5,7 @@
 /// host executor of driver/ControlFlowProgram.h runs them. Their inference
 /// reads the subgraphs' output types; the outer values a subgraph reads are
 /// the node's last inputs (Node::makeControlFlow), past the operator's own.
+#include "graph/Retype.h"
 #include "graph/ops/OpHelpers.h"
 #include "graph/passes/InferShapes.h"
 #include "ir/Diagnostic.h"
@@ -41,36 +42,10 @@ std::vector<TensorType> subgraphTypes(const InferContext& ctx, const Subgraph& s
         if (&other == &s) break;
         at += other.outer.size();
     }
-    Graph g(b.name());
-    std::map<const Node*, Value> inputs;
-    for (size_t i = 0; i < b.inputs().size(); ++i) {
-        const Node& in = *b.inputs()[i];
-        TensorType t =
-            i < own.size() ? own[i] : ctx.inputValue(static_cast<int>(at + i - own.size())).type();
-        inputs[&in] = g.addInputNode(Node::makeInput(in.id, in.name, t));
-    }
-    for (const auto& c : b.constants())
-        g.append(c);
-    std::map<std::pair<const Node*, int>, Value> made;
-    auto mapped = [&](const Value& v) -> Value {
-        if (!v.defined()) return v;
-        if (auto it = inputs.find(v.producer()); it != inputs.end()) return it->second;
-        if (auto it = made.find({v.producer(), v.index()}); it != made.end()) return it->second;
-        return v;
-    };
-    for (const auto& n : b.nodes()) {
-        std::vector<Value> ins;
-        for (const auto& in : n->inputs)
-            ins.push_back(mapped(in));
-        Ref<Node> m = n->with(std::move(ins), std::vector<TensorType>(size_t(n->numOutputs())));
-        g.append(m);
-        for (int i = 0; i < n->numOutputs(); ++i)
-            made[{n.get(), i}] = m->output(i);
-    }
-    std::vector<Value> outs;
-    for (const auto& o : b.outputs())
-        outs.push_back(mapped(o));
-    g.setOutputs(std::move(outs));
+    std::vector<TensorType> inputTypes;
+    for (size_t i = 0; i < b.inputs().size(); ++i)
+        inputTypes.push_back(i < own.size() ? own[i] : ctx.inputValue(static_cast<int>(at + i - own.size())).type());
+    Graph g = withInputTypes(b, inputTypes);
     try {
         g = inferShapes(g);
     } catch (const CompileError& e) {
