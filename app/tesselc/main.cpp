@@ -652,6 +652,11 @@ int cmdTune(const Args& a) {
     if (a.records.empty()) throw UsageError("tune needs --records FILE (every trial is appended to it)");
     if (a.trials <= 0) throw UsageError("tune needs --trials N (N > 0)");
     if (!tune::featureKindFromName(a.features)) throw UsageError("--features must be itervar, knob or curve");
+    // Every trial would fail to build for the CPU's runner: say so once, with the way that works.
+    if (!a.target.empty() && requestFor(a).target.isGPU())
+        throw UsageError("tune measures on CPUs and RPC devices; GPU kernels are not measured in place yet. Tune a "
+                         "template for a GPU host in offline rounds: --export-trials DIR here, `tessel-run DIR` "
+                         "there, --import-trials DIR here (docs/gpu.md)");
     Measurer measurer(a);
     cli::TuneArgs t;
     t.file = a.file;

@@ -416,6 +416,10 @@ private slots:
         QVERIFY2(early.err.contains("no results yet"), qPrintable(early.err));
         auto both = tesselc({"tune", tmpl, "--records", records, "--export-trials", dir, "--import-trials", dir});
         QCOMPARE(both.exitCode, 2);
+        // Tuned in place for a GPU, every trial would fail: one clear error pointing at offline rounds.
+        auto inPlace = tesselc({"tune", tmpl, "--target", "cuda", "--trials", "2", "--records", records});
+        QCOMPARE(inPlace.exitCode, 2);
+        QVERIFY2(inPlace.err.contains("--export-trials"), qPrintable(inPlace.err));
         auto cpu = tesselc({"tune", tmpl, "--trials", "2", "--records", records, "--export-trials", dir});
         QCOMPARE(cpu.exitCode, 2);
         QVERIFY2(cpu.err.contains("--target cuda"), qPrintable(cpu.err));
