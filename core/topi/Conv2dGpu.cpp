@@ -120,19 +120,21 @@ te::Schedule scheduleConv2dGpu(const std::vector<te::Tensor>& outputs, te::Confi
     if (data->op->tag == tag::kPad) s[data].computeInline();
 
     // The output stage and the convolution's accumulators in registers.
-    te::Tensor out = outputs[0];
-    te::Tensor acc;
-    if (out->op.get() == convOp.get()) {
-        acc = s.cacheWrite(conv, "local");
-    } else {
-        acc = s.cacheWrite(conv, "local");
+    // When the convolution is not the output, its copy out of the accumulators
+    // and every injective stage before the output (bias, residual add) are
+    // inlined: the output stage reads the accumulators directly.
+    const te::Tensor out = outputs[0];
+    const te::Tensor acc = s.cacheWrite(conv, "local");
+    if (out->op.get() != convOp.get()) {
         s[conv].computeInline();
-        for (te::Stage st : s.stages())
-            if (!st.data().isOutput && st.op()->opKind() == te::OpKind::Compute &&
-                computeOf(st.op())->reduceAxis.empty() && st.op().get() != dataShared->op.get() &&
-                st.op().get() != weightShared->op.get() && st.op().get() != acc->op.get() &&
-                st.data().attach != te::AttachKind::Inline)
+        for (te::Stage st : s.stages()) {
+            const te::Operation& op = st.op();
+            const bool staged = op.get() == dataShared->op.get() || op.get() == weightShared->op.get() ||
+                                op.get() == acc->op.get();
+            if (!st.data().isOutput && !staged && op->opKind() == te::OpKind::Compute &&
+                computeOf(op)->reduceAxis.empty() && st.data().attach != te::AttachKind::Inline)
                 st.computeInline();
+        }
     }
 
     te::Stage o = s[out];
