@@ -199,13 +199,8 @@ llvm::Value* CodeGenLLVM::emitExpr(const Expr& e) {
     }
     case NodeKind::Not:
         return builder_.CreateNot(emitExpr(e.as<NotNode>()->a));
-    case NodeKind::Select: {
-        auto* op = e.as<SelectNode>();
-        llvm::Value* c = emitExpr(op->condition);
-        llvm::Value* x = emitExpr(op->trueValue);
-        llvm::Value* y = emitExpr(op->falseValue);
-        return builder_.CreateSelect(c, x, y);
-    }
+    case NodeKind::Select:
+        return emitSelect(e.as<SelectNode>());
     case NodeKind::Ramp:
         return emitRamp(e.as<RampNode>(), t);
     case NodeKind::Broadcast: {

@@ -213,6 +213,10 @@ private:
     llvm::Value* emitIndex(const tir::Expr& e);
     llvm::Value* emitLoad(const tir::BufferLoadNode* op);
     void emitStore(const tir::BufferStoreNode* op);
+    /// TVM's if_then_else: an arm that reads memory (or divides) is evaluated
+    /// only where its condition holds, so a padded read never touches memory
+    /// outside its buffer; arms without such reads stay an LLVM select.
+    llvm::Value* emitSelect(const tir::SelectNode* op);
 
     // CodeGenLLVM_Loops.cpp
     llvm::MDNode* loopMetadata(bool unrollFull, int64_t unrollCount = -1);
@@ -235,6 +239,9 @@ private:
     std::string funcName_;
     int outlinedCount_ = 0;
     FunctionState fs_;
+    /// While an arm of a lane-wise select is emitted: the lanes it is taken
+    /// for (a vector of i1); loads under it read only those lanes.
+    llvm::Value* loadMask_ = nullptr;
 };
 
 } // namespace tessel::codegen::detail

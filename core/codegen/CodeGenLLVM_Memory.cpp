@@ -4,6 +4,7 @@
 #include "codegen/CodeGenLLVM_Internal.h"
 
 #include "tir/IROperators.h"
+#include "tir/IRVisitor.h"
 
 #include <llvm/IR/Constants.h>
 
@@ -65,20 +66,108 @@ llvm::Value* CodeGenLLVM::emitLoad(const BufferLoadNode* op) {
     llvm::Value* base = bufferPointer(op->buffer);
     int lanes = index.type().lanes();
     llvm::Value* v;
-    if (lanes == 1) {
+    // Inside an arm of a lane-wise select only the lanes it is taken for are
+    // read; the others are zero. A scalar read there (the same address for
+    // every lane) happens when any lane is taken.
+    llvm::Value* mask = loadMask_;
+    if (mask && lanes == 1) {
+        llvm::Value* p = builder_.CreateInBoundsGEP(et, base, emitIndex(index));
+        auto* one = llvm::FixedVectorType::get(et, 1);
+        llvm::Value* any = builder_.CreateVectorSplat(1, builder_.CreateOrReduce(mask));
+        v = builder_.CreateMaskedLoad(one, p, llvm::Align(accessAlign(op->buffer, index)), any,
+                                      llvm::Constant::getNullValue(one));
+        v = builder_.CreateExtractElement(v, uint64_t(0));
+    } else if (lanes == 1) {
         llvm::Value* p = builder_.CreateInBoundsGEP(et, base, emitIndex(index));
         v = builder_.CreateAlignedLoad(et, p, llvm::Align(accessAlign(op->buffer, index)));
     } else if (auto* r = contiguous(index)) {
         llvm::Value* p = builder_.CreateInBoundsGEP(et, base, emitIndex(r->base));
-        v = builder_.CreateAlignedLoad(llvm::FixedVectorType::get(et, lanes), p,
-                                       llvm::Align(accessAlign(op->buffer, r->base)));
+        auto* vt = llvm::FixedVectorType::get(et, lanes);
+        const llvm::Align align(accessAlign(op->buffer, r->base));
+        if (mask) v = builder_.CreateMaskedLoad(vt, p, align, mask, llvm::Constant::getNullValue(vt));
+        else v = builder_.CreateAlignedLoad(vt, p, align);
     } else {
         llvm::Value* ptrs = builder_.CreateInBoundsGEP(et, base, emitExpr(index));
         v = builder_.CreateMaskedGather(llvm::FixedVectorType::get(et, lanes), ptrs,
-                                        llvm::Align(elemBytes(elem)));
+                                        llvm::Align(elemBytes(elem)), mask);
     }
     if (elem.isBool()) v = builder_.CreateTrunc(v, llvmType(op->type));
     return v;
+}
+
+namespace {
+
+/// Whether evaluating `e` where its select does not take it could fault: it
+/// reads memory, or divides integers by something that is not a constant.
+bool mayFault(const Expr& e) {
+    bool found = false;
+    postOrderVisit(e, [&](const Object* o) {
+        if (found) return;
+        auto* n = static_cast<const BaseExprNode*>(o);
+        switch (n->kind) {
+        case NodeKind::BufferLoad:
+            found = true;
+            break;
+        case NodeKind::Div:
+        case NodeKind::Mod:
+        case NodeKind::FloorDiv:
+        case NodeKind::FloorMod: {
+            const Expr& b = n->kind == NodeKind::Div        ? static_cast<const DivNode*>(n)->b
+                            : n->kind == NodeKind::Mod      ? static_cast<const ModNode*>(n)->b
+                            : n->kind == NodeKind::FloorDiv ? static_cast<const FloorDivNode*>(n)->b
+                                                            : static_cast<const FloorModNode*>(n)->b;
+            found = !b.type().isFloat() && !b.as<IntImmNode>();
+            break;
+        }
+        default:
+            break;
+        }
+    });
+    return found;
+}
+
+} // namespace
+
+llvm::Value* CodeGenLLVM::emitSelect(const SelectNode* op) {
+    const bool lazyTrue = mayFault(op->trueValue), lazyFalse = mayFault(op->falseValue);
+    llvm::Value* c = emitExpr(op->condition);
+    if (!lazyTrue && !lazyFalse) {
+        llvm::Value* x = emitExpr(op->trueValue);
+        return builder_.CreateSelect(c, x, emitExpr(op->falseValue));
+    }
+    if (!c->getType()->isVectorTy()) {
+        // One condition for all lanes: a branch, each arm in its own block.
+        llvm::Function* fn = builder_.GetInsertBlock()->getParent();
+        auto* thenBB = llvm::BasicBlock::Create(ctx_, "if_then", fn);
+        auto* elseBB = llvm::BasicBlock::Create(ctx_, "if_else", fn);
+        auto* endBB = llvm::BasicBlock::Create(ctx_, "if_end", fn);
+        builder_.CreateCondBr(c, thenBB, elseBB);
+        builder_.SetInsertPoint(thenBB);
+        llvm::Value* x = emitExpr(op->trueValue);
+        llvm::BasicBlock* thenEnd = builder_.GetInsertBlock();
+        builder_.CreateBr(endBB);
+        builder_.SetInsertPoint(elseBB);
+        llvm::Value* y = emitExpr(op->falseValue);
+        llvm::BasicBlock* elseEnd = builder_.GetInsertBlock();
+        builder_.CreateBr(endBB);
+        builder_.SetInsertPoint(endBB);
+        llvm::PHINode* phi = builder_.CreatePHI(x->getType(), 2);
+        phi->addIncoming(x, thenEnd);
+        phi->addIncoming(y, elseEnd);
+        return phi;
+    }
+    // Lane by lane: each arm's reads are masked to the lanes that take it.
+    llvm::Value* outer = loadMask_;
+    auto arm = [&](const Expr& e, bool lazy, llvm::Value* lanes) {
+        if (!lazy) return emitExpr(e);
+        loadMask_ = outer ? builder_.CreateAnd(outer, lanes) : lanes;
+        llvm::Value* v = emitExpr(e);
+        loadMask_ = outer;
+        return v;
+    };
+    llvm::Value* x = arm(op->trueValue, lazyTrue, c);
+    llvm::Value* y = arm(op->falseValue, lazyFalse, lazyFalse ? builder_.CreateNot(c) : nullptr);
+    return builder_.CreateSelect(c, x, y);
 }
 
 void CodeGenLLVM::emitStore(const BufferStoreNode* op) {

@@ -12,6 +12,9 @@
 #include <QtTest>
 
 #include <cmath>
+#include <functional>
+#include <sys/mman.h>
+#include <unistd.h>
 #include <limits>
 #include <cstdlib>
 #include <cstring>
@@ -44,6 +47,26 @@ template <class T> struct Aligned {
     };
     std::unique_ptr<T[], Free> data;
     size_t size;
+};
+
+/// n floats whose first (or last) element touches an inaccessible page: a
+/// read before (or after) them faults.
+struct Guarded {
+    Guarded(size_t n, bool atEnd) {
+        const size_t page = size_t(sysconf(_SC_PAGESIZE));
+        bytes = 3 * page;
+        void* m = mmap(nullptr, bytes, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (m == MAP_FAILED) throw std::runtime_error("mmap failed");
+        base = static_cast<char*>(m);
+        if (mprotect(base + page, page, PROT_READ | PROT_WRITE) != 0) throw std::runtime_error("mprotect failed");
+        data = reinterpret_cast<float*>(atEnd ? base + 2 * page - n * sizeof(float) : base + page);
+    }
+    ~Guarded() { munmap(base, bytes); }
+    Guarded(const Guarded&) = delete;
+    Guarded& operator=(const Guarded&) = delete;
+    char* base = nullptr;
+    size_t bytes = 0;
+    float* data = nullptr;
 };
 
 Expr load(const Buffer& b, Expr i) {
@@ -361,6 +384,68 @@ private slots:
         QCOMPARE(run(r2, "vsel", {av.get(), c.get()}), 0);
         for (int x = 0; x < n / 8 * 8; ++x)
             QCOMPARE(c[x], std::fabs(av[x]));
+    }
+
+    // TVM's if_then_else is lazy: a padded read evaluates its load only where
+    // the condition holds. Each buffer here touches an inaccessible page (at
+    // its start or its end), so an eager load of A[-1] or A[n] faults.
+    void paddedReadsStayInTheirBuffer() {
+        const int n = 64;
+        Guarded atStart(n, false), atEnd(n, true);
+        for (int x = 0; x < n; ++x) atStart.data[x] = atEnd.data[x] = float(x + 1);
+        Buffer A = buffer("A", n), C = buffer("C", n);
+        Var i("i"), v("v");
+        auto runOn = [&](const char* name, Stmt body, Guarded& in, const std::function<float(int)>& want) {
+            BuildResult r = buildHost(PrimFunc::make(name, {A, C}, body));
+            Aligned<float> c(n, -7.0f);
+            QCOMPARE(run(r, name, {in.data, c.get()}), 0);
+            for (int x = 0; x < n; ++x)
+                QVERIFY2(c[x] == want(x), qPrintable(QString("%1: C[%2] = %3, want %4").arg(name).arg(x).arg(c[x]).arg(want(x))));
+        };
+        const Expr zero8 = BroadcastNode::make(Expr(0.0), 8);
+        // Scalar: C[i] = i >= 1 ? A[i - 1] : 0, and i < n - 1 ? A[i + 1] : 0.
+        runOn("shift_right", loop(i, 0, n, store(C, select(i >= 1, load(A, i - 1), Expr(0.0)), i)), atStart,
+              [&](int x) { return x >= 1 ? float(x) : 0.0f; });
+        runOn("shift_left", loop(i, 0, n, store(C, select(i < n - 1, load(A, i + 1), Expr(0.0)), i)), atEnd,
+              [&](int x) { return x < n - 1 ? float(x + 2) : 0.0f; });
+        // Vectors, a condition per lane: masked loads.
+        Expr lanes = RampNode::make(v * 8, Expr(1), 8);
+        runOn("vshift_right",
+              loop(v, 0, n / 8,
+                   store(C, select(lanes >= BroadcastNode::make(Expr(1), 8), load(A, RampNode::make(v * 8 - 1, Expr(1), 8)), zero8),
+                         lanes)),
+              atStart, [&](int x) { return x >= 1 ? float(x) : 0.0f; });
+        runOn("vshift_left",
+              loop(v, 0, n / 8,
+                   store(C, select(lanes < BroadcastNode::make(Expr(n - 1), 8), load(A, RampNode::make(v * 8 + 1, Expr(1), 8)), zero8),
+                         lanes)),
+              atEnd, [&](int x) { return x < n - 1 ? float(x + 2) : 0.0f; });
+        // A gather (stride 2) under a lane condition, nested in a second select.
+        Expr even = RampNode::make(v * 16 - 2, Expr(2), 8);
+        runOn("vgather",
+              loop(v, 0, n / 8,
+                   store(C, select(lanes >= BroadcastNode::make(Expr(4), 8),
+                                   select(lanes < BroadcastNode::make(Expr(n / 2 + 1), 8), load(A, even), zero8), zero8),
+                         lanes)),
+              atStart, [&](int x) { return x >= 4 && x < n / 2 + 1 ? float(2 * x - 1) : 0.0f; });
+        // Vectors, one condition for the whole vector: a branch.
+        runOn("vblock",
+              loop(v, 0, n / 8, store(C, select(v >= 1, load(A, RampNode::make(v * 8 - 8, Expr(1), 8)), zero8), lanes)),
+              atStart, [&](int x) { return x >= 8 ? float(x - 7) : 0.0f; });
+        // A scalar read broadcast under a lane condition: read only when some lane takes it.
+        runOn("vscalar",
+              loop(v, 0, n / 8,
+                   store(C, select(lanes >= BroadcastNode::make(Expr(8), 8), BroadcastNode::make(load(A, v * 8 - 8), 8), zero8),
+                         lanes)),
+              atStart, [&](int x) { return x >= 8 ? float(x / 8 * 8 - 7) : 0.0f; });
+        // An integer division by a value that may be zero is not evaluated where its select does not take it.
+        Buffer D = buffer("D", n, i32), E = buffer("E", n, i32);
+        Stmt div = loop(i, 0, n, store(E, select(load(D, i) != 0, truncdiv(Expr(1000), load(D, i)), Expr(-1)), i));
+        BuildResult rd = buildHost(PrimFunc::make("safediv", {D, E}, div));
+        Aligned<int32_t> d(n), e(n);
+        for (int x = 0; x < n; ++x) d[x] = x % 3;
+        QCOMPARE(run(rd, "safediv", {d.get(), e.get()}), 0);
+        for (int x = 0; x < n; ++x) QCOMPARE(e[x], x % 3 ? 1000 / (x % 3) : -1);
     }
 
     void floorDivModNegative() {
