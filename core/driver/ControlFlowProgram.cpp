@@ -3,6 +3,7 @@
 #include "driver/ModelRunner.h"
 #include "graph/FreezeInputs.h"
 #include "graph/Retype.h"
+#include "graph/passes/InferShapes.h"
 #include "graph/passes/InlineConstantIf.h"
 #include "ir/AxisMath.h"
 #include "ir/Check.h"
@@ -293,6 +294,62 @@ NDArray valueOf(const Env& env, const Value& v) {
     return it->second;
 }
 
+/// A segment reading an empty tensor (the scan output of a loop that ran no
+/// iteration). Kernels have no empty tensors, so: an output that depends on
+/// an empty input must be empty too (element-wise work on it) and is; the
+/// others are computed by the segment compiled with each empty input given
+/// one element instead (their values do not read it). An empty input that
+/// makes a non-empty output (a reduction, a concatenation) is refused with
+/// its reason. Returns false when no input is empty.
+bool runWithEmptyInputs(Segment& s, Env& env, std::vector<NDArray> values, std::vector<TensorType> types,
+                        const CompileOptions& options) {
+    std::unordered_set<const Node*> empty;
+    for (size_t i = 0; i < types.size(); ++i)
+        if (types[i].numElements() == 0) empty.insert(s.templ.inputs()[i].get());
+    if (empty.empty()) return false;
+    // Which outputs read an empty input, through the segment's nodes.
+    std::unordered_set<const Node*> tainted = empty;
+    for (const auto& n : s.templ.nodes())
+        for (const auto& in : n->inputs)
+            if (in.defined() && tainted.count(in.producer())) tainted.insert(n.get());
+    const graph::Graph g = graph::inferShapes(retyped(s, types));
+    std::vector<NDArray> outs(s.outs.size());
+    bool needRun = false;
+    for (size_t i = 0; i < s.outs.size(); ++i) {
+        if (!tainted.count(s.templ.outputs()[i].producer())) {
+            needRun = true;
+            continue;
+        }
+        const TensorType& t = g.outputs()[i].type();
+        if (!t.known() || t.numElements() != 0)
+            throw CompileError("control flow: " + s.templ.outputs()[i].producer()->describe() +
+                               " reads an empty tensor and gives " + t.str() +
+                               ", which is not empty: an operator over empty tensors is computed only when "
+                               "its result is empty too");
+        outs[i] = NDArray::zeros(t.shape, t.dtype);
+    }
+    if (needRun) {
+        for (size_t i = 0; i < types.size(); ++i)
+            if (types[i].numElements() == 0) {
+                for (auto& d : types[i].shape)
+                    d = std::max<int64_t>(d, 1);
+                values[i] = NDArray::zeros(types[i].shape, types[i].dtype);
+            }
+        Segment::Entry* e = entryFor(s, types, &values, options);
+        std::vector<NDArray> args;
+        for (size_t k : e->order)
+            args.push_back(values[k]);
+        e->runner.setInputs(args);
+        e->runner.run({});
+        std::vector<NDArray> full = e->runner.outputs();
+        for (size_t i = 0; i < s.outs.size(); ++i)
+            if (!outs[i].defined()) outs[i] = full[i];
+    }
+    for (size_t i = 0; i < s.outs.size(); ++i)
+        env[s.outs[i]] = outs[i];
+    return true;
+}
+
 void runSegment(Segment& s, Env& env, const CompileOptions& options) {
     std::vector<NDArray> values;
     std::vector<TensorType> types;
@@ -300,6 +357,7 @@ void runSegment(Segment& s, Env& env, const CompileOptions& options) {
         values.push_back(valueOf(env, v));
         types.emplace_back(values.back().dtype(), values.back().shape());
     }
+    if (runWithEmptyInputs(s, env, values, types, options)) return;
     Segment::Entry* e = entryFor(s, types, &values, options);
     std::vector<NDArray> args;
     for (size_t k : e->order)

@@ -72,7 +72,7 @@ private slots:
         QTest::newRow("if_data") << "if_data" << QStringList{"if_data_then", "if_data_else"}
                                  << "If";
         QTest::newRow("loop_cond")
-            << "loop_cond" << QStringList{"loop_cond_stops", "loop_cond_trips"} << "Loop";
+            << "loop_cond" << QStringList{"loop_cond_stops", "loop_cond_trips", "loop_cond_zero"} << "Loop";
         QTest::newRow("scan_axes") << "scan_axes" << QStringList{"scan_axes"} << "Scan";
         QTest::newRow("scan8_batch") << "scan8_batch" << QStringList{"scan8_batch"} << "Scan";
         QTest::newRow("loop_nested_if")
@@ -95,7 +95,8 @@ private slots:
         }
         // Every segment and body is compiled once, not once per iteration or
         // run; the Loop's segment after it waits for the scan output's length
-        // (one more compile per length: the two data sets stop at 2 and 1).
+        // (one more compile per length: the data sets stop at 2 and 1; after no
+        // iteration the element-wise segment's outputs are empty, no compile).
         if (model == "loop_cond")
             QCOMPARE(m.program->compiles(), compiled + 2);
         else

@@ -134,7 +134,7 @@ def loop_cond(trips, x, y0):
 x = np.array([[1.0, 2.0], [0.5, 3.0]], np.float32)
 y0 = np.zeros((2, 2), np.float32)
 datasets = []
-for suffix, trips in (("_stops", 20), ("_trips", 1)):
+for suffix, trips in (("_stops", 20), ("_trips", 1), ("_zero", 0)):
     mm = np.array(trips, np.int64)
     datasets.append((suffix, [mm, x, y0], loop_cond(trips, x, y0)))
 save(m, "loop_cond", datasets)
