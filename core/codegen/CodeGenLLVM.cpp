@@ -6,6 +6,7 @@
 
 #include "codegen/CodeGenLLVM_Internal.h"
 #include "ir/Diagnostic.h"
+#include "tir/IRVisitor.h"
 
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/Verifier.h>
@@ -15,6 +16,37 @@
 namespace tessel::codegen::detail {
 
 using namespace tessel::tir;
+
+namespace {
+
+/// The interval of every loop and let variable in `body`, outer ones first
+/// (a loop's bounds may use them). Variables are unique within a function.
+arith::VarBoundMap variableBounds(const Stmt& body) {
+    arith::VarBoundMap bounds;
+    struct Walker : IRVisitor {
+        arith::VarBoundMap& b;
+        explicit Walker(arith::VarBoundMap& m) : b(m) {}
+        void visit(const ForNode* op) override {
+            const auto mn = arith::constIntBound(op->min, b), ext = arith::constIntBound(op->extent, b);
+            if (mn.min != arith::ConstIntBound::kNegInf && mn.max != arith::ConstIntBound::kPosInf &&
+                ext.max != arith::ConstIntBound::kPosInf && ext.max >= 1)
+                b[op->loopVar.get()] = {mn.min, mn.max + ext.max - 1};
+            IRVisitor::visit(op);
+        }
+        void visit(const LetStmtNode* op) override {
+            b[op->var.get()] = arith::constIntBound(op->value, b);
+            IRVisitor::visit(op);
+        }
+        void visit(const LetNode* op) override {
+            b[op->var.get()] = arith::constIntBound(op->value, b);
+            IRVisitor::visit(op);
+        }
+    } w(bounds);
+    w.visitStmt(body);
+    return bounds;
+}
+
+} // namespace
 
 void fail(const std::string& msg) {
     throw CompileError("codegen: " + msg);
@@ -76,6 +108,7 @@ void CodeGenLLVM::addFunction(const PrimFunc& f, size_t index) {
         state.ptrAlign[data] = kBufferAlign;
     }
     std::swap(fs_, state);
+    loopBounds_ = variableBounds(f->body);
     auto* entry = llvm::BasicBlock::Create(ctx_, "entry", impl);
     builder_.SetInsertPoint(entry);
     setLine(defLine);

@@ -26,6 +26,7 @@
 #include "codegen/LLVMTarget.h"
 #include "ir/LineTable.h"
 #include "tir/IR.h"
+#include "tir/arith/ConstIntBound.h"
 
 #include <llvm/ADT/STLFunctionalExtras.h>
 #include <llvm/IR/DIBuilder.h>
@@ -217,6 +218,10 @@ private:
     /// only where its condition holds, so a padded read never touches memory
     /// outside its buffer; arms without such reads stay an LLVM select.
     llvm::Value* emitSelect(const tir::SelectNode* op);
+    /// Whether evaluating `e` where its select does not take it could fault:
+    /// it reads memory not provably inside its buffer (under loopBounds_), or
+    /// divides integers by something that is not a constant.
+    bool mayFault(const tir::Expr& e) const;
 
     // CodeGenLLVM_Loops.cpp
     llvm::MDNode* loopMetadata(bool unrollFull, int64_t unrollCount = -1);
@@ -242,6 +247,9 @@ private:
     /// While an arm of a lane-wise select is emitted: the lanes it is taken
     /// for (a vector of i1); loads under it read only those lanes.
     llvm::Value* loadMask_ = nullptr;
+    /// The interval of every loop and let variable of the function being
+    /// emitted (outlined bodies included), for mayFault.
+    tir::arith::VarBoundMap loopBounds_;
 };
 
 } // namespace tessel::codegen::detail

@@ -97,17 +97,55 @@ llvm::Value* CodeGenLLVM::emitLoad(const BufferLoadNode* op) {
 
 namespace {
 
-/// Whether evaluating `e` where its select does not take it could fault: it
-/// reads memory, or divides integers by something that is not a constant.
-bool mayFault(const Expr& e) {
+/// The elements of `b`, or -1 when its shape is not constant.
+int64_t constantElements(const Buffer& b) {
+    int64_t n = 1;
+    for (const auto& d : b->shape) {
+        auto* c = d.as<IntImmNode>();
+        if (!c) return -1;
+        n *= c->value;
+    }
+    return n;
+}
+
+/// The interval of the elements a (scalar or contiguous/strided vector)
+/// index reaches; everything for other vector indices.
+arith::ConstIntBound indexBound(const Expr& index, const arith::VarBoundMap& vars) {
+    if (auto* r = index.as<RampNode>()) {
+        const auto base = arith::constIntBound(r->base, vars), stride = arith::constIntBound(r->stride, vars);
+        if (base.isEverything() || stride.min == arith::ConstIntBound::kNegInf ||
+            stride.max == arith::ConstIntBound::kPosInf || base.min == arith::ConstIntBound::kNegInf ||
+            base.max == arith::ConstIntBound::kPosInf)
+            return arith::ConstIntBound::everything();
+        const int64_t last = r->lanes - 1;
+        return {base.min + std::min<int64_t>(0, stride.min * last), base.max + std::max<int64_t>(0, stride.max * last)};
+    }
+    if (auto* b = index.as<BroadcastNode>()) return arith::constIntBound(b->value, vars);
+    if (index.type().lanes() > 1) return arith::ConstIntBound::everything();
+    return arith::constIntBound(index, vars);
+}
+
+} // namespace
+
+bool CodeGenLLVM::mayFault(const Expr& e) const {
     bool found = false;
     postOrderVisit(e, [&](const Object* o) {
         if (found) return;
         auto* n = static_cast<const BaseExprNode*>(o);
         switch (n->kind) {
-        case NodeKind::BufferLoad:
-            found = true;
+        case NodeKind::BufferLoad: {
+            // A read whose index stays inside its buffer may run whatever the
+            // condition (topi's padded reads clamp their index): an LLVM select.
+            auto* load = static_cast<const BufferLoadNode*>(n);
+            const int64_t size = constantElements(load->buffer);
+            if (size < 0 || load->indices.size() != 1) {
+                found = true;
+                break;
+            }
+            const auto range = indexBound(load->indices[0], loopBounds_);
+            found = !(range.min >= 0 && range.max < size);
             break;
+        }
         case NodeKind::Div:
         case NodeKind::Mod:
         case NodeKind::FloorDiv:
@@ -125,8 +163,6 @@ bool mayFault(const Expr& e) {
     });
     return found;
 }
-
-} // namespace
 
 llvm::Value* CodeGenLLVM::emitSelect(const SelectNode* op) {
     const bool lazyTrue = mayFault(op->trueValue), lazyFalse = mayFault(op->falseValue);

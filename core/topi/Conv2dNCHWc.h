@@ -95,7 +95,9 @@ void scheduleConv2dNCHWc(te::Schedule& s, const te::Tensor& conv, const te::Tens
 /// `ocb` channel blocks and `oh` x `ow` pixels that fit `registers` vector
 /// registers (accumulators and one weight vector per channel block), and the
 /// index of the default: the most multiply-adds per load (capped where the
-/// loads no longer limit), then the most accumulators.
+/// loads no longer limit), then the most accumulators. The default's rows
+/// divide the plane; when that leaves fewer than 8 accumulators (7 x 7 planes
+/// with 16 registers) row counts that do not divide it are offered too.
 struct RegisterBlocks {
     std::vector<std::vector<int64_t>> choices;
     size_t defaultIndex = 0;

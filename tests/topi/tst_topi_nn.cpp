@@ -1025,6 +1025,72 @@ private slots:
             }
     }
 
+    // A 7 x 7 plane under AVX2's 16 registers: blocks whose rows divide the
+    // plane hold at most 7 accumulators (1 x 7 pixels of one channel block),
+    // too few for the FMA latency, so rows that do not divide it are offered
+    // to the tuner too (the last row block partial); the default is still a
+    // dividing one; every block fits the registers and computes the
+    // convolution. With AVX-512's 32 registers [2, 1, 7] fits and only
+    // dividing rows are offered.
+    void blockedConvSmallPlaneBlocks_data() {
+        QTest::addColumn<int>("registers");
+        QTest::addColumn<Shape>("byDefault");
+        QTest::newRow("avx2") << 16 << Shape{1, 1, 7};
+        QTest::newRow("avx512") << 32 << Shape{2, 1, 7};
+    }
+    void blockedConvSmallPlaneBlocks() {
+        QFETCH(int, registers);
+        QFETCH(Shape, byDefault);
+        NDArray x = randomArray({1, 16, 7, 7}, 90), w = randomArray({32, 16, 3, 3}, 91), b = randomArray({32}, 92);
+        NDArray want = convRef(x, w, &b, 1, {{1, 1}, {1, 1}, {1, 1}}, {1, 32, 7, 7});
+        topi::ScheduleOptions options;
+        options.vectorLanes = 8;
+        options.vectorRegisters = registers;
+        const topi::nn::ConvLayouts layouts{"NCHW8c", "NCHW8c"};
+        auto run = [&](std::map<std::string, int64_t> config, std::vector<te::Knob>* knobs) {
+            NDArray xb = toBlocks(x, 8);
+            Tensors args = placeholders({xb, w, b});
+            OpRun r;
+            try {
+                te::ConfigSpace cfg(config);
+                topi::nn::ConvParams p{.strides = {1, 1}, .padding = {1, 1, 1, 1}};
+                te::Tensor out = topi::nn::conv2dNCHWc(args[0], args[1], p, args[2], "conv", nullptr, &cfg, layouts);
+                runTensors(r, args, {xb, w, b}, {out}, [&](const std::vector<te::Operation>& ops) {
+                    te::Schedule s = te::createSchedule(ops);
+                    te::Tensor conv;
+                    for (te::Stage st : s.stages())
+                        if (st.op()->tag == topi::tag::kConv2dNCHWc) conv = st.op().output(0);
+                    topi::scheduleConv2dNCHWc(s, conv, out, options, cfg);
+                    cfg.checkConfigUsed();
+                    if (knobs) *knobs = cfg.knobs();
+                    return s;
+                });
+            } catch (const std::exception& e) {
+                r.error = e.what();
+            }
+            if (r.error.empty()) r.outputs[0] = fromBlocks(r.outputs[0]);
+            return r;
+        };
+        std::vector<te::Knob> knobs;
+        CHECK_CLOSE(run({}, &knobs), want);
+        const te::Knob* block = nullptr;
+        for (const auto& k : knobs)
+            if (k.name == "reg_block") block = &k;
+        QVERIFY(block);
+        QCOMPARE(block->value().ints(), byDefault);
+        std::vector<int64_t> partial; // choices whose last row block is partial
+        for (int64_t i = 0; i < block->size(); ++i) {
+            const auto c = block->choices.at(size_t(i)).ints();
+            QVERIFY(c[0] * c[1] * c[2] + c[0] + 1 <= registers);
+            if (7 % c[1] != 0) partial.push_back(i);
+        }
+        QCOMPARE(partial.empty(), registers != 16);
+        if (!partial.empty()) { // the first and the last (each takes a second to build)
+            CHECK_CLOSE(run({{"reg_block", partial.front()}}, nullptr), want);
+            CHECK_CLOSE(run({{"reg_block", partial.back()}}, nullptr), want);
+        }
+    }
+
     // The transposed convolution's knobs: register blocks (channel blocks x
     // rows x columns, one or all column phases) spread over those the AVX2 and
     // AVX-512 register files allow, and input-channel blocks, compute the same
