@@ -119,16 +119,7 @@ protected:
         if (!ext || *ext < 1) return s;
 
         std::map<const VarNode*, Buffer> twice;
-        for (auto& [v, b] : marked) {
-            auto* n = new BufferNode;
-            n->name = b->name;
-            n->data = b->data;
-            n->dtype = b->dtype;
-            n->shape = {makeConst(b->shape[0].type(), *asConstInt(b->shape[0]) * 2)};
-            n->scope = b->scope;
-            n->alignment = b->alignment;
-            twice.emplace(v, Buffer(n));
-        }
+        for (auto& [v, b] : marked) twice.emplace(v, b.withShape({makeConst(b->shape[0].type(), *asConstInt(b->shape[0]) * 2)}));
         const Var& x = loop->loopVar;
         const Expr lo = loop->min;
         std::vector<Stmt> fills, rest;
