@@ -1,5 +1,6 @@
 #include "tir/passes/InjectVirtualThread.h"
 
+#include "tir/BufferCopies.h"
 #include "tir/IRMutator.h"
 #include "tir/IROperators.h"
 #include "tir/IRVisitor.h"
@@ -73,46 +74,6 @@ bool containsLoop(const Stmt& s) {
     return found;
 }
 
-/// One copy per vthread of a buffer: the enlarged buffer, and the size of one copy.
-struct Copies {
-    Buffer buffer;
-    Expr size;
-};
-
-/// Accesses of per-vthread buffers go to the copy of vthread `offset`.
-class Redirect : public IRMutator {
-public:
-    Redirect(const std::unordered_map<const VarNode*, Copies>& copies, Expr vthread)
-        : copies_(copies), vthread_(std::move(vthread)) {}
-    using IRMutator::mutate;
-
-protected:
-    using IRMutator::visit;
-    Expr visit(const BufferLoadNode* op) override {
-        Expr e = IRMutator::visit(op);
-        auto* l = e.as<BufferLoadNode>();
-        auto it = copies_.find(l->buffer->data.get());
-        if (it == copies_.end()) return e;
-        return BufferLoadNode::make(it->second.buffer, {shifted(l->indices[0], it->second.size)});
-    }
-    Stmt visit(const BufferStoreNode* op) override {
-        Stmt s = IRMutator::visit(op);
-        auto* w = s.as<BufferStoreNode>();
-        auto it = copies_.find(w->buffer->data.get());
-        if (it == copies_.end()) return s;
-        return BufferStoreNode::make(it->second.buffer, w->value, {shifted(w->indices[0], it->second.size)});
-    }
-
-private:
-    Expr shifted(const Expr& index, const Expr& size) const {
-        Expr offset = cast(index.type().element(), vthread_ * size);
-        if (index.type().lanes() > 1) offset = BroadcastNode::make(offset, index.type().lanes());
-        return index + offset;
-    }
-    const std::unordered_map<const VarNode*, Copies>& copies_;
-    Expr vthread_;
-};
-
 /// Interleaves the iterations of one vthread loop (variable v, n iterations from min).
 class Injector {
 public:
@@ -157,7 +118,7 @@ public:
             // Not flat or not constant: each copy allocates its own.
             if (!size) return copies(s);
             Buffer enlarged = b.withShape({makeConst(b->shape[0].type(), *size * n_)});
-            perVthread_[b->data.get()] = {enlarged, b->shape[0]};
+            perVthread_[b->data.get()] = BufferCopy{enlarged, b->shape[0]};
             return AllocateNode::make(enlarged, inject(op->body));
         }
         default: return copies(s);
@@ -168,7 +129,7 @@ private:
     /// `s` once per vthread: written out where it holds no loop (the
     /// arithmetic of the copies can overlap), else a serial loop over them.
     Stmt copies(const Stmt& s) {
-        Stmt body = Redirect(perVthread_, v_ - min_).mutate(s);
+        Stmt body = redirectToCopy(s, perVthread_, v_ - min_);
         if (n_ < options_.maxUnrolled && !containsLoop(body)) {
             std::vector<Stmt> seq;
             for (int64_t i = 0; i < n_; ++i)
@@ -184,7 +145,7 @@ private:
     int64_t n_;
     const InjectVirtualThreadOptions& options_;
     VarSet dependent_;
-    std::unordered_map<const VarNode*, Copies> perVthread_;
+    BufferCopies perVthread_;
 };
 
 class VirtualThreads : public IRMutator {
