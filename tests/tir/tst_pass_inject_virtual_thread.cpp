@@ -74,6 +74,24 @@ for j in range(2):
             QVERIFY2(out.contains(copy), qPrintable(QString(copy) + "\n" + out));
     }
 
+    // A vector access of a per-vthread buffer: every lane moves to the copy.
+    void vectorAccessesMoveEveryLane() {
+        Buffer L = Buffer::make("L", DataType::float32(), {4}, "local");
+        Buffer C = Buffer::make("C", DataType::float32(), {8});
+        Var v("v");
+        Expr lanes = RampNode::make(Expr(0), Expr(1), 4);
+        Stmt body = AllocateNode::make(
+            L, SeqStmtNode::make({store(L, BroadcastNode::make(cast(DataType::float32(), v), 4), lanes),
+                                  store(C, load(L, lanes), RampNode::make(v * 4, Expr(1), 4))}));
+        // (The simplify pass after it folds Ramp + Broadcast into one Ramp.)
+        QCOMPARE(text(injectVirtualThread(vthreadLoop(v, 2, body))), QString(R"(L = T.allocate([8], "float32", "local")
+L[T.Ramp(0, 1, 4) + T.Broadcast(0, 4)] = T.Broadcast(T.Cast("float32", 0), 4)
+L[T.Ramp(0, 1, 4) + T.Broadcast(4, 4)] = T.Broadcast(T.Cast("float32", 1), 4)
+C[T.Ramp(0, 1, 4)] = L[T.Ramp(0, 1, 4) + T.Broadcast(0, 4)]
+C[T.Ramp(4, 1, 4)] = L[T.Ramp(0, 1, 4) + T.Broadcast(4, 4)]
+)"));
+    }
+
     // A loop whose extent depends on the vthread is copied whole: a serial
     // loop over the copies (written-out copies would not interleave anyway).
     void loopOfVthreadExtentBecomesSerial() {
