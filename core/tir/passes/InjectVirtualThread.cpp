@@ -54,6 +54,7 @@ VarSet dependentsOf(const Stmt& s, const VarNode* v) {
     return out;
 }
 
+/// True when `x` reads one of `vars` or stores into one of them.
 template <class Node> bool touches(const Node& x, const VarSet& vars) {
     bool hit = false;
     postOrderVisit(x, [&](const Object* n) {
