@@ -845,7 +845,9 @@ int cmdBuild(const Args& a) {
                 for (auto& k : split.kernels)
                     std::cout << "# kernel " << k.kernel->name << ": grid (" << k.grid[0] << ", " << k.grid[1] << ", "
                               << k.grid[2] << "), block (" << k.block[0] << ", " << k.block[1] << ", " << k.block[2]
-                              << "), " << k.sharedBytes << " bytes shared\n";
+                              << "), " << k.sharedBytes << " bytes shared"
+                              << (k.minBlocksPerSM ? ", " + std::to_string(k.minBlocksPerSM) + " blocks per SM asked" : "")
+                              << "\n";
         return 0;
     }
     if (a.emit == "c" && request.target.isGPU())

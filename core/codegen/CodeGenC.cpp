@@ -9,6 +9,7 @@
 #include "tir/IROperators.h"
 #include "tir/IRPrinter.h"
 #include "tir/IRVisitor.h"
+#include "tir/passes/SplitHostDevice.h"
 
 #include <algorithm>
 #include <cmath>
@@ -94,9 +95,10 @@ public:
         int64_t threads = 1;
         for (const char* t : {"threadIdx.x", "threadIdx.y", "threadIdx.z"})
             if (auto it = launch_.find(t); it != launch_.end()) threads *= it->second;
+        std::string bounds = std::to_string(threads);
+        if (int64_t blocks = tir::launchMinBlocks(f->body)) bounds += ", " + std::to_string(blocks);
         Piece out;
-        out.text = "extern \"C\" __global__ void __launch_bounds__(" + std::to_string(threads) + ") " + f->name + "(" +
-                   params + ") {\n";
+        out.text = "extern \"C\" __global__ void __launch_bounds__(" + bounds + ") " + f->name + "(" + params + ") {\n";
         out.toTir.push_back(defLine);
         for (size_t i = 0; i < body_.size(); ++i) {
             out.text += body_[i] + "\n";
@@ -710,7 +712,7 @@ private:
         DataType vt = op->loopVar.type();
         if (!vt.isIntOrUInt() || vt.isVector())
             fail("loop variable '" + op->loopVar->name + "' is not a scalar integer");
-        if (cuda_ && op->forKind == ForKind::ThreadBinding && op->threadTag != "vthread") {
+        if (cuda_ && op->forKind == ForKind::ThreadBinding && !tir::isVirtualThreadTag(op->threadTag)) {
             // The loop is the block's threads (or the grid's blocks): an index, and
             // a guard where this loop is shorter than the launch.
             bool had = declared_.count(op->loopVar.get()) > 0;

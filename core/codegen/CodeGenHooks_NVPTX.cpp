@@ -7,6 +7,7 @@
 #include "codegen/CodeGenLLVM_Internal.h"
 #include "tir/IROperators.h"
 #include "tir/IRVisitor.h"
+#include "tir/passes/SplitHostDevice.h"
 
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/DerivedTypes.h>
@@ -87,16 +88,19 @@ public:
         });
         llvm::LLVMContext& ctx = cg.context();
         llvm::NamedMDNode* annotations = cg.module().getOrInsertNamedMetadata("nvvm.annotations");
-        annotations->addOperand(llvm::MDNode::get(
-            ctx, {llvm::ValueAsMetadata::get(kernel), llvm::MDString::get(ctx, "kernel"),
-                  llvm::ValueAsMetadata::get(llvm::ConstantInt::get(cg.i32(), 1))}));
+        auto annotate = [&](const char* key, int64_t value) {
+            annotations->addOperand(llvm::MDNode::get(
+                ctx, {llvm::ValueAsMetadata::get(kernel), llvm::MDString::get(ctx, key),
+                      llvm::ValueAsMetadata::get(llvm::ConstantInt::get(cg.i32(), value))}));
+        };
+        annotate("kernel", 1);
         int64_t threads = 1;
         for (const char* t : {"threadIdx.x", "threadIdx.y", "threadIdx.z"})
             if (auto it = launch_.find(t); it != launch_.end()) threads *= it->second;
         // The block size is known: ptxas may use up to 64K / threads registers.
-        annotations->addOperand(llvm::MDNode::get(
-            ctx, {llvm::ValueAsMetadata::get(kernel), llvm::MDString::get(ctx, "maxntidx"),
-                  llvm::ValueAsMetadata::get(llvm::ConstantInt::get(cg.i32(), threads))}));
+        annotate("maxntidx", threads);
+        // launch_bounds(min_blocks=n): .minnctapersm n, so that n blocks fit (64K / (n x threads)).
+        if (int64_t blocks = launchMinBlocks(f->body)) annotate("minctasm", blocks);
     }
 
     void emitParallelFor(CodeGenLLVM&, const ForNode& op) override {

@@ -9,6 +9,7 @@
 #include "tir/Substitute.h"
 #include "tir/arith/Analyzer.h"
 #include "tir/arith/Simplify.h"
+#include "tir/passes/SplitHostDevice.h"
 
 #include <functional>
 #include <map>
@@ -316,6 +317,8 @@ private:
         if (record_) record_->loops[var.get()] = {st, iv, var, !var.sameAs(iv->var)};
         std::string thread;
         if (k == ForKind::ThreadBinding) thread = st->bindings.at(iv.get())->threadTag;
+        if (st->launchMinBlocks > 0 && k == ForKind::ThreadBinding && !tir::isVirtualThreadTag(thread))
+            ann.emplace_back(tir::kLaunchMinBlocks, makeConst(DataType::int32(), st->launchMinBlocks));
         return ForNode::make(var, Expr(0), ext, k, body, ann, thread);
     }
 
@@ -442,7 +445,7 @@ private:
             // (TVM's InferBound relaxes the thread loops around it the same way).
             if (child->scope == "shared") {
                 for (size_t j = 0; j <= p && j < leaves.size(); ++j)
-                    if (isThreadIdx(st, leaves[j])) relaxS[leaves[j]->var.get()] = loopRange(j);
+                    if (isBlockShared(st, leaves[j])) relaxS[leaves[j]->var.get()] = loopRange(j);
                 for (auto& [v, r] : threadScopes_) relaxS[v.get()] = r;
             }
             const Buffer& cb = bufs_.at(child->op.get());
@@ -510,7 +513,7 @@ private:
             for (size_t j = 0; j <= p; ++j) {
                 Range r(Expr(0), nest.range.at(st->leafIterVars[j].get()).extent);
                 scopeRanges_.emplace_back(st->leafIterVars[j]->var, r);
-                if (isThreadIdx(st, st->leafIterVars[j])) threadScopes_.emplace_back(st->leafIterVars[j]->var, r);
+                if (isBlockShared(st, st->leafIterVars[j])) threadScopes_.emplace_back(st->leafIterVars[j]->var, r);
             }
             Stmt produce = makeStage(child, roots);
             // Marks the statement that fills a double-buffered stage, for inject-double-buffer.
@@ -535,14 +538,18 @@ private:
     std::unordered_map<const OperationNode*, StagePtr> stageByOp_;
     std::unordered_map<const StageData*, std::map<const IterVarNode*, std::vector<StagePtr>>> children_;
     std::unordered_set<const StageData*> placed_;
-    static bool isThreadIdx(const StagePtr& st, const IterVar& leaf) {
+    /// A loop a "shared" stage inside it covers all of: threadIdx, and virtual
+    /// threads, which run inside one real thread (TVM's InferBound ranks them so).
+    static bool isBlockShared(const StagePtr& st, const IterVar& leaf) {
         auto b = st->bindings.find(leaf.get());
-        return b != st->bindings.end() && b->second->threadTag.rfind("threadIdx.", 0) == 0;
+        if (b == st->bindings.end()) return false;
+        const std::string& tag = b->second->threadTag;
+        return tag.rfind("threadIdx.", 0) == 0 || tir::isVirtualThreadTag(tag);
     }
 
     /// Ranges of the loops enclosing the stage being built (for its bound guards).
     std::vector<std::pair<Var, Range>> scopeRanges_;
-    /// Those of them bound to threadIdx.*.
+    /// Those of them bound to threadIdx.* or a virtual thread.
     std::vector<std::pair<Var, Range>> threadScopes_;
 };
 

@@ -211,17 +211,16 @@ void Stage::pragma(IterVar iv, std::string key, Expr value) {
 }
 
 bool isThreadTag(std::string_view tag) {
-    static const char* tags[] = {"blockIdx.x",  "blockIdx.y",  "blockIdx.z", "threadIdx.x",
-                                 "threadIdx.y", "threadIdx.z", "vthread"};
+    static const char* tags[] = {"blockIdx.x", "blockIdx.y", "blockIdx.z", "threadIdx.x", "threadIdx.y", "threadIdx.z"};
     for (auto* t : tags)
         if (tag == t) return true;
-    return false;
+    return tir::isVirtualThreadTag(std::string(tag));
 }
 
 IterVar threadAxis(const std::string& tag, Range dom) {
     if (!isThreadTag(tag))
         throw CompileError("thread_axis: unknown thread tag \"" + tag +
-                           "\"; expected blockIdx.x/y/z, threadIdx.x/y/z or vthread");
+                           "\"; expected blockIdx.x/y/z, threadIdx.x/y/z or vthread (vthread.x/y/z)");
     if (dom.extent.defined()) {
         auto ext = asConstInt(dom.extent);
         if (!ext || *ext <= 0)
@@ -241,7 +240,7 @@ void Stage::bind(IterVar iv, IterVar thread) {
     if (auto a = d_->annotations.find(iv.get()); a != d_->annotations.end() && a->second != IterAnnotation::None)
         throw CompileError("bind: loop '" + ivName(iv) + "' is already " + iterAnnotationName(a->second) + "d");
     for (auto& [leaf, t] : d_->bindings)
-        if (leaf != iv.get() && t->threadTag == thread->threadTag && thread->threadTag != "vthread")
+        if (leaf != iv.get() && t->threadTag == thread->threadTag && !tir::isVirtualThreadTag(thread->threadTag))
             throw CompileError("bind: stage '" + stageName() + "' already binds a loop to " + thread->threadTag);
     d_->bindings[iv.get()] = thread;
 }
@@ -251,6 +250,15 @@ void Stage::doubleBuffer() {
         throw CompileError("double_buffer: '" + stageName() + "' is an input; double-buffer a cache_read of it");
     if (d_->isOutput) throw CompileError("double_buffer: '" + stageName() + "' is an output of the schedule");
     d_->doubleBuffer = true;
+}
+
+void Stage::launchBounds(int64_t minBlocks) {
+    if (d_->op->opKind() == OpKind::Placeholder)
+        throw CompileError("launch_bounds: '" + stageName() + "' is an input; give it to the stage its kernel computes");
+    // 32 resident blocks per SM is the most any GPU since sm_50 holds.
+    if (minBlocks < 1 || minBlocks > 32)
+        throw CompileError("launch_bounds: min_blocks must be 1 to 32 (blocks per SM), not " + std::to_string(minBlocks));
+    d_->launchMinBlocks = minBlocks;
 }
 
 void Stage::computeAt(const Stage& parent, IterVar scope) {

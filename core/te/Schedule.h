@@ -73,6 +73,8 @@ struct StageData {
     std::string scope = "global";
     /// double_buffer(): two copies, the next tile loaded while this one is read.
     bool doubleBuffer = false;
+    /// launch_bounds(min_blocks=n): the blocks per SM its GPU kernel asks for (0: none).
+    int64_t launchMinBlocks = 0;
     bool isOutput = false;
     /// The schedule this stage belongs to (for messages that name other stages).
     std::weak_ptr<ScheduleData> owner;
@@ -114,6 +116,12 @@ public:
     /// tile into one while the other is read, with one barrier per iteration
     /// instead of two (tir/passes/InjectDoubleBuffer.h).
     void doubleBuffer();
+    /// CUDA's __launch_bounds__(threads, minBlocks): the kernel this stage's
+    /// loops are in asks for `minBlocks` resident blocks per SM (PTX
+    /// .minnctapersm, beside .maxntid, the block size), so ptxas keeps each
+    /// thread within 64K / (minBlocks x threads) registers, spilling if it
+    /// must. On a CPU nothing changes.
+    void launchBounds(int64_t minBlocks);
     /// Computes this stage inside loop `scope` of `parent`.
     void computeAt(const Stage& parent, IterVar scope);
     void computeInline();

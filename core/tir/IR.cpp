@@ -52,6 +52,17 @@ Buffer Buffer::make(std::string name, DataType dtype, std::vector<Expr> shape, s
     return Buffer(n);
 }
 
+Buffer Buffer::withShape(std::vector<Expr> shape) const {
+    auto* n = new BufferNode;
+    n->name = get()->name;
+    n->data = get()->data;
+    n->dtype = get()->dtype;
+    n->shape = std::move(shape);
+    n->scope = get()->scope;
+    n->alignment = get()->alignment;
+    return Buffer(n);
+}
+
 Expr Buffer::flatIndex(const std::vector<Expr>& indices) const {
     TESSEL_CHECK(indices.size() == get()->shape.size() || get()->shape.size() == 1,
                  "wrong number of indices for buffer " + get()->name);
@@ -279,6 +290,10 @@ const char* forKindName(ForKind k) {
     case ForKind::ThreadBinding: return "thread_binding";
     }
     return "?";
+}
+
+bool isVirtualThreadTag(const std::string& tag) {
+    return tag == "vthread" || tag == "vthread.x" || tag == "vthread.y" || tag == "vthread.z";
 }
 
 Stmt ForNode::make(Var loopVar, Expr min, Expr extent, ForKind kind, Stmt body,

@@ -143,6 +143,8 @@ public:
                        std::string scope = "global");
     /// Row-major flat index of an N-d access.
     Expr flatIndex(const std::vector<Expr>& indices) const;
+    /// The same buffer (name, data variable, type, scope) with another shape.
+    Buffer withShape(std::vector<Expr> shape) const;
 };
 
 enum class IterVarKind : uint8_t { DataPar, CommReduce, Ordered, Opaque, ThreadIndex };
@@ -322,6 +324,10 @@ struct AttrStmtNode : StmtNode<AttrStmtNode, NodeKind::AttrStmt> {
 /// `T.thread_binding`; on a CPU it runs as a serial loop.
 enum class ForKind : uint8_t { Serial, Parallel, Vectorized, Unrolled, ThreadBinding };
 const char* forKindName(ForKind k);
+/// "vthread", "vthread.x/y/z" (TVM's spellings): a virtual thread, which no
+/// GPU launches; inject-virtual-thread interleaves its iterations inside
+/// one real thread (tir/passes/InjectVirtualThread.h).
+bool isVirtualThreadTag(const std::string& tag);
 
 struct ForNode : StmtNode<ForNode, NodeKind::For> {
     Var loopVar;

@@ -391,6 +391,18 @@ private slots:
         QVERIFY2(p.exitCode() == 0 && text.contains("latency"), qPrintable(text));
     }
 
+    // The GPU ladder's vthread step: no vthread loop is left in the TIR, the
+    // kernel line says what launch_bounds asked, and the PTX carries it.
+    void gpuVthreadStepTexts() {
+        const QString step = TESSEL_SOURCE_DIR "/resources/examples/gemm-gpu/06_virtual_threads.te";
+        auto tir = tesselc({"build", step, "--target", "cuda -mcpu=sm_90", "--emit", "tir"});
+        QVERIFY2(tir.exitCode == 0, qPrintable(tir.err));
+        QVERIFY2(!tir.out.contains("vthread"), qPrintable(tir.out));
+        QVERIFY2(tir.out.contains("16384 bytes shared, 2 blocks per SM asked"), qPrintable(tir.out));
+        auto ptx = tesselc({"build", step, "--target", "cuda -mcpu=sm_90", "--emit", "ptx"});
+        QVERIFY2(ptx.exitCode == 0 && ptx.out.contains(".minnctapersm 2"), qPrintable(ptx.err));
+    }
+
     // Offline trials from the command line: a round exported for the GPU, tessel-run on a
     // machine without one says why, importing before results exist is refused, and the
     // usage errors name the fix.

@@ -73,6 +73,33 @@ QString ptxas() {
     return p;
 }
 
+/// PTX of the ladder's step `src` for sm_90.
+std::string ptxOf(const std::string& src) {
+    codegen::BuildOptions bo;
+    bo.jit = false;
+    return driver::buildFunctions(lowerFor(src, cuda()), cuda(), bo).assembly;
+}
+
+/// The registers `ptxas -v` reports for the one kernel of `ptx`; -1 when it fails.
+int ptxasRegisters(const QString& assembler, const std::string& ptx, const QString& dir, const QString& name) {
+    QFile f(dir + "/" + name + ".ptx");
+    if (!f.open(QIODevice::WriteOnly)) return -1;
+    f.write(ptx.data(), qint64(ptx.size()));
+    f.close();
+    QProcess p;
+    p.start(assembler, {"-v", "-arch=sm_90", f.fileName(), "-o", dir + "/" + name + ".cubin"});
+    if (!p.waitForFinished(120000) || p.exitCode() != 0) return -1;
+    auto m = QRegularExpression("Used (\\d+) registers").match(QString(p.readAllStandardError()));
+    return m.hasMatch() ? m.captured(1).toInt() : -1;
+}
+
+/// `src` with `line` inserted before its tvm.build.
+std::string beforeBuild(std::string src, const std::string& line) {
+    auto at = src.find("func = tvm.build");
+    if (at == std::string::npos) qFatal("no tvm.build in the step");
+    return src.insert(at, line + "\n");
+}
+
 QString nvcc() {
     QString p = QStandardPaths::findExecutable("nvcc");
     if (p.isEmpty() && QFile::exists("/usr/local/cuda/bin/nvcc")) p = "/usr/local/cuda/bin/nvcc";
@@ -136,6 +163,8 @@ s[B].bind(j, te.thread_axis("threadIdx.x"))
         QTest::newRow("tag twice") << "s[B].bind(i, te.thread_axis(\"threadIdx.x\"))\ns[B].bind(j, te.thread_axis(\"threadIdx.x\"))"
                                    << 6 << "already binds a loop to threadIdx.x";
         QTest::newRow("bad scope") << "s.cache_read(A, \"texture\", [B])" << 5 << "\"shared\"";
+        QTest::newRow("no blocks per SM") << "s[B].launch_bounds(min_blocks=0)" << 5 << "min_blocks must be 1 to 32";
+        QTest::newRow("launch bounds of an input") << "s[A].launch_bounds(2)" << 5 << "is an input";
     }
     void primitiveErrorsAtTheirLine() {
         QFETCH(QString, schedule);
@@ -172,6 +201,13 @@ s[B].bind(s[B].op.reduce_axis[0], te.thread_axis("threadIdx.x"))
                                          "s[B].bind(ii, te.thread_axis(\"threadIdx.x\"))\n"
                                          "s[B].reorder(io, j, ii)"
                                       << 7 << "outside the kernel";
+        QTest::newRow("vthread of no constant extent") << "io, ii = s[B].split(i, factor=8)\n"
+                                                          "iio, iii = s[B].split(ii, factor=te.var(\"n\"))\n"
+                                                          "s[B].reorder(io, iio, j, iii)\n"
+                                                          "s[B].bind(io, te.thread_axis(\"blockIdx.x\"))\n"
+                                                          "s[B].bind(iio, te.thread_axis(\"vthread\"))\n"
+                                                          "s[B].bind(j, te.thread_axis(\"threadIdx.x\"))"
+                                                       << 9 << "bound to vthread has no constant extent";
     }
     void verifierErrorsAtTheScheduleLine() {
         QFETCH(QString, schedule);
@@ -217,6 +253,65 @@ s[B].bind(s[B].op.axis[1], te.thread_axis("threadIdx.x"))
         QVERIFY2(tir.contains("A_shared = T.allocate([256], \"float32\", \"shared\")"), qPrintable(tir));
     }
 
+    // Step 6: each thread's 8 x 8 outputs are 2 x 2 vthreads of 4 x 4. The
+    // vthread loops are gone, written out inside the k loop: one thread holds
+    // the four copies' accumulators (64), the shared tiles are the block's
+    // (one copy for all vthreads), and a thread reads B at threadIdx.x * 4
+    // (neighbours 16 bytes apart) instead of * 8.
+    void virtualThreadsInterleaveTheThreadTile() {
+        auto fs = lowerFor(ladder("06_virtual_threads.te"), cuda());
+        QString tir = QString::fromStdString(tir::toString(fs[0].lowered));
+        QVERIFY2(!tir.contains("vthread"), qPrintable(tir));
+        QVERIFY2(tir.contains("C_local = T.allocate([64], \"float32\", \"local\")"), qPrintable(tir));
+        QVERIFY2(tir.contains("A_shared = T.allocate([2048], \"float32\", \"shared\")"), qPrintable(tir));
+        const QString tx = "y_inner_inner_outer";
+        QVERIFY2(tir.contains("for " + tx + " in T.thread_binding(16, thread=\"threadIdx.x\""), qPrintable(tir));
+        QVERIFY2(tir.contains("B_shared[" + tx + " * 4 + "), qPrintable(tir));
+        QVERIFY2(!tir.contains("B_shared[" + tx + " * 8 + "), qPrintable(tir));
+        // The four copies of an update, side by side (vthread (0,0), (1,0), (0,1), (1,1)).
+        QRegularExpression copies("C_local\\[0\\] = .*\\n.*C_local\\[32\\] = .*\\n.*C_local\\[16\\] = .*\\n.*C_local\\[48\\] = ");
+        QVERIFY2(tir.contains(copies), qPrintable(tir));
+        auto split = driver::splitForDevice(fs);
+        QCOMPARE(split[0].kernels[0].block, (std::array<int64_t, 3>{16, 16, 1}));
+        QCOMPARE(split[0].kernels[0].grid, (std::array<int64_t, 3>{8, 8, 1}));
+        QCOMPARE(split[0].kernels[0].minBlocksPerSM, int64_t(2));
+    }
+
+    // The vthread GEMM at 512^3 (4 x 4 blocks) on this CPU, thread loops one
+    // after another, against the default schedule.
+    void virtualThreadGemmComputesTheGemm() {
+        auto fs = lowerFor(resized(ladder("06_virtual_threads.te"), 512), codegen::hostTarget());
+        QVERIFY(!QString::fromStdString(tir::toString(fs[0].lowered)).contains("vthread"));
+        driver::RunOptions ro;
+        ro.evaluator = runtime::TimeEvaluator{1, 1, 1, 1};
+        driver::RunReport r = driver::runAndCheck(fs[0], ro);
+        QVERIFY2(r.ok, r.error.c_str());
+    }
+
+    // launch_bounds(min_blocks=2): .minnctapersm 2 beside .maxntid in the PTX,
+    // __launch_bounds__(256, 2) in CUDA C; where ptxas is, the register count
+    // of step 5 drops to what two blocks of 256 threads leave (128 each).
+    void launchBoundsCapRegisters() {
+        const std::string step5 = ladder("05_double_buffering.te");
+        const std::string capped = beforeBuild(step5, "s[C].launch_bounds(min_blocks=2)");
+        std::string ptx = ptxOf(capped);
+        QVERIFY2(QString::fromStdString(ptx).contains(QRegularExpression("\\.maxntid 256, 1, 1\\s*\\n\\s*\\.minnctapersm 2")),
+                 ptx.c_str());
+        QVERIFY(QString::fromStdString(ptxOf(step5)).indexOf(".minnctapersm") < 0);
+        QString c = QString::fromStdString(codegen::emitCudaC(kernelsOf(lowerFor(capped, cuda()))).text);
+        QVERIFY2(c.contains("__launch_bounds__(256, 2) gemm_kernel0("), qPrintable(c));
+        const QString assembler = ptxas();
+        if (assembler.isEmpty()) QSKIP("ptxas not found (the CUDA toolkit is not installed): directives checked as text only");
+        QTemporaryDir dir;
+        int before = ptxasRegisters(assembler, ptxOf(step5), dir.path(), "step5");
+        int after = ptxasRegisters(assembler, ptx, dir.path(), "step5-capped");
+        int step6 = ptxasRegisters(assembler, ptxOf(ladder("06_virtual_threads.te")), dir.path(), "step6");
+        qInfo("ptxas sm_90 registers: step 5 %d, step 5 with launch_bounds(min_blocks=2) %d, step 6 %d", before, after, step6);
+        QVERIFY2(before > 128, qPrintable(QString::number(before)));
+        QVERIFY2(after > 0 && after <= 128, qPrintable(QString::number(after)));
+        QVERIFY2(step6 > 0 && step6 <= 128, qPrintable(QString::number(step6)));
+    }
+
     // A GPU schedule means the same computation: on a CPU its thread loops
     // run one after another, and its results equal the default schedule's.
     void ladderStepsComputeTheGemmOnTheCpu() {
@@ -232,7 +327,7 @@ s[B].bind(s[B].op.axis[1], te.thread_axis("threadIdx.x"))
     void ptxForEveryLadderStep() {
         const QString assembler = ptxas();
         QTemporaryDir dir;
-        QVERIFY(ladderSteps().size() >= 5);
+        QVERIFY(ladderSteps().size() >= 6);
         for (const QString& step : ladderSteps()) {
             auto fs = lowerFor(ladder(qPrintable(step)), cuda());
             codegen::BuildOptions bo;
@@ -244,8 +339,9 @@ s[B].bind(s[B].op.axis[1], te.thread_axis("threadIdx.x"))
             QVERIFY2(ptx.contains("%tid.x") && ptx.contains("%ctaid.y"), qPrintable(step));
             QVERIFY2(ptx.contains(".loc"), qPrintable(step + ": no line information"));
             if (!step.startsWith("01")) QVERIFY2(ptx.contains("bar.sync") && ptx.contains(".shared"), qPrintable(step));
-            if (step.startsWith("05")) // double buffering: one barrier before the k loop, one in it
+            if (step.startsWith("05") || step.startsWith("06")) // double buffering: one barrier before the k loop, one in it
                 QCOMPARE(ptx.count("bar.sync"), 2);
+            QCOMPARE(ptx.contains(".minnctapersm 2"), step.startsWith("06"));
             if (step.startsWith("04"))
                 QVERIFY2(ptx.contains(QRegularExpression("ld\\.global(\\.nc)?\\.v4\\.f32")) && ptx.contains("st.shared.v4.f32"), qPrintable(step));
             if (assembler.isEmpty()) continue;
@@ -410,7 +506,8 @@ s[B].bind(s[B].op.axis[0], te.thread_axis("threadIdx.x"))
             auto fs = lowerFor(ladder(qPrintable(step)), cuda());
             codegen::CSource c = codegen::emitCudaC(kernelsOf(fs));
             QString text = QString::fromStdString(c.text);
-            QVERIFY2(text.contains("extern \"C\" __global__ void __launch_bounds__(256) gemm_kernel0("), qPrintable(text));
+            const QString bounds = step.startsWith("06") ? "256, 2" : "256"; // step 6 asks for 2 blocks per SM
+            QVERIFY2(text.contains("extern \"C\" __global__ void __launch_bounds__(" + bounds + ") gemm_kernel0("), qPrintable(text));
             QVERIFY2(text.contains("threadIdx.x") && text.contains("blockIdx.y"), qPrintable(step));
             if (!step.startsWith("01"))
                 QVERIFY2(text.contains("__shared__") && text.contains("__syncthreads()"), qPrintable(step));

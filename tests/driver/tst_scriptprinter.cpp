@@ -114,6 +114,16 @@ s[C].unroll(ki)
 s[C].vectorize(yi)
 s[C].pragma(f, "auto_unroll_max_step", 16)
 )";
+        QTest::newRow("vthread-launch-bounds") << QString(gemm) + R"(
+x, y = s[C].op.axis
+bx, xi = s[C].split(x, factor=16)
+vx, xi = s[C].split(xi, nparts=2)
+tx, xi = s[C].split(xi, nparts=4)
+s[C].bind(bx, te.thread_axis("blockIdx.x"))
+s[C].bind(vx, te.thread_axis("vthread.x"))
+s[C].bind(tx, te.thread_axis("threadIdx.x"))
+s[C].launch_bounds(min_blocks=2)
+)";
         QTest::newRow("fuse-after-reorder") << QString(gemm) + R"(
 x, y = s[C].op.axis
 (kk,) = s[C].op.reduce_axis

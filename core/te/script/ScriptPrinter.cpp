@@ -745,6 +745,7 @@ private:
     void printAnnotations(const StageData& st) {
         const std::string ref = stageRef(st);
         if (st.doubleBuffer) line(ref + ".double_buffer()");
+        if (st.launchMinBlocks > 0) line(ref + ".launch_bounds(min_blocks=" + std::to_string(st.launchMinBlocks) + ")");
         for (auto& iv : st.leafIterVars) {
             if (auto it = st.annotations.find(iv.get());
                 it != st.annotations.end() && it->second != IterAnnotation::None) {

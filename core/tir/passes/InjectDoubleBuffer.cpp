@@ -1,5 +1,6 @@
 #include "tir/passes/InjectDoubleBuffer.h"
 
+#include "tir/BufferCopies.h"
 #include "tir/IRMutator.h"
 #include "tir/IROperators.h"
 #include "tir/IRVisitor.h"
@@ -28,44 +29,23 @@ const VarNode* markOf(const Stmt& s) {
     return a && a->key == kMark ? a->value.as<VarNode>() : nullptr;
 }
 
-/// Rewrites the accesses of doubled buffers: the doubled Buffer, index + offset.
-class Redirect : public IRMutator {
+/// Drops the marks: they have done their work.
+class Unmark : public IRMutator {
 public:
-    Redirect(const std::map<const VarNode*, Buffer>& doubled, Expr half) : doubled_(doubled), half_(std::move(half)) {}
     using IRMutator::mutate;
 
 protected:
     using IRMutator::visit;
-    Expr visit(const BufferLoadNode* op) override {
-        Expr e = IRMutator::visit(op);
-        auto* l = e.as<BufferLoadNode>();
-        auto it = doubled_.find(l->buffer->data.get());
-        if (it == doubled_.end()) return e;
-        return BufferLoadNode::make(it->second, {shifted(l->indices[0], l->buffer)});
-    }
-    Stmt visit(const BufferStoreNode* op) override {
-        Stmt s = IRMutator::visit(op);
-        auto* w = s.as<BufferStoreNode>();
-        auto it = doubled_.find(w->buffer->data.get());
-        if (it == doubled_.end()) return s;
-        return BufferStoreNode::make(it->second, w->value, {shifted(w->indices[0], w->buffer)});
-    }
     Stmt visit(const AttrStmtNode* op) override {
-        // The mark has done its work.
         if (op->key == kMark) return mutate(op->body);
         return IRMutator::visit(op);
     }
-
-private:
-    Expr shifted(const Expr& index, const Buffer& old) const {
-        if (isZero(half_)) return index;
-        Expr size = old->shape[0];
-        if (index.type().lanes() > 1) return index + BroadcastNode::make(cast(index.type().element(), half_ * size), index.type().lanes());
-        return index + cast(index.type(), half_ * size);
-    }
-    const std::map<const VarNode*, Buffer>& doubled_;
-    Expr half_;
 };
+
+/// `s` unmarked, its doubled buffers accessed in half `half`.
+Stmt inHalf(const Stmt& s, const BufferCopies& doubled, const Expr& half) {
+    return redirectToCopy(Unmark().mutate(s), doubled, half);
+}
 
 /// Replaces each doubled buffer's allocation.
 class Reallocate : public IRMutator {
@@ -118,17 +98,9 @@ protected:
         auto ext = asConstInt(loop->extent);
         if (!ext || *ext < 1) return s;
 
-        std::map<const VarNode*, Buffer> twice;
-        for (auto& [v, b] : marked) {
-            auto* n = new BufferNode;
-            n->name = b->name;
-            n->data = b->data;
-            n->dtype = b->dtype;
-            n->shape = {makeConst(b->shape[0].type(), *asConstInt(b->shape[0]) * 2)};
-            n->scope = b->scope;
-            n->alignment = b->alignment;
-            twice.emplace(v, Buffer(n));
-        }
+        BufferCopies twice;
+        for (auto& [v, b] : marked)
+            twice.emplace(v, BufferCopy{b.withShape({makeConst(b->shape[0].type(), *asConstInt(b->shape[0]) * 2)}), b->shape[0]});
         const Var& x = loop->loopVar;
         const Expr lo = loop->min;
         std::vector<Stmt> fills, rest;
@@ -139,7 +111,7 @@ protected:
         // Before the loop: the first iteration's tiles into half 0.
         std::vector<Stmt> prologue;
         for (auto& f : fills)
-            prologue.push_back(Redirect(twice, Expr(0)).mutate(arith::substituteAndFold(f, VarMap{{x.get(), lo}})));
+            prologue.push_back(inHalf(arith::substituteAndFold(f, VarMap{{x.get(), lo}}), twice, Expr(0)));
         prologue.push_back(storageSync());
         // In iteration x: the next tiles into the other half, this one read.
         std::vector<Stmt> body;
@@ -147,10 +119,10 @@ protected:
         Expr nextHalf = floormod(x - lo + 1, 2), thisHalf = floormod(x - lo, 2);
         for (auto& f : fills)
             body.push_back(IfThenElseNode::make(next < lo + loop->extent,
-                                                Redirect(twice, nextHalf).mutate(substitute(f, x, next))));
-        for (auto& r : rest) body.push_back(Redirect(twice, thisHalf).mutate(r));
+                                                inHalf(substitute(f, x, next), twice, nextHalf)));
+        for (auto& r : rest) body.push_back(inHalf(r, twice, thisHalf));
         body.push_back(storageSync());
-        for (auto& [v, b] : twice) doubled[v] = b;
+        for (auto& [v, c] : twice) doubled[v] = c.enlarged;
         prologue.push_back(ForNode::remake(*loop, loop->min, loop->extent, SeqStmtNode::make(body)));
         return SeqStmtNode::make(prologue);
     }

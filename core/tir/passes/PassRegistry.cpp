@@ -4,6 +4,7 @@
 #include "tir/passes/LoopPartition.h"
 #include "tir/passes/RemoveNoOp.h"
 #include "tir/passes/InjectDoubleBuffer.h"
+#include "tir/passes/InjectVirtualThread.h"
 #include "tir/passes/ThreadSync.h"
 #include "tir/passes/Simplify.h"
 #include "tir/passes/StorageFlatten.h"
@@ -96,6 +97,30 @@ void registerTirPasses(PassRegistry& passes) {
             o.maxLanes = static_cast<int>(passOptionInt(v, "max-lanes", o.maxLanes));
             o.selectStores = passOptionBool(v, "select-stores", o.selectStores);
             return vectorizeLoops(f, o);
+        },
+    });
+
+    passes.add(PassInfo{
+        "inject-virtual-thread",
+        "Interleave the iterations of a vthread loop inside one thread.",
+        "A loop bound to te.thread_axis(\"vthread\") is not launched as threads: one real thread runs "
+        "its iterations, written out side by side. The loop goes, and each statement under it that "
+        "depends on its variable is copied once per virtual thread where it stands (inside the k loop "
+        "of a GEMM, next to the other copies), so the copies share what they load and their "
+        "arithmetic overlaps; statements that do not depend on it (a shared tile's cooperative fill) "
+        "stay one copy. Buffers allocated inside and written per virtual thread (the accumulators) "
+        "get one copy each. With 2 x 2 vthreads of 4 x 4 outputs instead of 8 x 8 outputs per thread, "
+        "neighbouring threads read neighbouring 16-byte words of a shared tile, without bank "
+        "conflicts. Statements that must be copied whole and hold loops become a serial loop over "
+        "the copies.",
+        {
+            {"max-unrolled", std::to_string(InjectVirtualThreadOptions{}.maxUnrolled),
+             "with this many vthreads or more the copies become a serial loop"},
+        },
+        [](const PrimFunc& f, const PassOptionValues& v) {
+            InjectVirtualThreadOptions o;
+            o.maxUnrolled = static_cast<int>(passOptionInt(v, "max-unrolled", o.maxUnrolled));
+            return injectVirtualThread(f, o);
         },
     });
 

@@ -4,8 +4,9 @@ namespace tessel::tir {
 
 std::vector<std::string> defaultTirPipeline() {
     return {
-        "storage-flatten", "simplify", "loop-partition",  "simplify",     "vectorize",
-        "unroll-loop",     "simplify", "storage-rewrite", "remove-no-op",
+        "storage-flatten", "simplify",     "loop-partition",  "simplify",
+        "vectorize",       "inject-virtual-thread", "unroll-loop",     "simplify",
+        "storage-rewrite", "remove-no-op",
     };
 }
 

@@ -71,7 +71,7 @@ private:
             break;
         case NodeKind::For: {
             auto* op = s.as<ForNode>();
-            if (op->forKind == ForKind::ThreadBinding && op->threadTag != "vthread") return kernel(s);
+            if (op->forKind == ForKind::ThreadBinding && !isVirtualThreadTag(op->threadTag)) return kernel(s);
             break;
         }
         default: break;
@@ -91,7 +91,7 @@ private:
             auto* st = dynamic_cast<const BaseStmtNode*>(n);
             if (!st || st->kind != NodeKind::For) return;
             auto* loop = static_cast<const ForNode*>(st);
-            if (loop->forKind != ForKind::ThreadBinding || loop->threadTag == "vthread") return;
+            if (loop->forKind != ForKind::ThreadBinding || isVirtualThreadTag(loop->threadTag)) return;
             auto c = asConstInt(loop->extent);
             if (!c) throw CompileError("the loop bound to " + loop->threadTag + " has no constant extent");
             extent[loop->threadTag] = std::max(extent[loop->threadTag], *c);
@@ -115,6 +115,7 @@ private:
             params.push_back(i->second < f_->params.size() ? f_->params[i->second]
                                                            : out_.workspaces[i->second - f_->params.size()]);
         }
+        k.minBlocksPerSM = launchMinBlocks(s);
         k.kernel = PrimFunc::make(f_->name + "_kernel" + std::to_string(out_.kernels.size()), params, body);
         out_.kernels.push_back(std::move(k));
     }
@@ -126,6 +127,17 @@ private:
 };
 
 } // namespace
+
+int64_t launchMinBlocks(const Stmt& kernel) {
+    int64_t most = 0;
+    postOrderVisit(kernel, [&](const Object* n) {
+        auto* st = dynamic_cast<const BaseStmtNode*>(n);
+        if (!st || st->kind != NodeKind::For) return;
+        for (auto& [key, value] : static_cast<const ForNode*>(st)->annotations)
+            if (key == kLaunchMinBlocks) most = std::max(most, asConstInt(value).value_or(0));
+    });
+    return most;
+}
 
 DeviceSplit splitHostDevice(const PrimFunc& f) {
     return Splitter(f).run();

@@ -29,7 +29,17 @@ struct KernelLaunch {
     std::array<int64_t, 3> grid{1, 1, 1}, block{1, 1, 1};
     /// Bytes of "shared" buffers one block uses.
     int64_t sharedBytes = 0;
+    /// Resident blocks per SM the kernel asks for (launchMinBlocks); 0: none.
+    int64_t minBlocksPerSM = 0;
 };
+
+/// The loop annotation by which te's launch_bounds(min_blocks=n) reaches
+/// codegen: lowering puts it on the stage's loops bound to blockIdx and
+/// threadIdx (one of them survives any simplification but a 1 x 1 launch).
+inline constexpr const char* kLaunchMinBlocks = "launch_min_blocks";
+
+/// The largest kLaunchMinBlocks of the loops in `kernel`; 0 when none asks.
+int64_t launchMinBlocks(const Stmt& kernel);
 
 struct DeviceSplit {
     /// Global buffers the function allocates besides its parameters.

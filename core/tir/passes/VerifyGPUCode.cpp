@@ -18,7 +18,13 @@ public:
 
 protected:
     void visit(const ForNode* op) override {
-        bool bound = op->forKind == ForKind::ThreadBinding && op->threadTag != "vthread";
+        bool bound = op->forKind == ForKind::ThreadBinding && !isVirtualThreadTag(op->threadTag);
+        // inject-virtual-thread interleaves every vthread loop of constant extent; one left is a serial loop.
+        if (op->forKind == ForKind::ThreadBinding && !bound && !asConstInt(op->extent))
+            add("the loop '" + op->loopVar->name + "' bound to " + op->threadTag +
+                    " has no constant extent: virtual threads are written out one copy each, so split it by a "
+                    "constant first",
+                op->loopVar.get());
         if (!bound) {
             if (depth_ == 0 && containsThreadLoop(op->body)) {
                 add("loop '" + op->loopVar->name +

@@ -6,7 +6,8 @@
 /// device's limits; loops bound to the same tag of the same extent (threads
 /// are launched once per kernel, a shorter loop would leave threads idle
 /// without a guard the schedule did not ask for); no blockIdx loop inside a
-/// threadIdx loop; no CPU-parallel loop; no store outside every kernel; the "shared" buffers of a block
+/// threadIdx loop; no CPU-parallel loop; no vthread loop of no constant extent
+/// (inject-virtual-thread left it a serial loop); no store outside every kernel; the "shared" buffers of a block
 /// within the shared memory per block. Each issue names the loop or buffer
 /// it is about, so that the driver can point at the schedule line.
 #pragma once

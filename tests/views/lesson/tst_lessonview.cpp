@@ -231,7 +231,7 @@ private slots:
         QVERIFY(hidden.tirView()->toPlainText().contains(QLatin1String("for")));
     }
 
-    /// The GPU ladder: its four steps, their kernels' TIR and PTX, no timing
+    /// The GPU ladder: its six steps, their kernels' TIR and PTX, no timing
     /// where there is no GPU (never a CPU emulation's time), and opening a
     /// step selects the CUDA target.
     void gpuLesson() {
@@ -242,11 +242,12 @@ private slots:
         QVERIFY(chooser->itemText(gpu).contains(QLatin1String("GPU")));
         QSignalSpy ready(view_, &LessonView::artifactsReady);
         emit chooser->activated(gpu);
-        QCOMPARE(view_->stepCount(), 5);
+        QCOMPARE(view_->stepCount(), 6);
         QCOMPARE(view_->lesson().target, QStringLiteral("cuda -mcpu=sm_90"));
         QCOMPARE(cell(0, LessonTimes::Step), QStringLiteral("GPU GEMM ladder, step 1: bind loops to blocks and threads."));
         QVERIFY(cell(3, LessonTimes::Step).contains(QLatin1String("vectorised cooperative loads")));
         QVERIFY(cell(4, LessonTimes::Step).contains(QLatin1String("double buffering")));
+        QVERIFY(cell(5, LessonTimes::Step).contains(QLatin1String("virtual threads")));
         QCOMPARE(view_->tabs()->tabText(3), QStringLiteral("PTX"));
         QVERIFY(view_->lesson().sourceUrl.endsWith(QLatin1String("opt_conv_cuda.html")));
         view_->selectStep(1);

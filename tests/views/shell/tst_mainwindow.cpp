@@ -1092,12 +1092,12 @@ void TestMainWindow::gpuKernelAtRealScreenSizes() {
     QDir().mkpath(dir);
     QVERIFY(w.grab().save(dir + QStringLiteral("/code-view.png")));
 
-    // The GPU lesson, chosen: its five steps, the chosen step's PTX.
+    // The GPU lesson, chosen: its six steps, the chosen step's PTX.
     w.showView(QStringLiteral("LessonDock"));
     LessonView* lesson = w.view<LessonView>();
     QSignalSpy lowered(lesson, &LessonView::artifactsReady);
     QVERIFY(lesson->loadLesson(QStringLiteral(TESSEL_SOURCE_DIR "/resources/examples/gemm-gpu")));
-    QCOMPARE(lesson->stepCount(), 5);
+    QCOMPARE(lesson->stepCount(), 6);
     lesson->tabs()->setCurrentIndex(3);
     QVERIFY(lowered.wait(60000));
     QVERIFY(lesson->assemblyView()->toPlainText().contains(QLatin1String(".entry gemm_kernel0")));

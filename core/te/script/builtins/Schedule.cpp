@@ -160,6 +160,17 @@ Value doubleBuffer(ScriptRecorder& rec, Interpreter& in, const Value& self, cons
     return none();
 }
 
+/// s[C].launch_bounds(2), s[C].launch_bounds(min_blocks=2): CUDA's minimum
+/// of resident blocks per SM (its maximum of threads is the block's own).
+Value launchBounds(ScriptRecorder& rec, Interpreter& in, const Value& self, const CallArgs& c) {
+    BoundArgs a(in, "launch_bounds", c, {{"min_blocks", true}});
+    Stage st = self.asStage();
+    int64_t n = a.integer(0);
+    in.guarded(c.loc, [&] { st.launchBounds(n); });
+    rec.noteOperation(st.op(), c.loc);
+    return none();
+}
+
 Value computeAt(ScriptRecorder& rec, Interpreter& in, const Value& self, const CallArgs& c) {
     BoundArgs a(in, "compute_at", c, {{"parent", true}, {"scope", true}});
     Stage parent = a.stage(0);
@@ -226,6 +237,7 @@ void installStage(BuiltinTable& t) {
         {"pragma", method(rec, pragma)},
         {"bind", method(rec, bind)},
         {"double_buffer", method(rec, doubleBuffer)},
+        {"launch_bounds", method(rec, launchBounds)},
         {"compute_at", method(rec, computeAt)},
         {"compute_inline", method(rec, computeInline)},
         {"compute_root", method(rec, computeRoot)},
