@@ -436,11 +436,21 @@ bool CodeView::showsPlaceholder() const {
 }
 
 void CodeView::showArtifacts() {
+    const auto before = artifacts_;
     artifacts_ = session_->artifacts();
+    // The assembly of the texts shown (the schedule editor's second step): the
+    // line the user clicked lights up again once the new links are made.
+    const bool assemblyOfShown = before && artifacts_ && !before->hasAssembly && artifacts_->hasAssembly &&
+                                 before->name == artifacts_->name && before->build.tir == artifacts_->build.tir;
+    const int keepPane = assemblyOfShown ? activePane_ : -1, keepLine = activeLine_;
     links_.reset();
     session_->jobs()->cancel(QString::fromLatin1(kLinksJob));
     activePane_ = hoverPane_ = -1;
     activeLine_ = hoverLine_ = 0;
+    if (keepPane >= 0) {
+        activePane_ = keepPane;
+        activeLine_ = keepLine;
+    }
     for (auto& m : active_)
         m.clear();
     for (auto& m : hover_)
@@ -583,6 +593,12 @@ void CodeView::setAssemblyText() {
     notes_[Assembly]->setText(sass ? tr("not linked") : QString());
     notes_[Assembly]->setToolTip(sass ? tr("SASS has no line table back to the PTX here: click the PTX for links.")
                                       : QString());
+    if (!sass && !artifacts_->hasAssembly) {
+        // Made after the other texts (ScheduleDocument): never the last function's, stale.
+        editor->setCode(tr("# The assembly is being made: it follows the LLVM IR in a moment."));
+        notes_[Assembly]->setText(tr("being made"));
+        return;
+    }
     if (!sass) {
         editor->setCode(QString::fromStdString(artifacts_->build.assembly));
         return;
