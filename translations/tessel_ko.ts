@@ -228,6 +228,14 @@ FLOP/cycle: %5 단정밀도 벡터, 코어당 FMA(융합 곱셈-덧셈) 장치 2
         <source>No SASS: %1</source>
         <translation>SASS 없음: %1</translation>
     </message>
+    <message>
+        <source># The assembly is being made: it follows the LLVM IR in a moment.</source>
+        <translation># 어셈블리를 만드는 중입니다: 곧 LLVM IR에 이어 표시됩니다.</translation>
+    </message>
+    <message>
+        <source>being made</source>
+        <translation>만드는 중</translation>
+    </message>
 </context>
 <context>
     <name>tessel::views::CompareChart</name>
@@ -2154,6 +2162,36 @@ to draw its bar.</source>
         <source>Boxes</source>
         <translation>상자</translation>
     </message>
+    <message>
+        <source>Model  %1</source>
+        <translation>모델  %1</translation>
+    </message>
+    <message>
+        <source>The model as a whole. Click a node in the graph to see its properties.</source>
+        <translation>모델 전체입니다. 그래프에서 노드를 클릭하면 그 속성을 봅니다.</translation>
+    </message>
+    <message>
+        <source>The model as imported: it cannot be compiled. Click a node in the graph to see its properties.</source>
+        <translation>가져온 그대로의 모델입니다: 컴파일할 수 없습니다. 그래프에서 노드를 클릭하면 그 속성을 봅니다.</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>모델</translation>
+    </message>
+    <message>
+        <source>%1 (%2 in subgraphs)</source>
+        <translation>%1 (서브그래프 안에 %2)</translation>
+    </message>
+    <message>
+        <source>Fused functions</source>
+        <translation>융합 함수</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n construct(s)</source>
+        <translation>
+            <numerusform>구성 요소 %n개</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>tessel::views::PassReferenceDialog</name>
@@ -2453,6 +2491,18 @@ to draw its bar.</source>
     <message>
         <source>The run of %1 on %2 failed: %3</source>
         <translation>%2에서 %1 실행 실패: %3</translation>
+    </message>
+    <message>
+        <source>Assembly of %1</source>
+        <translation>%1의 어셈블리</translation>
+    </message>
+    <message>
+        <source>Lowered in %1 ms (TIR %2 ms, code %3 ms, of which assembly %4 ms)</source>
+        <translation>%1 ms에 로워링함 (TIR %2 ms, 코드 %3 ms, 그중 어셈블리 %4 ms)</translation>
+    </message>
+    <message>
+        <source>No assembly: %1</source>
+        <translation>어셈블리 없음: %1</translation>
     </message>
 </context>
 <context>

@@ -228,6 +228,14 @@ FLOP/cycle：%5 单精度向量，每核两个融合乘加（FMA）单元。
         <source>No SASS: %1</source>
         <translation>没有 SASS：%1</translation>
     </message>
+    <message>
+        <source># The assembly is being made: it follows the LLVM IR in a moment.</source>
+        <translation># 正在生成汇编：稍后将在 LLVM IR 之后显示。</translation>
+    </message>
+    <message>
+        <source>being made</source>
+        <translation>生成中</translation>
+    </message>
 </context>
 <context>
     <name>tessel::views::CompareChart</name>
@@ -2154,6 +2162,36 @@ to draw its bar.</source>
         <source>Boxes</source>
         <translation>框</translation>
     </message>
+    <message>
+        <source>Model  %1</source>
+        <translation>模型  %1</translation>
+    </message>
+    <message>
+        <source>The model as a whole. Click a node in the graph to see its properties.</source>
+        <translation>整个模型。点击图中的节点可查看其属性。</translation>
+    </message>
+    <message>
+        <source>The model as imported: it cannot be compiled. Click a node in the graph to see its properties.</source>
+        <translation>导入时的模型：无法编译。点击图中的节点可查看其属性。</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>%1 (%2 in subgraphs)</source>
+        <translation>%1（子图中 %2 个）</translation>
+    </message>
+    <message>
+        <source>Fused functions</source>
+        <translation>融合函数</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n construct(s)</source>
+        <translation>
+            <numerusform>%n 个结构</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>tessel::views::PassReferenceDialog</name>
@@ -2453,6 +2491,18 @@ to draw its bar.</source>
     <message>
         <source>The run of %1 on %2 failed: %3</source>
         <translation>%1 在 %2 上的运行失败：%3</translation>
+    </message>
+    <message>
+        <source>Assembly of %1</source>
+        <translation>%1 的汇编</translation>
+    </message>
+    <message>
+        <source>Lowered in %1 ms (TIR %2 ms, code %3 ms, of which assembly %4 ms)</source>
+        <translation>降级用时 %1 ms（TIR %2 ms，代码 %3 ms，其中汇编 %4 ms）</translation>
+    </message>
+    <message>
+        <source>No assembly: %1</source>
+        <translation>没有汇编：%1</translation>
     </message>
 </context>
 <context>

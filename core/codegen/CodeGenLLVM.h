@@ -79,6 +79,18 @@ struct BuildResult {
 BuildResult build(const std::vector<tir::PrimFunc>& funcs, const Target& target,
                   const BuildOptions& options = {});
 
+/// Assembly for `target` from `optimizedIR`, the optimised module build()
+/// printed (BuildResult::llvmIROptimized, made with the same target and
+/// optLevel): the text and line map build() gives with emitAssembly, made
+/// later. The schedule editor shows the IR first and the assembly when this
+/// is done (instruction selection and printing are half of LLVM's time).
+/// Throws CompileError when LLVM cannot read the IR or emit for the target.
+struct AssemblyText {
+    std::string assembly;
+    LineMap lines;
+};
+AssemblyText assemblyOfIR(const std::string& optimizedIR, const Target& target, const BuildOptions& options = {});
+
 /// An ELF relocatable object of `funcs` for `target` (any triple LLVM knows,
 /// e.g. "aarch64-linux-gnu"), optimised as `options` says (O3 by default;
 /// texts, assembly and JIT options do not apply). Calls into the thread pool

@@ -9,6 +9,7 @@
 #include "tir/IRPrinter.h"
 
 #include <llvm/Analysis/TargetLibraryInfo.h>
+#include <llvm/AsmParser/Parser.h>
 #include <llvm/Analysis/TargetTransformInfo.h>
 #include <llvm/ExecutionEngine/Orc/Core.h>
 #include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
@@ -22,6 +23,7 @@
 #include <llvm/Passes/PassBuilder.h>
 #include <llvm/Support/CommandLine.h>
 #include <llvm/Support/Error.h>
+#include <llvm/Support/SourceMgr.h>
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/Target/TargetMachine.h>
 #include <llvm/TargetParser/Triple.h>
@@ -333,6 +335,20 @@ BuildResult build(const std::vector<tir::PrimFunc>& funcs, const Target& target,
     }
     if (options.jit && isHostTarget(target))
         r.module = makeJit(std::move(module), std::move(ctx), funcs, target, options.optLevel);
+    return r;
+}
+
+AssemblyText assemblyOfIR(const std::string& optimizedIR, const Target& target, const BuildOptions& options) {
+    detail::initializeLLVM();
+    std::unique_ptr<llvm::TargetMachine> tm = detail::createTargetMachine(target, options.optLevel);
+    llvm::LLVMContext ctx;
+    llvm::SMDiagnostic error;
+    std::unique_ptr<llvm::Module> module = llvm::parseAssemblyString(optimizedIR, error, ctx);
+    if (!module) throw CompileError("LLVM cannot read the optimised IR: " + error.getMessage().str());
+    AssemblyText r;
+    r.assembly = emitMachineCode(*module, *tm, llvm::CGFT_AssemblyFile);
+    if (options.stripDebugSections) r.assembly = stripDebugSections(r.assembly);
+    if (options.debugInfo) r.lines = LineMap::fromAssembly(r.assembly);
     return r;
 }
 

@@ -21,6 +21,14 @@ double msSince(Clock::time_point t) {
     return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
 }
 
+/// The cache key of `f`'s code-generation texts: everything they depend on
+/// (the TIR text names the function too).
+std::string cacheKey(const LoweredFunction& f, const ArtifactOptions& options, bool assembly) {
+    return tir::toString(f.lowered) + '\0' + options.request.target.str() + '\0' +
+           std::to_string(options.request.optLevel) + (options.request.mode == CompileMode::Batch ? "b" : "i") +
+           (options.emitC ? "c" : "") + (assembly ? "s" : "");
+}
+
 /// An error without a place gets `loc` (the build call that asked for the work).
 CompileError locatedAt(const CompileError& e, SourceLoc loc) {
     Diagnostic d = e.diagnostic();
@@ -83,18 +91,23 @@ FunctionArtifacts artifactsOf(const LoweredFunction& f, const std::string& scrip
     a.script = script;
     a.lowered = f;
     auto t0 = Clock::now();
-    // Everything the texts depend on; the TIR text names the function too.
     std::string key;
     if (options.cache) {
-        key = tir::toString(f.lowered) + '\0' + options.request.target.str() + '\0' +
-              std::to_string(options.request.optLevel) + (options.request.mode == CompileMode::Batch ? "b" : "i") +
-              (options.emitC ? "c" : "") +
-              (options.emitAssembly ? "s" : "");
         ArtifactCache::Entry hit;
+        // Without assembly: texts made with it (shown before, undo) do as well.
+        if (!options.emitAssembly && options.cache->find(cacheKey(f, options, true), hit)) {
+            a.build = std::move(hit.build);
+            a.c = std::move(hit.c);
+            a.cLines = std::move(hit.cLines);
+            a.codegenMs = msSince(t0);
+            return a;
+        }
+        key = cacheKey(f, options, options.emitAssembly);
         if (options.cache->find(key, hit)) {
             a.build = std::move(hit.build);
             a.c = std::move(hit.c);
             a.cLines = std::move(hit.cLines);
+            a.hasAssembly = options.emitAssembly;
             a.codegenMs = msSince(t0);
             return a;
         }
@@ -132,8 +145,25 @@ FunctionArtifacts artifactsOf(const LoweredFunction& f, const std::string& scrip
             a.c = "/* C backend: " + e.diagnostic().message + " */\n";
         }
     }
+    a.hasAssembly = options.emitAssembly;
     if (options.cache) options.cache->insert(key, {a.build, a.c, a.cLines});
     a.codegenMs = msSince(t0);
+    return a;
+}
+
+FunctionArtifacts withAssembly(FunctionArtifacts a, const ArtifactOptions& options) {
+    if (a.hasAssembly) return a;
+    if (options.request.target.isGPU())
+        throw CompileError("the assembly of a GPU function (its PTX) is made with its IR, not after");
+    const auto t0 = Clock::now();
+    codegen::BuildOptions bo = options.request.buildOptions();
+    bo.debugInfo = true; // the line map
+    codegen::AssemblyText text = codegen::assemblyOfIR(a.build.llvmIROptimized, options.request.target, bo);
+    a.build.assembly = std::move(text.assembly);
+    a.build.assemblyLines = std::move(text.lines);
+    a.hasAssembly = true;
+    a.codegenMs += msSince(t0);
+    if (options.cache) options.cache->insert(cacheKey(a.lowered, options, true), {a.build, a.c, a.cLines});
     return a;
 }
 

@@ -83,6 +83,10 @@ struct FunctionArtifacts {
     codegen::LineMap cLines;
     /// Wall time of lowering (script included) and of code generation (LLVM and C).
     double lowerMs = 0, codegenMs = 0;
+    /// False when made without assembly (ArtifactOptions::emitAssembly off):
+    /// build.assembly is empty because it was not made, not because the
+    /// function has none; withAssembly() adds it.
+    bool hasAssembly = true;
 };
 
 /// The code-generation texts (codegen::BuildResult without a module, and the C)
@@ -102,6 +106,7 @@ public:
 private:
     friend FunctionArtifacts artifactsOf(const LoweredFunction&, const std::string&,
                                          const ArtifactOptions&);
+    friend FunctionArtifacts withAssembly(FunctionArtifacts, const ArtifactOptions&);
     struct Entry {
         codegen::BuildResult build;
         std::string c;
@@ -123,6 +128,14 @@ private:
 /// Throws CompileError when codegen cannot handle the function or the target.
 FunctionArtifacts artifactsOf(const LoweredFunction& f, const std::string& script,
                               const ArtifactOptions& options = {});
+
+/// `a`, made without assembly (ArtifactOptions::emitAssembly off, a CPU
+/// target), with its assembly and line map, from its optimised IR
+/// (codegen::assemblyOfIR: instruction selection and printing, what is left
+/// of LLVM's work); codegenMs grows by their time. The same texts one call
+/// with emitAssembly makes. With options.cache, kept under that call's key.
+/// `options` must be the ones `a` was made with.
+FunctionArtifacts withAssembly(FunctionArtifacts a, const ArtifactOptions& options);
 
 /// Runs a TE script, lowers its function `functionName` (or, when empty, the
 /// only or first one it builds) and builds that function's texts. Throws

@@ -299,6 +299,40 @@ private slots:
         QVERIFY(!arm.build.assemblyLines.empty());
     }
 
+    // The schedule editor shows the IR first and the assembly after
+    // (ScheduleDocument): withAssembly() from the optimised IR gives the same
+    // assembly and line map one call with emitAssembly gives, and a cache
+    // keeps the whole for the next time the TIR is seen.
+    void assemblyAfterTheIR() {
+        std::string script = readFile(fs::path(TESSEL_SOURCE_DIR) / "resources/examples/gemm/07_parallel.te");
+        driver::ArtifactOptions o;
+        const auto once = driver::compileScriptArtifacts(script, "07.te", {}, o);
+        QVERIFY(once.hasAssembly && !once.build.assembly.empty());
+        o.emitAssembly = false;
+        o.cache = std::make_shared<driver::ArtifactCache>(4);
+        const auto first = driver::compileScriptArtifacts(script, "07.te", {}, o);
+        QVERIFY(!first.hasAssembly);
+        QVERIFY(first.build.assembly.empty() && first.build.assemblyLines.empty());
+        QCOMPARE(first.build.llvmIROptimized, once.build.llvmIROptimized);
+        const auto full = driver::withAssembly(first, o);
+        QVERIFY(full.hasAssembly);
+        QCOMPARE(full.build.assembly, once.build.assembly);
+        QCOMPARE(full.build.assemblyLines.toTir, once.build.assemblyLines.toTir);
+        QCOMPARE(full.build.tir, first.build.tir);
+        QVERIFY(full.codegenMs > first.codegenMs);
+        checkArtifacts(full);
+        // Seen again (an undo): the texts with the assembly, in one step.
+        const auto again = driver::compileScriptArtifacts("# undone\n" + script, "07.te", {}, o);
+        QVERIFY(again.hasAssembly);
+        QCOMPARE(again.build.assembly, once.build.assembly);
+        // Nothing to add to texts that have it; a GPU's PTX comes with its IR.
+        QCOMPARE(driver::withAssembly(again, o).build.assembly, again.build.assembly);
+        driver::FunctionArtifacts gpu = first;
+        driver::ArtifactOptions cuda = o;
+        cuda.request.target = codegen::resolveTarget("cuda");
+        QVERIFY_THROWS_EXCEPTION(CompileError, driver::withAssembly(gpu, cuda));
+    }
+
     void cacheSkipsCodegenForSeenTir() {
         std::string script =
             readFile(fs::path(TESSEL_SOURCE_DIR) / "resources/examples/gemm/06_write_cache.te");

@@ -436,11 +436,21 @@ bool CodeView::showsPlaceholder() const {
 }
 
 void CodeView::showArtifacts() {
+    const auto before = artifacts_;
     artifacts_ = session_->artifacts();
+    // The assembly of the texts shown (the schedule editor's second step): the
+    // line the user clicked lights up again once the new links are made.
+    const bool assemblyOfShown = before && artifacts_ && !before->hasAssembly && artifacts_->hasAssembly &&
+                                 before->name == artifacts_->name && before->build.tir == artifacts_->build.tir;
+    const int keepPane = assemblyOfShown ? activePane_ : -1, keepLine = activeLine_;
     links_.reset();
     session_->jobs()->cancel(QString::fromLatin1(kLinksJob));
     activePane_ = hoverPane_ = -1;
     activeLine_ = hoverLine_ = 0;
+    if (keepPane >= 0) {
+        activePane_ = keepPane;
+        activeLine_ = keepLine;
+    }
     for (auto& m : active_)
         m.clear();
     for (auto& m : hover_)
@@ -476,20 +486,11 @@ void CodeView::showArtifacts() {
         // Another function: start each generated text at the function's code,
         // not at the module header or constant pools.
         shownFunction_ = a.name;
-        const QString name = QString::fromStdString(a.name);
-        auto firstLine = [](const QString& text, const QRegularExpression& re) {
-            const QStringList lines = text.split(QLatin1Char('\n'));
-            for (int i = 0; i < lines.size(); ++i)
-                if (re.match(lines[i]).hasMatch()) return i + 1;
-            return 0;
-        };
-        const QString n = QRegularExpression::escape(name);
-        if (int l = firstLine(editors_[LlvmIr]->toPlainText(), QRegularExpression(QStringLiteral("^define .*@") + n)))
-            editors_[LlvmIr]->verticalScrollBar()->setValue(l - 1);
-        // A CPU's function label, or a GPU's first kernel entry.
-        if (int l = firstLine(editors_[Assembly]->toPlainText(),
-                              QRegularExpression(QStringLiteral("^") + n + QStringLiteral(":|\\.entry ") + n)))
-            editors_[Assembly]->verticalScrollBar()->setValue(l - 1);
+        const QString n = QRegularExpression::escape(QString::fromStdString(a.name));
+        revealFirst(LlvmIr, QRegularExpression(QStringLiteral("^define .*@") + n));
+        // The assembly where it is shown: now, or when it comes (setAssemblyText).
+        assemblyScroll_ = -1;
+        if (a.hasAssembly) revealFunctionInAssembly();
     }
 
     auto artifacts = artifacts_;
@@ -576,6 +577,21 @@ void CodeView::setCudaToolFolders(const QStringList& folders) {
     if (sassShown_) setAssemblyText();
 }
 
+void CodeView::revealFirst(Pane pane, const QRegularExpression& re) {
+    const QStringList lines = editors_[pane]->toPlainText().split(QLatin1Char('\n'));
+    for (int i = 0; i < lines.size(); ++i)
+        if (re.match(lines[i]).hasMatch()) {
+            editors_[pane]->verticalScrollBar()->setValue(i);
+            return;
+        }
+}
+
+void CodeView::revealFunctionInAssembly() {
+    // A CPU's function label, or a GPU's first kernel entry.
+    const QString n = QRegularExpression::escape(QString::fromStdString(shownFunction_));
+    revealFirst(Assembly, QRegularExpression(QStringLiteral("^") + n + QStringLiteral(":|\\.entry ") + n));
+}
+
 void CodeView::setAssemblyText() {
     if (!artifacts_) return;
     CodeEditor* editor = editors_[Assembly];
@@ -583,8 +599,22 @@ void CodeView::setAssemblyText() {
     notes_[Assembly]->setText(sass ? tr("not linked") : QString());
     notes_[Assembly]->setToolTip(sass ? tr("SASS has no line table back to the PTX here: click the PTX for links.")
                                       : QString());
+    if (!sass && !artifacts_->hasAssembly) {
+        // Made after the other texts (ScheduleDocument): never the last
+        // function's, stale. Where the reader was in it comes back with it.
+        if (!assemblyWaits_) assemblyScroll_ = editor->verticalScrollBar()->value();
+        assemblyWaits_ = true;
+        editor->setCode(tr("# The assembly is being made: it follows the LLVM IR in a moment."));
+        notes_[Assembly]->setText(tr("being made"));
+        return;
+    }
     if (!sass) {
         editor->setCode(QString::fromStdString(artifacts_->build.assembly));
+        if (assemblyWaits_) {
+            assemblyWaits_ = false;
+            if (assemblyScroll_ < 0) revealFunctionInAssembly(); // another function's, shown meanwhile
+            else editor->verticalScrollBar()->setValue(assemblyScroll_);
+        }
         return;
     }
     if (!sass_.isEmpty()) {

@@ -39,6 +39,7 @@
 class QAction;
 class QComboBox;
 class QLabel;
+class QRegularExpression;
 class QSplitter;
 class QStackedWidget;
 class QTabWidget;
@@ -158,6 +159,10 @@ private:
     std::pair<int, Qt::Orientation> groupsThatFit(int panes) const;
     void showArtifacts();
     void setLlvmText();
+    /// Scrolls `pane` to the first line `re` matches (none: as it is).
+    void revealFirst(Pane pane, const QRegularExpression& re);
+    /// Scrolls the assembly to the shown function's label.
+    void revealFunctionInAssembly();
     /// The PTX or, with sassShown_, the SASS (started on a worker when not made yet).
     void setAssemblyText();
     /// Pane names for the CPU or the GPU, and which title bars show.
@@ -199,6 +204,10 @@ private:
     int hoverPane_ = -1, hoverLine_ = 0;
     std::array<QMap<int, QColor>, PaneCount> hover_;
     std::string shownFunction_; ///< the function whose texts are shown (scroll resets on a change)
+    /// The assembly pane shows that its text is being made; where it was
+    /// scrolled to before (-1: at the shown function's label when it comes).
+    bool assemblyWaits_ = false;
+    int assemblyScroll_ = 0;
 };
 
 } // namespace tessel::views

@@ -165,6 +165,9 @@ GraphDocument::build(const GraphStageEntry& stage,
             cl.parent = parent;
             cl.attr = qs(s.attr);
             cl.name = (owner.name.empty() ? qs(owner.op) : qs(owner.name)) + QStringLiteral(" / ") + cl.attr;
+            // Ids are unique within one graph only: the path of holders makes it unique.
+            cl.key = (parent >= 0 ? doc->clusters[size_t(parent)].key + QLatin1Char('/') : QString()) +
+                     QStringLiteral("%%1/").arg(owner.id) + cl.attr;
             cl.color = QColor(0xee, 0xf1, 0xf6);
             doc->clusters.push_back(cl);
             std::vector<int> members;

@@ -101,6 +101,11 @@ struct GraphDocCluster {
     int owner = -1;
     int parent = -1;
     QString attr; ///< the subgraph's attribute ("else_branch")
+    /// A subgraph's identity in the graph, unique where names are not (two
+    /// unnamed Ifs are both "If / then_branch"): the ids of the nodes that
+    /// hold it, outermost first, with their attributes ("%7/then_branch");
+    /// the same in every stage that keeps those nodes (passes keep ids).
+    QString key;
 };
 
 class GraphDocument {

@@ -254,7 +254,7 @@ void GraphPanel::relayout() {
 std::vector<int> GraphPanel::collapsedIn(const GraphDocument& doc) const {
     std::vector<int> out;
     for (size_t c = 0; c < doc.clusters.size(); ++c)
-        if (doc.clusters[c].kind == GraphDocCluster::Kind::Subgraph && collapsed_.contains(doc.clusters[c].name))
+        if (doc.clusters[c].kind == GraphDocCluster::Kind::Subgraph && collapsed_.contains(doc.clusters[c].key))
             out.push_back(int(c));
     return out;
 }
@@ -361,12 +361,12 @@ void GraphPanel::setCollapsed(int cluster, bool collapsed) {
     if (!doc || cluster < 0 || cluster >= int(doc->clusters.size()) ||
         doc->clusters[size_t(cluster)].kind != GraphDocCluster::Kind::Subgraph)
         return;
-    const QString name = doc->clusters[size_t(cluster)].name;
-    if (collapsed_.contains(name) == collapsed) return;
+    const QString key = doc->clusters[size_t(cluster)].key;
+    if (collapsed_.contains(key) == collapsed) return;
     if (collapsed)
-        collapsed_.insert(name);
+        collapsed_.insert(key);
     else
-        collapsed_.remove(name);
+        collapsed_.remove(key);
     keepSelectionForRefold();
     layoutDocument(doc, cluster);
 }
@@ -378,9 +378,9 @@ void GraphPanel::setAllCollapsed(bool collapsed) {
     for (const auto& c : doc->clusters)
         if (c.kind == GraphDocCluster::Kind::Subgraph) {
             if (collapsed)
-                collapsed_.insert(c.name);
+                collapsed_.insert(c.key);
             else
-                collapsed_.remove(c.name);
+                collapsed_.remove(c.key);
         }
     if (collapsed_ == before) return;
     keepSelectionForRefold();

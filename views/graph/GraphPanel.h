@@ -151,7 +151,8 @@ private:
     QProgressBar* busy_;
     QAction *heatAction_ = nullptr, *heatSeparator_ = nullptr; ///< shown with a profile
     QAction* subgraphsAction_ = nullptr; ///< the toolbar's Subgraphs menu (shown with subgraphs)
-    /// The subgraphs drawn collapsed, by cluster name, for the model they are of.
+    /// The subgraphs drawn collapsed, by GraphDocCluster::key (names repeat:
+    /// two unnamed Ifs), for the model they are of.
     QSet<QString> collapsed_;
     const void* collapsedModel_ = nullptr;
     /// The selection to take over into a new fold of the same document, and

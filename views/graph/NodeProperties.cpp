@@ -12,6 +12,7 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <map>
 #include <functional>
 
 namespace tessel::views {
@@ -27,6 +28,33 @@ QString qs(const std::string& s) {
 
 QString valueName(const graph::Value& v) {
     return v.name().empty() ? qs(graph::valueRef(v)) : qs(v.name());
+}
+
+/// Operators of `g` and of its subgraphs, nested ones included, by operator.
+void countOperators(const graph::Graph& g, std::map<QString, int>& byOp, int& inSubgraphs, bool nested) {
+    for (const auto& n : g.nodes()) {
+        ++byOp[n->domain.empty() ? qs(n->op) : qs(n->domain + "." + n->op)];
+        inSubgraphs += nested;
+        for (const auto& sg : n->subgraphs)
+            if (sg.graph) countOperators(*sg.graph, byOp, inSubgraphs, true);
+    }
+}
+
+/// The subgraphs of `g`'s nodes, nested ones included, as "node / attr" paths
+/// with their operator counts.
+void listSubgraphs(const graph::Graph& g, const QString& prefix, QList<QPair<QString, int>>& out) {
+    for (const auto& n : g.nodes())
+        for (const auto& sg : n->subgraphs) {
+            if (!sg.graph) continue;
+            const QString path = prefix + (n->name.empty() ? qs(n->op) : qs(n->name)) + QStringLiteral(" / ") + qs(sg.attr);
+            std::map<QString, int> ops;
+            int nested = 0;
+            countOperators(*sg.graph, ops, nested, false);
+            int count = 0;
+            for (const auto& [op, k] : ops) count += k;
+            out << qMakePair(path, count);
+            listSubgraphs(*sg.graph, path + QStringLiteral(" / "), out);
+        }
 }
 
 } // namespace
@@ -84,6 +112,57 @@ void NodeProperties::clear() {
     tree_->clear();
     title_->setText(tr("Nothing selected"));
     reason_->setText(tr("Click a node in the graph to see its properties."));
+    if (const auto m = session_->model()) {
+        showModel(*m);
+        tree_->expandAll();
+        tree_->resizeColumnToContents(0);
+    }
+}
+
+void NodeProperties::showModel(const driver::CompiledModel& m) {
+    // With nothing selected, the model as a whole: for a model that cannot be
+    // compiled this is most of what there is to know (issue 21: two empty rows).
+    const QString name = QFileInfo(session_->sourcePath()).fileName();
+    title_->setText(tr("Model  %1").arg(name));
+    reason_->setText(m.unsupported.empty()
+                         ? tr("The model as a whole. Click a node in the graph to see its properties.")
+                         : tr("The model as imported: it cannot be compiled. Click a node in the graph to see its properties."));
+    addRow(tr("Model"), name)->setToolTip(1, session_->sourcePath());
+    std::map<QString, int> byOp;
+    int inSubgraphs = 0;
+    countOperators(m.graph, byOp, inSubgraphs, false);
+    int total = 0;
+    for (const auto& [op, count] : byOp) total += count;
+    auto* ops = addRow(tr("Operators"), inSubgraphs ? tr("%1 (%2 in subgraphs)").arg(total).arg(inSubgraphs)
+                                                    : QString::number(total));
+    std::vector<std::pair<QString, int>> sorted(byOp.begin(), byOp.end());
+    std::stable_sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+    for (const auto& [op, count] : sorted) addRow(op, QString::number(count), ops);
+    QList<QPair<QString, int>> subgraphs;
+    listSubgraphs(m.graph, QString(), subgraphs);
+    if (!subgraphs.isEmpty()) {
+        auto* subs = addRow(tr("Subgraphs"), QString::number(subgraphs.size()));
+        for (const auto& [path, count] : std::as_const(subgraphs))
+            addRow(path, tr("%n operator(s)", nullptr, count), subs);
+    }
+    auto* inputs = addRow(tr("Inputs"), QString::number(m.graph.inputs().size()));
+    for (const auto& in : m.graph.inputs())
+        addRow(qs(in->name), in->outputTypes.empty() ? QString() : qs(in->outputTypes.front().str()), inputs);
+    auto* outputs = addRow(tr("Outputs"), QString::number(m.graph.outputs().size()));
+    for (const auto& out : m.graph.outputs()) addRow(valueName(out), qs(out.type().str()), outputs);
+    if (m.unsupported.empty()) {
+        addRow(tr("Fused functions"), QString::number(m.functions.size()));
+        return;
+    }
+    addRow(tr("Fused functions"), tr("none (the model cannot be compiled)"));
+    // What keeps it from compiling and why, in red: each construct where it is.
+    const QColor red(0xd0, 0x1f, 0x1f);
+    auto* why = addRow(tr("Cannot compile"), tr("%n construct(s)", nullptr, int(m.unsupported.size())));
+    why->setForeground(1, red);
+    for (const auto& c : m.unsupported) {
+        const QString where = c.path.empty() ? qs(c.where) : qs(c.path + " / " + c.where);
+        addRow(where, qs(c.reason), why)->setForeground(1, red);
+    }
 }
 
 void NodeProperties::showSelection(const GraphSelection& selection) {

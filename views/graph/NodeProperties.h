@@ -1,7 +1,8 @@
 /// \file
 /// The properties of the box or cluster selected in a graph view: operator,
 /// name, attributes, inputs and outputs with their types, pattern kind, the
-/// fused function it belongs to and why it fused or did not.
+/// fused function it belongs to and why it fused or did not. With nothing
+/// selected, the open model as a whole.
 ///
 /// A separate widget, so the main window can dock it beside the graph; it
 /// shows what a GraphPanel selects once connected with follow(), or any
@@ -17,6 +18,10 @@
 class QLabel;
 class QTreeWidget;
 class QTreeWidgetItem;
+
+namespace tessel::driver {
+struct CompiledModel;
+}
 
 namespace tessel::views {
 
@@ -42,6 +47,9 @@ public:
     QTreeWidget* tree() const { return tree_; }
 
 private:
+    /// With nothing selected: the open model as a whole (name, operators by
+    /// kind, subgraphs, inputs, outputs, functions, what cannot compile and why).
+    void showModel(const driver::CompiledModel& model);
     void showNode(const GraphDocument& doc, int index);
     void showCluster(const GraphDocument& doc, int index);
     QTreeWidgetItem* addRow(const QString& property, const QString& value,

@@ -20,6 +20,7 @@ namespace {
 
 const QString kRelower = QStringLiteral("relower");
 const QString kRun = QStringLiteral("run");
+const QString kAssembly = QStringLiteral("assembly");
 
 QString q(const std::string& s) {
     return QString::fromStdString(s);
@@ -49,6 +50,8 @@ struct ScheduleDocument::Lowered {
     QString script;
     bool ok = false;
     std::shared_ptr<const driver::FunctionArtifacts> artifacts;
+    /// What made them: withAssembly() needs the same.
+    driver::ArtifactOptions options;
     ScheduleOutline outline;
     int line = 0, column = 0;
     QString message, formatted;
@@ -300,6 +303,11 @@ std::shared_ptr<ScheduleDocument::Lowered> ScheduleDocument::lower(const Lowerin
         driver::ArtifactOptions options;
         options.cache = job.cache;
         options.request = job.request;
+        // The assembly comes in a second step (applyLowered), so the TIR and
+        // LLVM IR show as soon as they are made: instruction selection and
+        // printing are half of LLVM's time. A GPU's PTX is made with its IR.
+        options.emitAssembly = job.request.target.isGPU();
+        r->options = options;
         const driver::FusedFunction* fn =
             job.model ? job.model->findFunction(job.function) : nullptr;
         driver::FunctionArtifacts a;
@@ -384,10 +392,42 @@ void ScheduleDocument::applyLowered(const Lowered& r) {
                       .arg(artifacts_->codegenMs, 0, 'f', 0),
                   false);
     emit relowered(true);
+    if (!artifacts_->hasAssembly) startAssembly(r.options, r.ms);
     if (runPending_ && r.generation == generation_) {
         runPending_ = false;
         startRun();
     }
+}
+
+bool ScheduleDocument::isMakingAssembly() const { return session_->jobs()->isRunning(kAssembly); }
+
+void ScheduleDocument::startAssembly(const driver::ArtifactOptions& options, double loweredMs) {
+    // The texts just shown, their assembly made on a worker; a newer lowering
+    // supersedes it (one key), and it is shown only with the texts it belongs to.
+    const auto shown = artifacts_;
+    const quint64 generation = applied_, epoch = loadEpoch_;
+    session_->jobs()->run<std::shared_ptr<const driver::FunctionArtifacts>>(
+        kAssembly, tr("Assembly of %1").arg(QString::fromStdString(shown->name)),
+        [shown, options](const CancelToken&) {
+            return std::make_shared<const driver::FunctionArtifacts>(driver::withAssembly(*shown, options));
+        },
+        this,
+        [this, shown, generation, epoch, loweredMs](std::shared_ptr<const driver::FunctionArtifacts> full) {
+            if (artifacts_ != shown || applied_ != generation || loadEpoch_ != epoch) return;
+            artifacts_ = full;
+            session_->setArtifacts(artifacts_);
+            if (source_ != Source::ReadOnly && !statusError_)
+                setStatus(tr("Lowered in %1 ms (TIR %2 ms, code %3 ms, of which assembly %4 ms)")
+                              .arg(loweredMs + (full->codegenMs - shown->codegenMs), 0, 'f', 0)
+                              .arg(full->lowerMs, 0, 'f', 0)
+                              .arg(full->codegenMs, 0, 'f', 0)
+                              .arg(full->codegenMs - shown->codegenMs, 0, 'f', 0),
+                          false);
+            emit assemblyReady();
+        },
+        [this, shown](const QString& message) {
+            if (artifacts_ == shown) setStatus(tr("No assembly: %1").arg(message), true);
+        });
 }
 
 // ---------------------------------------------------------------- measuring

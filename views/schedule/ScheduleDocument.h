@@ -38,6 +38,7 @@ class QTimer;
 namespace tessel::driver {
 class ArtifactCache;
 struct CompiledModel;
+struct ArtifactOptions;
 struct FunctionArtifacts;
 struct LoweredFunction;
 struct RunReport;
@@ -92,6 +93,11 @@ public:
     bool isRelowering() const;
     /// Re-lowers now, without waiting for a burst to end.
     void relowerNow();
+    /// True while the assembly of the artifacts shown is being made: a
+    /// lowering shows its TIR and LLVM IR at once, with no assembly
+    /// (FunctionArtifacts::hasAssembly false), and replaces them with the same
+    /// texts and the assembly when that is done (assemblyReady).
+    bool isMakingAssembly() const;
     /// The last successful lowering (what the session shows), and its outline.
     std::shared_ptr<const driver::FunctionArtifacts> artifacts() const { return artifacts_; }
     const ScheduleOutline& outline() const { return outline_; }
@@ -136,6 +142,8 @@ signals:
     void relowerStarted(quint64 generation);
     /// A lowering result was applied: new artifacts (ok) or an error.
     void relowered(bool ok);
+    /// The artifacts shown got their assembly (the session has them).
+    void assemblyReady();
     void runFinished(const tessel::views::RunRecord& record);
 
 private:
@@ -151,6 +159,7 @@ private:
     void startRelower();
     void onJobFinished(const QString& key);
     void applyLowered(const Lowered& r);
+    void startAssembly(const driver::ArtifactOptions& options, double loweredMs);
     void startRun();
     void finishRun(const driver::RunReport& report, const QString& script, const QString& function,
                    const QString& key, const DeviceChoice& device);

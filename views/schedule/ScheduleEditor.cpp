@@ -13,16 +13,22 @@
 #include <QLabel>
 #include <QMenu>
 #include <QProgressBar>
+#include <QScrollBar>
 #include <QResizeEvent>
 #include <QSplitter>
+#include <QTabBar>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTextBlock>
+#include <QTimer>
 #include <QToolBar>
 #include <QTreeWidget>
 #include <QTreeWidgetItemIterator>
 #include <QVBoxLayout>
 
+#include <QtMath>
+
+#include <algorithm>
 #include <functional>
 
 namespace tessel::views {
@@ -34,6 +40,10 @@ constexpr int kLoopRole = Qt::UserRole + 1;
 /// The least width of the outline (and the pictures) beside the script: a
 /// loop's name, its extent and its kind.
 constexpr int kOutlineWidth = 200;
+/// The script's lines where the outline is stacked under it: what it gets
+/// first, and the fewest it keeps before the outline is folded away.
+constexpr int kScriptLines = 12;
+constexpr int kLeastScriptLines = 8;
 
 } // namespace
 
@@ -93,6 +103,11 @@ ScheduleEditor::ScheduleEditor(Session* session, QWidget* parent)
     leftLayout->setContentsMargins(0, 0, 0, 0);
     leftLayout->addWidget(edit_, 1);
     leftLayout->addWidget(status_);
+    // The last run's figures under the script, not with the history: the
+    // outline and the history fold away in a short dock (arrange()).
+    leftLayout->addWidget(runSummary_);
+    runSummary_->setVisible(false);
+    scriptPane_ = left;
 
     outline_->setColumnCount(3);
     outline_->setHeaderLabels({tr("Loop"), tr("Extent"), tr("Kind")});
@@ -115,7 +130,6 @@ ScheduleEditor::ScheduleEditor(Session* session, QWidget* parent)
     auto* runs = new QWidget;
     auto* runsLayout = new QVBoxLayout(runs);
     runsLayout->setContentsMargins(0, 0, 0, 0);
-    runsLayout->addWidget(runSummary_);
     runsLayout->addWidget(history_, 1);
     // TEDD's pictures beside the outline: the same schedule, drawn; a click
     // on a stage or loop goes to the script line that made it.
@@ -137,8 +151,12 @@ ScheduleEditor::ScheduleEditor(Session* session, QWidget* parent)
     split->addWidget(right);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 2);
+    split->setChildrenCollapsible(false);
+    split->setCollapsible(1, true); // the outline folds away under a short script
     outerSplit_ = split;
     innerSplit_ = right;
+    // A handle the user dragged keeps its place until the arrangement changes.
+    connect(split, &QSplitter::splitterMoved, this, [this] { userSized_ = true; });
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -170,28 +188,54 @@ CodeEditor* ScheduleEditor::editor() const { return edit_; }
 
 void ScheduleEditor::resizeEvent(QResizeEvent* event) {
     QWidget::resizeEvent(event);
-    // The script wants kReadableColumns characters. Beside the outline it
-    // gets them where the outline keeps kOutlineWidth; only a dock narrower
-    // than that (with height for six lines) puts the outline and the run
-    // history side by side below the script, which costs the script lines.
-    // (Issue 21: a 691 px dock squeezed to a quarter of the window's height
-    // stacked them and left the script 4 lines, where beside the outline it
-    // had 12 lines of 60 columns.)
+    arrange();
+}
+
+int ScheduleEditor::scriptHeightFor(int lines) const {
+    // Under the script: its status line and the last run's figures, as laid out.
+    const int under = scriptPane_->height() > edit_->height() ? scriptPane_->height() - edit_->height()
+                                                              : status_->sizeHint().height();
+    return 2 * edit_->frameWidth() + 2 * qCeil(edit_->document()->documentMargin()) +
+           lines * edit_->fontMetrics().lineSpacing() + edit_->horizontalScrollBar()->sizeHint().height() + under;
+}
+
+void ScheduleEditor::arrange() {
+    // The script wants kReadableColumns characters and kScriptLines lines.
+    // Beside the outline it gets the columns where the outline keeps
+    // kOutlineWidth; a narrower dock puts the outline and the run history side
+    // by side below the script, which then gets its lines first, at least
+    // kLeastScriptLines, and the outline what is left where that holds a few
+    // of its rows; where it does not, the outline is folded away (its handle
+    // at the bottom brings it back). Beside the outline in a narrow dock the
+    // script would be cut to half its columns for the same lines. (Issue 21:
+    // at 1366 x 768 the stacked outline took two fifths and left the script
+    // 3 lines.)
     const int script = edit_->widthForColumns(kReadableColumns);
     const int handle = outerSplit_->handleWidth();
-    const bool cut = width() - handle - kOutlineWidth < script;
-    const bool tallEnough = height() * 3 / 5 >= 6 * edit_->fontMetrics().lineSpacing() + status_->sizeHint().height();
-    const bool narrow = cut && tallEnough;
+    const bool narrow = width() - handle - kOutlineWidth < script;
     const Qt::Orientation outer = narrow ? Qt::Vertical : Qt::Horizontal;
     if (outerSplit_->orientation() != outer) {
         outerSplit_->setOrientation(outer);
         innerSplit_->setOrientation(narrow ? Qt::Horizontal : Qt::Vertical);
-        const int extent = narrow ? height() : width();
-        outerSplit_->setSizes({extent * 3 / 5, extent * 2 / 5});
+        userSized_ = false;
     }
-    // Beside the outline: the script's columns first, the rest to the outline.
-    if (!narrow && !cut && outerSplit_->sizes().value(0) < script)
-        outerSplit_->setSizes({script, width() - script - handle});
+    if (userSized_) return;
+    if (!narrow) {
+        innerSplit_->setMinimumHeight(0);
+        // The script's columns first, the rest to the outline.
+        const int left = std::max(script, (width() - handle) * 3 / 5);
+        outerSplit_->setSizes({left, width() - left - handle});
+        return;
+    }
+    const int extent = outerSplit_->height() - handle;
+    const int outlineLeast = outlineTabs_->tabBar()->sizeHint().height() + outline_->header()->sizeHint().height() +
+                             2 * outline_->fontMetrics().height() + 12;
+    int top = std::max(scriptHeightFor(kScriptLines), extent * 3 / 5);
+    if (extent - top < outlineLeast) top = std::max(scriptHeightFor(kLeastScriptLines), extent - outlineLeast);
+    if (extent - top < outlineLeast) top = extent; // folded: no room for a useful outline
+    // Its rows, not its widgets' own minimum (which would fold it at once).
+    innerSplit_->setMinimumHeight(outlineLeast);
+    outerSplit_->setSizes({top, std::max(0, extent - top)});
 }
 
 // ---------------------------------------------------------------- showing the document
@@ -227,6 +271,9 @@ void ScheduleEditor::showDiagnostic() {
 }
 
 void ScheduleEditor::showRun(const RunRecord& r) {
+    runSummary_->setVisible(true);
+    // Its lines come out of the script's: the outline may have to fold.
+    QTimer::singleShot(0, this, &ScheduleEditor::arrange);
     if (!r.measured) {
         runSummary_->setText(tr("%1 on %2: %3").arg(r.function, r.device, r.error));
         return;

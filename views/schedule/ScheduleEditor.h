@@ -63,6 +63,10 @@ protected:
     void resizeEvent(QResizeEvent* event) override;
 
 private:
+    /// Puts the outline beside the script or under it, for the widget's size.
+    void arrange();
+    /// The height the script pane (with its status line) needs for `lines` lines.
+    int scriptHeightFor(int lines) const;
     void onLoaded();
     void showStatus();
     void showDiagnostic();
@@ -80,6 +84,7 @@ private:
     QTabWidget* outlineTabs_;
     QTableView* history_;
     QLabel* runSummary_;
+    QWidget* scriptPane_ = nullptr; ///< the script with its status line and run figures
     QProgressBar* busy_;
     QAction* undo_;
     QAction* redo_;
@@ -88,6 +93,7 @@ private:
     QSplitter* outerSplit_ = nullptr;
     QSplitter* innerSplit_ = nullptr;
     bool loading_ = false; ///< the document's text is being put into the editor
+    bool userSized_ = false; ///< the user dragged the script's handle in this arrangement
 };
 
 } // namespace tessel::views

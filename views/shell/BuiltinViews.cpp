@@ -62,7 +62,10 @@ UsefulSize tableRows(QAbstractItemView* v, int rows, int width, const QString& w
     if (auto* t = qobject_cast<QTableView*>(v); t && t->horizontalHeader()->isVisible())
         header = t->horizontalHeader()->sizeHint().height();
     if (auto* t = qobject_cast<QTreeView*>(v); t && !t->isHeaderHidden()) header = t->header()->sizeHint().height();
-    const int row = std::max(v->fontMetrics().height() + 6, v->model() && v->model()->rowCount() ? v->sizeHintForRow(0) : 0);
+    // Its rows as drawn once it has one (a compact tree's are a line high;
+    // taking the larger of that and a padded line asked 6 rows of Properties
+    // for 7 drawn); before, a padded line.
+    const int row = v->model() && v->model()->rowCount() ? v->sizeHintForRow(0) : v->fontMetrics().height() + 6;
     return {v, QSize(width, 2 * v->frameWidth() + header + rows * row), what};
 }
 

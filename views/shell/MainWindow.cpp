@@ -59,6 +59,11 @@ QRect fitWindowToScreen(const QSize& preferred, const QRect& available) {
     return r;
 }
 
+namespace {
+/// A window shorter than this gives the left column the bottom-left corner (applyDefaultSizes).
+constexpr int kShortWindow = 800;
+} // namespace
+
 QSize preferredWindowSize(const QSize& available) {
     return QSize(std::max(kPreferredSize.width(), available.width() * 9 / 10),
                  std::max(kPreferredSize.height(), available.height() * 9 / 10));
@@ -289,6 +294,12 @@ void MainWindow::onMaximisedChanged(const QString& id) {
 }
 
 void MainWindow::applyDefaultSizes() {
+    // On a short window (a 1366 x 768 screen) the left column — the graph over
+    // the schedule editor, both short of height — reaches down to the status
+    // bar and the bottom docks sit under the code view alone, which stacks its
+    // panes in the same height either way. (Issue 21: under full-width
+    // messages, choosing the graph left the schedule's script 3 to 6 lines.)
+    setCorner(Qt::BottomLeftCorner, height() < kShortWindow ? Qt::LeftDockWidgetArea : Qt::BottomDockWidgetArea);
     QList<QDockWidget*> wide, tall;
     QList<int> widths, heights;
     for (const ViewRecord& r : registry_.records()) {

@@ -204,7 +204,7 @@ void WindowLayout::giveRoom(const QString& id, int attempt) {
     const QSize share(std::max(now.width(), int(window_->width() * p.roomWidthShare)),
                       std::max(now.height(), int(window_->height() * p.roomHeightShare)));
     QSize want = share;
-    QSize need = now; // its useful size, whatever it costs the others
+    QSize need = now; // its useful size (asked as far as the others can spare it)
     if (const UsefulSize u = useful(id); u.widget) {
         // The room it can use (a whole drawing), as far as the others can give it.
         if (!u.room.isEmpty())
@@ -267,10 +267,10 @@ void WindowLayout::giveRoom(const QString& id, int attempt) {
             room_.around = onScreenAround(d);
         }
     }
-    // Its share as far as the views beside it keep their useful size; its own useful size in any case.
+    // Its share and its useful size as far as the views beside it keep theirs.
     QSize asked = now;
-    if (want.width() > now.width()) asked.setWidth(resizeBeside(d, want.width(), Qt::Horizontal, need.width()));
-    if (want.height() > now.height()) asked.setHeight(resizeBeside(d, want.height(), Qt::Vertical, need.height()));
+    if (want.width() > now.width()) asked.setWidth(resizeBeside(d, want.width(), Qt::Horizontal));
+    if (want.height() > now.height()) asked.setHeight(resizeBeside(d, want.height(), Qt::Vertical));
     round_.asked = asked;
     // Judged by its key widget (isUseful) and by the share as far as the
     // others could give it, not by what the scaled estimate of its need asked.
@@ -360,12 +360,18 @@ int WindowLayout::surplus(const QString& id, const QWidget* outer, Qt::Orientati
         return std::max(0, extent - least);
     const int have = o == Qt::Horizontal ? u.widget->width() : u.widget->height();
     const int need = o == Qt::Horizontal ? u.size.width() : u.size.height();
-    if (have <= need) return 0;
-    // The key widget is a part of what is around it: scaled to the whole.
-    return int(double(have - need) * extent / std::max(1, have));
+    // What the key widget has beyond its need, and no more: the rest of the
+    // view (a toolbar, a status line) keeps its size as the dock shrinks.
+    // (Scaled to the whole, the Tuning view chosen at 1920 x 1080 took the
+    // schedule editor's dock down to its title: 0 lines of the script.) Nor
+    // more than the dock can shrink: resizeDocks() keeps its minimum and
+    // takes the rest from the docks beside (the messages kept theirs, and
+    // Properties under the graph lost its rows).
+    const int least = o == Qt::Horizontal ? outer->minimumSizeHint().width() : outer->minimumSizeHint().height();
+    return std::max(0, std::min(have - need, extent - least));
 }
 
-int WindowLayout::resizeBeside(QDockWidget* dock, int size, Qt::Orientation o, int least) {
+int WindowLayout::resizeBeside(QDockWidget* dock, int size, Qt::Orientation o) {
     // resizeDocks() shares an area in proportion to the sizes it is given:
     // the docks in line with this one (same area, not its tabs) are given
     // what is left, so this one gets `size`.
@@ -399,8 +405,7 @@ int WindowLayout::resizeBeside(QDockWidget* dock, int size, Qt::Orientation o, i
     }
     // The room others can give and stay useful: theirs beyond their own
     // useful size, and the central view's across a side dock's width. The
-    // dock gets `size` as far as that goes, and `least` (its own useful
-    // size) whatever it costs them.
+    // dock gets `size` as far as that goes.
     QList<int> spare;
     int spareTotal = 0;
     for (QDockWidget* d : std::as_const(beside)) {
@@ -436,14 +441,17 @@ int WindowLayout::resizeBeside(QDockWidget* dock, int size, Qt::Orientation o, i
             fewest = std::min(fewest, c);
         if (fewest != INT_MAX) spareTotal += std::max(0, fewest);
     }
-    const int asked = std::max(std::min(least, size), std::min(size, extent(g) + spareTotal));
+    // Even its useful size costs the others what they can spare and no more:
+    // where that is not enough the chosen view fills the window (giveRoom).
+    // (Taken whatever it cost them, the Tuning view chosen at 1920 x 1080
+    // left the schedule editor beside the code its title bar.)
+    const int asked = std::min(size, extent(g) + spareTotal);
     QList<int> sizes{asked};
-    // What the others give: in proportion to their spare room first, then
-    // (when `least` takes more than that) in proportion to their sizes.
+    // What the others give: in proportion to their spare room. Shrinking
+    // (room given back): the others grow in proportion to their sizes.
     const int give = asked - extent(g);
-    // Shrinking (room given back): the others grow in proportion to their sizes.
-    int fromSpare = give > 0 ? std::min(give, spareTotal) : 0;
-    int rest = give > 0 ? std::max(0, give - spareTotal) : give;
+    const int fromSpare = give > 0 ? give : 0;
+    const int rest = give > 0 ? 0 : give;
     for (int i = 0; i < beside.size(); ++i) {
         const int e = extent(beside[i]->geometry());
         int size_ = e;

@@ -109,8 +109,8 @@ private:
     QString centralId() const;
     /// Resizes `dock` along `o` towards `size`: as far as the docks in line
     /// with it (and the central view beside a side dock) keep their useful
-    /// size, and to `least` whatever it costs them; returns the size asked.
-    int resizeBeside(QDockWidget* dock, int size, Qt::Orientation o, int least = 0);
+    /// size; returns the size asked.
+    int resizeBeside(QDockWidget* dock, int size, Qt::Orientation o);
     /// How much of `outer` (view `id`'s dock, or the central view) along `o`
     /// its view can give up and keep its useful size.
     int surplus(const QString& id, const QWidget* outer, Qt::Orientation o) const;

@@ -294,6 +294,29 @@ private slots:
                  asSet(a_->build.assemblyLines.linesOf(loop)));
     }
 
+    // The schedule editor's first step has no assembly yet: the pane says it
+    // is being made (never the last function's), and when the same texts
+    // come with it, the line the user clicked meanwhile lights up in it.
+    void theAssemblyFollowsItsTexts() {
+        auto first = std::make_shared<driver::FunctionArtifacts>(*a_);
+        first->build.assembly.clear();
+        first->build.assemblyLines = {};
+        first->hasAssembly = false;
+        session_.setArtifacts(first);
+        QVERIFY(view_->pane(CodeView::Assembly)->toPlainText().contains("being made"));
+        QVERIFY(!view_->pane(CodeView::Assembly)->toPlainText().contains(".loc"));
+        QCOMPARE(view_->pane(CodeView::Tir)->toPlainText(), QString::fromStdString(a_->build.tir));
+        waitForLinks();
+        const int loop = lineStarting(a_->build.tir, "for k_outer in");
+        clickLine(view_->pane(CodeView::Tir), loop);
+        QVERIFY(view_->linkedLines(CodeView::Assembly).isEmpty());
+        session_.setArtifacts(std::make_shared<driver::FunctionArtifacts>(*a_));
+        waitForLinks();
+        QVERIFY(view_->pane(CodeView::Assembly)->toPlainText().contains(".loc"));
+        QCOMPARE(keys(view_->linkedLines(CodeView::Tir)), std::set<int>{loop});
+        QCOMPARE(keys(view_->linkedLines(CodeView::Assembly)), asSet(a_->build.assemblyLines.linesOf(loop)));
+    }
+
     void closingShowsThePlaceholderAgain() {
         session_.clear();
         QVERIFY(view_->showsPlaceholder());

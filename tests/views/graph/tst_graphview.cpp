@@ -730,6 +730,72 @@ private slots:
         QCOMPARE(scene->selectedNode(), relu);
     }
 
+    // Two unnamed Ifs have subgraphs of the same name ("If / then_branch"):
+    // collapsing one collapses that one alone, and an If's subgraph nested in
+    // a branch of the other is yet another (issue 21: they were remembered by
+    // name and collapsed together).
+    void unnamedIfsCollapseOneByOne() {
+        const auto f32 = *graph::TensorType::parse("float32[4]");
+        // A branch: its input -> `op` -> out (a nested unnamed If inside when given).
+        auto branch = [&](const std::string& op, std::vector<graph::Subgraph> nested = {}) {
+            auto g = std::make_shared<graph::Graph>("branch");
+            graph::Value in = g->addInput("b", f32);
+            graph::Value v = g->addOp(op, {in});
+            if (!nested.empty()) {
+                auto inner = graph::Node::makeOpaque(g->newId(), "If", "", {v}, {}, std::move(nested),
+                                                     "operator 'If' is not supported here", "", {f32}, {"n"});
+                g->append(inner);
+                v = inner->output(0);
+            }
+            g->setOutputs({v});
+            return std::shared_ptr<const graph::Graph>(g);
+        };
+        graph::Graph g("main");
+        graph::Value x = g.addInput("x", f32);
+        auto first = graph::Node::makeOpaque(g.newId(), "If", "", {x}, {},
+                                             {{"then_branch", branch("Relu")}, {"else_branch", branch("Neg")}},
+                                             "operator 'If' is not supported here", "", {f32}, {"a"});
+        g.append(first);
+        auto second = graph::Node::makeOpaque(
+            g.newId(), "If", "", {first->output(0)}, {},
+            {{"then_branch", branch("Sigmoid", {{"then_branch", branch("Abs")}})}, {"else_branch", branch("Neg")}},
+            "operator 'If' is not supported here", "", {f32}, {"y"});
+        g.append(second);
+        g.setOutputs({second->output(0)});
+        Fixture f(std::make_shared<const driver::CompiledModel>(driver::uncompiledModel(g)));
+        auto doc = f.panel.document();
+        QVERIFY(doc && f.panel.hasSubgraphs());
+        QCOMPARE(doc->clusters.size(), size_t(5));
+        std::vector<int> thens; // by owner: the first If's, the second's, the one nested in it
+        QSet<QString> keys;
+        for (size_t c = 0; c < doc->clusters.size(); ++c) {
+            keys.insert(doc->clusters[c].key);
+            if (doc->clusters[c].name == QLatin1String("If / then_branch")) thens.push_back(int(c));
+        }
+        QCOMPARE(keys.size(), 5); // unique, where the names are not
+        QCOMPARE(thens.size(), size_t(3));
+        auto settle = [&] {
+            QVERIFY(f.session.jobs()->waitForIdle());
+            QCoreApplication::processEvents();
+        };
+        auto collapsed = [&] {
+            std::vector<int> out;
+            for (int c : thens) out.push_back(f.panel.isCollapsed(c));
+            return out;
+        };
+        for (size_t i = 0; i < thens.size(); ++i) {
+            f.panel.setCollapsed(thens[i], true);
+            settle();
+            std::vector<int> want(thens.size(), 0);
+            want[i] = 1;
+            QCOMPARE(collapsed(), want);
+            QVERIFY(f.panel.scene()->summaryItem(thens[i]));
+            f.panel.setCollapsed(thens[i], false);
+            settle();
+            QCOMPARE(collapsed(), std::vector<int>(thens.size(), 0));
+        }
+    }
+
     // The fold itself, on a hand-made document with a subgraph nested in
     // another: collapsing the inner one puts its box in the outer cluster;
     // collapsing the outer one hides both behind one box; edges are merged.

@@ -109,6 +109,49 @@ private slots:
         QCOMPARE(scriptShown(), gemm_ + QStringLiteral("\n# abc"));
     }
 
+    // The TIR and LLVM IR show as soon as they are made, without assembly
+    // (never an older text's), and the same texts with the assembly follow.
+    void theAssemblyFollowsTheIr() {
+        QVERIFY(settle());
+        doc_->setArtifactCache(nullptr); // a text seen before would come whole from the cache
+        QTest::qWait(doc_->debounceMs() + 10);
+        std::vector<std::shared_ptr<const driver::FunctionArtifacts>> shown;
+        auto c = connect(&session_, &Session::artifactsChanged, this, [&] { shown.push_back(session_.artifacts()); });
+        QSignalSpy ready(doc_, &ScheduleDocument::assemblyReady);
+        doc_->edit(gemm_ + QStringLiteral("\n# staged"));
+        QVERIFY(ready.wait(60000));
+        disconnect(c);
+        QCOMPARE(shown.size(), size_t(2));
+        QVERIFY(shown[0] && !shown[0]->hasAssembly && shown[0]->build.assembly.empty());
+        QVERIFY(shown[1] && shown[1]->hasAssembly && !shown[1]->build.assembly.empty());
+        QCOMPARE(shown[1]->build.tir, shown[0]->build.tir);
+        QCOMPARE(shown[1]->build.llvmIROptimized, shown[0]->build.llvmIROptimized);
+        QCOMPARE(shown[1]->script, doc_->text().toStdString());
+        QVERIFY2(doc_->statusText().contains(QLatin1String("assembly")), qPrintable(doc_->statusText()));
+        // An edit while the assembly is being made: that assembly is never shown with the newer texts.
+        QVERIFY(settle());
+        QTest::qWait(doc_->debounceMs() + 10);
+        shown.clear();
+        auto c2 = connect(&session_, &Session::artifactsChanged, this, [&] { shown.push_back(session_.artifacts()); });
+        doc_->edit(gemm_ + QStringLiteral("\n# one"));
+        QTRY_VERIFY_WITH_TIMEOUT(!shown.empty(), 60000);
+        doc_->edit(gemm_ + QStringLiteral("\n# two"));
+        QTRY_VERIFY_WITH_TIMEOUT(session_.artifacts() && session_.artifacts()->hasAssembly &&
+                                     session_.artifacts()->script == doc_->text().toStdString(),
+                                 60000);
+        QVERIFY(settle());
+        disconnect(c2);
+        // Each assembly right after its own text's IR, never with a newer one's.
+        for (size_t i = 0; i < shown.size(); ++i)
+            if (shown[i] && shown[i]->hasAssembly) {
+                QVERIFY(i > 0 && shown[i - 1] && !shown[i - 1]->hasAssembly);
+                QCOMPARE(shown[i]->script, shown[i - 1]->script);
+                QCOMPARE(shown[i]->build.tir, shown[i - 1]->build.tir);
+            }
+        QCOMPARE(shown.back()->script, doc_->text().toStdString());
+        doc_->setArtifactCache(std::make_shared<driver::ArtifactCache>());
+    }
+
     void oneLoweringAtATime() {
         QVERIFY(settle());
         doc_->relowerNow();
