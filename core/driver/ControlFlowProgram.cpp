@@ -294,6 +294,18 @@ NDArray valueOf(const Env& env, const Value& v) {
     return it->second;
 }
 
+/// The segment's outputs for `values`, compiled for their `types` (once).
+std::vector<NDArray> runCompiled(Segment& s, const std::vector<NDArray>& values,
+                                 const std::vector<TensorType>& types, const CompileOptions& options) {
+    Segment::Entry* e = entryFor(s, types, &values, options);
+    std::vector<NDArray> args;
+    for (size_t k : e->order)
+        args.push_back(values[k]);
+    e->runner.setInputs(args);
+    e->runner.run({});
+    return e->runner.outputs();
+}
+
 /// A segment reading an empty tensor (the scan output of a loop that ran no
 /// iteration). Kernels have no empty tensors, so: an output that depends on
 /// an empty input must be empty too (element-wise work on it) and is; the
@@ -335,13 +347,7 @@ bool runWithEmptyInputs(Segment& s, Env& env, std::vector<NDArray> values, std::
                     d = std::max<int64_t>(d, 1);
                 values[i] = NDArray::zeros(types[i].shape, types[i].dtype);
             }
-        Segment::Entry* e = entryFor(s, types, &values, options);
-        std::vector<NDArray> args;
-        for (size_t k : e->order)
-            args.push_back(values[k]);
-        e->runner.setInputs(args);
-        e->runner.run({});
-        std::vector<NDArray> full = e->runner.outputs();
+        std::vector<NDArray> full = runCompiled(s, values, types, options);
         for (size_t i = 0; i < s.outs.size(); ++i)
             if (!outs[i].defined()) outs[i] = full[i];
     }
@@ -358,13 +364,7 @@ void runSegment(Segment& s, Env& env, const CompileOptions& options) {
         types.emplace_back(values.back().dtype(), values.back().shape());
     }
     if (runWithEmptyInputs(s, env, values, types, options)) return;
-    Segment::Entry* e = entryFor(s, types, &values, options);
-    std::vector<NDArray> args;
-    for (size_t k : e->order)
-        args.push_back(values[k]);
-    e->runner.setInputs(args);
-    e->runner.run({});
-    std::vector<NDArray> outs = e->runner.outputs();
+    std::vector<NDArray> outs = runCompiled(s, values, types, options);
     for (size_t i = 0; i < s.outs.size(); ++i)
         env[s.outs[i]] = outs[i];
 }
