@@ -42,14 +42,16 @@ VarSet dependentsOf(const Stmt& s, const VarNode* v) {
             defines(l->var.get(), l->value);
         }
     });
+    // Everything v feeds, transitively: a worklist of variables whose
+    // readers are not yet visited.
     VarSet out{v};
-    std::vector<const VarNode*> todo{v};
-    while (!todo.empty()) {
-        const VarNode* u = todo.back();
-        todo.pop_back();
+    std::vector<const VarNode*> unvisited{v};
+    while (!unvisited.empty()) {
+        const VarNode* u = unvisited.back();
+        unvisited.pop_back();
         if (auto it = feeds.find(u); it != feeds.end())
             for (auto* t : it->second)
-                if (out.insert(t).second) todo.push_back(t);
+                if (out.insert(t).second) unvisited.push_back(t);
     }
     return out;
 }
