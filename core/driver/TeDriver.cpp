@@ -1,7 +1,9 @@
 #include "driver/TeDriver.h"
 
+#include "codegen/Target.h"
 #include "ir/Check.h"
 #include "ir/Diagnostic.h"
+#include "runtime/DeviceInfo.h"
 #include "runtime/ThreadPool.h"
 #include "te/Lower.h"
 #include "te/script/Script.h"
@@ -78,6 +80,10 @@ topi::ScheduleOptions scheduleOptionsFor(const Target& target, topi::ScheduleOpt
         base.vectorRegisters = 16;
     else if (!arch.empty())
         base.vectorRegisters = 32;
+    // This machine's private cache when compiling for its architecture (a
+    // board of the same architecture is taken to be alike); else the default.
+    if (target.kind == TargetKind::LLVM && (target.triple.empty() || codegen::isHostTarget(target)))
+        if (const int64_t l2 = runtime::DeviceInfo::local().l2Bytes; l2 > 0) base.l2Bytes = l2;
     return base;
 }
 

@@ -113,6 +113,7 @@ std::string DeviceInfo::toJson(const std::string& version) const {
                         {"cpu_family", cpuFamily}, {"features", features},    {"cores", cores},
                         {"threads", threads},     {"ghz", ghz},              {"clock_source", clockSource},
                         {"flops_per_cycle", flopsPerCycle}, {"isa", isa},   {"memory_bytes", memoryBytes},
+                        {"l1d_bytes", l1dBytes}, {"l2_bytes", l2Bytes}, {"l3_bytes", l3Bytes},
                         {"peak_gflops", peakGflops()}};
     if (!version.empty()) j["version"] = version;
     if (!emulatedOn.empty()) j["emulated_on"] = emulatedOn;
@@ -136,6 +137,9 @@ DeviceInfo DeviceInfo::fromJson(const std::string& text) {
         d.flopsPerCycle = j.value("flops_per_cycle", d.flopsPerCycle);
         d.isa = j.value("isa", d.isa);
         d.memoryBytes = j.value("memory_bytes", d.memoryBytes);
+        d.l1dBytes = j.value("l1d_bytes", d.l1dBytes);
+        d.l2Bytes = j.value("l2_bytes", d.l2Bytes);
+        d.l3Bytes = j.value("l3_bytes", d.l3Bytes);
         d.emulatedOn = j.value("emulated_on", d.emulatedOn);
     } catch (const nlohmann::json::exception& e) {
         throw std::runtime_error(std::string("malformed device facts: ") + e.what());
@@ -244,10 +248,37 @@ DeviceInfo DeviceInfo::fromProc(const std::string& cpuinfo, const std::string& m
     return d;
 }
 
+void DeviceInfo::readCaches(const std::string& cacheDir) {
+    std::error_code ec;
+    for (const auto& entry : std::filesystem::directory_iterator(cacheDir, ec)) {
+        const std::string name = entry.path().filename().string();
+        if (name.rfind("index", 0) != 0) continue;
+        const std::string dir = entry.path().string() + "/";
+        const std::string type = trim(readFile(dir + "type"));
+        const int level = static_cast<int>(parseNumber(trim(readFile(dir + "level"))));
+        // "32K", "1024K", "32M": the kernel's cache_size format.
+        std::string size = trim(readFile(dir + "size"));
+        int64_t scale = 1;
+        if (!size.empty() && (size.back() == 'K' || size.back() == 'M' || size.back() == 'G')) {
+            scale = size.back() == 'K' ? 1024 : size.back() == 'M' ? 1024 * 1024 : int64_t(1) << 30;
+            size.pop_back();
+        }
+        const int64_t bytes = static_cast<int64_t>(parseNumber(size)) * scale;
+        if (bytes <= 0 || type == "Instruction") continue;
+        if (level == 1) l1dBytes = bytes;
+        else if (level == 2) l2Bytes = bytes;
+        else if (level == 3) l3Bytes = bytes;
+    }
+}
+
 const DeviceInfo& DeviceInfo::local() {
-    static const DeviceInfo info =
-        fromProc(readFile("/proc/cpuinfo"), readFile("/proc/meminfo"), cpufreqMaxKHz(),
-                 static_cast<int>(std::thread::hardware_concurrency()), buildTriple(), hwcapFeatures());
+    static const DeviceInfo info = [] {
+        DeviceInfo d = fromProc(readFile("/proc/cpuinfo"), readFile("/proc/meminfo"), cpufreqMaxKHz(),
+                                static_cast<int>(std::thread::hardware_concurrency()), buildTriple(),
+                                hwcapFeatures());
+        d.readCaches("/sys/devices/system/cpu/cpu0/cache");
+        return d;
+    }();
     return info;
 }
 

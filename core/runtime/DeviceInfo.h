@@ -53,6 +53,12 @@ struct DeviceInfo {
     std::string isa;
     /// Main memory in bytes; 0 when unknown.
     int64_t memoryBytes = 0;
+    /// Data caches in bytes, as the first CPU's sysfs cache entries give them
+    /// (L1 data and L2 private to a core on current CPUs, L3 shared); 0 when
+    /// unknown. Schedules size what they re-read to these.
+    int64_t l1dBytes = 0;
+    int64_t l2Bytes = 0;
+    int64_t l3Bytes = 0;
     /// Non-empty when /proc/cpuinfo describes another architecture than the
     /// triple's (user-mode emulation): the CPU name that cpuinfo gives.
     std::string emulatedOn;
@@ -87,6 +93,10 @@ struct DeviceInfo {
     static DeviceInfo fromProc(const std::string& cpuinfo, const std::string& meminfo, double maxFreqKHz,
                                int hardwareThreads, const std::string& triple,
                                const std::vector<std::string>& hwcapFeatures = {});
+    /// Fills the cache sizes from a sysfs cache directory
+    /// (/sys/devices/system/cpu/cpu0/cache: index*/level, type, size such as
+    /// "512K"); sizes it cannot read stay 0.
+    void readCaches(const std::string& cacheDir);
 };
 
 } // namespace tessel::runtime

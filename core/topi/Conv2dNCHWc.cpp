@@ -241,7 +241,22 @@ RegisterBlocks registerBlocks(int64_t ocb, int64_t oh, int64_t ow, int registers
     return r;
 }
 
+std::string defaultTaskOrder(int64_t dataBytes, int64_t weightBytes, int64_t channelPasses, int64_t rowPasses,
+                             int64_t cacheBytes) {
+    const double channelsFirst =
+        double(weightBytes) + double(dataBytes) * double(dataBytes > cacheBytes ? channelPasses : 1);
+    const double rowsFirst =
+        double(dataBytes) + double(weightBytes) * double(weightBytes > cacheBytes ? rowPasses : 1);
+    return rowsFirst < channelsFirst ? "rows" : "channels";
+}
+
 namespace {
+
+int64_t bytesOf(const te::Tensor& t) {
+    int64_t n = t->dtype.bytes();
+    for (const auto& d : t->shape) n *= tir::asConstInt(d).value_or(1);
+    return n;
+}
 
 /// The schedule of a convolution whose output is stored in channel blocks.
 void scheduleBlockedOutput(te::Schedule& s, const te::Tensor& conv, const te::Tensor& out,
@@ -258,16 +273,36 @@ void scheduleBlockedOutput(te::Schedule& s, const te::Tensor& conv, const te::Te
     const bool unrollKw =
         defineChoiceKnob(cfg, "unroll_kw", {te::KnobValue(false), te::KnobValue(true)}, te::KnobValue(false))
             .asBool();
+    int64_t dataBytes = 0, weightBytes = 0;
+    for (const auto& t : convOp->inputTensors()) {
+        if (t->shape.size() == 5) dataBytes = bytesOf(t);
+        else if (t->shape.size() == 6) weightBytes = bytesOf(t);
+    }
+    const auto ceilDiv = [](int64_t a, int64_t b) { return (a + b - 1) / b; };
+    const std::string defaultOrder =
+        defaultTaskOrder(dataBytes, weightBytes, ceilDiv(extentOf(ax[1]), block[0]),
+                         ceilDiv(extentOf(ax[2]), block[1]), options.l2Bytes);
+    const bool rowsFirst =
+        defineChoiceKnob(cfg, "task_order", {te::KnobValue(std::string("channels")), te::KnobValue(std::string("rows"))},
+                         te::KnobValue(defaultOrder))
+            .asString() == "rows";
 
-    // The output: tasks of (image, channel-block group, row block); inside,
-    // one register block of tile_ocb x tile_oh x tile_ow vectors at a time,
-    // stored with the epilogue as soon as its sums are complete.
+    // The output: tasks of (image, channel-block group, row block) in the
+    // task order; inside, one register block of tile_ocb x tile_oh x tile_ow
+    // vectors at a time, stored with the epilogue as soon as its sums are
+    // complete.
     te::Stage o = s[out];
     auto [cbo, cbi] = o.split(ax[1], intImm(block[0]));
     auto [oho, ohi] = o.split(ax[2], intImm(block[1]));
     auto [owo, owi] = o.split(ax[3], intImm(block[2]));
-    o.reorder({ax[0], cbo, oho, owo, cbi, ohi, owi, ax[4]});
-    IterVar task = o.fuse(o.fuse(ax[0], cbo), oho);
+    IterVar task;
+    if (rowsFirst) {
+        o.reorder({ax[0], oho, cbo, owo, cbi, ohi, owi, ax[4]});
+        task = o.fuse(o.fuse(ax[0], oho), cbo);
+    } else {
+        o.reorder({ax[0], cbo, oho, owo, cbi, ohi, owi, ax[4]});
+        task = o.fuse(o.fuse(ax[0], cbo), oho);
+    }
     o.parallel(task);
     o.unroll(cbi);
     o.unroll(ohi);

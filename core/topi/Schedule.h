@@ -30,6 +30,9 @@ struct ScheduleOptions {
     /// A blocked convolution runs one task per 16-channel output plane when it
     /// has at least this many planes, else one per output row.
     int64_t minParallelPlanes = 8;
+    /// The cache private to one core (L2), in bytes: a blocked convolution
+    /// orders its tasks so that the operand it re-reads stays in it.
+    int64_t l2Bytes = 512 * 1024;
 };
 
 /// The default schedule of the function computing `outputs`. The anchor's

@@ -34,9 +34,40 @@ private slots:
         QCOMPARE(back.features, here.features);
         QCOMPARE(back.cores, here.cores);
         QCOMPARE(back.memoryBytes, here.memoryBytes);
+        QCOMPARE(back.l2Bytes, here.l2Bytes);
+        QCOMPARE(back.l1dBytes, here.l1dBytes);
+        QCOMPARE(back.l3Bytes, here.l3Bytes);
         QCOMPARE(back.peakGflops(), here.peakGflops());
         QVERIFY_THROWS_EXCEPTION(std::runtime_error, DeviceInfo::fromJson("{not json"));
         QVERIFY_THROWS_EXCEPTION(std::runtime_error, DeviceInfo::fromJson("{\"cores\": \"many\"}"));
+    }
+
+    // The cache sizes come from sysfs's cache entries: data and unified
+    // caches by level, instruction caches set aside, "K" and "M" sizes.
+    void cachesFromSysfs() {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        auto entry = [&](int index, const char* level, const char* type, const char* size) {
+            const QString d = dir.path() + QStringLiteral("/index%1").arg(index);
+            QVERIFY(QDir().mkpath(d));
+            for (auto [name, text] : {std::pair{"level", level}, {"type", type}, {"size", size}}) {
+                QFile f(d + QLatin1Char('/') + QLatin1String(name));
+                QVERIFY(f.open(QIODevice::WriteOnly));
+                f.write(QByteArray(text) + '\n');
+            }
+        };
+        entry(0, "1", "Data", "48K");
+        entry(1, "1", "Instruction", "32K");
+        entry(2, "2", "Unified", "2048K");
+        entry(3, "3", "Unified", "96M");
+        DeviceInfo d;
+        d.readCaches(dir.path().toStdString());
+        QCOMPARE(d.l1dBytes, int64_t(48) * 1024);
+        QCOMPARE(d.l2Bytes, int64_t(2) * 1024 * 1024);
+        QCOMPARE(d.l3Bytes, int64_t(96) * 1024 * 1024);
+        DeviceInfo none;
+        none.readCaches(dir.path().toStdString() + "/absent");
+        QCOMPARE(none.l2Bytes, int64_t(0));
     }
 
     void peakFormula() {

@@ -1091,6 +1091,62 @@ private slots:
         }
     }
 
+    // Which operand the blocked convolution's tasks re-read: rows first
+    // when the input outgrows the core's cache and the weights fit it,
+    // channel blocks first when both fit or the weights are the larger
+    // stream; the knob's default follows ScheduleOptions::l2Bytes and both
+    // orders compute the convolution.
+    void blockedConvTaskOrder() {
+        const int64_t kib = 1024, mib = 1024 * 1024;
+        // ResNet-50's 1 x 1 from 256 channels at 56 x 56: input 3.2 MB, weights 128 KB.
+        QCOMPARE(topi::defaultTaskOrder(3136 * kib, 128 * kib, 8, 56, 512 * kib), std::string("rows"));
+        // Its 3 x 3 of 128 channels at 28 x 28: weights 576 KB outgrow the cache.
+        QCOMPARE(topi::defaultTaskOrder(450 * kib, 576 * kib, 8, 28, 512 * kib), std::string("channels"));
+        // Both fit, or both outgrow it with the weights the larger stream.
+        QCOMPARE(topi::defaultTaskOrder(300 * kib, 200 * kib, 8, 56, 512 * kib), std::string("channels"));
+        QCOMPARE(topi::defaultTaskOrder(784 * kib, 9 * mib, 16, 7, 512 * kib), std::string("channels"));
+
+        NDArray x = randomArray({1, 64, 16, 16}, 93), w = randomArray({128, 64, 1, 1}, 94);
+        NDArray want = convRef(x, w, nullptr, 1, {{1, 1}, {1, 1}, {0, 0}}, {1, 128, 16, 16});
+        const topi::nn::ConvLayouts layouts{"NCHW8c", "NCHW8c"};
+        auto run = [&](int64_t l2, std::map<std::string, int64_t> config, std::string* order) {
+            topi::ScheduleOptions options;
+            options.vectorLanes = 8;
+            options.vectorRegisters = 16;
+            options.l2Bytes = l2;
+            NDArray xb = toBlocks(x, 8);
+            Tensors args = placeholders({xb, w});
+            OpRun r;
+            try {
+                te::ConfigSpace cfg(config);
+                te::Tensor out = topi::nn::conv2dNCHWc(args[0], args[1], {}, {}, "conv", nullptr, &cfg, layouts);
+                runTensors(r, args, {xb, w}, {out}, [&](const std::vector<te::Operation>& ops) {
+                    te::Schedule s = te::createSchedule(ops);
+                    te::Tensor conv;
+                    for (te::Stage st : s.stages())
+                        if (st.op()->tag == topi::tag::kConv2dNCHWc) conv = st.op().output(0);
+                    topi::scheduleConv2dNCHWc(s, conv, out, options, cfg);
+                    cfg.checkConfigUsed();
+                    for (const auto& k : cfg.knobs())
+                        if (k.name == "task_order" && order) *order = k.value().asString();
+                    return s;
+                });
+            } catch (const std::exception& e) {
+                r.error = e.what();
+            }
+            if (r.error.empty()) r.outputs[0] = fromBlocks(r.outputs[0]);
+            return r;
+        };
+        // Input 64 KB, weights 32 KB: a 48 KB cache holds only the weights.
+        std::string order;
+        CHECK_CLOSE(run(48 * kib, {}, &order), want);
+        QCOMPARE(order, std::string("rows"));
+        CHECK_CLOSE(run(mib, {}, &order), want);
+        QCOMPARE(order, std::string("channels"));
+        CHECK_CLOSE(run(mib, {{"task_order", 1}}, &order), want);
+        QCOMPARE(order, std::string("rows"));
+    }
+
     // The transposed convolution's knobs: register blocks (channel blocks x
     // rows x columns, one or all column phases) spread over those the AVX2 and
     // AVX-512 register files allow, and input-channel blocks, compute the same
