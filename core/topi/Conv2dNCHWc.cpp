@@ -314,8 +314,14 @@ void scheduleBlockedOutput(te::Schedule& s, const te::Tensor& conv, const te::Te
     te::Stage a = s[acc];
     a.computeAt(o, owo);
     auto* accOp = dynamic_cast<const te::ComputeOpNode*>(a.op().get());
+    // Pixels outside channel blocks: each broadcast input value is used by
+    // every channel block's weight vector at once, so one broadcast and the
+    // block's tile_ocb weight vectors are live beside the accumulators, the
+    // count registerBlocks() sizes the block by. (Channel blocks outside
+    // keep every pixel's broadcast live instead: [2, 1, 6] under AVX2 then
+    // needs 19 registers, and LLVM spills in the inner loop.)
     std::vector<IterVar> order(accOp->reduceAxis.begin(), accOp->reduceAxis.end());
-    for (size_t k = 1; k < accOp->axis.size(); ++k) order.push_back(accOp->axis[k]);
+    order.insert(order.end(), {accOp->axis[2], accOp->axis[3], accOp->axis[1], accOp->axis[4]});
     a.reorder(order);
     a.unroll(accOp->axis[1]);
     a.unroll(accOp->axis[2]);

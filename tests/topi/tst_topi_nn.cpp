@@ -6,6 +6,7 @@
 #include "topi/ConvTransposeNCHWc.h"
 #include "topi/DensePacked.h"
 #include "topi/Schedule.h"
+#include "codegen/Target.h"
 
 #include <QtTest>
 
@@ -1089,6 +1090,86 @@ private slots:
             CHECK_CLOSE(run({{"reg_block", partial.front()}}, nullptr), want);
             CHECK_CLOSE(run({{"reg_block", partial.back()}}, nullptr), want);
         }
+    }
+
+    // Every register block the convolution offers fits the register file
+    // as LLVM allocates it: no vector register is spilled to the stack or
+    // reloaded in a basic block that multiplies (the inner loop), for each
+    // block of at least 10 accumulators on AVX2 (16 registers) and AVX-512
+    // (32), on a 12-pixel row whose divisors allow [2, 1, 6] and [2, 1, 12].
+    void registerBlocksDoNotSpill_data() {
+        QTest::addColumn<QString>("target");
+        QTest::addColumn<int>("lanes");
+        QTest::addColumn<int>("registers");
+        QTest::newRow("avx2") << "x86_64 -mcpu=znver3" << 8 << 16;
+        QTest::newRow("avx512") << "x86_64 -mcpu=skylake-avx512" << 16 << 32;
+    }
+    void registerBlocksDoNotSpill() {
+        QFETCH(QString, target);
+        QFETCH(int, lanes);
+        QFETCH(int, registers);
+        const Target t = codegen::resolveTarget(target.toStdString());
+        topi::ScheduleOptions options;
+        options.vectorLanes = lanes;
+        options.vectorRegisters = registers;
+        const std::string block = "NCHW" + std::to_string(lanes) + "c";
+        const topi::nn::ConvLayouts layouts{block, block};
+        auto assembly = [&](std::map<std::string, int64_t> config, std::vector<te::Knob>* knobs) {
+            te::Tensor x = te::placeholder(topi::toExprs({1, 64 / lanes, 12, 12, lanes}), DataType::float32(), "x");
+            te::Tensor w = te::placeholder(topi::toExprs({4 * lanes, 64, 3, 3}), DataType::float32(), "w");
+            te::ConfigSpace cfg(config);
+            topi::nn::ConvParams p{.padding = {1, 1, 1, 1}};
+            te::Tensor out = topi::nn::conv2dNCHWc(x, w, p, {}, "conv", nullptr, &cfg, layouts);
+            te::Schedule s = te::createSchedule({out->op});
+            te::Tensor conv;
+            for (te::Stage st : s.stages())
+                if (st.op()->tag == topi::tag::kConv2dNCHWc) conv = st.op().output(0);
+            topi::scheduleConv2dNCHWc(s, conv, out, options, cfg);
+            if (knobs) *knobs = cfg.knobs();
+            std::vector<te::Tensor> args;
+            for (const auto& op : te::postOrderOps({out->op}))
+                if (dynamic_cast<const te::PlaceholderOpNode*>(op.get())) args.push_back(op.output(0));
+            args.push_back(out);
+            codegen::BuildOptions bo;
+            bo.jit = false;
+            return driver::buildFunctions({driver::lowerSchedule(s, args, "conv")}, t, bo).assembly;
+        };
+        // Vector moves between a register and the stack inside a basic block
+        // holding a fused multiply-add.
+        auto spillsInFmaBlocks = [](const std::string& text) {
+            static const QRegularExpression spill(QStringLiteral(R"(%[xyz]mm\d+.*\(%rsp\)|\(%rsp\).*%[xyz]mm\d+)"));
+            int spills = 0, inBlock = 0;
+            bool fma = false;
+            for (const QString& line : QString::fromStdString(text + "\n.end:").split(QLatin1Char('\n'))) {
+                if (!line.startsWith(QLatin1Char('\t')) && line.endsWith(QLatin1Char(':'))) {
+                    if (fma) spills += inBlock;
+                    fma = false;
+                    inBlock = 0;
+                } else if (line.contains(QLatin1String("vfmadd"))) {
+                    fma = true;
+                } else if (spill.match(line).hasMatch()) {
+                    ++inBlock;
+                }
+            }
+            return spills;
+        };
+        std::vector<te::Knob> knobs;
+        QCOMPARE(spillsInFmaBlocks(assembly({}, &knobs)), 0);
+        const te::Knob* blocks = nullptr;
+        for (const auto& k : knobs)
+            if (k.name == "reg_block") blocks = &k;
+        QVERIFY(blocks);
+        int checked = 0;
+        for (int64_t i = 0; i < blocks->size(); ++i) {
+            const auto c = blocks->choices.at(size_t(i)).ints();
+            if (c[0] * c[1] * c[2] < 10) continue;
+            const std::string text = assembly({{"reg_block", i}}, nullptr);
+            QVERIFY2(text.find("vfmadd") != std::string::npos, "no multiply-add in the assembly");
+            QVERIFY2(spillsInFmaBlocks(text) == 0,
+                     qPrintable(QStringLiteral("reg_block [%1, %2, %3] spills").arg(c[0]).arg(c[1]).arg(c[2])));
+            ++checked;
+        }
+        QVERIFY(checked >= 3);
     }
 
     // Which operand the blocked convolution's tasks re-read: rows first
