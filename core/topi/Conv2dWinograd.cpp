@@ -297,8 +297,12 @@ te::Schedule scheduleConv2dWinograd(const std::vector<te::Tensor>& outputs, cons
         te::Stage as = s[acc];
         as.computeAt(st, po);
         auto* accOp = dynamic_cast<const te::ComputeOpNode*>(as.op().get());
+        // Tiles outside channel blocks: one broadcast live at a time beside
+        // the block's weight vectors, as the register count above assumes
+        // (the blocked convolution's order: topi/Conv2dNCHWc.cpp).
         std::vector<IterVar> order(accOp->reduceAxis.begin(), accOp->reduceAxis.end());
-        for (auto& iv : accOp->axis) order.push_back(iv);
+        const auto& aa = accOp->axis; // e, nu, ocb, p, oc
+        order.insert(order.end(), {aa[0], aa[1], aa[3], aa[2], aa[4]});
         as.reorder(order);
         as.unroll(accOp->axis[2]);
         as.unroll(accOp->axis[3]);
