@@ -1135,13 +1135,16 @@ private slots:
             return driver::buildFunctions({driver::lowerSchedule(s, args, "conv")}, t, bo).assembly;
         };
         // Vector moves between a register and the stack inside a basic block
-        // holding a fused multiply-add.
+        // holding a fused multiply-add (the register block's loop body).
         auto spillsInFmaBlocks = [](const std::string& text) {
             static const QRegularExpression spill(QStringLiteral(R"(%[xyz]mm\d+.*\(%rsp\)|\(%rsp\).*%[xyz]mm\d+)"));
             int spills = 0, inBlock = 0;
             bool fma = false;
             for (const QString& line : QString::fromStdString(text + "\n.end:").split(QLatin1Char('\n'))) {
-                if (!line.startsWith(QLatin1Char('\t')) && line.endsWith(QLatin1Char(':'))) {
+                // A label or a jump ends the block (a loop's reloads after
+                // its backward branch are the epilogue's, not the loop's).
+                if ((!line.startsWith(QLatin1Char('\t')) && line.endsWith(QLatin1Char(':'))) ||
+                    line.startsWith(QLatin1String("\tj"))) {
                     if (fma) spills += inBlock;
                     fma = false;
                     inBlock = 0;
