@@ -453,6 +453,7 @@ s[B].bind(s[B].op.axis[1], te.thread_axis("threadIdx.x"))
             for (int k = 0; ptx.contains(QString::fromStdString(".entry " + f.name + "_kernel") + QString::number(k) + "("); ++k)
                 strategyOf[QString::fromStdString(f.name + "_kernel") + QString::number(k)] = st;
         }
+        qInfo("%s: %d fused functions, %d kernels", qPrintable(model), int(functions), int(ptx.count(".entry")));
         for (auto it = perStrategy.begin(); it != perStrategy.end(); ++it)
             qInfo("%s: %d fused functions with %s", qPrintable(model), it.value(), qPrintable(it.key()));
         for (const QString& st : strategies) QVERIFY2(perStrategy.contains(st), qPrintable(st));
