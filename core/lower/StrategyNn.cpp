@@ -7,10 +7,12 @@
 #include "topi/Conv2dGpu.h"
 #include "topi/Conv2dNCHWc.h"
 #include "topi/ConvTransposeNCHWc.h"
+#include "topi/DenseGpu.h"
 #include "topi/DensePacked.h"
 #include "topi/Conv2dWinograd.h"
 #include "topi/DepthwiseNCHWc.h"
 #include "topi/Index.h"
+#include "topi/LaneReduceGpu.h"
 #include "topi/Nn.h"
 #include "topi/ScheduleGpu.h"
 
@@ -114,6 +116,15 @@ te::Schedule scheduleConvGpu(const std::vector<te::Tensor>& outputs, const topi:
                              te::ConfigSpace& cfg) {
     return topi::conv2dGpuScheduleApplies(outputs) ? topi::scheduleConv2dGpu(outputs, cfg)
                                                    : topi::scheduleFusedGpu(outputs);
+}
+
+/// 2-d, float32, as many groups as input and output channels: the GPU's
+/// depthwise convolution (the direct one's schedule, one channel a thread).
+bool depthwiseGpuApplies(const OpContext& ctx) {
+    const auto& x = ctx.inputType(0).logical();
+    const int64_t group = ctx.attrs().getInt("group", 1);
+    return x.shape.size() == 4 && x.dtype == DataType::float32() && group > 1 && x.shape[1] == group &&
+           ctx.outputType().logical().shape[1] == group;
 }
 
 bool depthwiseBlockedApplies(const OpContext& ctx) {
@@ -253,6 +264,55 @@ Tensors matmulPacked(const OpContext& ctx) {
     return {topi::nn::matmulPacked(ctx.input(0), ctx.input(1), ctx.name(), ctx.packer())};
 }
 
+/// Gemm on a GPU: a GEMV-shaped one (M = 1, B [N, K]) as partial dot
+/// products across a block's threads, the others as the general compute
+/// for the tiled schedule.
+Tensors gemmGpu(const OpContext& ctx) {
+    const auto p = gemmParams(ctx);
+    if (topi::nn::gemvLanesApplies(ctx.input(0), ctx.input(1), p)) {
+        const int64_t lanes = topi::defineLanesKnob(ctx.config(), ctx.inputType(1).shape[1]);
+        return {topi::nn::gemvLanes(ctx.input(0), ctx.input(1), ctx.optionalInput(2), p, lanes, ctx.name())};
+    }
+    return {topi::nn::gemm(ctx.input(0), ctx.input(1), ctx.optionalInput(2), p, ctx.name())};
+}
+
+bool float32Operands(const OpContext& ctx) {
+    return ctx.inputType(0).dtype == DataType::float32() && ctx.inputType(1).dtype == DataType::float32();
+}
+
+/// MatMul on a GPU: both operands matrices (or batches of them).
+bool matmulGpuApplies(const OpContext& ctx) {
+    return float32Operands(ctx) && ctx.inputType(0).rank() >= 2 && ctx.inputType(1).rank() >= 2;
+}
+
+/// The fused function's schedule when a GPU matrix product is its anchor:
+/// the lane reduction for a GEMV, the tiled one otherwise; the GPU's default
+/// where neither takes the group (several outputs, a reduction in the epilogue).
+te::Schedule scheduleDenseCuda(const std::vector<te::Tensor>& outputs, const topi::ScheduleOptions&,
+                               te::ConfigSpace& cfg) {
+    if (topi::laneReduceGpuScheduleApplies(outputs)) return topi::scheduleLaneReduceGpu(outputs, cfg);
+    if (topi::denseGpuScheduleApplies(outputs)) return topi::scheduleDenseGpu(outputs, cfg);
+    return topi::scheduleFusedGpu(outputs);
+}
+
+/// A global pooling of plain 2-d float32 data on a GPU: lanes of a block reduce each channel.
+bool globalPoolGpuApplies(const OpContext& ctx) {
+    const auto& t = ctx.inputType(0);
+    return t.rank() == 4 && !t.blocked() && t.dtype == DataType::float32();
+}
+
+Tensors globalPoolGpu(const OpContext& ctx, topi::nn::PoolType type) {
+    const auto& xs = ctx.inputType(0).shape;
+    const int64_t lanes = topi::defineLanesKnob(ctx.config(), xs[2] * xs[3]);
+    return {topi::nn::globalPoolLanes(ctx.input(0), type, lanes, ctx.name())};
+}
+
+te::Schedule scheduleLaneReduceCuda(const std::vector<te::Tensor>& outputs, const topi::ScheduleOptions&,
+                                    te::ConfigSpace& cfg) {
+    return topi::laneReduceGpuScheduleApplies(outputs) ? topi::scheduleLaneReduceGpu(outputs, cfg)
+                                                       : topi::scheduleFusedGpu(outputs);
+}
+
 } // namespace
 
 /// The records whose computes and schedules are made for CPU vectors and
@@ -310,6 +370,18 @@ void addNnStrategies(std::vector<OpStrategy>& s) {
                  .condition = "2-d float32, one group (shared-memory tiles, epilogue fused)",
                  .targets = kGpuKinds,
                  .tunable = true,
+                 .schedule = scheduleConvGpu,
+                 .version = 2}); // v2: knob vthread_x
+    s.push_back({.op = "Conv",
+                 .compute = "topi::nn::conv",
+                 .apply = conv,
+                 .name = "depthwise_conv2d_nchw_cuda",
+                 .priority = 10,
+                 .when = depthwiseGpuApplies,
+                 .condition = "depthwise 2-d float32 (threads along the rows, the window in shared memory, "
+                              "epilogue fused)",
+                 .targets = kGpuKinds,
+                 .tunable = true,
                  .schedule = scheduleConvGpu});
     s.push_back({.op = "Conv", .compute = "topi::nn::conv", .apply = conv, .name = "conv_generic"});
     s.push_back({.op = "Gemm",
@@ -319,6 +391,17 @@ void addNnStrategies(std::vector<OpStrategy>& s) {
                  .priority = 10,
                  .condition = "float32 with a constant B and A not transposed",
                  .targets = kCpuKinds});
+    s.push_back({.op = "Gemm",
+                 .compute = "topi::nn::gemm",
+                 .apply = gemmGpu,
+                 .name = "dense_cuda",
+                 .priority = 10,
+                 .when = float32Operands,
+                 .condition = "float32 (shared-memory tiles and register tiles; a GEMV with B [N, K] as partial "
+                              "dot products across a block's threads)",
+                 .targets = kGpuKinds,
+                 .tunable = true,
+                 .schedule = scheduleDenseCuda});
     s.push_back({.op = "Gemm",
                  .compute = "topi::nn::gemm",
                  .apply = gemmTransposedB,
@@ -357,6 +440,16 @@ void addNnStrategies(std::vector<OpStrategy>& s) {
     s.push_back({.op = "MatMul",
                  .compute = "topi::nn::matmul",
                  .apply = [](const OpContext& c) { return Tensors{topi::nn::matmul(c.input(0), c.input(1), c.name())}; },
+                 .name = "matmul_cuda",
+                 .priority = 10,
+                 .when = matmulGpuApplies,
+                 .condition = "float32 matrices or batches of them (shared-memory tiles and register tiles)",
+                 .targets = kGpuKinds,
+                 .tunable = true,
+                 .schedule = scheduleDenseCuda});
+    s.push_back({.op = "MatMul",
+                 .compute = "topi::nn::matmul",
+                 .apply = [](const OpContext& c) { return Tensors{topi::nn::matmul(c.input(0), c.input(1), c.name())}; },
                  .name = "matmul_generic"});
     // Pooling pools channel blocks like channels (NCHW16c in, NCHW16c out).
     s.push_back({.op = "MaxPool",
@@ -367,6 +460,17 @@ void addNnStrategies(std::vector<OpStrategy>& s) {
                  .compute = "topi::nn::pool",
                  .apply = [](const OpContext& c) { return pool(c, PoolType::Avg); },
                  .layouts = true});
+    for (auto [op, type] : {std::pair{"GlobalMaxPool", PoolType::Max}, std::pair{"GlobalAveragePool", PoolType::Avg}})
+        s.push_back({.op = op,
+                     .compute = "topi::nn::globalPoolLanes",
+                     .apply = [type](const OpContext& c) { return globalPoolGpu(c, type); },
+                     .name = "global_pool_cuda",
+                     .priority = 10,
+                     .when = globalPoolGpuApplies,
+                     .condition = "plain 2-d float32 (each channel reduced by the lanes of a block)",
+                     .targets = kGpuKinds,
+                     .tunable = true,
+                     .schedule = scheduleLaneReduceCuda});
     s.push_back({.op = "GlobalMaxPool",
                  .compute = "topi::nn::globalPool",
                  .apply = [](const OpContext& c) {

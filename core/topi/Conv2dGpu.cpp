@@ -3,11 +3,13 @@
 #include "ir/Check.h"
 #include "ir/Diagnostic.h"
 #include "tir/IROperators.h"
+#include "topi/GpuTiles.h"
 #include "topi/Knobs.h"
 #include "topi/Tags.h"
 #include "topi/TopiUtil.h"
 
 #include <algorithm>
+#include <tuple>
 
 namespace tessel::topi {
 
@@ -16,43 +18,11 @@ using namespace tir;
 
 namespace {
 
-const te::ComputeOpNode* computeOf(const te::Operation& op) { return dynamic_cast<const te::ComputeOpNode*>(op.get()); }
-
-/// The convolution stage among the function's operations (null when there is not exactly one).
+/// The convolution stage among the function's operations: the one direct
+/// (conv2d) or depthwise one (null when there is not exactly one).
 te::Operation findConv(const std::vector<te::Tensor>& outputs) {
-    std::vector<te::Operation> roots;
-    for (auto& t : outputs) roots.push_back(t->op);
-    te::Operation conv;
-    for (auto& op : te::postOrderOps(roots)) {
-        if (op->tag != tag::kConv2d) continue;
-        if (conv.defined()) return {};
-        conv = op;
-    }
-    return conv;
-}
-
-/// Blocks the default tiles aim for at least.
-constexpr int64_t kMinBlocks = 128;
-
-/// The largest divisor of n that is at most cap (at least 1).
-int64_t divisorAtMost(int64_t n, int64_t cap) {
-    for (int64_t d = std::min(n, std::max<int64_t>(cap, 1)); d > 1; --d)
-        if (n % d == 0) return d;
-    return 1;
-}
-
-/// Copies of a shared tile by all of the block's threads (tz, ty, tx), as
-/// many rounds as the tile needs.
-void cooperativeFetch(te::Stage st, int64_t tz, int64_t ty, int64_t tx) {
-    const std::vector<IterVar> axes = st.data().leafIterVars; // a copy: fusing changes the leaves
-    IterVar fused = axes.front();
-    for (size_t i = 1; i < axes.size(); ++i) fused = st.fuse(fused, axes[i]);
-    auto [o, i] = st.split(fused, intImm(tz * ty * tx));
-    auto [z, r] = st.splitByNParts(i, intImm(tz));
-    auto [y, x] = st.splitByNParts(r, intImm(ty));
-    st.bind(z, te::threadAxis("threadIdx.z"));
-    st.bind(y, te::threadAxis("threadIdx.y"));
-    st.bind(x, te::threadAxis("threadIdx.x"));
+    const te::Operation conv = findTagged(outputs, tag::kConv2d), depthwise = findTagged(outputs, tag::kDepthwise);
+    return conv.defined() != depthwise.defined() ? (conv.defined() ? conv : depthwise) : te::Operation();
 }
 
 } // namespace
@@ -63,12 +33,7 @@ bool conv2dGpuScheduleApplies(const std::vector<te::Tensor>& outputs) {
     const te::ComputeOpNode* c = conv.defined() ? computeOf(conv) : nullptr;
     if (!c || c->axis.size() != 4 || c->reduceAxis.empty() || c->reduceAxis.size() > 3) return false;
     // Everything between the convolution and the output is injective (the epilogue).
-    std::vector<te::Operation> roots{outputs[0]->op};
-    for (auto& op : te::postOrderOps(roots)) {
-        if (op.get() == conv.get() || op->opKind() != te::OpKind::Compute) continue;
-        if (!computeOf(op)->reduceAxis.empty()) return false;
-    }
-    return true;
+    return injectiveEpilogue(outputs[0], conv);
 }
 
 te::Schedule scheduleConv2dGpu(const std::vector<te::Tensor>& outputs, te::ConfigSpace& cfg) {
@@ -91,16 +56,19 @@ te::Schedule scheduleConv2dGpu(const std::vector<te::Tensor>& outputs, te::Confi
 
     // Defaults: a row of 14-16 threads (coalesced stores), ~64 threads per
     // row block, ~256 per block, up to 8 output channels per thread.
-    const int64_t tx = divisorAtMost(W, 16);
-    const int64_t ty = divisorAtMost(H, std::max<int64_t>(1, 64 / tx));
-    int64_t tf = divisorAtMost(F, std::max<int64_t>(1, 256 / (tx * ty)));
-    int64_t fi = divisorAtMost(F / tf, 8);
+    const int64_t tx = tileDivisor(W, 16);
+    const int64_t ty = tileDivisor(H, std::max<int64_t>(1, 64 / tx));
+    int64_t tf = tileDivisor(F, std::max<int64_t>(1, 256 / (tx * ty)));
+    // A depthwise output channel reads its own input channel only: more
+    // channels per thread would reuse nothing, so one.
+    const bool depthwise = convOp->tag == tag::kDepthwise;
+    int64_t fi = depthwise ? 1 : tileDivisor(F / tf, 8);
     // Enough blocks for a large GPU's multiprocessors (132 on an H100): on
     // small planes (ResNet's 7x7) fewer channels per thread, then per block.
     const int64_t spatialBlocks = (H / ty) * (W / tx);
-    while (spatialBlocks * (F / (tf * fi)) < kMinBlocks && fi > 1) fi = divisorAtMost(F / tf, fi - 1);
-    while (spatialBlocks * (F / (tf * fi)) < kMinBlocks && tf > 1) tf = divisorAtMost(F / fi, tf - 1);
-    const int64_t rci = divisorAtMost(C, 8);
+    while (spatialBlocks * (F / (tf * fi)) < kMinGpuBlocks && fi > 1) fi = tileDivisor(F / tf, fi - 1);
+    while (spatialBlocks * (F / (tf * fi)) < kMinGpuBlocks && tf > 1) tf = tileDivisor(F / fi, tf - 1);
+    const int64_t rci = tileDivisor(C, 8);
     auto threadsFit = [](int64_t t) { return t <= 64; };
     const auto sf = defineSplitKnob(cfg, "tile_f", F, 3, {F / (tf * fi), tf, fi},
                                     [&](const std::vector<int64_t>& v) { return threadsFit(v[1]) && v[2] <= 16; });
@@ -110,9 +78,19 @@ te::Schedule scheduleConv2dGpu(const std::vector<te::Tensor>& outputs, te::Confi
                                     [&](const std::vector<int64_t>& v) { return v[1] <= 32 && v[2] <= 4; });
     const auto src = defineSplitKnob(cfg, "tile_rc", C, 2, {C / rci, rci},
                                      [](const std::vector<int64_t>& v) { return v[1] <= 32; });
+    // Virtual threads along the row (TVM's vx): a thread's columns split into
+    // vthread_x groups a row of threads apart, so neighbouring threads read
+    // neighbouring words of the shared window, not columns-per-thread apart.
+    // 1 by default, whose tile is one column a thread.
+    const int64_t vx = defineChoiceKnob(cfg, "vthread_x", {te::KnobValue(int64_t(1)), te::KnobValue(int64_t(2))},
+                                        te::KnobValue(int64_t(1)))
+                           .asInt();
     if (sf[1] * sy[1] * sx[1] > 1024)
         throw CompileError("conv2d GPU schedule: " + std::to_string(sf[1] * sy[1] * sx[1]) +
                            " threads per block; a block has at most 1024");
+    if (sx[2] % vx != 0)
+        throw CompileError("conv2d GPU schedule: vthread_x " + std::to_string(vx) + " does not divide the " +
+                           std::to_string(sx[2]) + " columns a thread computes");
 
     // Stage the tiles in shared memory; the padding is computed while copying.
     te::Tensor dataShared = s.cacheRead(data, "shared", {convOp});
@@ -127,14 +105,7 @@ te::Schedule scheduleConv2dGpu(const std::vector<te::Tensor>& outputs, te::Confi
     const te::Tensor acc = s.cacheWrite(conv, "local");
     if (out->op.get() != convOp.get()) {
         s[conv].computeInline();
-        for (te::Stage st : s.stages()) {
-            const te::Operation& op = st.op();
-            const bool staged = op.get() == dataShared->op.get() || op.get() == weightShared->op.get() ||
-                                op.get() == acc->op.get();
-            if (!st.data().isOutput && !staged && op->opKind() == te::OpKind::Compute &&
-                computeOf(op)->reduceAxis.empty() && st.data().attach != te::AttachKind::Inline)
-                st.computeInline();
-        }
+        inlineEpilogue(s, {dataShared->op, weightShared->op, acc->op});
     }
 
     te::Stage o = s[out];
@@ -144,14 +115,21 @@ te::Schedule scheduleConv2dGpu(const std::vector<te::Tensor>& outputs, te::Confi
     auto [by, yr] = o.split(oax[2], intImm(sy[1] * sy[2]));
     auto [tyv, yiv] = o.split(yr, intImm(sy[2]));
     auto [bx, xr] = o.split(oax[3], intImm(sx[1] * sx[2]));
-    auto [txv, xiv] = o.split(xr, intImm(sx[2]));
-    o.reorder({oax[0], bf, by, bx, tfv, tyv, txv, fiv, yiv, xiv});
-    o.bind(o.fuse(oax[0], bf), te::threadAxis("blockIdx.z"));
-    o.bind(by, te::threadAxis("blockIdx.y"));
-    o.bind(bx, te::threadAxis("blockIdx.x"));
-    o.bind(tfv, te::threadAxis("threadIdx.z"));
-    o.bind(tyv, te::threadAxis("threadIdx.y"));
-    o.bind(txv, te::threadAxis("threadIdx.x"));
+    IterVar vxv;
+    if (vx > 1) std::tie(vxv, xr) = o.splitByNParts(xr, intImm(vx));
+    auto [txv, xiv] = o.split(xr, intImm(sx[2] / vx));
+    if (vx > 1) {
+        o.reorder({oax[0], bf, by, bx, vxv, tfv, tyv, txv, fiv, yiv, xiv});
+        o.bind(vxv, te::threadAxis("vthread"));
+    } else {
+        o.reorder({oax[0], bf, by, bx, tfv, tyv, txv, fiv, yiv, xiv});
+    }
+    fuseAndBind(o, {oax[0], bf}, "blockIdx.z");
+    bindLoops(o, {{by, "blockIdx.y"},
+                  {bx, "blockIdx.x"},
+                  {tfv, "threadIdx.z"},
+                  {tyv, "threadIdx.y"},
+                  {txv, "threadIdx.x"}});
     o.unroll(fiv);
     o.unroll(yiv);
     o.unroll(xiv);
@@ -177,7 +155,7 @@ te::Schedule scheduleConv2dGpu(const std::vector<te::Tensor>& outputs, te::Confi
     for (const te::Tensor& t : {dataShared, weightShared}) {
         te::Stage st = s[t];
         st.computeAt(a, at);
-        cooperativeFetch(st, sf[1], sy[1], sx[1]);
+        cooperativeFetch(st, {{"threadIdx.z", sf[1]}, {"threadIdx.y", sy[1]}, {"threadIdx.x", sx[1]}});
     }
     return s;
 }

@@ -329,14 +329,10 @@ Tensor gemm(const Tensor& a, const Tensor& b, const Tensor& c, const GemmParams&
     if (bs[p.transB ? 1 : 0] != depth)
         throw CompileError("the inner dimensions of A and B differ (" + std::to_string(depth) + " and " +
                            std::to_string(bs[p.transB ? 1 : 0]) + ")");
-    const DataType t = a->dtype;
-    // beta = 0 ignores C, as BLAS does (C is not read).
-    const bool addC = c.defined() && p.beta != 0.0;
-    const bool epilogue = p.alpha != 1.0 || addC;
-    const auto shape = toExprs({m, n});
+    const bool epilogue = p.alpha != 1.0 || (c.defined() && p.beta != 0.0);
     IterVar rk = te::reduceAxis(Range(intImm(0), intImm(depth)), "rk");
     Tensor product = te::compute(
-        shape,
+        toExprs({m, n}),
         [&](const std::vector<Var>& i) {
             Expr k = rk->var;
             Expr av = p.transA ? a({k, i[0]}) : a({i[0], k});
@@ -344,9 +340,16 @@ Tensor gemm(const Tensor& a, const Tensor& b, const Tensor& c, const GemmParams&
             return te::sum(av * bv, {rk});
         },
         epilogue ? name + "_matmul" : name, tag::kDense, {"i", "j"});
-    if (!epilogue) return product;
+    return gemmEpilogue(product, c, p, name);
+}
+
+Tensor gemmEpilogue(const Tensor& product, const Tensor& c, const GemmParams& p, const std::string& name) {
+    const DataType t = product->dtype;
+    // beta = 0 ignores C, as BLAS does (C is not read).
+    const bool addC = c.defined() && p.beta != 0.0;
+    if (p.alpha == 1.0 && !addC) return product;
     return te::compute(
-        shape,
+        product->shape,
         [&](const std::vector<Var>& i) {
             Expr v = product(exprs(i));
             if (p.alpha != 1.0) v = constant(t, p.alpha) * v;

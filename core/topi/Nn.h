@@ -108,6 +108,10 @@ struct GemmParams {
 /// The 2-d matrix product (tag dense) with C broadcast to [M, N] when defined.
 te::Tensor gemm(const te::Tensor& a, const te::Tensor& b, const te::Tensor& c = {},
                 const GemmParams& params = {}, const std::string& name = "gemm");
+/// alpha * product + beta * C (C broadcast to the product's [M, N]), named
+/// `name` (tag broadcast); the product itself when alpha is 1 and C is not read.
+te::Tensor gemmEpilogue(const te::Tensor& product, const te::Tensor& c, const GemmParams& params,
+                        const std::string& name);
 /// TVM's dense: data [M, K] times weight [N, K] transposed, plus bias [N].
 te::Tensor dense(const te::Tensor& data, const te::Tensor& weight, const te::Tensor& bias = {},
                  const std::string& name = "dense");

@@ -2,6 +2,7 @@
 #include "topi/Reduce.h"
 
 #include "ir/Diagnostic.h"
+#include "topi/Tags.h"
 #include "topi/TopiUtil.h"
 
 #include <algorithm>
@@ -24,7 +25,8 @@ IterVar reduceVar(size_t d, int64_t n) {
 
 int64_t reduceLanes(int64_t extent);
 Tensor reduceRow(const std::vector<int64_t>& outShape, int64_t n, Reducer reducer,
-                 const std::function<Expr(const std::vector<Expr>&, Expr)>& element, const std::string& name);
+                 const std::function<Expr(const std::vector<Expr>&, Expr)>& element, const std::string& name,
+                 int64_t lanes = 0, const char* finalTag = tag::kReduce);
 
 /// A stage reducing `x` over the axes marked in `reduced` with `reducer`
 /// applied to `source(x[...])`. Reduced axes are dropped from the result, or
@@ -76,21 +78,24 @@ int64_t reduceLanes(int64_t extent) {
     return 0;
 }
 
-/// A reduction over the innermost axis (extent `n`, reduceLanes(n) > 0) of
-/// `element(outer indices, position)`, as `lanes` partial results
-/// (kReduceLanes) and their reduction (kReduce): float addition and max in
-/// any order, as any vectorised reduction does.
+/// A reduction over the innermost axis (extent `n`) of `element(outer
+/// indices, position)`, as `lanes` partial results (kReduceLanes; default
+/// reduceLanes(n), which must be > 0) and their reduction (`finalTag`): float
+/// addition and max in any order, as any vectorised reduction does. When
+/// `lanes` does not divide `n`, the last round skips the positions past it.
 Tensor reduceRow(const std::vector<int64_t>& outShape, int64_t n, Reducer reducer,
-                 const std::function<Expr(const std::vector<Expr>&, Expr)>& element, const std::string& name) {
-    const int64_t lanes = reduceLanes(n);
+                 const std::function<Expr(const std::vector<Expr>&, Expr)>& element, const std::string& name,
+                 int64_t lanes, const char* finalTag) {
+    if (lanes == 0) lanes = reduceLanes(n);
     std::vector<int64_t> partialShape = outShape;
     partialShape.push_back(lanes);
     Tensor partial = te::compute(
         toExprs(partialShape),
         [&](const std::vector<Var>& i) {
-            IterVar ro = te::reduceAxis(Range(intImm(0), intImm(n / lanes)), "ro");
+            IterVar ro = te::reduceAxis(Range(intImm(0), intImm((n + lanes - 1) / lanes)), "ro");
             std::vector<Expr> outer(i.begin(), i.end() - 1);
-            return reducer(element(outer, ro->var * intImm(lanes) + i.back()), {ro}, Expr());
+            Expr k = ro->var * intImm(lanes) + i.back();
+            return reducer(element(outer, k), {ro}, n % lanes == 0 ? Expr() : Expr(k < intImm(n)));
         },
         name + "_lanes", tag::kReduceLanes);
     return te::compute(
@@ -101,8 +106,22 @@ Tensor reduceRow(const std::vector<int64_t>& outShape, int64_t n, Reducer reduce
             at.push_back(rl->var);
             return reducer(partial(at), {rl}, Expr());
         },
-        name, tag::kReduce);
+        name, finalTag);
 }
+
+} // namespace
+
+Tensor reduceRowLanes(const std::vector<int64_t>& outShape, int64_t n, int64_t lanes, ReduceOp op,
+                      const std::function<Expr(const std::vector<Expr>&, Expr)>& element, const std::string& name,
+                      const char* finalTag) {
+    if (op != ReduceOp::Sum && op != ReduceOp::Max)
+        throw CompileError("a reduction in lanes is a sum or a maximum");
+    if (lanes < 1 || n < 1) throw CompileError("a reduction in lanes needs a row and at least one lane");
+    return reduceRow(outShape, n, op == ReduceOp::Sum ? Reducer(te::sum) : Reducer(te::max), element, name, lanes,
+                     finalTag);
+}
+
+namespace {
 
 /// An element-wise stage over `shape`.
 Tensor elemwise(const std::vector<int64_t>& shape, const te::ComputeFunction& f,

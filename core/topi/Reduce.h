@@ -11,6 +11,7 @@
 #include "te/Tensor.h"
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -29,6 +30,16 @@ struct ReduceParams {
     /// With no axes, the result is a copy of the input (ONNX's noop_with_empty_axes).
     bool noopWithEmptyAxes = false;
 };
+
+/// A row reduction (Sum or Max) of `element(output index, position)` over
+/// positions [0, n), kept first as `lanes` partial results, each over every
+/// lanes-th position (the last round skipping those past n): a stage of
+/// shape outShape + [lanes] tagged reduce_lanes, then their reduction
+/// (tagged `finalTag`). What a GPU splits across a block's threads (a
+/// GEMV's dot products, a global pooling: topi/LaneReduceGpu.h).
+te::Tensor reduceRowLanes(const std::vector<int64_t>& outShape, int64_t n, int64_t lanes, ReduceOp op,
+                          const std::function<te::Expr(const std::vector<te::Expr>&, te::Expr)>& element,
+                          const std::string& name, const char* finalTag);
 
 /// Reduces `x` with `op` over `params.axes`. Integer means truncate.
 te::Tensor reduce(const te::Tensor& x, ReduceOp op, const ReduceParams& params = {},

@@ -3,10 +3,10 @@
 // each schedule, under its default and under other knob choices, must give
 // the default schedule's results; for the GPU it must pass the verifier and
 // give PTX. Workloads: ResNet's 3x3 and 1x1 (stride 2) convolutions, the
-// 7x7 stem, one input channel, and the fused epilogues (bias, residual, ReLU).
-#include "codegen/Target.h"
-#include "driver/Measure.h"
-#include "driver/TeDriver.h"
+// 7x7 stem, one input channel, the fused epilogues (bias, residual, ReLU),
+// and MobileNet's depthwise 3x3 (stride 1 and 2, odd sizes).
+#include "GpuTestUtil.h"
+#include "ir/Diagnostic.h"
 #include "tir/IRPrinter.h"
 #include "tir/passes/VerifyGPUCode.h"
 #include "topi/Conv2dGpu.h"
@@ -14,6 +14,8 @@
 #include "topi/Nn.h"
 #include "topi/TopiUtil.h"
 
+#include <QTemporaryDir>
+#include <algorithm>
 #include <QtTest>
 
 using namespace tessel;
@@ -24,6 +26,7 @@ struct Workload {
     const char* name;
     int64_t c, f, hw, k, stride, pad;
     bool bias, residual;
+    bool depthwise = false; ///< one group per channel (f == c)
 };
 
 struct Function {
@@ -34,7 +37,7 @@ struct Function {
 Function build(const Workload& w) {
     auto x = te::placeholder({topi::intImm(1), topi::intImm(w.c), topi::intImm(w.hw), topi::intImm(w.hw)},
                              DataType::float32(), "x");
-    auto wt = te::placeholder({topi::intImm(w.f), topi::intImm(w.c), topi::intImm(w.k), topi::intImm(w.k)},
+    auto wt = te::placeholder({topi::intImm(w.f), topi::intImm(w.depthwise ? 1 : w.c), topi::intImm(w.k), topi::intImm(w.k)},
                               DataType::float32(), "w");
     Function fn{{x, wt}, {}};
     te::Tensor b;
@@ -42,7 +45,7 @@ Function build(const Workload& w) {
         b = te::placeholder({topi::intImm(w.f)}, DataType::float32(), "b");
         fn.args.push_back(b);
     }
-    topi::nn::ConvParams p{{w.stride, w.stride}, {w.pad, w.pad, w.pad, w.pad}, {}, 1};
+    topi::nn::ConvParams p{{w.stride, w.stride}, {w.pad, w.pad, w.pad, w.pad}, {}, w.depthwise ? w.c : 1};
     te::Tensor y = topi::nn::conv2d(x, wt, p, b, "conv");
     if (w.residual) {
         auto r = te::placeholder(y->shape, DataType::float32(), "r");
@@ -61,24 +64,18 @@ const Workload kWorkloads[] = {
     {"1x1 stride 2, no epilogue", 8, 16, 14, 1, 2, 0, false, false},
     {"7x7 stride 2 pad 3 (stem)", 3, 16, 32, 7, 2, 3, true, false},
     {"one input channel", 1, 8, 12, 3, 1, 1, false, false},
+    {"depthwise 3x3 pad 1, bias, relu", 32, 32, 14, 3, 1, 1, true, false, true},
+    {"depthwise 3x3 stride 2 pad 1, 15x15", 24, 24, 15, 3, 2, 1, false, false, true},
 };
 
 /// Lowers `fn` under the GPU schedule with `config`, for `target`.
 driver::LoweredFunction lowerWith(const Function& fn, const std::map<std::string, int64_t>& config, const Target& target,
                                   std::vector<te::Knob>* knobs = nullptr) {
-    te::ConfigSpace cfg(config);
-    te::Schedule s = topi::scheduleConv2dGpu({fn.out}, cfg);
-    cfg.checkConfigUsed();
-    if (knobs) *knobs = cfg.knobs();
-    driver::LowerOptions lo;
-    if (target.isGPU()) lo.gpu = tir::GpuLimits{};
-    return driver::lowerSchedule(s, fn.args, "conv", lo);
+    return gputest::lowerScheduled(topi::scheduleConv2dGpu, fn.out, fn.args, config, target, knobs);
 }
 
 void checkOnCpu(const Function& fn, const std::map<std::string, int64_t>& config, const QString& what) {
-    driver::RunOptions ro;
-    ro.evaluator = runtime::TimeEvaluator{1, 1, 1, 1};
-    const driver::RunReport r = driver::runAndCheck(lowerWith(fn, config, codegen::hostTarget()), ro);
+    const driver::RunReport r = gputest::runOnCpu(lowerWith(fn, config, codegen::hostTarget()));
     QVERIFY2(r.ok, qPrintable(what + ": " + QString::fromStdString(r.error)));
 }
 
@@ -90,10 +87,10 @@ class TestConv2dGpu : public QObject {
 private slots:
     void applies() {
         for (const Workload& w : kWorkloads) QVERIFY2(topi::conv2dGpuScheduleApplies({build(w).out}), w.name);
-        // A depthwise convolution is not this schedule's.
-        auto x = te::placeholder({topi::intImm(1), topi::intImm(8), topi::intImm(8), topi::intImm(8)});
-        auto wt = te::placeholder({topi::intImm(8), topi::intImm(1), topi::intImm(3), topi::intImm(3)});
-        QVERIFY(!topi::conv2dGpuScheduleApplies({topi::nn::conv2d(x, wt, {{}, {1, 1, 1, 1}, {}, 8})}));
+        // A 1-d convolution (tag opaque) is not this schedule's.
+        auto x = te::placeholder({topi::intImm(1), topi::intImm(8), topi::intImm(8)});
+        auto wt = te::placeholder({topi::intImm(8), topi::intImm(8), topi::intImm(3)});
+        QVERIFY(!topi::conv2dGpuScheduleApplies({topi::nn::conv(x, wt, {{1}, {1, 1}, {1}, 1})}));
     }
 
     void defaultsComputeTheConvolution() {
@@ -102,30 +99,78 @@ private slots:
 
     // Every knob's other choices (one knob at a time, two choices each).
     void otherChoicesComputeTheConvolution() {
-        for (const Workload& w : {kWorkloads[0], kWorkloads[3]}) {
+        for (const Workload& w : {kWorkloads[0], kWorkloads[3], kWorkloads[6]}) {
             const Function fn = build(w);
             std::vector<te::Knob> knobs;
             lowerWith(fn, {}, codegen::hostTarget(), &knobs);
-            QCOMPARE(int(knobs.size()), 4);
-            for (const te::Knob& k : knobs)
-                for (int64_t i = 0, tried = 0; i < k.size() && tried < 2; ++i) {
-                    if (i == k.defaultIndex) continue;
-                    ++tried;
-                    checkOnCpu(fn, {{k.name, i}}, QString("%1, %2 = %3").arg(w.name, k.name.c_str()).arg(i));
-                }
+            QCOMPARE(int(knobs.size()), 5);
+            // vthread_x needs two columns a thread: virtualThreadsAlongTheRow.
+            for (auto& [knob, i] : gputest::otherChoices(knobs, 2, "vthread_x"))
+                checkOnCpu(fn, {{knob, i}}, QString("%1, %2 = %3").arg(w.name, knob.c_str()).arg(i));
         }
     }
 
-    // For the GPU: one kernel (the epilogue fused), shared tiles and a barrier, through the verifier.
+    // vthread_x = 2 with two columns a thread: the columns are a row of
+    // threads apart, so neighbouring threads read the shared window one
+    // stride apart where one vthread has them two strides apart.
+    // The same outputs on this CPU; for the GPU no vthread loop is left,
+    // ptxas keeps it within 128 registers and spills nothing. A vthread
+    // count that does not divide the columns is refused.
+    void virtualThreadsAlongTheRow() {
+        const QString assembler = gputest::ptxas();
+        QTemporaryDir dir;
+        for (const Workload& w : {kWorkloads[0], kWorkloads[3], kWorkloads[6]}) {
+            const Function fn = build(w);
+            std::vector<te::Knob> knobs;
+            lowerWith(fn, {}, codegen::hostTarget(), &knobs);
+            const te::Knob& tileX = *std::find_if(knobs.begin(), knobs.end(), [](auto& k) { return k.name == "tile_x"; });
+            const std::vector<int64_t> def = tileX.choices[size_t(tileX.defaultIndex)].ints();
+            int64_t twoColumns = -1; // [blocks, half the threads, 2]: the same block tile
+            for (int64_t i = 0; i < tileX.size(); ++i)
+                if (tileX.choices[size_t(i)].ints() == std::vector<int64_t>{def[0], def[1] / 2, 2}) twoColumns = i;
+            QVERIFY2(twoColumns >= 0 && def[1] % 2 == 0, w.name);
+            const std::map<std::string, int64_t> interleaved{{"tile_x", twoColumns}, {"vthread_x", 1}};
+            checkOnCpu(fn, interleaved, QString(w.name) + ", vthread_x = 2");
+            const driver::LoweredFunction f = lowerWith(fn, interleaved, gputest::cudaSm90());
+            const QString tir = QString::fromStdString(tir::toString(f.lowered));
+            QVERIFY2(!tir.contains("vthread"), qPrintable(tir));
+            if (assembler.isEmpty()) continue;
+            QString error;
+            const auto usage =
+                gputest::assembleKernel(assembler, f, dir.path(), QString(w.name) + " with vthread_x = 2", &error);
+            QVERIFY2(error.isEmpty(), qPrintable(QString(w.name) + ": " + error));
+            QVERIFY(usage.registers > 0 && usage.registers <= 128);
+            QCOMPARE(usage.spillBytes, 0);
+        }
+        try {
+            lowerWith(build(kWorkloads[0]), {{"vthread_x", 1}}, codegen::hostTarget());
+            QFAIL("two vthreads of one column a thread");
+        } catch (const CompileError& e) {
+            QVERIFY2(QString(e.what()).contains("vthread_x 2 does not divide the 1 columns"), e.what());
+        }
+        if (assembler.isEmpty()) QSKIP("ptxas not found (the CUDA toolkit is not installed): registers not checked");
+    }
+
+    // For the GPU: one kernel (the epilogue fused), shared tiles and a
+    // barrier, through the verifier; ptxas assembles it without spills.
     void lowersForTheGpu() {
-        const Target cuda = codegen::resolveTarget("cuda -mcpu=sm_90");
+        const QString assembler = gputest::ptxas();
+        QTemporaryDir dir;
         for (const Workload& w : kWorkloads) {
-            const driver::LoweredFunction f = lowerWith(build(w), {}, cuda);
+            const driver::LoweredFunction f = lowerWith(build(w), {}, gputest::cudaSm90());
             const QString tir = QString::fromStdString(tir::toString(f.lowered));
             QVERIFY2(tir.contains("\"shared\""), w.name);
             QVERIFY2(tir.contains("tvm_storage_sync"), w.name);
             QVERIFY2(tir.contains("threadIdx.x") && tir.contains("threadIdx.y"), w.name);
+            QCOMPARE(driver::splitForDevice({f})[0].kernels.size(), size_t(1));
+            if (assembler.isEmpty()) continue;
+            QString error;
+            const auto usage = gputest::assembleKernel(assembler, f, dir.path(), w.name, &error);
+            QVERIFY2(error.isEmpty(), qPrintable(QString(w.name) + ": " + error));
+            QVERIFY(usage.registers > 0 && usage.registers <= 128);
+            QCOMPARE(usage.spillBytes, 0);
         }
+        if (assembler.isEmpty()) QSKIP("ptxas not found (the CUDA toolkit is not installed): PTX checked as text only");
     }
 };
 
