@@ -31,8 +31,8 @@ namespace tessel::codegen {
 /// The optimised LLVM module of a build() made without assembly, with its
 /// target machine (BuildOptions::keepOptimized), so that assemblyOf() emits
 /// the assembly later without parsing the printed IR back or making a second
-/// target machine. Used once: instruction selection changes the module, so
-/// the first assemblyOf() takes it and frees it. Opaque and thread-safe.
+/// target machine. Used once: the first assemblyOf() takes it and frees it
+/// (it holds the module's whole context). Opaque and thread-safe.
 struct OptimizedModule;
 
 /// What a compile is for, which decides how much LLVM time it may take.
