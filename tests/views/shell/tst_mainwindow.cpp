@@ -421,12 +421,20 @@ void TestMainWindow::uncompilableModelOpensAsAGraph() {
                  summary.contains(QStringLiteral("node 'choose' (If) / else_branch / node 'else_custom' "
                                                  "(com.example.Wobble): operator domain 'com.example' is not supported")),
              qPrintable(summary));
-    // Its first rows on screen (at 1440 x 900 four of the six its record
-    // asks for: the messages dock keeps its minimum, the graph its drawing).
+    // The six rows its record asks for on screen at 1440 x 900 (issue 21:
+    // four were, the messages dock kept its minimum height above its useful size).
     QTreeWidget* rows = properties->tree();
     QVERIFY(rows->topLevelItemCount() >= 7);
-    QVERIFY2(rows->visualItemRect(rows->topLevelItem(1)).bottom() <= rows->viewport()->height(),
-             qPrintable(QStringLiteral("%1 px of rows").arg(rows->viewport()->height())));
+    QTreeWidgetItem* sixth = rows->topLevelItem(0); // rows as drawn: an expanded row's children count
+    for (int i = 1; i < 6 && sixth; ++i) sixth = rows->itemBelow(sixth);
+    QVERIFY(sixth);
+    QVERIFY2(rows->visualItemRect(sixth).bottom() <= rows->viewport()->height(),
+             qPrintable(QStringLiteral("%1 px of rows, row 6 ends at %2; messages dock %3 px")
+                            .arg(rows->viewport()->height())
+                            .arg(rows->visualItemRect(sixth).bottom())
+                            .arg(w.dock(QStringLiteral("MessagesDock"))->height())));
+    QVERIFY(w.windowLayout()->isUseful(QStringLiteral("PropertiesDock")));
+    QVERIFY(w.windowLayout()->isUseful(QStringLiteral("MessagesDock")));
     // The stage box shows every stage's name whole when it is the one shown
     // (it showed "importec"), however squeezed its toolbar, and its list
     // every name whole.
