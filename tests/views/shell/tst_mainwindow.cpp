@@ -73,6 +73,8 @@ private slots:
 
 private:
     void clickLine(CodeEditor* e, int line);
+    /// Clicks box `index` of the graph's drawing (scrolled to it first).
+    static void clickNode(GraphPanel* g, int index);
     QTemporaryDir home_;
 };
 
@@ -90,6 +92,12 @@ void TestMainWindow::clickLine(CodeEditor* e, int line) {
     QTextBlock b = e->document()->findBlockByNumber(line - 1);
     QRect r = e->cursorRect(QTextCursor(b));
     QTest::mouseClick(e->viewport(), Qt::LeftButton, {}, r.center() + QPoint(4, 0));
+}
+
+void TestMainWindow::clickNode(GraphPanel* g, int index) {
+    QGraphicsItem* item = g->scene()->nodeItem(index);
+    g->view()->centerOn(item);
+    QTest::mouseClick(g->view()->viewport(), Qt::LeftButton, {}, g->view()->mapFromScene(item->sceneBoundingRect().center()));
 }
 
 void TestMainWindow::exampleGraphToCode() {
@@ -174,10 +182,7 @@ void TestMainWindow::exampleGraphToCode() {
         }
     QVERIFY(target >= 0);
     QString function = doc->nodes[size_t(target)].function;
-    QGraphicsItem* item = g->scene()->nodeItem(target);
-    g->view()->centerOn(item);
-    QPoint at = g->view()->mapFromScene(item->sceneBoundingRect().center());
-    QTest::mouseClick(g->view()->viewport(), Qt::LeftButton, {}, at);
+    clickNode(g, target);
     QCOMPARE(s->currentFunction(), function);
 
     // Its TIR reaches the code view.
@@ -385,10 +390,7 @@ void TestMainWindow::controlFlowModelListsItsFunctions() {
         if (doc->nodes[i].function == branch) target = int(i);
     QVERIFY2(target >= 0 && doc->nodes[size_t(target)].subgraph >= 0, qPrintable(branch));
     QCOMPARE(doc->nodes[size_t(target)].op, QStringLiteral("Add"));
-    QGraphicsItem* item = g->scene()->nodeItem(target);
-    g->view()->centerOn(item);
-    QTest::mouseClick(g->view()->viewport(), Qt::LeftButton, {},
-                      g->view()->mapFromScene(item->sceneBoundingRect().center()));
+    clickNode(g, target);
     QCOMPARE(s->currentFunction(), branch);
     const std::string symbol = s->model()->findFunction(branch.toStdString())->lowered.name;
     QTRY_VERIFY_WITH_TIMEOUT(s->artifacts() && s->artifacts()->name == symbol && s->artifacts()->hasAssembly, 60000);
