@@ -22,10 +22,18 @@
 #include "runtime/Module.h"
 #include "tir/IR.h"
 
+#include <memory>
 #include <string>
 #include <vector>
 
 namespace tessel::codegen {
+
+/// The optimised LLVM module of a build() made without assembly, with its
+/// target machine (BuildOptions::keepOptimized), so that assemblyOf() emits
+/// the assembly later without parsing the printed IR back or making a second
+/// target machine. Used once: the first assemblyOf() takes it and frees it
+/// (it holds the module's whole context). Opaque and thread-safe.
+struct OptimizedModule;
 
 /// What a compile is for, which decides how much LLVM time it may take.
 enum class CompileMode {
@@ -50,6 +58,10 @@ struct BuildOptions {
     bool emitAssembly = true;
     /// Compile into a JIT module (only for a host target).
     bool jit = true;
+    /// Without emitAssembly and a JIT: keep the optimised module in
+    /// BuildResult::optimized for assemblyOf(). A cache of results should not
+    /// hold it (it is the size of the module, and used once).
+    bool keepOptimized = false;
     /// Drop the `.debug_*` sections from the assembly text: they are many lines
     /// of tables a reader does not need; the `.loc` lines stay.
     bool stripDebugSections = true;
@@ -71,6 +83,9 @@ struct BuildResult {
     std::string assembly;
     /// Per line of each text: the line of `tir` it came from, and the reverse.
     LineMap llvmIRLines, llvmIROptimizedLines, assemblyLines;
+    /// The optimised module for assemblyOf(); null unless made with
+    /// BuildOptions::keepOptimized (and after assemblyOf() took it, empty).
+    std::shared_ptr<OptimizedModule> optimized;
 };
 
 /// Compiles `funcs` into one LLVM module for `target`. Throws CompileError when
@@ -90,6 +105,12 @@ struct AssemblyText {
     LineMap lines;
 };
 AssemblyText assemblyOfIR(const std::string& optimizedIR, const Target& target, const BuildOptions& options = {});
+
+/// The assembly of `r`, a build() without assembly for `target`: from its
+/// kept module (BuildResult::optimized) while it holds one, which this takes,
+/// else from its printed optimised IR (assemblyOfIR). The same text either
+/// way; the kept module saves reading the IR back and a target machine.
+AssemblyText assemblyOf(const BuildResult& r, const Target& target, const BuildOptions& options = {});
 
 /// An ELF relocatable object of `funcs` for `target` (any triple LLVM knows,
 /// e.g. "aarch64-linux-gnu"), optimised as `options` says (O3 by default;

@@ -175,6 +175,10 @@ void optimize(llvm::Module& m, llvm::TargetMachine& tm, int level, CompileMode m
 }
 
 /// Runs the code generator on a copy of `m` (codegen passes change the IR).
+/// Always a copy, even of a module nothing needs after: instruction selection
+/// and register allocation follow the order of use lists, which the copy makes
+/// the same for a module built here, kept (assemblyOf) or parsed from its
+/// printed IR (assemblyOfIR); without it the parsed one's registers differ.
 std::string emitMachineCode(const llvm::Module& m, llvm::TargetMachine& tm,
                             llvm::CodeGenFileType type) {
     std::unique_ptr<llvm::Module> copy = llvm::CloneModule(m);
@@ -307,7 +311,24 @@ runtime::CpuModulePtr makeJit(std::unique_ptr<llvm::Module> module,
     return std::make_shared<JitModule>(std::move(*jit), std::move(fns));
 }
 
+/// The assembly text and its line map of `m`.
+AssemblyText assemblyFrom(const llvm::Module& m, llvm::TargetMachine& tm, const BuildOptions& options) {
+    AssemblyText r;
+    r.assembly = emitMachineCode(m, tm, llvm::CGFT_AssemblyFile);
+    if (options.stripDebugSections) r.assembly = stripDebugSections(r.assembly);
+    if (options.debugInfo) r.lines = LineMap::fromAssembly(r.assembly);
+    return r;
+}
+
 } // namespace
+
+struct OptimizedModule {
+    std::mutex mutex;
+    // Declared in this order so that the module goes before its context.
+    std::unique_ptr<llvm::LLVMContext> context;
+    std::unique_ptr<llvm::TargetMachine> tm;
+    std::unique_ptr<llvm::Module> module; ///< null once assemblyOf() took it
+};
 
 BuildResult build(const std::vector<tir::PrimFunc>& funcs, const Target& target,
                   const BuildOptions& options) {
@@ -324,6 +345,7 @@ BuildResult build(const std::vector<tir::PrimFunc>& funcs, const Target& target,
     r.llvmIR = printModule(*module);
     optimize(*module, *tm, options.optLevel, options.mode);
     r.llvmIROptimized = printModule(*module);
+    const bool jit = options.jit && isHostTarget(target);
     if (options.emitAssembly) {
         r.assembly = emitMachineCode(*module, *tm, llvm::CGFT_AssemblyFile);
         if (options.stripDebugSections) r.assembly = stripDebugSections(r.assembly);
@@ -333,8 +355,14 @@ BuildResult build(const std::vector<tir::PrimFunc>& funcs, const Target& target,
         r.llvmIROptimizedLines = LineMap::fromLLVMIR(r.llvmIROptimized);
         if (options.emitAssembly) r.assemblyLines = LineMap::fromAssembly(r.assembly);
     }
-    if (options.jit && isHostTarget(target))
+    if (jit) {
         r.module = makeJit(std::move(module), std::move(ctx), funcs, target, options.optLevel);
+    } else if (options.keepOptimized && !options.emitAssembly) {
+        r.optimized = std::make_shared<OptimizedModule>();
+        r.optimized->context = std::move(ctx);
+        r.optimized->tm = std::move(tm);
+        r.optimized->module = std::move(module);
+    }
     return r;
 }
 
@@ -345,11 +373,23 @@ AssemblyText assemblyOfIR(const std::string& optimizedIR, const Target& target, 
     llvm::SMDiagnostic error;
     std::unique_ptr<llvm::Module> module = llvm::parseAssemblyString(optimizedIR, error, ctx);
     if (!module) throw CompileError("LLVM cannot read the optimised IR: " + error.getMessage().str());
-    AssemblyText r;
-    r.assembly = emitMachineCode(*module, *tm, llvm::CGFT_AssemblyFile);
-    if (options.stripDebugSections) r.assembly = stripDebugSections(r.assembly);
-    if (options.debugInfo) r.lines = LineMap::fromAssembly(r.assembly);
-    return r;
+    return assemblyFrom(*module, *tm, options);
+}
+
+AssemblyText assemblyOf(const BuildResult& r, const Target& target, const BuildOptions& options) {
+    if (r.optimized) {
+        // Taken whole and freed here, whatever happens: used once, and its
+        // context is as large as the module.
+        OptimizedModule kept;
+        {
+            std::lock_guard lock(r.optimized->mutex);
+            kept.context = std::move(r.optimized->context);
+            kept.tm = std::move(r.optimized->tm);
+            kept.module = std::move(r.optimized->module);
+        }
+        if (kept.module) return assemblyFrom(*kept.module, *kept.tm, options);
+    }
+    return assemblyOfIR(r.llvmIROptimized, target, options);
 }
 
 std::vector<char> emitObject(const std::vector<tir::PrimFunc>& funcs, const Target& target,

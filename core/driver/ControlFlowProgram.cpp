@@ -409,7 +409,11 @@ std::shared_ptr<ControlFlowProgram> ControlFlowProgram::build(const graph::Graph
         p->steps_.push_back(std::move(step));
     }
     flush();
-    // Segments whose input types are static now are compiled now.
+    // Segments whose input types are static now are compiled now, with the
+    // trace when asked (the code view shows their functions); later compiles
+    // for the shapes a run brings are for running only.
+    CompileOptions now = p->options_;
+    now.trace = options.trace;
     for (auto& step : p->steps_) {
         if (!step->segment) continue;
         std::vector<TensorType> types;
@@ -418,9 +422,47 @@ std::shared_ptr<ControlFlowProgram> ControlFlowProgram::build(const graph::Graph
             known = known && v.type().known() && v.type().isStatic();
             types.push_back(v.type());
         }
-        if (known) entryFor(*step->segment, types, nullptr, p->options_);
+        if (known) entryFor(*step->segment, types, nullptr, now);
     }
     return p;
+}
+
+std::vector<FusedFunction> ControlFlowProgram::functions() const {
+    std::vector<FusedFunction> out;
+    std::set<std::string> used;
+    collectFunctions({}, "", out, used);
+    return out;
+}
+
+void ControlFlowProgram::collectFunctions(const std::vector<std::pair<int64_t, std::string>>& region,
+                                          const std::string& prefix, std::vector<FusedFunction>& out,
+                                          std::set<std::string>& used) const {
+    std::lock_guard<std::recursive_mutex> lock(mutex_);
+    for (const auto& step : steps_) {
+        if (step->segment) {
+            for (const auto& [key, entry] : step->segment->cache)
+                for (const FusedFunction& f : entry->model.functions) {
+                    FusedFunction g = f;
+                    g.name = prefix + f.name;
+                    for (int k = 2; used.count(g.name); ++k)
+                        g.name = prefix + f.name + "_" + std::to_string(k);
+                    used.insert(g.name);
+                    g.region = region;
+                    g.group = -1;
+                    g.args.clear();
+                    out.push_back(std::move(g));
+                }
+            continue;
+        }
+        const Node& n = *step->node;
+        for (size_t k = 0; k < step->subs.size(); ++k) {
+            auto inner = region;
+            inner.emplace_back(n.id, n.subgraphs[k].attr);
+            step->subs[k]->collectFunctions(inner, prefix + (n.name.empty() ? n.op : n.name) + "/" +
+                                                       n.subgraphs[k].attr + "/",
+                                            out, used);
+        }
+    }
 }
 
 int ControlFlowProgram::compiles() const {

@@ -43,6 +43,7 @@
 
 #include <memory>
 #include <mutex>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -74,6 +75,15 @@ public:
     int compiles() const;
     /// "segment 0 (3 nodes) -> If 'if1' [then_branch: 1 step, else_branch: 1 step] -> ...".
     std::string describe() const;
+    /// The fused functions of the segments compiled so far, this program's
+    /// and its subgraphs', in step order: a subgraph's named by its path
+    /// ("outer/body/inner/then_branch/fused_add": each control-flow node's
+    /// name, or its operator, and the subgraph attribute), with
+    /// FusedFunction::region set; names made unique with "_2", "_3" where two
+    /// segments of one graph fused functions of the same name. With
+    /// CompileOptions::trace at build, the segments compiled then carry their
+    /// trace (TE script, TIR snapshots) for the IDE's code view.
+    std::vector<FusedFunction> functions() const;
 
     struct Segment;
     struct Step;
@@ -81,6 +91,8 @@ public:
 private:
     ControlFlowProgram() = default;
     std::vector<runtime::NDArray> runLocked(const std::vector<runtime::NDArray>& inputs) const;
+    void collectFunctions(const std::vector<std::pair<int64_t, std::string>>& region, const std::string& prefix,
+                          std::vector<FusedFunction>& out, std::set<std::string>& used) const;
 
     graph::Graph graph_ = graph::Graph("main");
     CompileOptions options_;

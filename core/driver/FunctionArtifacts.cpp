@@ -29,6 +29,12 @@ std::string cacheKey(const LoweredFunction& f, const ArtifactOptions& options, b
            (options.emitC ? "c" : "") + (assembly ? "s" : "");
 }
 
+/// `b` without its kept module: a cache holds texts, and the module is used once.
+codegen::BuildResult textsOnly(codegen::BuildResult b) {
+    b.optimized.reset();
+    return b;
+}
+
 /// An error without a place gets `loc` (the build call that asked for the work).
 CompileError locatedAt(const CompileError& e, SourceLoc loc) {
     Diagnostic d = e.diagnostic();
@@ -116,6 +122,8 @@ FunctionArtifacts artifactsOf(const LoweredFunction& f, const std::string& scrip
     bo.debugInfo = true; // the line maps
     bo.emitAssembly = options.emitAssembly;
     bo.jit = false; // texts only: a JIT would compile the module a second time
+    // The assembly later from the module in memory (withAssembly), not the printed IR.
+    bo.keepOptimized = !options.emitAssembly;
     const bool gpu = options.request.target.isGPU();
     // For a GPU the kernels are what is compiled: the TIR text is theirs (the
     // PTX's .loc lines refer to it), the assembly PTX, the C CUDA C.
@@ -146,7 +154,7 @@ FunctionArtifacts artifactsOf(const LoweredFunction& f, const std::string& scrip
         }
     }
     a.hasAssembly = options.emitAssembly;
-    if (options.cache) options.cache->insert(key, {a.build, a.c, a.cLines});
+    if (options.cache) options.cache->insert(key, {textsOnly(a.build), a.c, a.cLines});
     a.codegenMs = msSince(t0);
     return a;
 }
@@ -158,9 +166,10 @@ FunctionArtifacts withAssembly(FunctionArtifacts a, const ArtifactOptions& optio
     const auto t0 = Clock::now();
     codegen::BuildOptions bo = options.request.buildOptions();
     bo.debugInfo = true; // the line map
-    codegen::AssemblyText text = codegen::assemblyOfIR(a.build.llvmIROptimized, options.request.target, bo);
+    codegen::AssemblyText text = codegen::assemblyOf(a.build, options.request.target, bo);
     a.build.assembly = std::move(text.assembly);
     a.build.assemblyLines = std::move(text.lines);
+    a.build.optimized.reset();
     a.hasAssembly = true;
     a.codegenMs += msSince(t0);
     if (options.cache) options.cache->insert(cacheKey(a.lowered, options, true), {a.build, a.c, a.cLines});

@@ -74,7 +74,8 @@ struct FunctionArtifacts {
     /// ArtifactOptions::snapshots the TIR after every pass.
     LoweredFunction lowered;
     /// tir, llvmIR, llvmIROptimized, assembly and their line maps (no module:
-    /// nothing is JIT-compiled).
+    /// nothing is JIT-compiled). Without assembly, build.optimized keeps the
+    /// optimised LLVM module for withAssembly().
     codegen::BuildResult build;
     /// codegen::emitC of the lowered function, or "/* C backend: <reason> */"
     /// when the C backend cannot print it (or ArtifactOptions::emitC is off).
@@ -130,9 +131,11 @@ FunctionArtifacts artifactsOf(const LoweredFunction& f, const std::string& scrip
                               const ArtifactOptions& options = {});
 
 /// `a`, made without assembly (ArtifactOptions::emitAssembly off, a CPU
-/// target), with its assembly and line map, from its optimised IR
-/// (codegen::assemblyOfIR: instruction selection and printing, what is left
-/// of LLVM's work); codegenMs grows by their time. The same texts one call
+/// target), with its assembly and line map, from its optimised module
+/// (codegen::assemblyOf: instruction selection and printing, what is left of
+/// LLVM's work, on the module artifactsOf kept in a.build.optimized, or on
+/// its printed IR read back when that was used or came from the cache);
+/// codegenMs grows by their time. The same texts one call
 /// with emitAssembly makes. With options.cache, kept under that call's key.
 /// `options` must be the ones `a` was made with.
 FunctionArtifacts withAssembly(FunctionArtifacts a, const ArtifactOptions& options);

@@ -247,6 +247,10 @@ CompiledModel compileControlFlow(const graph::Graph& g, const CompileOptions& op
                          m.program->describe() + "); a run on this machine's tessel-rpc server runs here too, "
                          "and a model with control flow has no export yet");
     m.timings.codegenSeconds = since(t0);
+    if (options.trace) m.functions = m.program->functions();
+    if (!options.schedules.empty())
+        m.warnings.push_back("edited schedules are not applied to a model with control flow yet: its regions "
+                             "are compiled with their default schedules");
     auto tensor = [&](const std::string& name, const graph::TensorType& t, runtime::PlanTensor::Kind kind) {
         runtime::PlanTensor p;
         p.name = name;

@@ -91,6 +91,13 @@ struct FusedFunction {
     std::string strategy, strategyReason;
     /// True when a CompileOptions::configs entry chose the knobs.
     bool tuned = false;
+    /// In a model with control flow (CompiledModel::program): the subgraph
+    /// the function's nodes are in, as the path of (control-flow node id,
+    /// subgraph attribute) from the top, empty for the top level; `members`
+    /// are ids of that graph's nodes (ids repeat between a graph and its
+    /// subgraphs). Such a function is compiled in a region of its own, so
+    /// `group` is -1 and `args` empty: they index the region's plan.
+    std::vector<std::pair<int64_t, std::string>> region;
 };
 
 /// The default graph pipeline for `target`: alter-layout blocks the channels
@@ -139,8 +146,11 @@ struct CompiledModel {
     /// did not remove: the host executor that runs it (driver/ControlFlowProgram.h)
     /// with its compiled segments and subgraphs. Then `plan` holds only the
     /// model's inputs and outputs (no steps; an output's unknown dimensions
-    /// are -1), `functions` is empty, and the model runs in this process
-    /// only: runModel runs it, exportModel, packageOf and makeExecutor refuse it.
+    /// are -1), `functions` holds, with trace, the fused functions of every
+    /// region compiled with the model (ControlFlowProgram::functions: named
+    /// by their subgraph's path, "outer/body/fused_add"), and the model runs
+    /// in this process only: runModel runs it, exportModel, packageOf and
+    /// makeExecutor refuse it.
     std::shared_ptr<ControlFlowProgram> program;
     /// What the compile set aside and why (a tuned configuration that no
     /// longer fits its template: the function took its default schedule).

@@ -103,6 +103,38 @@ private slots:
             QCOMPARE(m.program->compiles(), compiled);
     }
 
+    void functionsOfEveryRegion() {
+        // The code view lists them: with the trace, a Loop body's and an If
+        // branch's fused functions, named by their subgraph's path, with the
+        // TE script and TIR the code view shows; without it none are kept.
+        const graph::Graph g = frontend::importOnnx(kModels + "loop_nested_if.onnx");
+        driver::CompileOptions o;
+        o.trace = true;
+        const driver::CompiledModel m = driver::compileGraph(g, o);
+        QVERIFY(m.program);
+        QStringList names;
+        const driver::FusedFunction *body = nullptr, *branch = nullptr;
+        for (const auto& f : m.functions) {
+            names << QString::fromStdString(f.name);
+            if (f.name.starts_with("outer/body/inner/then_branch/")) branch = &f;
+            else if (f.name.starts_with("outer/body/") && f.region.size() == 1) body = &f;
+            QVERIFY2(f.lowered.lowered.defined() && !f.script.empty() && f.group == -1, f.name.c_str());
+        }
+        QVERIFY2(body && branch, qPrintable(names.join(", ")));
+        QCOMPARE(names.removeDuplicates(), 0);
+        // Where they are: the Loop 'outer', then its body's If 'inner'.
+        QCOMPARE(branch->region.size(), size_t(2));
+        QCOMPARE(branch->region[0].second, std::string("body"));
+        QCOMPARE(branch->region[1].second, std::string("then_branch"));
+        const graph::Node* loop = m.graph.findNode(branch->region[0].first);
+        QVERIFY(loop && loop->op == "Loop" && loop->name == "outer");
+        const graph::Graph& bodyGraph = *loop->subgraphs[0].graph;
+        for (int64_t id : body->members) QVERIFY(bodyGraph.findNode(id));
+        QCOMPARE(branch->script.find("create_schedule") != std::string::npos, true);
+        // Compiled for running alone (the CLI's runs): nothing is kept.
+        QVERIFY(driver::compileGraph(g).functions.empty());
+    }
+
     void loopBodyIsCompiledOnce() {
         const driver::CompiledModel m = driver::compileModel(kModels + "loop_cond.onnx", {});
         QVERIFY(m.program);

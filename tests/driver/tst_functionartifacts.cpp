@@ -333,6 +333,35 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(CompileError, driver::withAssembly(gpu, cuda));
     }
 
+    void theAssemblyComesFromTheKeptModule() {
+        // The GEMM's module holds three functions: two outlined parallel bodies and the kernel.
+        std::string script = readFile(fs::path(TESSEL_SOURCE_DIR) / "resources/examples/gemm/07_parallel.te");
+        driver::ArtifactOptions o;
+        const auto once = driver::compileScriptArtifacts(script, "07.te", {}, o);
+        QVERIFY(!once.build.optimized); // made with its assembly: nothing kept
+        o.emitAssembly = false;
+        o.cache = std::make_shared<driver::ArtifactCache>(4);
+        const auto first = driver::compileScriptArtifacts(script, "07.te", {}, o);
+        QVERIFY(first.build.optimized);
+        // From the module in memory: the text one step makes, and the module let go.
+        const auto full = driver::withAssembly(first, o);
+        QCOMPARE(full.build.assembly, once.build.assembly);
+        QCOMPARE(full.build.assemblyLines.toTir, once.build.assemblyLines.toTir);
+        QVERIFY(!full.build.optimized);
+        // A second call on the same texts (the module taken): the printed IR read back, the same text.
+        const auto again = driver::withAssembly(first, o);
+        QCOMPARE(again.build.assembly, once.build.assembly);
+        // The cache keeps texts, never a module: a hit has none and still gets its assembly.
+        driver::ArtifactOptions cached = o;
+        cached.cache = std::make_shared<driver::ArtifactCache>(4);
+        const auto miss = driver::compileScriptArtifacts(script, "07.te", {}, cached);
+        QVERIFY(miss.build.optimized);
+        const auto hit = driver::compileScriptArtifacts("# again\n" + script, "07.te", {}, cached);
+        QCOMPARE(cached.cache->hits(), size_t(1));
+        QVERIFY(!hit.hasAssembly && !hit.build.optimized);
+        QCOMPARE(driver::withAssembly(hit, cached).build.assembly, once.build.assembly);
+    }
+
     void cacheSkipsCodegenForSeenTir() {
         std::string script =
             readFile(fs::path(TESSEL_SOURCE_DIR) / "resources/examples/gemm/06_write_cache.te");

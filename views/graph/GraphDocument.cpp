@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <map>
 
 namespace tessel::views {
 
@@ -80,6 +81,22 @@ GraphDocument::build(const GraphStageEntry& stage,
         const graph::FusionGroup* grp = plan->groupOfNode(id);
         return grp ? qs(grp->name) : QString();
     };
+    // A model with control flow has no fusion plan of its own: each region
+    // (the top level, every subgraph) was fused on its own, and its
+    // functions say which (FusedFunction::region), keyed like the clusters.
+    std::map<std::pair<QString, int64_t>, QString> regionFunction;
+    if (doc->model && doc->model->program)
+        for (const auto& f : doc->model->functions) {
+            QString key;
+            for (const auto& [holder, attr] : f.region)
+                key += (key.isEmpty() ? QString() : QStringLiteral("/")) + QStringLiteral("%%1/").arg(holder) + qs(attr);
+            for (int64_t id : f.members) regionFunction.emplace(std::pair(key, id), qs(f.name));
+        }
+    auto functionIn = [&](const QString& key, int64_t id) -> QString {
+        if (regionFunction.empty()) return key.isEmpty() ? functionOf(id) : QString();
+        auto it = regionFunction.find({key, id});
+        return it == regionFunction.end() ? QString() : it->second;
+    };
 
     auto& nodes = doc->nodes;
     nodes.reserve(g.inputs().size() + g.nodes().size() + g.outputs().size());
@@ -109,7 +126,7 @@ GraphDocument::build(const GraphStageEntry& stage,
         n.type = typeText(op);
         const graph::OpInfo* info = op.opaque() ? nullptr : graph::findOp(op.op);
         n.pattern = info ? info->pattern : graph::OpPattern::Opaque;
-        n.function = subgraph < 0 ? functionOf(op.id) : QString();
+        n.function = functionIn(subgraph < 0 ? QString() : doc->clusters[size_t(subgraph)].key, op.id);
         n.unsupported = qs(op.unsupported);
         n.subgraph = subgraph;
         if (subgraph < 0) doc->indexOfId_[n.id] = int(nodes.size());

@@ -3,6 +3,7 @@
 #include <QApplication>
 #include <QDockWidget>
 #include <QMainWindow>
+#include <QTabBar>
 #include <QTimer>
 
 #include <algorithm>
@@ -300,6 +301,23 @@ void WindowLayout::giveRoom(const QString& id, int attempt) {
     });
 }
 
+int WindowLayout::tabBarExtent(const QDockWidget* dock, Qt::Orientation o) const {
+    if (window_->tabifiedDockWidgets(const_cast<QDockWidget*>(dock)).isEmpty()) return 0;
+    // The group's tab bar: the window's own, along the dock's edge where the tabs are.
+    const QRect g = dock->geometry();
+    for (const QTabBar* bar : window_->findChildren<QTabBar*>(Qt::FindDirectChildrenOnly)) {
+        const QRect b = bar->geometry();
+        if (!bar->isVisible()) continue;
+        if (o == Qt::Vertical && b.left() < g.right() && g.left() < b.right() &&
+            (std::abs(b.top() - g.bottom() - 1) <= 4 || std::abs(g.top() - b.bottom() - 1) <= 4))
+            return b.height();
+        if (o == Qt::Horizontal && b.top() < g.bottom() && g.top() < b.bottom() &&
+            (std::abs(b.left() - g.right() - 1) <= 4 || std::abs(g.left() - b.right() - 1) <= 4))
+            return b.width();
+    }
+    return 0;
+}
+
 void WindowLayout::returnRoom(const QString& id) {
     if (room_.id != id || busy_ || !maximised_.isEmpty()) return;
     const Room room = room_;
@@ -460,6 +478,11 @@ int WindowLayout::resizeBeside(QDockWidget* dock, int size, Qt::Orientation o) {
         list << beside[i];
         sizes << std::max(1, size_);
     }
+    // resizeDocks sizes a tab group's item, tab bar included: a tabbed dock
+    // given its own height came out a tab bar shorter, and where the central
+    // view is hidden the bottom area took what the column lost (the messages
+    // grew 52 px and Properties kept four of its six rows).
+    for (int i = 0; i < list.size(); ++i) sizes[i] += tabBarExtent(list[i], o);
     window_->resizeDocks(list, sizes, o);
     return asked;
 }

@@ -102,6 +102,8 @@ private:
     /// while the dock grows and the key widget still lacks room.
     void giveRoom(const QString& id, int attempt);
     void returnRoom(const QString& id);
+    /// The extent along `o` of the tab bar of `dock`'s tab group (0: not tabbed).
+    int tabBarExtent(const QDockWidget* dock, Qt::Orientation o) const;
     /// A side dock chosen while the central view has nothing to show: hides
     /// the central view so the dock's area takes its room; true when it did.
     bool takeIdleCentral(QDockWidget* dock);
