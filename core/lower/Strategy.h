@@ -39,6 +39,12 @@ using StrategyCondition = std::function<bool(const OpContext&)>;
 using StrategySchedule =
     std::function<te::Schedule(const std::vector<te::Tensor>& outputs, const topi::ScheduleOptions&, te::ConfigSpace& cfg)>;
 
+/// The records whose computes and schedules are made for CPU vectors and
+/// caches (blocked layouts, packed constants); a GPU takes the general ones.
+inline const std::vector<TargetKind> kCpuKinds = {TargetKind::LLVM, TargetKind::C};
+/// The records made for NVIDIA GPUs (threads, shared memory).
+inline const std::vector<TargetKind> kGpuKinds = {TargetKind::CUDA, TargetKind::NVPTX};
+
 /// How one graph operator is computed.
 struct OpStrategy {
     std::string op;      ///< ONNX operator name

@@ -315,11 +315,6 @@ te::Schedule scheduleLaneReduceCuda(const std::vector<te::Tensor>& outputs, cons
 
 } // namespace
 
-/// The records whose computes and schedules are made for CPU vectors and
-/// caches (blocked layouts, packed constants); a GPU takes the general ones.
-const std::vector<TargetKind> kCpuKinds = {TargetKind::LLVM, TargetKind::C};
-const std::vector<TargetKind> kGpuKinds = {TargetKind::CUDA, TargetKind::NVPTX};
-
 void addNnStrategies(std::vector<OpStrategy>& s) {
     using topi::nn::PoolType;
     // Convolutions: the specialised records carry a condition and a priority;

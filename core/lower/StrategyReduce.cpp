@@ -3,6 +3,8 @@
 
 #include "topi/Elementwise.h"
 #include "topi/Reduce.h"
+#include "topi/RowReduceGpu.h"
+#include "topi/ScheduleGpu.h"
 
 namespace tessel::lower {
 
@@ -29,8 +31,10 @@ Tensor asOutput(const OpContext& ctx, const Tensor& t, int k, const std::string&
     return topi::cast(t, want, ctx.name() + suffix);
 }
 
-Tensors layerNorm(const OpContext& ctx) {
+/// `treeLanes` > 0: the GPU's reduction trees (LayerNormParams::treeLanes).
+Tensors layerNorm(const OpContext& ctx, int64_t treeLanes) {
     topi::nn::LayerNormParams p;
+    p.treeLanes = treeLanes;
     p.axis = ctx.attrs().getInt("axis", -1);
     p.epsilon = ctx.attrs().getFloat("epsilon", 1e-5);
     // stash_type: the precision of the statistics (float32 by default).
@@ -42,6 +46,27 @@ Tensors layerNorm(const OpContext& ctx) {
     if (ctx.numOutputs() > 1) out.push_back(asOutput(ctx, r.mean, 1, "_mean_out"));
     if (ctx.numOutputs() > 2) out.push_back(asOutput(ctx, r.invStdDev, 2, "_inv_std_out"));
     return out;
+}
+
+/// Attribute `axis` (default -1) names the innermost of two or more axes
+/// of a float input: rows a GPU block reduces with a tree.
+bool innermostRowsApply(const OpContext& ctx) {
+    const auto& t = ctx.inputType(0).logical();
+    const int64_t rank = t.rank(), axis = ctx.attrs().getInt("axis", -1);
+    return rank >= 2 && t.dtype.isFloat() && ctx.numOutputs() == 1 && (axis == -1 || axis == rank - 1);
+}
+
+te::Schedule scheduleRowReduceCuda(const std::vector<te::Tensor>& outputs, const topi::ScheduleOptions&,
+                                   te::ConfigSpace&) {
+    return topi::rowReduceGpuScheduleApplies(outputs) ? topi::scheduleRowReduceGpu(outputs)
+                                                      : topi::scheduleFusedGpu(outputs);
+}
+
+/// Softmax on a GPU: the row's max and sum as reduction trees. (LogSoftmax
+/// would take the same, once the GPU has a log: libdevice is not linked.)
+Tensors softmaxCuda(const OpContext& c) {
+    const int64_t lanes = topi::defineRowThreadsKnob(c.config(), c.inputType(0).logical().shape.back());
+    return {topi::nn::softmax(c.input(0), -1, c.name(), lanes)};
 }
 
 } // namespace
@@ -82,13 +107,37 @@ void addReduceStrategies(std::vector<OpStrategy>& s) {
                      return Tensors{topi::cumsum(c.input(0), c.constInts(1).at(0), c.attrs().getInt("exclusive", 0) != 0,
                                                  c.attrs().getInt("reverse", 0) != 0, c.name())};
                  }});
+    s.push_back({.op = "Softmax",
+                 .compute = "topi::nn::softmax",
+                 .apply = softmaxCuda,
+                 .name = "softmax_cuda",
+                 .priority = 10,
+                 .when = innermostRowsApply,
+                 .condition = "along the innermost axis, float (a block per row, max and sum as trees in shared "
+                              "memory)",
+                 .targets = kGpuKinds,
+                 .tunable = true,
+                 .schedule = scheduleRowReduceCuda});
     s.push_back({"Softmax", "topi::nn::softmax", [](const OpContext& c) {
                      return Tensors{topi::nn::softmax(c.input(0), c.attrs().getInt("axis", -1), c.name())};
                  }});
     s.push_back({"LogSoftmax", "topi::nn::logSoftmax", [](const OpContext& c) {
                      return Tensors{topi::nn::logSoftmax(c.input(0), c.attrs().getInt("axis", -1), c.name())};
                  }});
-    s.push_back({"LayerNormalization", "topi::nn::layerNorm", layerNorm});
+    s.push_back({.op = "LayerNormalization",
+                 .compute = "topi::nn::layerNorm",
+                 .apply = [](const OpContext& c) {
+                     return layerNorm(c, topi::defineRowThreadsKnob(c.config(), c.inputType(0).logical().shape.back()));
+                 },
+                 .name = "layer_norm_cuda",
+                 .priority = 10,
+                 .when = innermostRowsApply,
+                 .condition = "over the innermost axis alone, float, one output (a block per row, the sums as "
+                              "trees in shared memory)",
+                 .targets = kGpuKinds,
+                 .tunable = true,
+                 .schedule = scheduleRowReduceCuda});
+    s.push_back({"LayerNormalization", "topi::nn::layerNorm", [](const OpContext& c) { return layerNorm(c, 0); }});
     s.push_back({"InstanceNormalization", "topi::nn::instanceNorm", [](const OpContext& c) {
                      return Tensors{topi::nn::instanceNorm(c.input(0), c.input(1), c.input(2),
                                                            c.attrs().getFloat("epsilon", 1e-5), c.name())};

@@ -83,13 +83,13 @@ int64_t reduceLanes(int64_t extent) {
 /// reduceLanes(n), which must be > 0) and their reduction (`finalTag`): float
 /// addition and max in any order, as any vectorised reduction does. When
 /// `lanes` does not divide `n`, the last round skips the positions past it.
-Tensor reduceRow(const std::vector<int64_t>& outShape, int64_t n, Reducer reducer,
-                 const std::function<Expr(const std::vector<Expr>&, Expr)>& element, const std::string& name,
-                 int64_t lanes, const char* finalTag) {
-    if (lanes == 0) lanes = reduceLanes(n);
+/// The `lanes` partial results of reduceRow (kReduceLanes, outShape + [lanes]).
+Tensor rowPartials(const std::vector<int64_t>& outShape, int64_t n, Reducer reducer,
+                   const std::function<Expr(const std::vector<Expr>&, Expr)>& element, const std::string& name,
+                   int64_t lanes) {
     std::vector<int64_t> partialShape = outShape;
     partialShape.push_back(lanes);
-    Tensor partial = te::compute(
+    return te::compute(
         toExprs(partialShape),
         [&](const std::vector<Var>& i) {
             IterVar ro = te::reduceAxis(Range(intImm(0), intImm((n + lanes - 1) / lanes)), "ro");
@@ -98,6 +98,13 @@ Tensor reduceRow(const std::vector<int64_t>& outShape, int64_t n, Reducer reduce
             return reducer(element(outer, k), {ro}, n % lanes == 0 ? Expr() : Expr(k < intImm(n)));
         },
         name + "_lanes", tag::kReduceLanes);
+}
+
+Tensor reduceRow(const std::vector<int64_t>& outShape, int64_t n, Reducer reducer,
+                 const std::function<Expr(const std::vector<Expr>&, Expr)>& element, const std::string& name,
+                 int64_t lanes, const char* finalTag) {
+    if (lanes == 0) lanes = reduceLanes(n);
+    Tensor partial = rowPartials(outShape, n, reducer, element, name, lanes);
     return te::compute(
         toExprs(outShape),
         [&](const std::vector<Var>& i) {
@@ -119,6 +126,39 @@ Tensor reduceRowLanes(const std::vector<int64_t>& outShape, int64_t n, int64_t l
     if (lanes < 1 || n < 1) throw CompileError("a reduction in lanes needs a row and at least one lane");
     return reduceRow(outShape, n, op == ReduceOp::Sum ? Reducer(te::sum) : Reducer(te::max), element, name, lanes,
                      finalTag);
+}
+
+Tensor reduceRowTree(const std::vector<int64_t>& outShape, int64_t n, int64_t lanes, ReduceOp op,
+                     const std::function<Expr(const std::vector<Expr>&, Expr)>& element, const std::string& name) {
+    if (op != ReduceOp::Sum && op != ReduceOp::Max) throw CompileError("a reduction tree is a sum or a maximum");
+    if (lanes < 2 || (lanes & (lanes - 1)) != 0 || n < 1)
+        throw CompileError("a reduction tree needs a row and a power of two of at least 2 lanes");
+    const bool sum = op == ReduceOp::Sum;
+    Tensor level = rowPartials(outShape, n, sum ? Reducer(te::sum) : Reducer(te::max), element, name, lanes);
+    // Each level combines lane t with lane t + half of the one before; the
+    // last keeps one lane, so that a GPU schedule can give it to one thread.
+    for (int64_t half = lanes / 2; half >= 1; half /= 2) {
+        std::vector<int64_t> shape = outShape;
+        shape.push_back(half);
+        const Tensor prev = level;
+        level = te::compute(
+            toExprs(shape),
+            [&](const std::vector<Var>& i) {
+                std::vector<Expr> a = exprs(i), b = exprs(i);
+                b.back() = b.back() + intImm(half);
+                return sum ? prev(a) + prev(b) : tir::max(prev(a), prev(b));
+            },
+            name + "_tree" + std::to_string(half), tag::kReduceTree);
+    }
+    const Tensor root = level;
+    return te::compute(
+        toExprs(outShape),
+        [&](const std::vector<Var>& i) {
+            std::vector<Expr> at = exprs(i);
+            at.push_back(intImm(0));
+            return root(at);
+        },
+        name, tag::kInjective);
 }
 
 namespace {
@@ -291,9 +331,11 @@ namespace {
 
 /// Softmax or LogSoftmax over one axis: max, sum of exp(x - max), then the
 /// element-wise output.
-Tensor softmaxOf(const Tensor& x, int64_t axisIn, bool log, const std::string& name) {
+Tensor softmaxOf(const Tensor& x, int64_t axisIn, bool log, const std::string& name, int64_t treeLanes) {
     const auto shape = staticShape(x);
     const auto axis = static_cast<size_t>(normalizeAxis(axisIn, x.ndim()));
+    if (treeLanes > 0 && axis + 1 != shape.size())
+        throw CompileError("softmax: a reduction tree needs the innermost axis");
     std::vector<bool> reduced(shape.size(), false);
     reduced[axis] = true;
     auto dropAxis = [&](const std::vector<Var>& i) {
@@ -304,16 +346,22 @@ Tensor softmaxOf(const Tensor& x, int64_t axisIn, bool log, const std::string& n
     // Over the innermost axis (attention's rows): partial maxima and sums
     // that the schedule vectorises, instead of one serial chain per row.
     Tensor mx, sum;
-    if (axis + 1 == shape.size() && reduceLanes(shape[axis]) > 0) {
+    if (treeLanes > 0 || (axis + 1 == shape.size() && reduceLanes(shape[axis]) > 0)) {
         std::vector<int64_t> rowShape(shape.begin(), shape.end() - 1);
         auto at = [&](const std::vector<Expr>& outer, Expr k) {
             std::vector<Expr> idx = outer;
             idx.push_back(std::move(k));
             return x(idx);
         };
-        mx = reduceRow(rowShape, shape[axis], te::max, at, name + "_max");
-        sum = reduceRow(
-            rowShape, shape[axis], te::sum,
+        auto row = [&](ReduceOp op, const std::function<Expr(const std::vector<Expr>&, Expr)>& element,
+                       const std::string& stage) {
+            if (treeLanes > 0) return reduceRowTree(rowShape, shape[axis], treeLanes, op, element, stage);
+            return reduceRow(rowShape, shape[axis], op == ReduceOp::Max ? Reducer(te::max) : Reducer(te::sum),
+                             element, stage);
+        };
+        mx = row(ReduceOp::Max, at, name + "_max");
+        sum = row(
+            ReduceOp::Sum,
             [&](const std::vector<Expr>& outer, Expr k) { return tir::exp(at(outer, std::move(k)) - mx(outer)); },
             name + "_sum");
     } else {
@@ -348,7 +396,7 @@ struct Moments {
 };
 
 Moments moments(const Tensor& x, size_t first, double epsilon, DataType type,
-                const std::string& name) {
+                const std::string& name, int64_t treeLanes) {
     const auto shape = staticShape(x);
     std::vector<bool> reduced(shape.size(), false);
     int64_t n = 1;
@@ -360,8 +408,17 @@ Moments moments(const Tensor& x, size_t first, double epsilon, DataType type,
     for (size_t d = first; d < shape.size(); ++d)
         statShape[d] = 1;
     const Expr count = makeConst(type, double(n));
-    Tensor sum = reduceStage(
-        x, reduced, true, te::sum, [&](Expr v) { return as(type, v); }, name + "_sum");
+    // With a tree: both sums over the innermost axis (statShape ends in 1).
+    auto rowAt = [&](const std::vector<Expr>& outer, Expr k) {
+        std::vector<Expr> at(outer.begin(), outer.end() - 1);
+        at.push_back(std::move(k));
+        return as(type, x(at));
+    };
+    if (treeLanes > 0 && first + 1 != shape.size())
+        throw CompileError("layer norm: a reduction tree needs the innermost axis alone");
+    Tensor sum = treeLanes > 0 ? reduceRowTree(statShape, n, treeLanes, ReduceOp::Sum, rowAt, name + "_sum")
+                               : reduceStage(
+                                     x, reduced, true, te::sum, [&](Expr v) { return as(type, v); }, name + "_sum");
     Tensor mean = elemwise(
         statShape,
         [&](const std::vector<Var>& i) {
@@ -369,19 +426,30 @@ Moments moments(const Tensor& x, size_t first, double epsilon, DataType type,
         },
         name + "_mean");
     // Two passes (the squares of x - mean) rather than E[x^2] - E[x]^2, which cancels badly.
-    Tensor sq = te::compute(
-        toExprs(statShape),
-        [&](const std::vector<Var>& i) {
-            std::vector<IterVar> rv;
-            std::vector<Expr> at(i.begin(), i.end());
-            for (size_t d = first; d < shape.size(); ++d) {
-                rv.push_back(reduceVar(d, shape[d]));
-                at[d] = rv.back()->var;
-            }
-            Expr diff = as(type, x(at)) - mean(std::vector<Expr>(i.begin(), i.end()));
-            return te::sum(diff * diff, rv);
-        },
-        name + "_sqsum", tag::kReduce);
+    Tensor sq;
+    if (treeLanes > 0) {
+        sq = reduceRowTree(
+            statShape, n, treeLanes, ReduceOp::Sum,
+            [&](const std::vector<Expr>& outer, Expr k) {
+                Expr diff = rowAt(outer, std::move(k)) - mean(outer);
+                return diff * diff;
+            },
+            name + "_sqsum");
+    } else {
+        sq = te::compute(
+            toExprs(statShape),
+            [&](const std::vector<Var>& i) {
+                std::vector<IterVar> rv;
+                std::vector<Expr> at(i.begin(), i.end());
+                for (size_t d = first; d < shape.size(); ++d) {
+                    rv.push_back(reduceVar(d, shape[d]));
+                    at[d] = rv.back()->var;
+                }
+                Expr diff = as(type, x(at)) - mean(std::vector<Expr>(i.begin(), i.end()));
+                return te::sum(diff * diff, rv);
+            },
+            name + "_sqsum", tag::kReduce);
+    }
     Tensor inv = elemwise(
         statShape,
         [&](const std::vector<Var>& i) {
@@ -402,12 +470,12 @@ Expr statRead(const Tensor& t, const std::vector<Var>& i, size_t first) {
 
 } // namespace
 
-Tensor softmax(const Tensor& x, int64_t axis, const std::string& name) {
-    return softmaxOf(x, axis, false, name);
+Tensor softmax(const Tensor& x, int64_t axis, const std::string& name, int64_t treeLanes) {
+    return softmaxOf(x, axis, false, name, treeLanes);
 }
 
-Tensor logSoftmax(const Tensor& x, int64_t axis, const std::string& name) {
-    return softmaxOf(x, axis, true, name);
+Tensor logSoftmax(const Tensor& x, int64_t axis, const std::string& name, int64_t treeLanes) {
+    return softmaxOf(x, axis, true, name, treeLanes);
 }
 
 LayerNormResult layerNorm(const Tensor& x, const Tensor& scale, const Tensor& bias, const LayerNormParams& params,
@@ -415,7 +483,7 @@ LayerNormResult layerNorm(const Tensor& x, const Tensor& scale, const Tensor& bi
     const auto first = static_cast<size_t>(normalizeAxis(params.axis, x.ndim()));
     const DataType stash = params.stashType;
     if (!stash.isFloat()) throw CompileError("stash_type must be a floating-point type");
-    Moments m = moments(x, first, params.epsilon, stash, name);
+    Moments m = moments(x, first, params.epsilon, stash, name, params.treeLanes);
     const DataType t = x->dtype;
     Tensor out = elemwise(
         staticShape(x),
@@ -502,7 +570,7 @@ Tensor instanceNorm(const Tensor& x, const Tensor& scale, const Tensor& bias, do
                     const std::string& name) {
     if (x.ndim() < 3) throw CompileError("the input must have at least one spatial axis (N, C, D1, ...)");
     const DataType t = x->dtype;
-    Moments m = moments(x, 2, epsilon, t, name);
+    Moments m = moments(x, 2, epsilon, t, name, 0);
     return elemwise(
         staticShape(x),
         [&](const std::vector<Var>& i) {

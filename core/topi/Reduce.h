@@ -41,6 +41,17 @@ te::Tensor reduceRowLanes(const std::vector<int64_t>& outShape, int64_t n, int64
                           const std::function<te::Expr(const std::vector<te::Expr>&, te::Expr)>& element,
                           const std::string& name, const char* finalTag);
 
+/// A row reduction (Sum or Max) like reduceRowLanes, its `lanes` partials
+/// (a power of two, at least 2) then combined pairwise in log2(lanes) levels
+/// (tag reduce_tree: level by level, lane t with lane t + half, the last of
+/// one lane), and that lane as a tensor of outShape (tag injective). What a
+/// GPU block reduces a row with in shared memory, one level per barrier
+/// (topi/RowReduceGpu.h), where every thread summing all partials would
+/// repeat the work.
+te::Tensor reduceRowTree(const std::vector<int64_t>& outShape, int64_t n, int64_t lanes, ReduceOp op,
+                         const std::function<te::Expr(const std::vector<te::Expr>&, te::Expr)>& element,
+                         const std::string& name);
+
 /// Reduces `x` with `op` over `params.axes`. Integer means truncate.
 te::Tensor reduce(const te::Tensor& x, ReduceOp op, const ReduceParams& params = {},
                   const std::string& name = "reduce");
@@ -65,10 +76,14 @@ te::Tensor cumsum(const te::Tensor& x, int64_t axis, bool exclusive = false, boo
 
 namespace nn {
 
-/// exp(x - max) / sum(exp(x - max)) along `axis` (the max keeps exp from overflowing).
-te::Tensor softmax(const te::Tensor& x, int64_t axis = -1, const std::string& name = "softmax");
+/// exp(x - max) / sum(exp(x - max)) along `axis` (the max keeps exp from
+/// overflowing). `treeLanes` > 0 (a power of two; `axis` the innermost):
+/// the max and the sum as reduceRowTree()s of that many lanes, for a GPU.
+te::Tensor softmax(const te::Tensor& x, int64_t axis = -1, const std::string& name = "softmax",
+                   int64_t treeLanes = 0);
 /// log(softmax(x)) along `axis`, as x - max - log(sum(exp(x - max))).
-te::Tensor logSoftmax(const te::Tensor& x, int64_t axis = -1, const std::string& name = "log_softmax");
+te::Tensor logSoftmax(const te::Tensor& x, int64_t axis = -1, const std::string& name = "log_softmax",
+                      int64_t treeLanes = 0);
 
 struct LayerNormParams {
     /// The first normalised axis: statistics are over it and every later axis.
@@ -76,6 +91,9 @@ struct LayerNormParams {
     double epsilon = 1e-5;
     /// The precision of the statistics (a floating-point type).
     DataType stashType = DataType::float32();
+    /// > 0 (a power of two; `axis` the innermost): the sums as
+    /// reduceRowTree()s of that many lanes, for a GPU.
+    int64_t treeLanes = 0;
 };
 
 /// The output of layerNorm() and its statistics (in stashType, the

@@ -19,6 +19,9 @@ inline constexpr const char* kReduce = "reduce";
 /// over the partials (the rfactor of a row reduction); a kReduce stage of
 /// extent `lanes` finishes it.
 inline constexpr const char* kReduceLanes = "reduce_lanes";
+/// One level of a reduction tree over the partials of a kReduceLanes stage:
+/// lane t of the level before combined with lane t + half (topi::reduceRowTree).
+inline constexpr const char* kReduceTree = "reduce_tree";
 inline constexpr const char* kConv2d = "conv2d"; ///< NCHW direct convolution
 inline constexpr const char* kConv2dNCHWc = "conv2d_nchwc";
 inline constexpr const char* kDepthwise = "depthwise_conv2d";

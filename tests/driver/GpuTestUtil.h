@@ -134,4 +134,17 @@ inline KernelUsage assembleKernel(const QString& assembler, const tessel::driver
     return usage.first();
 }
 
+/// Empty when the one kernel of `f` assembles with at most `maxRegisters`
+/// registers and no spills; else what went wrong, naming `what`.
+inline QString spillFreeKernel(const QString& assembler, const tessel::driver::LoweredFunction& f, const QString& dir,
+                               const QString& what, int maxRegisters) {
+    QString error;
+    const KernelUsage usage = assembleKernel(assembler, f, dir, what, &error);
+    if (!error.isEmpty()) return what + ": " + error;
+    if (usage.registers <= 0 || usage.registers > maxRegisters)
+        return QString("%1: %2 registers, at most %3 expected").arg(what).arg(usage.registers).arg(maxRegisters);
+    if (usage.spillBytes != 0) return QString("%1: %2 bytes spilled").arg(what).arg(usage.spillBytes);
+    return {};
+}
+
 } // namespace gputest
