@@ -114,6 +114,17 @@ int64_t offset(const Shape& shape, const Shape& idx) {
 // Plain-loop references (NCHW, 2-d spatial) written from the ONNX operator
 // definitions, independent of the computes' formulations.
 
+/// The blocked convolution's schedule of the stages `ops` (output `out`).
+te::Schedule scheduleBlockedConv(const std::vector<te::Operation>& ops, const te::Tensor& out,
+                                 const topi::ScheduleOptions& options, te::ConfigSpace& cfg) {
+    te::Schedule s = te::createSchedule(ops);
+    te::Tensor conv;
+    for (te::Stage st : s.stages())
+        if (st.op()->tag == topi::tag::kConv2dNCHWc) conv = st.op().output(0);
+    topi::scheduleConv2dNCHWc(s, conv, out, options, cfg);
+    return s;
+}
+
 struct Geometry {
     Shape strides{1, 1}, dilations{1, 1}, padBegin{0, 0};
 };
@@ -1057,11 +1068,7 @@ private slots:
                 topi::nn::ConvParams p{.strides = {1, 1}, .padding = {1, 1, 1, 1}};
                 te::Tensor out = topi::nn::conv2dNCHWc(args[0], args[1], p, args[2], "conv", nullptr, &cfg, layouts);
                 runTensors(r, args, {xb, w, b}, {out}, [&](const std::vector<te::Operation>& ops) {
-                    te::Schedule s = te::createSchedule(ops);
-                    te::Tensor conv;
-                    for (te::Stage st : s.stages())
-                        if (st.op()->tag == topi::tag::kConv2dNCHWc) conv = st.op().output(0);
-                    topi::scheduleConv2dNCHWc(s, conv, out, options, cfg);
+                    te::Schedule s = scheduleBlockedConv(ops, out, options, cfg);
                     cfg.checkConfigUsed();
                     if (knobs) *knobs = cfg.knobs();
                     return s;
@@ -1120,11 +1127,7 @@ private slots:
             te::ConfigSpace cfg(config);
             topi::nn::ConvParams p{.padding = {1, 1, 1, 1}};
             te::Tensor out = topi::nn::conv2dNCHWc(x, w, p, {}, "conv", nullptr, &cfg, layouts);
-            te::Schedule s = te::createSchedule({out->op});
-            te::Tensor conv;
-            for (te::Stage st : s.stages())
-                if (st.op()->tag == topi::tag::kConv2dNCHWc) conv = st.op().output(0);
-            topi::scheduleConv2dNCHWc(s, conv, out, options, cfg);
+            te::Schedule s = scheduleBlockedConv({out->op}, out, options, cfg);
             if (knobs) *knobs = cfg.knobs();
             std::vector<te::Tensor> args;
             for (const auto& op : te::postOrderOps({out->op}))
@@ -1205,11 +1208,7 @@ private slots:
                 te::ConfigSpace cfg(config);
                 te::Tensor out = topi::nn::conv2dNCHWc(args[0], args[1], {}, {}, "conv", nullptr, &cfg, layouts);
                 runTensors(r, args, {xb, w}, {out}, [&](const std::vector<te::Operation>& ops) {
-                    te::Schedule s = te::createSchedule(ops);
-                    te::Tensor conv;
-                    for (te::Stage st : s.stages())
-                        if (st.op()->tag == topi::tag::kConv2dNCHWc) conv = st.op().output(0);
-                    topi::scheduleConv2dNCHWc(s, conv, out, options, cfg);
+                    te::Schedule s = scheduleBlockedConv(ops, out, options, cfg);
                     cfg.checkConfigUsed();
                     for (const auto& k : cfg.knobs())
                         if (k.name == "task_order" && order) *order = k.value().asString();
