@@ -15,9 +15,11 @@
 // kernels are the task's default configuration and the best configuration
 // of --records for this machine (apply-best: driver::bestConfigsFor; the
 // default where there is none), both built with task->instantiate() and run
-// in this process on seeded random inputs. They take NCHW data and return
-// NCHW, packing into NCHW[x]c and unpacking inside the function (their
-// weights come packed). oneDNN runs the same convolution with bias and the
+// in this process on seeded random inputs. They take and return the layout
+// the model gives them: since alter-layout, the channel blocks NCHW[x]c
+// (their weights come packed), so "oneDNN blocked" is the like-for-like
+// column (from the model's first layer on, plain NCHW in and blocks out,
+// the function packs its input itself). oneDNN runs the same convolution with bias and the
 // same epilogue as post-ops (sum for the residual, eltwise ReLU), in the
 // layouts it picks, timed twice: on its blocked tensors alone, and with the
 // reorders of the source (and residual) from NCHW and of the result to NCHW,
@@ -192,7 +194,12 @@ ConvShape shapeOf(const driver::CompiledModel& model, const std::string& fn, std
         why = "its anchor is not a Conv";
         return s;
     }
-    const auto& x = conv->inputs[0].type().shape;
+    // The data may be stored in channel blocks ([N, C/b, H, W, b], after alter-layout).
+    auto x = conv->inputs[0].type().shape;
+    if (x.size() == 5) {
+        x[1] *= x[4];
+        x.pop_back();
+    }
     const auto& w = conv->inputs[1].type().shape;
     if (x.size() != 4 || w.size() != 4 || x[0] != 1) {
         why = "not a batch-1 2-d convolution";

@@ -190,6 +190,24 @@ int64_t extentOf(const IterVar& iv) { return extentOr(iv, 1); }
 
 } // namespace
 
+double registerBlockCycles(int64_t ocb, int64_t oh, int64_t ow, const std::vector<int64_t>& block) {
+    const int64_t cb = block[0], rows = block[1], cols = block[2];
+    // One reduction step of a block of `pixels`: its multiply-adds on two FMA
+    // pipes, its loads (a weight vector per channel block, a broadcast per
+    // pixel) at two per cycle, and no faster than one FMA latency with slack
+    // (4 + 1.5 cycles: the accumulators' dependency chains; measured on Zen 3,
+    // [2, 1, 4]'s 8 accumulators run 1.2x slower than [2, 1, 6]'s 12).
+    auto step = [cb](int64_t pixels) {
+        if (pixels == 0) return 0.0;
+        return std::max({double(cb * pixels) / 2.0, 5.5, double(cb + pixels) / 2.0});
+    };
+    // Full blocks and the partial ones that loop partitioning peels off.
+    const int64_t fullRows = oh / rows, restRows = oh % rows, fullCols = ow / cols, restCols = ow % cols;
+    const double cycles = double(fullRows) * (double(fullCols) * step(rows * cols) + step(rows * restCols)) +
+                          (restRows ? double(fullCols) * step(restRows * cols) + step(restRows * restCols) : 0.0);
+    return cycles * double(ocb / cb) / double(ocb * oh * ow);
+}
+
 RegisterBlocks registerBlocks(int64_t ocb, int64_t oh, int64_t ow, int registers) {
     RegisterBlocks r;
     auto divisors = [](int64_t n, int64_t limit) {
@@ -198,46 +216,74 @@ RegisterBlocks registerBlocks(int64_t ocb, int64_t oh, int64_t ow, int registers
             if (n % k == 0) d.push_back(k);
         return d;
     };
-    // Blocks whose rows divide the plane, by the most multiply-adds per load
+    // The default: the fewest modelled cycles per output vector
+    // (registerBlockCycles); among equals, one that tiles the row exactly,
+    // then the most multiply-adds per load
     // (capped where two loads per cycle feed two FMA pipes), then the most
-    // accumulators (FMA latency), then fewer rows (one input stream).
-    double bestScore = -1;
+    // accumulators, then fewer rows (one input stream). Only blocks whose
+    // rows divide the plane are defaults: partial row blocks measured slower
+    // than the model says (Zen 3, ResNet-18's 7 x 7 and 56 x 56 layers).
+    double bestCycles = 0, bestScore = -1;
     int64_t bestAcc = -1, bestRows = 0;
+    bool haveDefault = false, bestTiles = false;
     auto offer = [&](int64_t cb, int64_t rows, int64_t cols) {
         const int64_t pixels = rows * cols;
         // Accumulators, one weight vector per channel block and the
         // broadcast input value.
         if (cb * pixels + cb + 1 > registers) return;
+        for (const auto& c : r.choices)
+            if (c == std::vector<int64_t>{cb, rows, cols}) return;
         r.choices.push_back({cb, rows, cols});
         if (oh % rows != 0) return; // offered to the tuner, never the default
+        const double cycles = registerBlockCycles(ocb, oh, ow, r.choices.back());
         const double score = std::min(2.0, double(cb * pixels) / double(cb + pixels));
         const int64_t acc = cb * pixels;
-        if (score > bestScore + 1e-9 ||
-            (score > bestScore - 1e-9 && (acc > bestAcc || (acc == bestAcc && rows < bestRows)))) {
+        const bool tiles = ow % cols == 0;
+        const bool better =
+            !haveDefault || cycles < bestCycles - 1e-9 ||
+            (cycles < bestCycles + 1e-9 &&
+             (tiles > bestTiles ||
+              (tiles == bestTiles &&
+               (score > bestScore + 1e-9 ||
+                (score > bestScore - 1e-9 && (acc > bestAcc || (acc == bestAcc && rows < bestRows)))))));
+        if (better) {
+            haveDefault = true;
+            bestTiles = tiles;
+            bestCycles = cycles;
             bestScore = score;
             bestAcc = acc;
             bestRows = rows;
             r.defaultIndex = r.choices.size() - 1;
         }
     };
+    // Blocks that tile the plane exactly come first (their indices are
+    // those of records tuned before the others were offered).
     for (int64_t cb : divisors(ocb, 4))
         for (int64_t rows : divisors(oh, 8))
             for (int64_t cols : divisors(ow, 32))
                 offer(cb, rows, cols);
-    if (bestAcc >= kMinAccumulators) return r;
-    // Too few accumulators to hide the FMA latency: a 7 x 7 plane with 16
-    // registers allows 1 x 7 pixels of one channel block. Rows that do not
-    // divide the plane are offered to the tuner too (loop partitioning peels
-    // the partial last block), but the default stays: [1, 2, 7] measured
-    // 1.2x faster than [1, 1, 7] in the template (weights packed in the
-    // kernel) and 1.15x slower in ResNet-18's layer4 (weights packed at
-    // compile time), on Zen 3.
+    if (bestAcc < kMinAccumulators) {
+        // Too few accumulators to hide the FMA latency: a 7 x 7 plane with 16
+        // registers allows 1 x 7 pixels of one channel block. Rows that do
+        // not divide the plane are offered to the tuner too (loop
+        // partitioning peels the partial last block), but the default stays:
+        // [1, 2, 7] measured 1.2x faster than [1, 1, 7] in the template
+        // (weights packed in the kernel) and 1.15x slower in ResNet-18's
+        // layer4 (weights packed at compile time), on Zen 3.
+        for (int64_t cb : divisors(ocb, 4))
+            for (int64_t rows = 2; rows <= std::min<int64_t>(oh, 8); ++rows) {
+                if (oh % rows == 0) continue;
+                for (int64_t cols : divisors(ow, 32))
+                    offer(cb, rows, cols);
+            }
+    }
+    // Rows of columns that do not divide the plane's width, with the partial
+    // last block peeled: the planes of 7 x 2^k pixels have no divisor between
+    // 4 and 7, so 16 registers left them 8 accumulators ([2, 1, 4]) where
+    // [2, 1, 6] holds 12. Only blocks with enough accumulators are worth it.
     for (int64_t cb : divisors(ocb, 4))
-        for (int64_t rows = 2; rows <= std::min<int64_t>(oh, 8); ++rows) {
-            if (oh % rows == 0) continue;
-            for (int64_t cols : divisors(ow, 32))
-                offer(cb, rows, cols);
-        }
+        for (int64_t cols = 2; cols <= std::min<int64_t>(ow, 32); ++cols)
+            if (ow % cols != 0 && cb * cols >= kMinAccumulators) offer(cb, 1, cols);
     return r;
 }
 

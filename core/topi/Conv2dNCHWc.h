@@ -92,13 +92,6 @@ te::Tensor conv2dNCHWc(const te::Tensor& data, const te::Tensor& weight, const C
 void scheduleConv2dNCHWc(te::Schedule& s, const te::Tensor& conv, const te::Tensor& out,
                          const ScheduleOptions& options, te::ConfigSpace& cfg);
 
-/// The register blocks [tile_ocb, tile_oh, tile_ow] of a blocked output of
-/// `ocb` channel blocks and `oh` x `ow` pixels that fit `registers` vector
-/// registers (accumulators and one weight vector per channel block), and the
-/// index of the default: the most multiply-adds per load (capped where the
-/// loads no longer limit), then the most accumulators. The default's rows
-/// divide the plane; when that leaves fewer than 8 accumulators (7 x 7 planes
-/// with 16 registers) row counts that do not divide it are offered too.
 /// The default task order of a blocked output. With channel blocks outermost
 /// the weights of a group of channel blocks stay cached over every row while
 /// the input (`dataBytes`) is read once per group (`channelPasses` times);
@@ -114,10 +107,28 @@ void scheduleConv2dNCHWc(te::Schedule& s, const te::Tensor& conv, const te::Tens
 std::string defaultTaskOrder(int64_t dataBytes, int64_t weightBytes, int64_t channelPasses, int64_t rowPasses,
                              int64_t cacheBytes);
 
+/// The register blocks [tile_ocb, tile_oh, tile_ow] of a blocked output of
+/// `ocb` channel blocks and `oh` x `ow` pixels that fit `registers` vector
+/// registers (accumulators and one weight vector per channel block), and the
+/// index of the default: the fewest modelled cycles (registerBlockCycles),
+/// then the most multiply-adds per load (capped where the loads no longer
+/// limit), then the most accumulators. The default's rows divide the plane;
+/// when that leaves fewer than 8 accumulators (7 x 7 planes with 16
+/// registers) row counts that do not divide it are offered too, and single
+/// rows of a width that does not divide the row (the last block peeled) are
+/// offered after the blocks that tile the plane.
 struct RegisterBlocks {
     std::vector<std::vector<int64_t>> choices;
     size_t defaultIndex = 0;
 };
 RegisterBlocks registerBlocks(int64_t ocb, int64_t oh, int64_t ow, int registers);
+
+/// The modelled cycles per output vector of register block `block`
+/// ([tile_ocb, tile_oh, tile_ow]) over a blocked output of `ocb` channel
+/// blocks and `oh` x `ow` pixels: each reduction step of a block costs the
+/// most of its multiply-adds on two FMA pipes, its loads at two per cycle
+/// and the FMA latency its accumulators must hide; partial blocks at the
+/// plane's edges cost a step of their own size.
+double registerBlockCycles(int64_t ocb, int64_t oh, int64_t ow, const std::vector<int64_t>& block);
 
 } // namespace tessel::topi

@@ -1086,17 +1086,57 @@ private slots:
             if (k.name == "reg_block") block = &k;
         QVERIFY(block);
         QCOMPARE(block->value().ints(), byDefault);
-        std::vector<int64_t> partial; // choices whose last row block is partial
+        std::vector<int64_t> partial;     // choices whose last row block is partial
+        std::vector<int64_t> partialCols; // single rows whose last block of columns is partial
         for (int64_t i = 0; i < block->size(); ++i) {
             const auto c = block->choices.at(size_t(i)).ints();
             QVERIFY(c[0] * c[1] * c[2] + c[0] + 1 <= registers);
             if (7 % c[1] != 0) partial.push_back(i);
+            if (7 % c[2] != 0) {
+                QCOMPARE(c[1], int64_t(1));
+                partialCols.push_back(i);
+            }
         }
         QCOMPARE(partial.empty(), registers != 16);
-        if (!partial.empty()) { // the first and the last (each takes a second to build)
-            CHECK_CLOSE(run({{"reg_block", partial.front()}}, nullptr), want);
-            CHECK_CLOSE(run({{"reg_block", partial.back()}}, nullptr), want);
-        }
+        QVERIFY(!partialCols.empty());
+        // The first and the last of each kind (each takes a second to build).
+        for (const auto* kind : {&partial, &partialCols})
+            if (!kind->empty()) {
+                CHECK_CLOSE(run({{"reg_block", kind->front()}}, nullptr), want);
+                CHECK_CLOSE(run({{"reg_block", kind->back()}}, nullptr), want);
+            }
+    }
+
+    // The default register block is the one the cycle model
+    // (topi::registerBlockCycles) prefers: under AVX2's 16 registers
+    // ResNet-18's planes of 7 x 2^k pixels get 12 accumulators along a row
+    // ([2, 1, 6], its last block peeled) where only 8 tile the row exactly,
+    // 14 on a 14-pixel row; a 7 x 7 plane keeps its exact [1, 1, 7]; with
+    // AVX-512's 32 registers the defaults tile the row exactly.
+    void registerBlockDefaults_data() {
+        QTest::addColumn<int>("registers");
+        QTest::addColumn<int>("ocb");
+        QTest::addColumn<int>("plane");
+        QTest::addColumn<Shape>("byDefault");
+        QTest::newRow("avx2 56x56") << 16 << 8 << 56 << Shape{2, 1, 6};
+        QTest::newRow("avx2 28x28") << 16 << 16 << 28 << Shape{2, 1, 6};
+        QTest::newRow("avx2 14x14") << 16 << 32 << 14 << Shape{1, 1, 14};
+        QTest::newRow("avx2 7x7") << 16 << 64 << 7 << Shape{1, 1, 7};
+        QTest::newRow("avx512 56x56") << 32 << 4 << 56 << Shape{4, 1, 4};
+        QTest::newRow("avx512 7x7") << 32 << 32 << 7 << Shape{2, 1, 7};
+    }
+    void registerBlockDefaults() {
+        QFETCH(int, registers);
+        QFETCH(int, ocb);
+        QFETCH(int, plane);
+        QFETCH(Shape, byDefault);
+        const topi::RegisterBlocks blocks = topi::registerBlocks(ocb, plane, plane, registers);
+        QCOMPARE(blocks.choices.at(blocks.defaultIndex), byDefault);
+        // The model: a block that tiles the row beats one with fewer
+        // accumulators, and a peeled block pays for its partial last step.
+        QVERIFY(topi::registerBlockCycles(8, 56, 56, {2, 1, 6}) < topi::registerBlockCycles(8, 56, 56, {2, 1, 4}));
+        QVERIFY(topi::registerBlockCycles(8, 56, 56, {2, 1, 6}) > topi::registerBlockCycles(8, 56, 56, {2, 1, 7}));
+        QCOMPARE(topi::registerBlockCycles(8, 56, 56, {2, 1, 8}), 0.5); // 16 multiply-adds on two pipes: the peak
     }
 
     // Every register block the convolution offers fits the register file
