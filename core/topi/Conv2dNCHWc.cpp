@@ -217,12 +217,10 @@ RegisterBlocks registerBlocks(int64_t ocb, int64_t oh, int64_t ow, int registers
         return d;
     };
     // The default: the fewest modelled cycles per output vector
-    // (registerBlockCycles); among equals, one that tiles the row exactly,
-    // then the most multiply-adds per load
-    // (capped where two loads per cycle feed two FMA pipes), then the most
-    // accumulators, then fewer rows (one input stream). Only blocks whose
-    // rows divide the plane are defaults: partial row blocks measured slower
-    // than the model says (Zen 3, ResNet-18's 7 x 7 and 56 x 56 layers).
+    // (registerBlockCycles); among equals, one that tiles the plane exactly,
+    // then the most multiply-adds per load (capped where two loads per cycle
+    // feed two FMA pipes), then the most accumulators, then fewer rows (one
+    // input stream).
     double bestCycles = 0, bestScore = -1;
     int64_t bestAcc = -1, bestRows = 0;
     bool haveDefault = false, bestTiles = false;
@@ -234,11 +232,10 @@ RegisterBlocks registerBlocks(int64_t ocb, int64_t oh, int64_t ow, int registers
         for (const auto& c : r.choices)
             if (c == std::vector<int64_t>{cb, rows, cols}) return;
         r.choices.push_back({cb, rows, cols});
-        if (oh % rows != 0) return; // offered to the tuner, never the default
         const double cycles = registerBlockCycles(ocb, oh, ow, r.choices.back());
         const double score = std::min(2.0, double(cb * pixels) / double(cb + pixels));
         const int64_t acc = cb * pixels;
-        const bool tiles = ow % cols == 0;
+        const bool tiles = ow % cols == 0 && oh % rows == 0;
         const bool better =
             !haveDefault || cycles < bestCycles - 1e-9 ||
             (cycles < bestCycles + 1e-9 &&
@@ -265,11 +262,10 @@ RegisterBlocks registerBlocks(int64_t ocb, int64_t oh, int64_t ow, int registers
     if (bestAcc < kMinAccumulators) {
         // Too few accumulators to hide the FMA latency: a 7 x 7 plane with 16
         // registers allows 1 x 7 pixels of one channel block. Rows that do
-        // not divide the plane are offered to the tuner too (loop
-        // partitioning peels the partial last block), but the default stays:
-        // [1, 2, 7] measured 1.2x faster than [1, 1, 7] in the template
-        // (weights packed in the kernel) and 1.15x slower in ResNet-18's
-        // layer4 (weights packed at compile time), on Zen 3.
+        // not divide the plane are offered too (the schedule keeps row
+        // blocks a serial loop, where loop partitioning peels the partial
+        // last one): [1, 2, 7]'s 14 accumulators ran ResNet-18's 7 x 7
+        // layers 1.2-1.25x faster than [1, 1, 7] on Zen 3.
         for (int64_t cb : divisors(ocb, 4))
             for (int64_t rows = 2; rows <= std::min<int64_t>(oh, 8); ++rows) {
                 if (oh % rows == 0) continue;
@@ -342,7 +338,14 @@ void scheduleBlockedOutput(te::Schedule& s, const te::Tensor& conv, const te::Te
     auto [oho, ohi] = o.split(ax[2], intImm(block[1]));
     auto [owo, owi] = o.split(ax[3], intImm(block[2]));
     IterVar task;
-    if (rowsFirst) {
+    if (extentOf(ax[2]) % block[1] != 0) {
+        // A partial last row block: the row blocks stay a serial loop inside
+        // the task, where loop partitioning peels the partial one. (Fused
+        // into the parallel task, the row guard cannot be split off and
+        // stays a branch around every multiply-add of the block.)
+        o.reorder({ax[0], cbo, oho, owo, cbi, ohi, owi, ax[4]});
+        task = o.fuse(ax[0], cbo);
+    } else if (rowsFirst) {
         o.reorder({ax[0], oho, cbo, owo, cbi, ohi, owi, ax[4]});
         task = o.fuse(o.fuse(ax[0], oho), cbo);
     } else {
