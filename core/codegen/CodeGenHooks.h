@@ -115,6 +115,16 @@ public:
     /// `mathFunction` or an LLVM intrinsic: where the math library has no
     /// vector form, the inline one vectorises.
     virtual bool inlineMath(std::string_view base, DataType elem) const = 0;
+
+    /// `base` ("exp", "log") of `x` (a scalar or vector of `elem`) from the
+    /// target's own approximate instructions, asked before everything above;
+    /// null where the target has none for it. The NVPTX hooks answer float32
+    /// exp and log with PTX's ex2.approx and lg2.approx (CUDA's __expf and
+    /// __logf), which need no libdevice.
+    virtual llvm::Value* emitApproxMath(CodeGenLLVM& cg, std::string_view base, DataType elem, llvm::Value* x) {
+        (void)cg, (void)base, (void)elem, (void)x;
+        return nullptr;
+    }
 };
 
 /// What the CPU hooks need to know about the target.

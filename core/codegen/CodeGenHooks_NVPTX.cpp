@@ -1,6 +1,7 @@
 // The NVPTX target's hooks: each TIR function is one CUDA kernel. Loops bound
 // to blockIdx/threadIdx become reads of the PTX special registers, "shared"
-// buffers module globals in address space 3, barriers `bar.sync 0`. The host
+// buffers module globals in address space 3, barriers `bar.sync 0`, float
+// exp and log PTX's approximate ex2/lg2 instructions. The host
 // side (launch sizes) comes from tir/passes/SplitHostDevice.h, not from here.
 #include "codegen/CodeGenHooks.h"
 
@@ -178,8 +179,39 @@ public:
              " yet (libdevice is not linked)");
     }
 
+    /// Sigmoid, tanh and erf keep the inline polynomials (which call exp
+    /// inline); exp itself comes from emitApproxMath below.
     bool inlineMath(std::string_view base, DataType elem) const override {
         return elem.isFloat() && elem.bits() == 32 && (base == "exp" || base == "erf" || base == "tanh");
+    }
+
+    /// float32 exp and log as CUDA's __expf and __logf: e^x = 2^(x log2 e)
+    /// by `ex2.approx.f32`, ln x = log2(x) ln 2 by `lg2.approx.f32` (the
+    /// multiprocessor's special-function unit; subnormals kept, no .ftz).
+    /// The CUDA Programming Guide bounds __expf by 2 + floor(|1.173 x|) ulp
+    /// (the rounding of x log2 e grows with |x|) and __logf by an absolute
+    /// error of 2^-21.41 on [0.5, 2], 3 ulp elsewhere. Special values follow
+    /// the instructions: exp(-inf) = 0, exp(+inf) = +inf, log(0) = -inf,
+    /// log(x < 0) = NaN, NaN in NaN out. A vector is done lane by lane.
+    llvm::Value* emitApproxMath(CodeGenLLVM& cg, std::string_view base, DataType elem, llvm::Value* x) override {
+        if (!elem.isFloat() || elem.bits() != 32 || (base != "exp" && base != "log")) return nullptr;
+        auto& b = cg.builder();
+        const bool exp = base == "exp";
+        auto scalar = [&](llvm::Value* v) -> llvm::Value* {
+            llvm::Type* f = v->getType();
+            if (exp) {
+                llvm::Value* t = b.CreateFMul(v, llvm::ConstantFP::get(f, 1.4426950408889634)); // log2(e)
+                return b.CreateIntrinsic(llvm::Intrinsic::nvvm_ex2_approx_f, {}, {t});
+            }
+            llvm::Value* l = b.CreateIntrinsic(llvm::Intrinsic::nvvm_lg2_approx_f, {}, {v});
+            return b.CreateFMul(l, llvm::ConstantFP::get(f, 0.6931471805599453)); // ln(2)
+        };
+        auto* vt = llvm::dyn_cast<llvm::FixedVectorType>(x->getType());
+        if (!vt) return scalar(x);
+        llvm::Value* out = llvm::PoisonValue::get(vt);
+        for (unsigned i = 0; i < vt->getNumElements(); ++i)
+            out = b.CreateInsertElement(out, scalar(b.CreateExtractElement(x, b.getInt32(i))), b.getInt32(i));
+        return out;
     }
 
     bool hasLLVMMath(std::string_view base, DataType) const override {

@@ -1,7 +1,8 @@
-// TIR intrinsics: math as LLVM intrinsics where LLVM has them (it vectorises
-// and constant-folds those), inline polynomials where the hooks ask for them
-// (float exp and erf on the CPU), the hooks' math library for the rest (tanh,
-// erf), prefetch, `likely`, and calls to extern functions.
+// TIR intrinsics: the target's approximate instructions where the hooks have
+// them (float exp and log on NVPTX), math as LLVM intrinsics where LLVM has
+// them (it vectorises and constant-folds those), inline polynomials where the
+// hooks ask for them (float exp and erf on the CPU), the hooks' math library
+// for the rest (tanh, erf), prefetch, `likely`, and calls to extern functions.
 #include "codegen/CodeGenLLVM_Internal.h"
 
 #include <llvm/IR/Constants.h>
@@ -116,6 +117,10 @@ llvm::Value* CodeGenLLVM::emitMath(const CallNode* op) {
     for (auto& a : op->args)
         args.push_back(emitExpr(a));
     const DataType elem = t.element();
+    if ((op->op == Intrinsic::Exp || op->op == Intrinsic::Log) && t.isFloat()) {
+        need(1);
+        if (llvm::Value* v = hooks_->emitApproxMath(*this, intrinsicName(op->op), elem, args[0])) return v;
+    }
     if (op->op == Intrinsic::Exp && hooks_->inlineMath("exp", elem)) {
         need(1);
         return emitInlineExp(args[0]);

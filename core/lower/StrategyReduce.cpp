@@ -62,11 +62,17 @@ te::Schedule scheduleRowReduceCuda(const std::vector<te::Tensor>& outputs, const
                                                       : topi::scheduleFusedGpu(outputs);
 }
 
-/// Softmax on a GPU: the row's max and sum as reduction trees. (LogSoftmax
-/// would take the same, once the GPU has a log: libdevice is not linked.)
+/// Softmax on a GPU: the row's max and sum as reduction trees.
 Tensors softmaxCuda(const OpContext& c) {
     const int64_t lanes = topi::defineRowThreadsKnob(c.config(), c.inputType(0).logical().shape.back());
     return {topi::nn::softmax(c.input(0), -1, c.name(), lanes)};
+}
+
+/// LogSoftmax on a GPU: the same trees, then x - max - log(sum) (the NVPTX
+/// codegen's log and exp are the approximate PTX instructions).
+Tensors logSoftmaxCuda(const OpContext& c) {
+    const int64_t lanes = topi::defineRowThreadsKnob(c.config(), c.inputType(0).logical().shape.back());
+    return {topi::nn::logSoftmax(c.input(0), -1, c.name(), lanes)};
 }
 
 } // namespace
@@ -121,6 +127,17 @@ void addReduceStrategies(std::vector<OpStrategy>& s) {
     s.push_back({"Softmax", "topi::nn::softmax", [](const OpContext& c) {
                      return Tensors{topi::nn::softmax(c.input(0), c.attrs().getInt("axis", -1), c.name())};
                  }});
+    s.push_back({.op = "LogSoftmax",
+                 .compute = "topi::nn::logSoftmax",
+                 .apply = logSoftmaxCuda,
+                 .name = "log_softmax_cuda",
+                 .priority = 10,
+                 .when = innermostRowsApply,
+                 .condition = "along the innermost axis, float (a block per row, max and sum as trees in shared "
+                              "memory)",
+                 .targets = kGpuKinds,
+                 .tunable = true,
+                 .schedule = scheduleRowReduceCuda});
     s.push_back({"LogSoftmax", "topi::nn::logSoftmax", [](const OpContext& c) {
                      return Tensors{topi::nn::logSoftmax(c.input(0), c.attrs().getInt("axis", -1), c.name())};
                  }});

@@ -10,6 +10,7 @@
 #include "tir/arith/Analyzer.h"
 #include "tir/arith/Simplify.h"
 #include "tir/passes/SplitHostDevice.h"
+#include "tir/passes/StorageFlatten.h"
 
 #include <functional>
 #include <map>
@@ -23,6 +24,20 @@ using namespace tir;
 namespace {
 
 using StagePtr = std::shared_ptr<StageData>;
+
+/// The realization of `st`'s buffer `b` over `bounds` around `body`, under
+/// one buffer_dim_align attribute per storage_align() of the stage.
+Stmt realizeStage(const StageData& st, const Buffer& b, std::vector<Range> bounds, Stmt body) {
+    Stmt s = BufferRealizeNode::make(b, std::move(bounds), std::move(body));
+    for (auto it = st.storageAlign.rbegin(); it != st.storageAlign.rend(); ++it)
+        s = AttrStmtNode::make(kBufferDimAlign,
+                               CallNode::makeExtern(DataType::int32(), "tvm_tuple",
+                                                    {b->data, makeConst(DataType::int32(), int64_t(it->axis)),
+                                                     makeConst(DataType::int32(), it->factor),
+                                                     makeConst(DataType::int32(), it->offset)}),
+                               s);
+    return s;
+}
 
 const ComputeOpNode* asCompute(const Operation& op) { return dynamic_cast<const ComputeOpNode*>(op.get()); }
 
@@ -190,7 +205,7 @@ public:
             const Buffer& b = bufs_.at((*it)->op.get());
             std::vector<Range> bounds;
             for (auto& d : b->shape) bounds.emplace_back(Expr(0), d);
-            body = BufferRealizeNode::make(b, bounds, body);
+            body = realizeStage(**it, b, bounds, body);
         }
         return PrimFunc::make(name, params, body);
     }
@@ -501,7 +516,7 @@ private:
         auto lit = cit->second.find(st->leafIterVars[p].get());
         if (lit == cit->second.end()) return inner;
         std::vector<Stmt> pre;
-        std::vector<std::pair<Buffer, std::vector<Range>>> realizes;
+        std::vector<std::pair<StagePtr, std::vector<Range>>> realizes;
         for (auto& child : lit->second) {
             const Buffer& cb = bufs_.at(child->op.get());
             auto* cc = asCompute(child->op);
@@ -521,11 +536,12 @@ private:
             pre.push_back(produce);
             scopeRanges_.resize(scopeRanges_.size() - (p + 1));
             threadScopes_.resize(threadsBefore);
-            realizes.emplace_back(cb, region);
+            realizes.emplace_back(child, region);
         }
         pre.push_back(inner);
         Stmt s = SeqStmtNode::make(pre);
-        for (auto it = realizes.rbegin(); it != realizes.rend(); ++it) s = BufferRealizeNode::make(it->first, it->second, s);
+        for (auto it = realizes.rbegin(); it != realizes.rend(); ++it)
+            s = realizeStage(*it->first, bufs_.at(it->first->op.get()), it->second, s);
         return s;
     }
 

@@ -261,6 +261,27 @@ void Stage::launchBounds(int64_t minBlocks) {
     d_->launchMinBlocks = minBlocks;
 }
 
+void Stage::storageAlign(IterVar axis, int64_t factor, int64_t offset) {
+    auto* c = dynamic_cast<const ComputeOpNode*>(d_->op.get());
+    if (!c) throw CompileError("storage_align: '" + stageName() + "' is an input; align a cache_read of it");
+    size_t index = c->axis.size();
+    for (size_t i = 0; i < c->axis.size(); ++i)
+        if (c->axis[i].sameAs(axis)) index = i;
+    if (index == c->axis.size())
+        throw CompileError("storage_align: '" + ivName(axis) + "' is not an axis of stage '" + stageName() +
+                           "' (give one of " + stageName() + ".op.axis)");
+    if (factor < 1 || offset < 0 || offset >= factor)
+        throw CompileError("storage_align: the factor must be at least 1 and the offset in [0, factor), not " +
+                           std::to_string(factor) + " and " + std::to_string(offset));
+    for (auto& a : d_->storageAlign)
+        if (a.axis == index) {
+            a.factor = factor;
+            a.offset = offset;
+            return;
+        }
+    d_->storageAlign.push_back({index, factor, offset});
+}
+
 void Stage::computeAt(const Stage& parent, IterVar scope) {
     if (!parent.defined()) throw CompileError("compute_at: expected a stage");
     if (parent.d_ == d_) throw CompileError("compute_at: stage '" + stageName() + "' cannot be computed at itself");

@@ -54,6 +54,14 @@ struct StageSources {
     bool empty() const { return stage.empty() && iterVars.empty(); }
 };
 
+/// storage_align(axis, factor, offset) of a stage: the stride of `axis`
+/// (elements between consecutive indices of it) padded to k * factor + offset.
+struct StorageAlign {
+    size_t axis = 0; ///< an index into the compute's axes
+    int64_t factor = 1;
+    int64_t offset = 0;
+};
+
 struct StageData {
     Operation op;
     /// Every iteration variable ever made for this stage: roots first.
@@ -75,6 +83,8 @@ struct StageData {
     bool doubleBuffer = false;
     /// launch_bounds(min_blocks=n): the blocks per SM its GPU kernel asks for (0: none).
     int64_t launchMinBlocks = 0;
+    /// storage_align(): padded strides of its buffer, by axis index.
+    std::vector<StorageAlign> storageAlign;
     bool isOutput = false;
     /// The schedule this stage belongs to (for messages that name other stages).
     std::weak_ptr<ScheduleData> owner;
@@ -122,6 +132,13 @@ public:
     /// thread within 64K / (minBlocks x threads) registers, spilling if it
     /// must. On a CPU nothing changes.
     void launchBounds(int64_t minBlocks);
+    /// TVM's storage_align: the buffer this stage is stored in gets a
+    /// stride for axis `axis` (one of the compute's axes) of k * factor +
+    /// offset elements, padding each row of a shared tile so that threads
+    /// reading down a column hit different banks (a 32 x 32 float tile
+    /// with storage_align(axis 0, 32, 1) has rows of 33). Only buffers of
+    /// constant extents are padded (tir/passes/StorageFlatten.h).
+    void storageAlign(IterVar axis, int64_t factor, int64_t offset);
     /// Computes this stage inside loop `scope` of `parent`.
     void computeAt(const Stage& parent, IterVar scope);
     void computeInline();

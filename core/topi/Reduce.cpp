@@ -118,16 +118,6 @@ Tensor reduceRow(const std::vector<int64_t>& outShape, int64_t n, Reducer reduce
 
 } // namespace
 
-Tensor reduceRowLanes(const std::vector<int64_t>& outShape, int64_t n, int64_t lanes, ReduceOp op,
-                      const std::function<Expr(const std::vector<Expr>&, Expr)>& element, const std::string& name,
-                      const char* finalTag) {
-    if (op != ReduceOp::Sum && op != ReduceOp::Max)
-        throw CompileError("a reduction in lanes is a sum or a maximum");
-    if (lanes < 1 || n < 1) throw CompileError("a reduction in lanes needs a row and at least one lane");
-    return reduceRow(outShape, n, op == ReduceOp::Sum ? Reducer(te::sum) : Reducer(te::max), element, name, lanes,
-                     finalTag);
-}
-
 Tensor reduceRowTree(const std::vector<int64_t>& outShape, int64_t n, int64_t lanes, ReduceOp op,
                      const std::function<Expr(const std::vector<Expr>&, Expr)>& element, const std::string& name) {
     if (op != ReduceOp::Sum && op != ReduceOp::Max) throw CompileError("a reduction tree is a sum or a maximum");
@@ -151,10 +141,15 @@ Tensor reduceRowTree(const std::vector<int64_t>& outShape, int64_t n, int64_t la
             name + "_tree" + std::to_string(half), tag::kReduceTree);
     }
     const Tensor root = level;
+    // Axes of extent 1 read at 0, not at their variable: a schedule may then
+    // split such an axis of the output over threads and guard it to one
+    // writer without widening what it reads of the tree (LaneReduceGpu).
     return te::compute(
         toExprs(outShape),
         [&](const std::vector<Var>& i) {
             std::vector<Expr> at = exprs(i);
+            for (size_t d = 0; d < outShape.size(); ++d)
+                if (outShape[d] == 1) at[d] = intImm(0);
             at.push_back(intImm(0));
             return root(at);
         },

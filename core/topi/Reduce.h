@@ -34,19 +34,13 @@ struct ReduceParams {
 /// A row reduction (Sum or Max) of `element(output index, position)` over
 /// positions [0, n), kept first as `lanes` partial results, each over every
 /// lanes-th position (the last round skipping those past n): a stage of
-/// shape outShape + [lanes] tagged reduce_lanes, then their reduction
-/// (tagged `finalTag`). What a GPU splits across a block's threads (a
-/// GEMV's dot products, a global pooling: topi/LaneReduceGpu.h).
-te::Tensor reduceRowLanes(const std::vector<int64_t>& outShape, int64_t n, int64_t lanes, ReduceOp op,
-                          const std::function<te::Expr(const std::vector<te::Expr>&, te::Expr)>& element,
-                          const std::string& name, const char* finalTag);
-
-/// A row reduction (Sum or Max) like reduceRowLanes, its `lanes` partials
-/// (a power of two, at least 2) then combined pairwise in log2(lanes) levels
-/// (tag reduce_tree: level by level, lane t with lane t + half, the last of
-/// one lane), and that lane as a tensor of outShape (tag injective). What a
-/// GPU block reduces a row with in shared memory, one level per barrier
-/// (topi/RowReduceGpu.h), where every thread summing all partials would
+/// shape outShape + [lanes] tagged reduce_lanes. The partials (a power of
+/// two, at least 2) are then combined pairwise in log2(lanes) levels (tag
+/// reduce_tree: level by level, lane t with lane t + half, the last of one
+/// lane), and that lane is a tensor of outShape (tag injective). What a GPU
+/// block reduces a row with in shared memory, one level per barrier
+/// (topi/RowReduceGpu.h: softmax, layer norm; topi/LaneReduceGpu.h: a
+/// GEMV, global pooling), where every thread summing all partials would
 /// repeat the work.
 te::Tensor reduceRowTree(const std::vector<int64_t>& outShape, int64_t n, int64_t lanes, ReduceOp op,
                          const std::function<te::Expr(const std::vector<te::Expr>&, te::Expr)>& element,

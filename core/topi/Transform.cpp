@@ -6,6 +6,7 @@
 
 #include "ir/AxisMath.h"
 #include "ir/Diagnostic.h"
+#include "tir/arith/Analyzer.h"
 #include "topi/TopiUtil.h"
 
 #include <algorithm>
@@ -79,6 +80,13 @@ Tensor reshape(const Tensor& x, const std::vector<int64_t>& newShape, const std:
             at[d] = d == 0 ? flat : floormod(flat, intImm(inShape[d]));
             flat = floordiv(flat, intImm(inShape[d]));
         }
+        // Simplified under the output's extents, an axis split or merged in
+        // whole is an affine index ([B, S, H * D] as [B, S, H, D] reads
+        // x[b, s, h * D + d], no division): what bound inference and the
+        // GPU's tiled transpose (topi/ScheduleGpu.h) can follow.
+        arith::Analyzer an;
+        for (size_t d = 0; d < outShape.size(); ++d) an.bind(i[d], Range(intImm(0), intImm(outShape[d])));
+        for (auto& e : at) e = an.simplify(e);
         return x(at);
     }, name);
 }

@@ -9,6 +9,7 @@
 #include "driver/ModelCompiler.h"
 #include "frontend/ModelZoo.h"
 #include "graph/GraphPrinter.h"
+#include "graph/passes/InferShapes.h"
 #include "runtime/CudaDriver.h"
 #include "runtime/ExportedModel.h"
 #include "driver/TeDriver.h"
@@ -521,20 +522,87 @@ s[B].bind(s[B].op.axis[1], te.thread_axis("threadIdx.x"))
         QVERIFY2(errors.isEmpty(), qPrintable(errors.left(4000)));
     }
 
+    // Pieces of attention in a model's graph, compiled for the GPU: the
+    // keys' Reshape + Transpose (0, 2, 3, 1) and a Transpose fused with Relu
+    // get the fallback's tiled transpose (one 32 x 33 float tile in shared
+    // memory, 32 x 8 threads), LogSoftmax the log_softmax_cuda record (PTX
+    // lg2/ex2, no call); one kernel each, assembled by ptxas without spills.
+    void attentionPiecesOnTheGpu() {
+        graph::Graph g("pieces");
+        auto type = [](const char* t) { return *graph::TensorType::parse(t); };
+        auto x = g.addInput("x", type("float32[1, 128, 512]"));
+        auto shape = g.addConstant("shape", graph::Constant::fromInts({4}, {1, 128, 8, 64}));
+        graph::Attributes keys, last;
+        keys.set("perm", std::vector<int64_t>{0, 2, 3, 1});
+        last.set("axis", int64_t(-1));
+        auto k = g.addOp("Transpose", {g.addOp("Reshape", {x, shape})}, keys);
+        auto ls = g.addOp("LogSoftmax", {g.addInput("scores", type("float32[4, 1000]"))}, last);
+        auto t = g.addOp("Relu", {g.addOp("Transpose", {g.addInput("m", type("float32[300, 200]"))})});
+        g.setOutputs({k, ls, t});
+        g = graph::inferShapes(g);
+        driver::CompileOptions co;
+        co.request = driver::CompileRequest::forTarget("cuda -mcpu=sm_90");
+        const driver::CompiledModel m = driver::compileGraph(g, co);
+        int tiled = 0, logSoftmax = 0, functions = 0;
+        for (auto& f : m.functions) {
+            if (!f.lowered.lowered.defined()) continue;
+            ++functions;
+            const auto split = driver::splitForDevice({f.lowered});
+            QCOMPARE(split[0].kernels.size(), size_t(1));
+            const auto& kernel = split[0].kernels[0];
+            if (f.strategy == "log_softmax_cuda") {
+                ++logSoftmax;
+                QCOMPARE(kernel.block[0], int64_t(256));
+                continue;
+            }
+            QCOMPARE(kernel.block[0], int64_t(32));
+            QCOMPARE(kernel.block[1], int64_t(8));
+            QCOMPARE(kernel.sharedBytes, int64_t(32 * 33 * 4));
+            ++tiled;
+        }
+        QCOMPARE(functions, 3);
+        QCOMPARE(tiled, 2);
+        QCOMPARE(logSoftmax, 1);
+        const QString ptx = QString::fromStdString(m.build.assembly);
+        QVERIFY(ptx.contains("lg2.approx.f32") && ptx.contains("ex2.approx.f32") && !ptx.contains("call"));
+        const QString assembler = ptxas();
+        if (assembler.isEmpty()) QSKIP("ptxas not found: PTX checked as text only");
+        QTemporaryDir dir;
+        QString error;
+        const auto usage = gputest::ptxasUsage(assembler, m.build.assembly, dir.path(), "pieces", &error);
+        QVERIFY2(error.isEmpty(), qPrintable(error.left(4000)));
+        QCOMPARE(usage.size(), 3);
+        for (auto it = usage.begin(); it != usage.end(); ++it) {
+            qInfo("%s: %d registers, %d bytes spilled", qPrintable(it.key()), it.value().registers, it.value().spillBytes);
+            QCOMPARE(it.value().spillBytes, 0);
+        }
+    }
+
+    // sin needs libdevice, which is not linked: an error names it. float32
+    // exp and log are PTX's approximate ex2 and lg2 (no call, nothing to link).
     void mathWithoutLibdeviceIsAnError() {
         Diagnostic d;
         try {
             auto fs = lowerFor(R"(A = te.placeholder((64,), name="A")
-B = te.compute((64,), lambda i: te.log(A[i]), name="B")
+B = te.compute((64,), lambda i: te.sin(A[i]), name="B")
 s = te.create_schedule(B.op)
 s[B].bind(s[B].op.axis[0], te.thread_axis("threadIdx.x"))
 )",
                                cuda());
             driver::buildFunctions(fs, cuda());
-            QFAIL("log compiled for a GPU without libdevice");
+            QFAIL("sin compiled for a GPU without libdevice");
         } catch (const CompileError& e) {
-            QVERIFY2(QString(e.what()).contains("'log'"), e.what());
+            QVERIFY2(QString(e.what()).contains("'sin'"), e.what());
         }
+        auto fs = lowerFor(R"(A = te.placeholder((64,), name="A")
+B = te.compute((64,), lambda i: te.log(A[i]) + te.exp(A[i]), name="B")
+s = te.create_schedule(B.op)
+s[B].bind(s[B].op.axis[0], te.thread_axis("threadIdx.x"))
+)",
+                           cuda());
+        const QString ptx = QString::fromStdString(driver::buildFunctions(fs, cuda()).assembly);
+        QVERIFY2(ptx.contains("lg2.approx.f32") && ptx.contains("ex2.approx.f32") && !ptx.contains("call"),
+                 qPrintable(ptx));
     }
 
     void cudaCForEveryLadderStep() {

@@ -1,19 +1,24 @@
 // Reductions split across a block's threads on the GPU (topi/LaneReduceGpu.h):
-// the GEMV of a classifier and the global poolings. The lane computes must
-// equal the plain ones (gemm, globalPool under their default schedules: a
-// different summation order, so within the tolerance); the GPU schedule must
-// give its own compute's results on this CPU under its default and other
-// knob choices, and PTX that ptxas assembles without spills. Rows of 13 and
-// 70 (not multiples of the lanes) check the guard of the last round.
+// the GEMV of a classifier and the global poolings, each output's partials
+// summed as a tree in shared memory. The lane computes must equal the plain
+// ones (gemm, globalPool under their default schedules: a different
+// summation order, so within the tolerance); the GPU schedule must give its
+// own compute's results on this CPU under its default and other knob
+// choices, and PTX that ptxas assembles without spills. Rows of 13, 45, 70,
+// 81, 101 and 129 (not multiples of the lanes; 45 and 13 shorter than them)
+// check the guard of the last round, and the tree the lanes that stay empty.
 #include "GpuTestUtil.h"
 #include "tir/IRPrinter.h"
 #include "topi/Elementwise.h"
 #include "topi/LaneReduceGpu.h"
 #include "topi/Nn.h"
+#include "topi/Reduce.h"
 #include "topi/TopiUtil.h"
 
 #include <QTemporaryDir>
 #include <QtTest>
+
+#include <cmath>
 
 using namespace tessel;
 
@@ -55,11 +60,28 @@ Workload globalPool(std::vector<int64_t> shape, topi::nn::PoolType type, int64_t
             topi::nn::globalPool(x, type, "gap")};
 }
 
+/// Sums of rows of x [r, c, n] by reduceRowTree: an output with no axis of
+/// extent 1 to choose its writer by (every lane of a row stores the sum).
+Workload rowSums(int64_t r, int64_t c, int64_t n, int64_t lanes) {
+    auto x = input({r, c, n}, "x");
+    te::Tensor tree = topi::reduceRowTree({r, c}, n, lanes, topi::ReduceOp::Sum,
+                                          [&](const std::vector<te::Expr>& i, te::Expr k) { return x({i[0], i[1], k}); },
+                                          "row_sum");
+    te::IterVar k = te::reduceAxis(tir::Range(0, int(n)), "k");
+    te::Tensor plain = te::compute(topi::toExprs({r, c}), [&](const std::vector<tir::Var>& i) {
+        return te::sum(x({i[0], i[1], k->var}), {k});
+    }, "row_sum");
+    return {QString("row sums %1x%2x%3, %4 lanes").arg(r).arg(c).arg(n).arg(lanes), {x}, tree, plain};
+}
+
 std::vector<Workload> workloads() {
     using topi::nn::PoolType;
-    return {gemv(1000, 512, 32, 1.0, false), gemv(37, 70, 32, 0.5, true), gemv(13, 100, 64, 1.0, false),
-            globalPool({1, 64, 7, 7}, PoolType::Avg, 32), globalPool({2, 40, 5, 9}, PoolType::Avg, 16),
-            globalPool({1, 24, 7, 7}, PoolType::Max, 32)};
+    return {gemv(1000, 512, 32, 1.0, false),       gemv(37, 70, 32, 0.5, true),
+            gemv(13, 100, 64, 1.0, false),         globalPool({1, 64, 7, 7}, PoolType::Avg, 32),
+            globalPool({2, 40, 5, 9}, PoolType::Avg, 16), globalPool({1, 24, 7, 7}, PoolType::Max, 32),
+            gemv(50, 101, 32, 1.0, true),          gemv(9, 129, 128, 2.0, false),
+            globalPool({1, 30, 9, 9}, PoolType::Max, 64), globalPool({3, 7, 3, 15}, PoolType::Avg, 64),
+            rowSums(6, 40, 100, 32)};
 }
 
 std::vector<te::Tensor> argsOf(const Workload& w, const te::Tensor& out) {
@@ -128,9 +150,11 @@ private slots:
         QCOMPARE(topi::defineLanesKnob(nullptr, 49), int64_t(32));
     }
 
-    // For the GPU: one kernel, the partials in shared memory behind a
-    // barrier, lanes on threadIdx.x and rows on threadIdx.y; ptxas
-    // assembles it without spills.
+    // For the GPU: one kernel, lanes on threadIdx.x and rows on
+    // threadIdx.y, the partials in shared memory summed as a tree: a barrier
+    // before each level and before the output, log2(lanes) in all, and one
+    // writer per output (the store guarded to lane 0); ptxas assembles it
+    // without spills.
     void ptxForTheGpu() {
         const QString assembler = gputest::ptxas();
         QTemporaryDir dir;
@@ -139,6 +163,17 @@ private slots:
             const QString tir = QString::fromStdString(tir::toString(f.lowered));
             QVERIFY2(tir.contains("\"shared\"") && tir.contains("tvm_storage_sync"), qPrintable(w.name + "\n" + tir));
             QVERIFY2(tir.contains("thread=\"threadIdx.x\""), qPrintable(w.name));
+            const int64_t lanes = staticShapeLast(w);
+            QCOMPARE(int64_t(tir.count("tvm_storage_sync")), int64_t(std::log2(double(lanes))));
+            // The output's one store, guarded to lane 0 where the output has an axis of extent 1.
+            const QStringList lines = tir.split('\n');
+            const QString out = QString::fromStdString(w.lanes->op->name) + "[";
+            QList<int> stores;
+            for (int i = 1; i < lines.size(); ++i)
+                if (lines[i].trimmed().startsWith(out)) stores << i;
+            QCOMPARE(stores.size(), 1);
+            const bool writerAxis = !w.name.startsWith("row sums");
+            QCOMPARE(lines[stores[0] - 1].endsWith(" < 1):"), writerAxis);
             const auto split = driver::splitForDevice({f});
             QCOMPARE(split[0].kernels.size(), size_t(1));
             QCOMPARE(split[0].kernels[0].block[0], staticShapeLast(w));

@@ -6,6 +6,11 @@
 // one after another) with its default and other lane counts; the PTX is one
 // kernel of `lanes` threads that ptxas assembles without spills. Rows of
 // 100 and 70 are not multiples of the lanes; rows of 13 are shorter than a warp.
+//
+// Log softmax's log and both softmaxes' exp are PTX's approximate lg2 and ex2
+// on the GPU (codegen's NVPTX hooks, CUDA's __logf and __expf); the bound it
+// is held to is derived at kLogSoftmaxAbsError below, checked here on this
+// CPU (libm's log and exp) and, where a CUDA device is, on the GPU.
 #include "GpuTestUtil.h"
 #include "ir/Diagnostic.h"
 #include "tir/IRPrinter.h"
@@ -82,9 +87,27 @@ Workload layerNorm(std::vector<int64_t> shape, bool bias) {
 }
 
 std::vector<Workload> workloads() {
-    return {softmax({4, 16, 128}), softmax({3, 5, 100}), softmax({2, 7, 13}), softmax({6, 37}, true),
-            layerNorm({1, 16, 512}, true), layerNorm({2, 3, 70}, false), layerNorm({5, 13}, true)};
+    return {softmax({4, 16, 128}),         softmax({3, 5, 100}),           softmax({2, 7, 13}),
+            softmax({6, 37}, true),        softmax({4, 16, 128}, true),    softmax({3, 5, 100}, true),
+            softmax({2, 7, 13}, true),     softmax({2, 3, 1000}, true),    layerNorm({1, 16, 512}, true),
+            layerNorm({2, 3, 70}, false),  layerNorm({5, 13}, true)};
 }
+
+/// The absolute error log softmax is held to on rows of up to 1000 of
+/// inputs in [0, 1) (the seeded inputs of every run), against the plain
+/// compute on this CPU. Output y = t - log S with t = x - max in (-1, 0] and
+/// S = sum of e^t in (n / e, n], so ln n - 1 < |y| < ln n + 1 < 8. On the
+/// GPU: e^t by ex2.approx of t log2 e is within 2 + floor(1.173 |t|) = 3 ulp
+/// (CUDA's bound for __expf), so S is within 3 x 2^-23 relative, plus the
+/// rounding of the sums (each thread's n / lanes adds and log2(lanes)
+/// levels: under 16 x 2^-24 here), 1.3e-6 relative in all, which is as much
+/// absolute error in log S; log S by lg2.approx times ln 2 is within 3 ulp
+/// of log S < 8 (CUDA's bound for __logf outside [0.5, 2], where it is
+/// 2^-21.41 absolute): 1.4e-6; the final subtraction rounds by half an ulp
+/// of |y| < 8: 2.4e-7. About 3e-6 in all; held to 1e-5, three times that,
+/// which relative to |y| > ln 13 - 1 > 1.5 is under 7e-6. libm on this CPU
+/// is within an ulp of each and lands near 1e-7.
+constexpr double kLogSoftmaxAbsError = 1e-5;
 
 std::vector<te::Tensor> argsOf(const Workload& w, const te::Tensor& out) {
     std::vector<te::Tensor> args = w.inputs;
@@ -159,14 +182,39 @@ private slots:
         }
     }
 
+    // Log softmax against the plain compute within kLogSoftmaxAbsError, with
+    // the default lanes: on this CPU, and on this machine's GPU where it has one.
+    void logSoftmaxWithinItsBound() {
+        const bool gpu = driver::whyCannotRun(gputest::cudaSm90()).empty();
+        for (const Workload& w : workloads()) {
+            if (w.kind != Kind::LogSoftmax) continue;
+            const driver::RunReport ref = reference(w);
+            QVERIFY2(ref.ok, qPrintable(w.name + ": " + QString::fromStdString(ref.error)));
+            const int64_t lanes = defaultLanes(w);
+            const driver::RunReport r = gputest::runOnCpu(lowerGpu(w, lanes, codegen::hostTarget()), ref.outputs);
+            QVERIFY2(r.ok, qPrintable(w.name + ": " + QString::fromStdString(r.error)));
+            qInfo("%s, %d lanes, this CPU: max abs error %.3g", qPrintable(w.name), int(lanes), r.maxAbsErr);
+            QVERIFY2(r.maxAbsErr <= kLogSoftmaxAbsError, qPrintable(QString("%1: %2").arg(w.name).arg(r.maxAbsErr)));
+            if (!gpu) continue;
+            driver::RunOptions ro;
+            ro.request.target = gputest::cudaSm90();
+            ro.evaluator = runtime::TimeEvaluator{1, 1, 1, 1};
+            const driver::RunReport g = driver::runAndCheck(lowerGpu(w, lanes, gputest::cudaSm90()), ro);
+            QVERIFY2(g.ok, qPrintable(w.name + " on the GPU: " + QString::fromStdString(g.error)));
+            qInfo("%s, %d lanes, GPU: max abs error %.3g", qPrintable(w.name), int(lanes), g.maxAbsErr);
+            QVERIFY2(g.maxAbsErr <= kLogSoftmaxAbsError, qPrintable(QString("%1 on the GPU: %2").arg(w.name).arg(g.maxAbsErr)));
+        }
+        if (!gpu) QSKIP("no CUDA device here: the bound checked on this CPU only");
+    }
+
     // For the GPU: one kernel of one block per row and `lanes` threads, the
-    // partials and levels in shared memory behind barriers; ptxas assembles
-    // it without spills.
+    // partials and levels in shared memory behind barriers; exp and log are
+    // PTX's approximate ex2 and lg2, no call (libdevice is not linked);
+    // ptxas assembles it without spills.
     void ptxForTheGpu() {
         const QString assembler = gputest::ptxas();
         QTemporaryDir dir;
         for (const Workload& w : workloads()) {
-            if (w.kind == Kind::LogSoftmax) continue; // log needs libdevice, not linked yet
             const int64_t lanes = defaultLanes(w);
             const driver::LoweredFunction f = lowerGpu(w, lanes, gputest::cudaSm90());
             const QString tir = QString::fromStdString(tir::toString(f.lowered));
@@ -183,6 +231,10 @@ private slots:
             QVERIFY2(tir.count("tvm_storage_sync") >= 2 * levels, qPrintable(w.name + "\n" + tir));
             // The partials accumulate in registers: no barrier inside the loop over the row.
             QVERIFY2(tir.contains("\"local\""), qPrintable(w.name + "\n" + tir));
+            const QString ptx = QString::fromStdString(gputest::ptxOf({f}));
+            QVERIFY2(!ptx.contains("call"), qPrintable(w.name + "\n" + ptx));
+            if (w.kind != Kind::LayerNorm) QVERIFY2(ptx.contains("ex2.approx.f32"), qPrintable(w.name));
+            QCOMPARE(ptx.contains("lg2.approx.f32"), w.kind == Kind::LogSoftmax);
             if (assembler.isEmpty()) continue;
             const QString problem = gputest::spillFreeKernel(assembler, f, dir.path(), w.name, 64);
             QVERIFY2(problem.isEmpty(), qPrintable(problem));

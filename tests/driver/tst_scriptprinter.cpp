@@ -124,6 +124,15 @@ s[C].bind(vx, te.thread_axis("vthread.x"))
 s[C].bind(tx, te.thread_axis("threadIdx.x"))
 s[C].launch_bounds(min_blocks=2)
 )";
+        QTest::newRow("storage-align") << QString(gemm) + R"(
+AS = s.cache_read(A, "shared", [C])
+x, y = s[C].op.axis
+bx, tx = s[C].split(x, factor=8)
+s[C].bind(bx, te.thread_axis("blockIdx.x"))
+s[C].bind(tx, te.thread_axis("threadIdx.x"))
+s[AS].compute_at(s[C], bx)
+s[AS].storage_align(AS.op.axis[0], 32, 1)
+)";
         QTest::newRow("fuse-after-reorder") << QString(gemm) + R"(
 x, y = s[C].op.axis
 (kk,) = s[C].op.reduce_axis

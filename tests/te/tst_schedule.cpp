@@ -196,6 +196,27 @@ private slots:
         QVERIFY(t.find("0 <=") == std::string::npos);
     }
 
+    // storage_align: the realization of the aligned stage carries the
+    // alignment for storage-flatten (tir/passes/StorageFlatten.h pads it).
+    void storageAlignMarksTheRealization() {
+        Gemm g(32, 32, 32);
+        Schedule s = createSchedule({g.C->op});
+        Tensor AS = s.cacheRead(g.A, "shared", {g.C->op});
+        auto [xo, xi] = s[g.C].split(g.x(s), 8);
+        s[AS].computeAt(s[g.C], xo);
+        s[AS].storageAlign(s[AS].data().leafIterVars[0], 32, 1);
+        std::string t = lowerText(s, {g.A, g.B, g.C});
+        const std::string attr = "with T.attr(\"buffer_dim_align\", T.call_extern(\"int32\", \"tvm_tuple\", A_shared, 0, 32, 1)):";
+        QVERIFY2(t.find(attr) != std::string::npos, t.c_str());
+        QVERIFY(t.find("with T.realize(A_shared[x_outer * 8:x_outer * 8 + 8, 0:32], \"shared\"):", t.find(attr)) != std::string::npos);
+        QCOMPARE(errorOf([&] { s[AS].storageAlign(g.k, 32, 1); }),
+                 QString("storage_align: 'k' is not an axis of stage 'A_shared' (give one of A_shared.op.axis)"));
+        QCOMPARE(errorOf([&] { s[AS].storageAlign(s[AS].data().leafIterVars[0], 32, 32); }),
+                 QString("storage_align: the factor must be at least 1 and the offset in [0, factor), not 32 and 32"));
+        QCOMPARE(errorOf([&] { s[g.A].storageAlign(s[AS].data().leafIterVars[0], 32, 1); }),
+                 QString("storage_align: 'A' is an input; align a cache_read of it"));
+    }
+
     void illegalSchedules_data() {
         QTest::addColumn<int>("which");
         QTest::addColumn<QString>("message");

@@ -113,6 +113,38 @@ def main(A: T.Buffer((24,), "float32")):
 )"));
     }
 
+    // buffer_dim_align (storage_align): rows of a 32 x 32 tile padded to 33
+    // elements; the attribute goes.
+    void dimAlignPadsTheStride() {
+        Buffer T = Buffer::make("tile", DataType::float32(), {32, 32}, "shared");
+        PrimFunc f = parsePrimFunc(R"(@T.prim_func
+def main(A: T.Buffer((32, 32), "float32"), B: T.Buffer((32, 32), "float32")):
+    with T.realize(tile[0:32, 0:32], "shared"):
+        for i in range(32):
+            for j in range(32):
+                tile[i, j] = A[i, j]
+        for i in range(32):
+            for j in range(32):
+                B[i, j] = tile[j, i]
+)",
+                                   {T});
+        auto i32 = [](int64_t v) { return makeConst(DataType::int32(), v); };
+        Stmt aligned = AttrStmtNode::make(kBufferDimAlign,
+                                          CallNode::makeExtern(DataType::int32(), "tvm_tuple", {T->data, i32(0), i32(32), i32(1)}),
+                                          f->body);
+        PrimFunc g = storageFlatten(PrimFunc::make(f->name, f->params, aligned));
+        QCOMPARE(text(g), QString(R"(@T.prim_func
+def main(A: T.Buffer((1024,), "float32"), B: T.Buffer((1024,), "float32")):
+    tile = T.allocate([1056], "float32", "shared")
+    for i in range(32):
+        for j in range(32):
+            tile[i * 33 + j] = A[i * 32 + j]
+    for i_1 in range(32):
+        for j_1 in range(32):
+            B[i_1 * 32 + j_1] = tile[j_1 * 33 + i_1]
+)"));
+    }
+
     void flatFunctionIsUnchanged() {
         PrimFunc f = parsePrimFunc(R"(@T.prim_func
 def copy(A: T.Buffer((64,), "float32"), B: T.Buffer((64,), "float32")):

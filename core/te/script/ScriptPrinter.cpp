@@ -746,6 +746,13 @@ private:
         const std::string ref = stageRef(st);
         if (st.doubleBuffer) line(ref + ".double_buffer()");
         if (st.launchMinBlocks > 0) line(ref + ".launch_bounds(min_blocks=" + std::to_string(st.launchMinBlocks) + ")");
+        for (auto& a : st.storageAlign) {
+            auto* c = asCompute(st.op);
+            if (!c || a.axis >= c->axis.size()) unsupported("storage_align of stage '" + st.op->name + "'");
+            std::string var = loop(st, c->axis[a.axis]);
+            line(ref + ".storage_align(" + var + ", " + std::to_string(a.factor) + ", " + std::to_string(a.offset) +
+                 ")");
+        }
         for (auto& iv : st.leafIterVars) {
             if (auto it = st.annotations.find(iv.get());
                 it != st.annotations.end() && it->second != IterAnnotation::None) {

@@ -39,10 +39,42 @@ Buffer flatBufferLike(const Buffer& b, Expr size) {
     return Buffer(n);
 }
 
-FlatLayout makeLayout(const Buffer& b, std::vector<Expr> mins, const std::vector<Expr>& extents) {
+/// One buffer_dim_align: the stride of `axis` is k * factor + offset.
+struct DimAlign {
+    int64_t axis = 0, factor = 1, offset = 0;
+};
+
+/// Row-major strides of constant `extents` with the alignments applied,
+/// and the elements the region then takes; nullopt when an extent is not
+/// constant.
+std::optional<std::pair<std::vector<int64_t>, int64_t>> alignedStrides(const std::vector<Expr>& extents,
+                                                                       const std::vector<DimAlign>& aligns) {
+    std::vector<int64_t> strides(extents.size());
+    int64_t stride = 1;
+    for (size_t i = extents.size(); i-- > 0;) {
+        for (auto& a : aligns)
+            if (a.axis == int64_t(i)) stride += ((a.offset - stride % a.factor) % a.factor + a.factor) % a.factor;
+        strides[i] = stride;
+        auto e = asConstInt(extents[i]);
+        if (!e) return std::nullopt;
+        stride *= *e;
+    }
+    return std::make_pair(strides, stride);
+}
+
+FlatLayout makeLayout(const Buffer& b, std::vector<Expr> mins, const std::vector<Expr>& extents,
+                      const std::vector<DimAlign>& aligns = {}) {
     FlatLayout l;
     l.mins = std::move(mins);
     l.strides.resize(extents.size());
+    if (!aligns.empty() && !extents.empty()) {
+        if (auto padded = alignedStrides(extents, aligns)) {
+            const DataType t = extents.back().type();
+            for (size_t i = 0; i < extents.size(); ++i) l.strides[i] = makeConst(t, padded->first[i]);
+            l.flat = flatBufferLike(b, makeConst(t, padded->second));
+            return l;
+        }
+    }
     Expr stride = Expr(1);
     if (!extents.empty()) stride = makeConst(extents.back().type(), int64_t(1));
     for (size_t i = extents.size(); i-- > 0;) {
@@ -52,6 +84,16 @@ FlatLayout makeLayout(const Buffer& b, std::vector<Expr> mins, const std::vector
     bool alreadyFlat = extents.size() == 1 && isZero(l.mins[0]);
     l.flat = alreadyFlat ? b : flatBufferLike(b, product(extents));
     return l;
+}
+
+/// The (buffer data, alignment) of a buffer_dim_align attribute's value.
+std::optional<std::pair<const VarNode*, DimAlign>> dimAlignOf(const Expr& value) {
+    auto* call = value.as<CallNode>();
+    if (!call || call->op != Intrinsic::Extern || call->name != "tvm_tuple" || call->args.size() != 4) return std::nullopt;
+    auto* data = call->args[0].as<VarNode>();
+    auto axis = asConstInt(call->args[1]), factor = asConstInt(call->args[2]), offset = asConstInt(call->args[3]);
+    if (!data || !axis || !factor || !offset || *factor < 1) return std::nullopt;
+    return std::make_pair(data, DimAlign{*axis, *factor, *offset});
 }
 
 class StorageFlattener : public IRMutator {
@@ -76,7 +118,9 @@ protected:
             mins.push_back(mutate(r.min));
             extents.push_back(mutate(r.extent));
         }
-        FlatLayout layout = makeLayout(op->buffer, mins, extents);
+        std::vector<DimAlign> aligns;
+        if (auto it = aligns_.find(op->buffer->data.get()); it != aligns_.end()) aligns = it->second;
+        FlatLayout layout = makeLayout(op->buffer, mins, extents, aligns);
         // A rank-0 (scalar) buffer is one element.
         if (layout.flat.sameAs(op->buffer))
             layout.flat = flatBufferLike(op->buffer, extents.empty() ? makeConst(DataType::int32(), int64_t(1)) : extents[0]);
@@ -93,6 +137,19 @@ protected:
         else
             layouts_.erase(op->buffer.get());
         return AllocateNode::make(flat, body);
+    }
+
+    /// A buffer_dim_align goes; its realization (the body) takes the alignment.
+    Stmt visit(const AttrStmtNode* op) override {
+        if (op->key != kBufferDimAlign) return IRMutator::visit(op);
+        auto align = dimAlignOf(op->value);
+        TESSEL_CHECK(align.has_value(), "buffer_dim_align without a (buffer, axis, factor, offset) tuple");
+        std::vector<DimAlign>& list = aligns_[align->first];
+        list.push_back(align->second);
+        Stmt body = mutate(op->body);
+        list.pop_back();
+        if (list.empty()) aligns_.erase(align->first);
+        return body;
     }
 
     Expr visit(const BufferLoadNode* op) override {
@@ -131,6 +188,8 @@ private:
     }
 
     std::unordered_map<const BufferNode*, FlatLayout> layouts_;
+    /// The alignments of the buffer_dim_align attributes around, by buffer data.
+    std::unordered_map<const VarNode*, std::vector<DimAlign>> aligns_;
 };
 
 } // namespace

@@ -171,6 +171,18 @@ Value launchBounds(ScriptRecorder& rec, Interpreter& in, const Value& self, cons
     return none();
 }
 
+/// s[AS].storage_align(AS.op.axis[0], 32, 1): pads the stride of an axis
+/// of the stage's buffer to k * factor + offset elements.
+Value storageAlign(ScriptRecorder& rec, Interpreter& in, const Value& self, const CallArgs& c) {
+    BoundArgs a(in, "storage_align", c, {{"axis", true}, {"factor", true}, {"offset", true}});
+    Stage st = self.asStage();
+    IterVar axis = a.iterVar(0);
+    int64_t factor = a.integer(1), offset = a.integer(2);
+    in.guarded(c.loc, [&] { st.storageAlign(axis, factor, offset); });
+    rec.noteOperation(st.op(), c.loc);
+    return none();
+}
+
 Value computeAt(ScriptRecorder& rec, Interpreter& in, const Value& self, const CallArgs& c) {
     BoundArgs a(in, "compute_at", c, {{"parent", true}, {"scope", true}});
     Stage parent = a.stage(0);
@@ -238,6 +250,7 @@ void installStage(BuiltinTable& t) {
         {"bind", method(rec, bind)},
         {"double_buffer", method(rec, doubleBuffer)},
         {"launch_bounds", method(rec, launchBounds)},
+        {"storage_align", method(rec, storageAlign)},
         {"compute_at", method(rec, computeAt)},
         {"compute_inline", method(rec, computeInline)},
         {"compute_root", method(rec, computeRoot)},
