@@ -494,10 +494,21 @@ private:
             need(1);
             return mathFn(base, t) + "(" + expr(a[0], kCond) + ")";
         };
+        // On a GPU, float32 exp and log are what the PTX computes: CUDA's
+        // __expf and __logf (ex2.approx, lg2.approx; CodeGenHooks_NVPTX).
+        const bool approx = cuda_ && t.element().isFloat() && t.element().bits() == 32;
         switch (op->op) {
         case Intrinsic::Exp:
+            if (approx) {
+                need(1);
+                return "__expf(" + expr(a[0], kCond) + ")";
+            }
             return math1("exp");
         case Intrinsic::Log:
+            if (approx) {
+                need(1);
+                return "__logf(" + expr(a[0], kCond) + ")";
+            }
             return math1("log");
         case Intrinsic::Sqrt:
             return math1("sqrt");

@@ -603,6 +603,11 @@ s[B].bind(s[B].op.axis[0], te.thread_axis("threadIdx.x"))
         const QString ptx = QString::fromStdString(driver::buildFunctions(fs, cuda()).assembly);
         QVERIFY2(ptx.contains("lg2.approx.f32") && ptx.contains("ex2.approx.f32") && !ptx.contains("call"),
                  qPrintable(ptx));
+        // The CUDA C view says what the PTX computes: the intrinsics, not libm's.
+        const QString c = QString::fromStdString(codegen::emitCudaC(kernelsOf(fs)).text);
+        QVERIFY2(c.contains("__logf(") && c.contains("__expf(") && !c.contains(" expf(") &&
+                     !c.contains(" logf("),
+                 qPrintable(c));
     }
 
     void cudaCForEveryLadderStep() {
