@@ -16,6 +16,7 @@
 #include "graph/passes/InferShapes.h"
 #include "ir/Diagnostic.h"
 
+#include <onnx/defs/schema.h>
 #include <onnx/shape_inference/implementation.h>
 
 #include <charconv>
@@ -101,6 +102,91 @@ const char* storedFloatName(int64_t code) {
     if (code == onnx::TensorProto::BFLOAT16) return "bfloat16";
     return nullptr;
 }
+
+/// ONNX's own shape inference (libonnx) assumes nodes its checker accepts:
+/// on a node without a required attribute, with an attribute of another type
+/// or with more inputs than its schema takes, some of its inference functions
+/// read through a null pointer (Scan without `num_scan_inputs`) or past an
+/// end. So before it runs on a model to show, every node whose schema does not
+/// verify it (onnx::OpSchema::Verify, at each opset the model declares for the
+/// node's domain) is moved to a domain that has no schemas, where inference
+/// passes it by; the destructor gives the nodes their domains back. Such a
+/// node's outputs keep the model's types, or none.
+class HiddenFromOnnxInference {
+public:
+    explicit HiddenFromOnnxInference(onnx::ModelProto& m) {
+        const Opsets opsets = add({}, m.opset_import());
+        hide(*m.mutable_graph(), opsets);
+        for (auto& f : *m.mutable_functions()) {
+            const Opsets own = add(opsets, f.opset_import());
+            for (auto& n : *f.mutable_node())
+                hide(n, own);
+        }
+    }
+    ~HiddenFromOnnxInference() {
+        for (auto& h : hidden_) {
+            if (h.hadDomain)
+                h.node->set_domain(h.domain);
+            else
+                h.node->clear_domain();
+        }
+    }
+    HiddenFromOnnxInference(const HiddenFromOnnxInference&) = delete;
+    HiddenFromOnnxInference& operator=(const HiddenFromOnnxInference&) = delete;
+
+private:
+    /// Domain ("" for ONNX's) -> every version the model declares for it.
+    using Opsets = std::map<std::string, std::vector<int64_t>>;
+    struct Hidden {
+        onnx::NodeProto* node;
+        bool hadDomain;
+        std::string domain;
+    };
+
+    static std::string canonical(const std::string& domain) {
+        return domain == "ai.onnx" ? std::string() : domain;
+    }
+    static Opsets add(Opsets into,
+                      const google::protobuf::RepeatedPtrField<onnx::OperatorSetIdProto>& imports) {
+        for (const auto& o : imports)
+            into[canonical(o.domain())].push_back(o.version());
+        return into;
+    }
+    static bool verifies(const onnx::NodeProto& n, const Opsets& opsets) {
+        auto it = opsets.find(canonical(n.domain()));
+        if (it == opsets.end()) return true; // inference finds no schema either
+        for (int64_t version : it->second) {
+            // ONNX's inference keeps the version as an int.
+            const onnx::OpSchema* schema = onnx::OpSchemaRegistry::Schema(
+                n.op_type(), static_cast<int>(version), canonical(n.domain()));
+            if (!schema) continue;
+            try {
+                schema->Verify(n);
+            } catch (const std::exception&) {
+                return false;
+            }
+        }
+        return true;
+    }
+    void hide(onnx::GraphProto& g, const Opsets& opsets) {
+        for (auto& n : *g.mutable_node())
+            hide(n, opsets);
+    }
+    void hide(onnx::NodeProto& n, const Opsets& opsets) {
+        if (!verifies(n, opsets)) {
+            hidden_.push_back({&n, n.has_domain(), n.domain()});
+            n.set_domain("tessel.not-verified");
+            return;
+        }
+        for (auto& a : *n.mutable_attribute()) {
+            if (a.has_g()) hide(*a.mutable_g(), opsets);
+            for (auto& sub : *a.mutable_graphs())
+                hide(sub, opsets);
+        }
+    }
+
+    std::vector<Hidden> hidden_;
+};
 
 /// The state of one import (of the model's graph, or of one subgraph: then
 /// `parent` is the importer of the graph that holds it).
@@ -198,7 +284,7 @@ private:
     void readInferred(const onnx::GraphProto& gp) {
         for (const auto& vi : gp.value_info())
             if (auto t = typeOf(vi.type(), "value '" + vi.name() + "'", false);
-                t && vi.type().tensor_type().has_shape())
+                t && vi.type().tensor_type().has_shape() && !graph::tooManyElements(*t))
                 inferred_[vi.name()] = *t;
     }
     /// Node id -> how errors name it ("node 'conv1' (Conv, opset 13)").
@@ -348,6 +434,8 @@ void Importer::addInputs(const onnx::GraphProto& gp) {
                             ":D0,D1,...)");
             }
         }
+        if (graph::tooManyElements(*type))
+            throw error(who + " is " + type->str() + ": more than 2^53 elements");
         if (!used_.insert(in.name()).second)
             throw error(who + " is declared twice");
         values_[in.name()] = g_.addInput(in.name(), *type);
@@ -461,7 +549,7 @@ graph::Graph Importer::runSubgraph(const onnx::GraphProto& gp, const std::string
     readInferred(gp); // the model's and ONNX's inference's, only shown
     for (const auto& vi : gp.output())
         if (auto t = typeOf(vi.type(), "output '" + vi.name() + "'", false);
-            t && vi.type().tensor_type().has_shape())
+            t && vi.type().tensor_type().has_shape() && !graph::tooManyElements(*t))
             given_[vi.name()] = *t;
     addInputs(gp);
     for (int i = 0; i < gp.node_size(); ++i)
@@ -911,6 +999,7 @@ graph::Graph Importer::run(const onnx::ModelProto& original) {
     if (options_.allowUnsupported) {
         withInferred = original;
         try {
+            HiddenFromOnnxInference hidden(withInferred);
             onnx::shape_inference::InferShapes(withInferred);
             source = &withInferred;
             readInferred(withInferred.graph());
@@ -923,11 +1012,11 @@ graph::Graph Importer::run(const onnx::ModelProto& original) {
     g_ = graph::Graph(gp.name().empty() ? std::string("main") : gp.name());
     for (const auto& vi : original.graph().value_info())
         if (auto t = typeOf(vi.type(), "value '" + vi.name() + "'", false);
-            t && vi.type().tensor_type().has_shape())
+            t && vi.type().tensor_type().has_shape() && !graph::tooManyElements(*t))
             given_[vi.name()] = *t;
     for (const auto& vi : original.graph().output())
         if (auto t = typeOf(vi.type(), "output '" + vi.name() + "'", false);
-            t && vi.type().tensor_type().has_shape())
+            t && vi.type().tensor_type().has_shape() && !graph::tooManyElements(*t))
             given_[vi.name()] = *t;
     addInputs(gp);
     for (const auto& sp : gp.sparse_initializer()) {

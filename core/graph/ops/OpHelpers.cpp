@@ -62,7 +62,7 @@ int64_t productOf(const Shape& s, size_t lo, size_t hi) {
     int64_t p = 1;
     for (size_t i = lo; i < hi; ++i) {
         if (s[i] < 0) return -1;
-        p *= s[i];
+        p = saturatingMul(p, s[i]);
     }
     return p;
 }

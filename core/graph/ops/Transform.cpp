@@ -60,11 +60,13 @@ Types inferReshape(const InferContext& ctx) {
         if (x.shape[i] < 0)
             known = false;
         else
-            inRest *= x.shape[i];
+            inRest = saturatingMul(inRest, x.shape[i]);
     }
+    // The target's numbers come from the model: a product past int64 saturates
+    // (and so differs from the input's, which fits).
     for (size_t i = 0; i < out.size(); ++i) {
         if (copied[i] || static_cast<int>(i) == inferAt) continue;
-        outRest *= out[i];
+        outRest = saturatingMul(outRest, out[i]);
     }
     if (known) {
         const int64_t total = x.numElements();
@@ -74,8 +76,10 @@ Types inferReshape(const InferContext& ctx) {
                          " elements) to " + listStr(*target));
             out[static_cast<size_t>(inferAt)] = inRest / outRest;
         } else if (inRest != outRest) {
+            const int64_t n = TensorType(x.dtype, out).numElements();
             ctx.fail("cannot reshape " + x.str() + " (" + std::to_string(total) + " elements) to " +
-                     shapeStr(out) + " (" + std::to_string(TensorType(x.dtype, out).numElements()) +
+                     shapeStr(out) + " (" +
+                     (n == INT64_MAX ? std::string("more than 2^63") : std::to_string(n)) +
                      " elements)");
         }
     }
