@@ -435,7 +435,8 @@ void TestFuseOps::farPostDominatorsPlanInLinearTime() {
     g = inferShapes(g);
     const auto t0 = std::chrono::steady_clock::now();
     FusionPlan p = planFusion(g);
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     qInfo("planFusion of %d steps: %.2f s", steps, seconds);
     QVERIFY2(seconds < 20, qPrintable(QString::number(seconds)));
     // Each step fuses on its own (its state has readers past max-depth), and the Concat alone.

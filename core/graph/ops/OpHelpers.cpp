@@ -55,7 +55,7 @@ std::string listStr(const Shape& v) {
 // --- checks and helpers for inference functions ---------------------------------
 
 int64_t ceilDiv(int64_t a, int64_t b) {
-    return (a + b - 1) / b;
+    return a >= 0 ? a / b + (a % b != 0 ? 1 : 0) : (a + b - 1) / b;
 }
 
 int64_t productOf(const Shape& s, size_t lo, size_t hi) {
