@@ -10,6 +10,9 @@
 #   ./run.sh bench-tune     the tuners' search quality (bench/tune.cpp, docs/tuning.md)
 #   ./run.sh bench-conv     ResNet-18's 3x3 convolutions, default and tuned (resources/records),
 #                           against oneDNN's convolution (bench/conv.cpp, docs/tuning.md)
+#   ./run.sh sanitize       test, with everything built under AddressSanitizer and
+#                           UndefinedBehaviorSanitizer into build-sanitize (not part of CI: a cold
+#                           build and the suite take 2-3x the plain ones)
 # test and bench also install ONNX Runtime for node (scripts/setup-ort.sh, into
 # BUILD_DIR/ort): the reference of the model tests and the anchor of bench_models.
 # test also cross-builds the runtime alone for aarch64 into BOARD_DIR, the board that
@@ -18,18 +21,23 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 mode=${1:-main}
+sanitize=()
+if [ "$mode" = sanitize ]; then
+  BUILD_DIR=${BUILD_DIR:-build-sanitize}
+  sanitize=(-DTESSEL_SANITIZE=address,undefined -DTESSEL_BUILD_BENCH=OFF)
+fi
 BUILD_DIR=${BUILD_DIR:-build}
 BOARD_DIR=${BOARD_DIR:-build-aarch64}
 JOBS=${JOBS:-$(nproc)}
 
 scripts/install-deps.sh
 cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release \
-  -DTESSEL_AARCH64_BUILD_DIR="$(realpath -m "$BOARD_DIR")" >/dev/null
+  -DTESSEL_AARCH64_BUILD_DIR="$(realpath -m "$BOARD_DIR")" "${sanitize[@]}" >/dev/null
 cmake --build "$BUILD_DIR" -j "$JOBS"
 case "$mode" in
-  test|bench|bench-models) scripts/setup-ort.sh "$BUILD_DIR/ort" ;;
+  test|sanitize|bench|bench-models) scripts/setup-ort.sh "$BUILD_DIR/ort" ;;
 esac
-if [ "$mode" = test ]; then
+if [ "$mode" = test ] || [ "$mode" = sanitize ]; then
   cmake -S . -B "$BOARD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release -DTESSEL_RUNTIME_ONLY=ON \
     -DCMAKE_TOOLCHAIN_FILE=cmake/toolchains/aarch64-linux-gnu.cmake >/dev/null
   cmake --build "$BOARD_DIR" -j "$JOBS"
@@ -45,7 +53,7 @@ case "$mode" in
     exec "$BUILD_DIR"/bin/tessel --example ;;
   ladder)
     "$BUILD_DIR"/bin/tesselc ladder resources/examples/gemm ;;
-  test)
+  test|sanitize)
     cd "$BUILD_DIR" && ctest --output-on-failure -j 1 ;;
   bench)
     "$BUILD_DIR"/bin/bench_gemm
@@ -57,5 +65,5 @@ case "$mode" in
   bench-conv)
     "$BUILD_DIR"/bin/bench_conv ;;
   *)
-    echo "usage: $0 [main|ladder|test|bench|bench-models|bench-tune|bench-conv]" >&2; exit 2 ;;
+    echo "usage: $0 [main|ladder|test|sanitize|bench|bench-models|bench-tune|bench-conv]" >&2; exit 2 ;;
 esac

@@ -16,12 +16,14 @@
 #include "graph/passes/InferShapes.h"
 #include "ir/Diagnostic.h"
 
+#include <onnx/defs/schema.h>
 #include <onnx/shape_inference/implementation.h>
 
 #include <charconv>
 #include <limits>
 #include <set>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace tessel::frontend {
 
@@ -102,6 +104,197 @@ const char* storedFloatName(int64_t code) {
     return nullptr;
 }
 
+/// True when every name of `g` and of its subgraphs is defined once (in
+/// `defined`, the enclosing graphs' names, or here; a graph input may also be
+/// an initializer) and every node reads only names defined before it: the
+/// single assignment ONNX's checker requires. ONNX's own shape inference
+/// assumes it (two graph inputs of one name corrupt its memory), so a model
+/// that breaks it is shown without that inference; Tessel's import names
+/// what is wrong.
+bool wellScoped(const onnx::GraphProto& g, std::unordered_set<std::string> defined) {
+    std::unordered_set<std::string> initializers, inputs;
+    for (const auto& t : g.initializer())
+        if (t.name().empty() || !defined.insert(t.name()).second) return false;
+    for (const auto& t : g.initializer())
+        initializers.insert(t.name());
+    for (const auto& sp : g.sparse_initializer())
+        if (sp.values().name().empty() || !defined.insert(sp.values().name()).second) return false;
+    for (const auto& in : g.input()) {
+        if (in.name().empty() || !inputs.insert(in.name()).second) return false;
+        if (!initializers.count(in.name()) && !defined.insert(in.name()).second) return false;
+    }
+    for (const auto& n : g.node()) {
+        for (const auto& name : n.input())
+            if (!name.empty() && !defined.count(name)) return false;
+        for (const auto& a : n.attribute()) {
+            if (a.has_g() && !wellScoped(a.g(), defined)) return false;
+            for (const auto& sub : a.graphs())
+                if (!wellScoped(sub, defined)) return false;
+        }
+        for (const auto& name : n.output())
+            if (!name.empty() && !defined.insert(name).second) return false;
+    }
+    return true;
+}
+
+/// ONNX's own shape inference (libonnx 1.12) assumes nodes its checker
+/// accepts and inputs of the ranks the operator takes: on a node without a
+/// required attribute (Scan without `num_scan_inputs`) it reads through a null
+/// pointer, on a Gemm of opset 6 with a 1-d B past the end of B's shape. So
+/// before it runs on a model to show, nodes are moved to a domain that has no
+/// schemas, where inference passes them by, and the destructor gives them
+/// their domains back:
+///  - the nodes of the model's graph that Tessel's registry checked
+///    (`checked`: its operator, every input typed, every output typed or the
+///    node refused): their outputs get Tessel's types (`values`) as
+///    value_info, which stays, so ONNX's inference starts from checked types
+///    where Tessel's stops;
+///  - every node, here or in a subgraph, that its schema does not verify
+///    (onnx::OpSchema::Verify, at each opset the model declares for its
+///    domain): its outputs keep the model's types, or none.
+class HiddenFromOnnxInference {
+public:
+    HiddenFromOnnxInference(onnx::ModelProto& m, const std::vector<bool>& checked,
+                            const std::unordered_map<std::string, graph::Value>& values) {
+        const Opsets opsets = add({}, m.opset_import());
+        onnx::GraphProto& g = *m.mutable_graph();
+        std::unordered_set<std::string> declared;
+        for (const auto& in : g.input())
+            declared.insert(in.name());
+        for (const auto& out : g.output())
+            declared.insert(out.name());
+        for (const auto& t : g.initializer())
+            declared.insert(t.name());
+        std::unordered_map<std::string, onnx::ValueInfoProto*> valueInfo;
+        for (auto& vi : *g.mutable_value_info())
+            valueInfo.emplace(vi.name(), &vi);
+        for (int i = 0; i < g.node_size(); ++i) {
+            onnx::NodeProto& n = *g.mutable_node(i);
+            if (static_cast<size_t>(i) >= checked.size() || !checked[static_cast<size_t>(i)])
+                continue;
+            hidden_.push_back({&n, n.has_domain(), n.domain()});
+            n.set_domain(kNoSchemas);
+            for (const auto& name : n.output()) {
+                auto v = values.find(name);
+                if (name.empty() || declared.count(name) || v == values.end() ||
+                    !v->second.defined() || !v->second.type().known())
+                    continue;
+                auto [it, added] = valueInfo.emplace(name, nullptr);
+                if (added) {
+                    it->second = g.add_value_info();
+                    it->second->set_name(name);
+                }
+                setType(*it->second->mutable_type(), v->second.type());
+            }
+        }
+        hide(g, opsets);
+        // A domain without an opset import stops ONNX's inference altogether.
+        if (!hidden_.empty()) importNoSchemas(*m.mutable_opset_import());
+        for (auto& f : *m.mutable_functions()) {
+            const Opsets own = add(opsets, f.opset_import());
+            const size_t before = hidden_.size();
+            for (auto& n : *f.mutable_node())
+                hide(n, own);
+            if (hidden_.size() > before) importNoSchemas(*f.mutable_opset_import());
+        }
+    }
+    ~HiddenFromOnnxInference() {
+        for (auto* imports : imports_)
+            imports->RemoveLast();
+        for (auto& h : hidden_) {
+            if (h.hadDomain)
+                h.node->set_domain(h.domain);
+            else
+                h.node->clear_domain();
+        }
+    }
+    HiddenFromOnnxInference(const HiddenFromOnnxInference&) = delete;
+    HiddenFromOnnxInference& operator=(const HiddenFromOnnxInference&) = delete;
+
+private:
+    /// Domain ("" for ONNX's) -> every version the model declares for it.
+    using Opsets = std::map<std::string, std::vector<int64_t>>;
+    struct Hidden {
+        onnx::NodeProto* node;
+        bool hadDomain;
+        std::string domain;
+    };
+
+    static std::string canonical(const std::string& domain) {
+        return domain == "ai.onnx" ? std::string() : domain;
+    }
+    static Opsets add(Opsets into,
+                      const google::protobuf::RepeatedPtrField<onnx::OperatorSetIdProto>& imports) {
+        for (const auto& o : imports)
+            into[canonical(o.domain())].push_back(o.version());
+        return into;
+    }
+    static bool verifies(const onnx::NodeProto& n, const Opsets& opsets) {
+        auto it = opsets.find(canonical(n.domain()));
+        if (it == opsets.end()) return true; // inference finds no schema either
+        for (int64_t version : it->second) {
+            // ONNX's inference keeps the version as an int.
+            const onnx::OpSchema* schema = onnx::OpSchemaRegistry::Schema(
+                n.op_type(), static_cast<int>(version), canonical(n.domain()));
+            if (!schema) continue;
+            try {
+                schema->Verify(n);
+            } catch (const std::exception&) {
+                return false;
+            }
+        }
+        return true;
+    }
+    void hide(onnx::GraphProto& g, const Opsets& opsets) {
+        for (auto& n : *g.mutable_node())
+            hide(n, opsets);
+    }
+    void hide(onnx::NodeProto& n, const Opsets& opsets) {
+        if (n.domain() == kNoSchemas) return; // hidden already
+        if (!verifies(n, opsets)) {
+            hidden_.push_back({&n, n.has_domain(), n.domain()});
+            n.set_domain(kNoSchemas);
+            return;
+        }
+        for (auto& a : *n.mutable_attribute()) {
+            if (a.has_g()) hide(*a.mutable_g(), opsets);
+            for (auto& sub : *a.mutable_graphs())
+                hide(sub, opsets);
+        }
+    }
+
+    /// The ONNX type of a Tessel type (float16 and bfloat16 values are held,
+    /// and so typed, as float32).
+    static void setType(onnx::TypeProto& type, const TensorType& t) {
+        type.Clear();
+        auto& tt = *type.mutable_tensor_type();
+        for (int code = 1; code <= onnx::TensorProto::DataType_MAX; ++code)
+            if (auto d = graph::dataTypeFromOnnx(code); d && *d == t.dtype) {
+                tt.set_elem_type(code);
+                break;
+            }
+        auto& shape = *tt.mutable_shape();
+        for (int64_t d : t.logical().shape)
+            if (d >= 0)
+                shape.add_dim()->set_dim_value(d);
+            else
+                shape.add_dim();
+    }
+
+    using Imports = google::protobuf::RepeatedPtrField<onnx::OperatorSetIdProto>;
+    void importNoSchemas(Imports& imports) {
+        auto& import = *imports.Add();
+        import.set_domain(kNoSchemas);
+        import.set_version(1);
+        imports_.push_back(&imports);
+    }
+
+    static constexpr const char* kNoSchemas = "tessel.hidden";
+    std::vector<Hidden> hidden_;
+    /// The opset imports given one for kNoSchemas (the model's, functions').
+    std::vector<Imports*> imports_;
+};
+
 /// The state of one import (of the model's graph, or of one subgraph: then
 /// `parent` is the importer of the graph that holds it).
 class Importer {
@@ -146,7 +339,10 @@ private:
     /// `unsupported` set to why. Graph attributes are not values (runSubgraph).
     AttrValue convertAttr(const onnx::AttributeProto& a, const std::string& who,
                           std::string& unsupported) const;
+    /// Imports node `index` of the graph (and, for the model's graph,
+    /// records in checkedNodes_ whether the registry checked it).
     void importNode(const onnx::NodeProto& n, int index);
+    void convertOrOpaque(const onnx::NodeProto& n, int index);
     /// The node normalised to the registry's form and emitted; throws
     /// CompileError for anything that keeps it from compiling.
     void convertNode(const onnx::NodeProto& n, const std::string& who, std::vector<Value> inputs,
@@ -198,11 +394,17 @@ private:
     void readInferred(const onnx::GraphProto& gp) {
         for (const auto& vi : gp.value_info())
             if (auto t = typeOf(vi.type(), "value '" + vi.name() + "'", false);
-                t && vi.type().tensor_type().has_shape())
+                t && vi.type().tensor_type().has_shape() && !graph::tooManyElements(*t))
                 inferred_[vi.name()] = *t;
     }
     /// Node id -> how errors name it ("node 'conv1' (Conv, opset 13)").
     std::unordered_map<int64_t, std::string> who_;
+    /// Whether ONNX's inference may run (to show a model); off for the
+    /// import that runs first to find what Tessel types itself.
+    bool onnxInference_ = true;
+    /// Per node of the model's graph: the registry checked it (its operator,
+    /// every input typed, every output typed or the node refused).
+    std::vector<bool> checkedNodes_;
 };
 
 std::string Importer::describe(const onnx::NodeProto& n, int index) const {
@@ -348,6 +550,8 @@ void Importer::addInputs(const onnx::GraphProto& gp) {
                             ":D0,D1,...)");
             }
         }
+        if (graph::tooManyElements(*type))
+            throw error(who + " is " + type->str() + ": more than 2^53 elements");
         if (!used_.insert(in.name()).second)
             throw error(who + " is declared twice");
         values_[in.name()] = g_.addInput(in.name(), *type);
@@ -461,7 +665,7 @@ graph::Graph Importer::runSubgraph(const onnx::GraphProto& gp, const std::string
     readInferred(gp); // the model's and ONNX's inference's, only shown
     for (const auto& vi : gp.output())
         if (auto t = typeOf(vi.type(), "output '" + vi.name() + "'", false);
-            t && vi.type().tensor_type().has_shape())
+            t && vi.type().tensor_type().has_shape() && !graph::tooManyElements(*t))
             given_[vi.name()] = *t;
     addInputs(gp);
     for (int i = 0; i < gp.node_size(); ++i)
@@ -603,6 +807,31 @@ void Importer::addConstantNode(const Attributes& attrs, const std::vector<std::s
 }
 
 void Importer::importNode(const onnx::NodeProto& n, int index) {
+    convertOrOpaque(n, index);
+    if (parent_) return;
+    // Checked: the registry's operator, every input typed, and every output
+    // typed by its inference or the node refused (opaque). A control-flow
+    // node whose subgraph holds what Tessel cannot type is not.
+    auto typed = [&](const std::string& name) {
+        auto it = values_.find(name);
+        return it != values_.end() && it->second.defined() && it->second.type().known();
+    };
+    bool checked = opsetProblem_.empty() && (n.domain().empty() || n.domain() == "ai.onnx") &&
+                   (ops_.find(n.op_type()) || n.op_type() == "Constant");
+    for (const auto& name : n.input())
+        checked = checked && (name.empty() || typed(name));
+    for (const auto& name : n.output()) {
+        if (name.empty()) continue;
+        auto it = values_.find(name);
+        const bool refused = it != values_.end() && it->second.defined() && it->second.producer() &&
+                             it->second.producer()->opaque();
+        checked = checked && (typed(name) || refused);
+    }
+    checkedNodes_.resize(std::max(checkedNodes_.size(), static_cast<size_t>(index) + 1), false);
+    checkedNodes_[static_cast<size_t>(index)] = checked;
+}
+
+void Importer::convertOrOpaque(const onnx::NodeProto& n, int index) {
     const std::string who = describe(n, index);
     if (n.op_type().empty()) throw error(who + ": the node has no operator type");
     std::vector<Value> inputs;
@@ -905,12 +1134,20 @@ graph::Graph Importer::run(const onnx::ModelProto& original) {
     }
     // To show a model Tessel cannot compile, ONNX's own inference types what
     // Tessel's registry cannot (opaque nodes and what follows them). Its
-    // findings go to inferred_, never to the checked given_.
+    // findings go to inferred_, never to the checked given_. Its inference
+    // functions assume checked input: it sees only the nodes Tessel's own
+    // import (run first, without it) could not type, with Tessel's types for
+    // the rest (HiddenFromOnnxInference), and nothing of a model whose names
+    // are not single assignments (wellScoped).
     onnx::ModelProto withInferred;
     const onnx::ModelProto* source = &original;
-    if (options_.allowUnsupported) {
+    if (options_.allowUnsupported && onnxInference_ && wellScoped(original.graph(), {})) {
+        Importer first(options_, model_);
+        first.onnxInference_ = false;
+        (void)first.run(original); // what it throws, this import would throw too
         withInferred = original;
         try {
+            HiddenFromOnnxInference hidden(withInferred, first.checkedNodes_, first.values_);
             onnx::shape_inference::InferShapes(withInferred);
             source = &withInferred;
             readInferred(withInferred.graph());
@@ -923,11 +1160,11 @@ graph::Graph Importer::run(const onnx::ModelProto& original) {
     g_ = graph::Graph(gp.name().empty() ? std::string("main") : gp.name());
     for (const auto& vi : original.graph().value_info())
         if (auto t = typeOf(vi.type(), "value '" + vi.name() + "'", false);
-            t && vi.type().tensor_type().has_shape())
+            t && vi.type().tensor_type().has_shape() && !graph::tooManyElements(*t))
             given_[vi.name()] = *t;
     for (const auto& vi : original.graph().output())
         if (auto t = typeOf(vi.type(), "output '" + vi.name() + "'", false);
-            t && vi.type().tensor_type().has_shape())
+            t && vi.type().tensor_type().has_shape() && !graph::tooManyElements(*t))
             given_[vi.name()] = *t;
     addInputs(gp);
     for (const auto& sp : gp.sparse_initializer()) {

@@ -1,6 +1,7 @@
 #include "graph/Graph.h"
 
 #include "graph/OpRegistry.h"
+#include "ir/AxisMath.h"
 #include "ir/Check.h"
 #include "ir/Diagnostic.h"
 #include "ir/Layout.h"
@@ -26,9 +27,16 @@ int64_t TensorType::numElements() const {
     int64_t n = 1;
     for (int64_t d : shape) {
         if (d < 0) return -1;
-        n *= d;
+        n = saturatingMul(n, d);
     }
     return n;
+}
+
+bool tooManyElements(const TensorType& t) {
+    int64_t n = 1;
+    for (int64_t d : t.shape)
+        if (d >= 0) n = saturatingMul(n, d);
+    return n > kMaxTensorElements;
 }
 
 TensorType TensorType::logical() const {
@@ -139,7 +147,7 @@ namespace {
 int64_t product(const std::vector<int64_t>& shape) {
     int64_t n = 1;
     for (int64_t d : shape)
-        n *= d;
+        n = saturatingMul(n, d);
     return n;
 }
 

@@ -65,7 +65,8 @@ struct TensorType {
     int rank() const { return static_cast<int>(shape.size()); }
     /// True when every dimension is known.
     bool isStatic() const;
-    /// The product of the dimensions, or -1 when one is unknown.
+    /// The product of the dimensions (INT64_MAX when it does not fit in 64
+    /// bits), or -1 when one is unknown.
     int64_t numElements() const;
 
     /// True when the tensor is stored in a blocked layout.
@@ -84,6 +85,14 @@ struct TensorType {
 
     bool operator==(const TensorType&) const = default;
 };
+
+/// The most elements a tensor may have (2^53). A type beyond it is an error
+/// where it enters a graph (the importer's types, every output shape inference
+/// gives), so the shape arithmetic of inference on a graph's dimensions stays
+/// far from int64 overflow.
+inline constexpr int64_t kMaxTensorElements = int64_t(1) << 53;
+/// True when the known dimensions of `t` alone multiply to more than kMaxTensorElements.
+bool tooManyElements(const TensorType& t);
 
 /// The DataType of an ONNX TensorProto element type code (1 = float, 7 =
 /// int64, ...); nullopt for codes Tessel does not support (strings, complex).

@@ -166,6 +166,12 @@ std::vector<TensorType> OpRegistry::inferOutputTypes(const Node& node,
     if (static_cast<int>(out.size()) != node.numOutputs())
         throw CompileError(node.describe() + ": inference gave " + std::to_string(out.size()) +
                            " types for " + std::to_string(node.numOutputs()) + " outputs");
+    for (const auto& t : out) {
+        if (std::any_of(t.shape.begin(), t.shape.end(), [](int64_t d) { return d < -1; }))
+            fail("the output type " + t.str() + " has a negative dimension");
+        if (tooManyElements(t))
+            fail("the output " + t.str() + " would have more than 2^53 elements");
+    }
     if (!layout.empty())
         for (auto& t : out) {
             if (t.rank() != Layout::of(layout).storedRank())

@@ -12,6 +12,15 @@
 
 namespace tessel {
 
+/// `a * b` for non-negative `a` and `b` (dimensions, element counts),
+/// INT64_MAX when the product does not fit in 64 bits: shape arithmetic on
+/// numbers a model gives saturates instead of overflowing, and a count that
+/// saturated is larger than any limit it is checked against.
+inline int64_t saturatingMul(int64_t a, int64_t b) {
+    int64_t r = 0;
+    return __builtin_mul_overflow(a, b, &r) ? INT64_MAX : r;
+}
+
 /// An axis in [-rank, rank) made non-negative; nullopt when out of range.
 std::optional<int64_t> normalizeAxis(int64_t axis, int64_t rank);
 

@@ -135,7 +135,11 @@ Tensor conv2dWinograd(const Tensor& x, const Tensor& w, const ConvParams& params
     Tensor vt = te::compute(
         toExprs({a, a, c / ib, tiles, ib}),
         [&](const std::vector<Var>& i) {
-            auto [img, r0, c0] = tileOrigin(i[3]);
+            // Not a structured binding: clang before 16 cannot capture one.
+            const auto origin = tileOrigin(i[3]);
+            const Expr& img = std::get<0>(origin);
+            const Expr& r0 = std::get<1>(origin);
+            const Expr& c0 = std::get<2>(origin);
             return combine(
                 bt, i[0], [&](int k) { return data({img, i[2], r0 + intImm(k), c0 + i[1], i[4]}); }, f32);
         },

@@ -130,6 +130,15 @@ inline Msg intAttr(const std::string& name, int64_t v) {
     return a;
 }
 
+inline Msg intsAttr(const std::string& name, const std::vector<int64_t>& v) {
+    Msg a;
+    a.bytes(1, name);
+    for (int64_t x : v)
+        a.varint(8, static_cast<uint64_t>(x));
+    a.varint(20, 7);
+    return a;
+}
+
 /// AttributeProto of type GRAPH holding `g`.
 inline Msg graphAttr(const std::string& name, const Msg& g) {
     Msg a;

@@ -8,6 +8,9 @@
 #include "frontend/OnnxImporter.h"
 #include "frontend/TensorProto.h"
 #include "graph/OpRegistry.h"
+#include "graph/Unsupported.h"
+#include "graph/passes/GraphPassManager.h"
+#include "graph/passes/GraphPipeline.h"
 #include "ir/Diagnostic.h"
 #include "ir/Half.h"
 
@@ -87,6 +90,8 @@ private slots:
     void allUnsupportedInOneError();
     void float16ModelComputesInFloat32();
     void everyTestModelImports();
+    void fuzzFindingsFailCleanly_data();
+    void fuzzFindingsFailCleanly();
 };
 
 void TestOnnxImporter::realModelsMatchTestData_data() {
@@ -309,6 +314,14 @@ void TestOnnxImporter::inputShapeBindingErrors() {
     QCOMPARE(errorOf([&] { importOnnxBytes(bytes, o); }),
              std::string("net.onnx: input 'x' is float32[?, 3, 4, 4], but the input shape "
                          "[1, 5, 4, 4] gives 5 for dimension 1"));
+    // Past 2^53 elements (graph/Graph.h, kMaxTensorElements), declared or bound.
+    o.inputShapes["x"] = {int64_t(1) << 50, 3, 4, 4};
+    QCOMPARE(errorOf([&] { importOnnxBytes(bytes, o); }),
+             std::string("net.onnx: input 'x' is float32[1125899906842624, 3, 4, 4]: more than "
+                         "2^53 elements"));
+    QCOMPARE(errorOf([&] { importOnnxBytes(reluModel({int64_t(1) << 40, 1 << 20})); }),
+             std::string("model: input 'x' is float32[1099511627776, 1048576]: more than 2^53 "
+                         "elements"));
     // A shape that does not check downstream names the node.
     const std::string add = ob::model(
         ob::graph({ob::node("Add", {"a", "b"}, {"y"}, "add1")},
@@ -618,6 +631,170 @@ void TestOnnxImporter::everyTestModelImports() {
     }
     qInfo("%d models imported, %d with unsupported constructs", models, opaque);
     QVERIFY(models > 1000);
+}
+
+namespace {
+
+/// Raw little-endian int64 data for a TensorProto.
+std::string int64Raw(const std::vector<int64_t>& values) {
+    std::string raw(values.size() * 8, '\0');
+    std::memcpy(raw.data(), values.data(), raw.size());
+    return raw;
+}
+
+/// ONNX's test model of Scan at opset 9 (a running sum over x's rows), with
+/// `attrs` as the Scan node's attributes next to its body.
+std::string scanSumModel(const std::vector<ob::Msg>& attrs) {
+    const ob::Msg body = ob::graph(
+        {ob::node("Add", {"sum_in", "next"}, {"sum_out"}, "add"),
+         ob::node("Identity", {"sum_out"}, {"scan_out"}, "id")},
+        {ob::valueInfo("sum_in", ob::kFloat, {2}), ob::valueInfo("next", ob::kFloat, {2})},
+        {ob::valueInfo("sum_out", ob::kFloat, {2}), ob::valueInfo("scan_out", ob::kFloat, {2})});
+    std::vector<ob::Msg> all = {ob::graphAttr("body", body)};
+    all.insert(all.end(), attrs.begin(), attrs.end());
+    return ob::model(
+        ob::graph(
+            {ob::node("Scan", {"initial", "x"}, {"y", "z"}, "scan", all)},
+            {ob::valueInfo("initial", ob::kFloat, {2}), ob::valueInfo("x", ob::kFloat, {3, 2})},
+            {ob::valueInfo("y", ob::kFloat, {2}), ob::valueInfo("z", ob::kFloat, {3, 2})}),
+        9);
+}
+
+} // namespace
+
+void TestOnnxImporter::fuzzFindingsFailCleanly_data() {
+    // What tests/fuzz/fuzz_onnx_import found (docs/compiler-spine.md, "Fuzzing
+    // the front ends"), each as the smallest model that shows it: compiling
+    // it (the import, then the default graph pipeline) fails with `error`;
+    // showing it (ONNX's inference runs) gives a graph that lists the
+    // construct for the same reason or, when not `shown`, fails the same way.
+    QTest::addColumn<QByteArray>("model");
+    QTest::addColumn<QString>("error");
+    QTest::addColumn<bool>("shown");
+
+    // ONNX's own inference of Scan reads num_scan_inputs through a null
+    // pointer when the node lacks it: such a node is hidden from it.
+    const std::string scan = scanSumModel({ob::intAttr("num_s0an_inputs", 1)});
+    QTest::newRow("scan without num_scan_inputs")
+        << QByteArray::fromStdString(scan) << "num_scan_inputs must be between 1 and the 2 inputs"
+        << true;
+
+    // A Reshape target whose dimensions multiply past int64.
+    const std::string reshape =
+        ob::model(ob::graph({ob::node("Reshape", {"x", "shape"}, {"y"}, "reshape")},
+                            {ob::valueInfo("x", ob::kFloat, {1, 9, 4, 4})},
+                            {ob::valueInfo("y", ob::kFloat, {})},
+                            {ob::tensorRaw("shape", ob::kInt64, {6},
+                                           int64Raw({5633, 9, 17732923532771505, 3, 4, 4}))}),
+                  13);
+    QTest::newRow("reshape target past int64")
+        << QByteArray::fromStdString(reshape)
+        << "cannot reshape float32[1, 9, 4, 4] (144 elements) to "
+           "[5633, 9, 17732923532771505, 3, 4, 4] (more than 2^63 elements)"
+        << true;
+
+    // Shape arithmetic on the model's numbers, past int64 (signed overflow):
+    // products and sums saturate, and the output is too large.
+    const std::string tile = ob::model(
+        ob::graph({ob::node("Tile", {"x", "repeats"}, {"y"}, "tile")},
+                  {ob::valueInfo("x", ob::kFloat, {8, 2})}, {ob::valueInfo("y", ob::kFloat, {})},
+                  {ob::tensorRaw("repeats", ob::kInt64, {2}, int64Raw({1973141820124692484, 1}))}),
+        13);
+    QTest::newRow("tile repeats past int64")
+        << QByteArray::fromStdString(tile)
+        << "the output float32[9223372036854775807, 2] would have more than 2^53 elements" << true;
+    const std::string pad = ob::model(
+        ob::graph({ob::node("Pad", {"x", "pads"}, {"y"}, "pad")},
+                  {ob::valueInfo("x", ob::kFloat, {8})}, {ob::valueInfo("y", ob::kFloat, {})},
+                  {ob::tensorRaw("pads", ob::kInt64, {2}, int64Raw({INT64_MAX, INT64_MAX}))}),
+        13);
+    QTest::newRow("pads past int64")
+        << QByteArray::fromStdString(pad)
+        << "the output float32[9223372036854775807] would have more than 2^53 elements" << true;
+    const std::string conv =
+        ob::model(ob::graph({ob::node("Conv", {"x", "w"}, {"y"}, "conv",
+                                      {ob::intsAttr("dilations", {INT64_MAX / 2})})},
+                            {ob::valueInfo("x", ob::kFloat, {1, 1, 8}),
+                             ob::valueInfo("w", ob::kFloat, {1, 1, 3})},
+                            {ob::valueInfo("y", ob::kFloat, {})}),
+                  13);
+    QTest::newRow("conv dilation past int64")
+        << QByteArray::fromStdString(conv)
+        << "the window (9223372036854775807 with dilation) is larger than the padded input (8)"
+        << true;
+    const std::string deconv =
+        ob::model(ob::graph({ob::node("ConvTranspose", {"x", "w"}, {"y"}, "deconv",
+                                      {ob::intsAttr("strides", {INT64_MAX / 2})})},
+                            {ob::valueInfo("x", ob::kFloat, {1, 1, 8}),
+                             ob::valueInfo("w", ob::kFloat, {1, 1, 3})},
+                            {ob::valueInfo("y", ob::kFloat, {})}),
+                  13);
+    QTest::newRow("conv-transpose strides past int64")
+        << QByteArray::fromStdString(deconv)
+        << "the output float32[1, 1, 9223372036854775807] would have more than 2^53 elements"
+        << true;
+    const std::string d2s =
+        ob::model(ob::graph({ob::node("DepthToSpace", {"x"}, {"y"}, "d2s",
+                                      {ob::intAttr("blocksize", int64_t(1) << 40)})},
+                            {ob::valueInfo("x", ob::kFloat, {1, 4, 2, 2})},
+                            {ob::valueInfo("y", ob::kFloat, {})}),
+                  13);
+    QTest::newRow("depth-to-space blocksize past int64")
+        << QByteArray::fromStdString(d2s)
+        << "4 channels do not divide into blocks of 9223372036854775807" << true;
+
+    // ONNX's inference of Gemm at opset 6 reads B's second dimension
+    // whatever B's rank: it sees only what Tessel's registry did not check.
+    const std::string gemm = ob::model(
+        ob::graph({ob::node("Gemm", {"a", "b", "c"}, {"y"}, "gemm")},
+                  {ob::valueInfo("a", ob::kFloat, {2, 3}), ob::valueInfo("b", ob::kFloat, {4}),
+                   ob::valueInfo("c", ob::kFloat, {4})},
+                  {ob::valueInfo("y", ob::kFloat, {2, 4})}),
+        6);
+    QTest::newRow("gemm at opset 6 with a 1-d B")
+        << QByteArray::fromStdString(gemm)
+        << "A float32[2, 3] and B float32[4] must both have rank 2" << true;
+
+    // Two graph inputs of one name (the fuzzer's B of that Gemm, declared
+    // twice) corrupt the memory of ONNX's inference: it does not run on
+    // names that are not single assignments.
+    const std::string twice = ob::model(
+        ob::graph({ob::node("Gemm", {"a", "b", "c"}, {"y"}, "gemm")},
+                  {ob::valueInfo("a", ob::kFloat, {2, 3}), ob::valueInfo("b", ob::kFloat, {3, 4}),
+                   ob::valueInfo("b", ob::kFloat, {4}), ob::valueInfo("c", ob::kFloat, {4})},
+                  {ob::valueInfo("y", ob::kFloat, {2, 4})}),
+        6);
+    QTest::newRow("an input declared twice")
+        << QByteArray::fromStdString(twice) << "model: input 'b' is declared twice" << false;
+}
+
+void TestOnnxImporter::fuzzFindingsFailCleanly() {
+    QFETCH(QByteArray, model);
+    QFETCH(QString, error);
+    QFETCH(bool, shown);
+    const std::string bytes = model.toStdString();
+
+    ImportOptions showing;
+    showing.allowUnsupported = true;
+    graph::Graph g;
+    try {
+        g = importOnnxBytes(bytes, showing);
+    } catch (const CompileError& e) {
+        if (shown) QFAIL(e.what());
+        QVERIFY2(std::string(e.what()).find(error.toStdString()) != std::string::npos, e.what());
+    }
+
+    const std::string message = errorOf([&] {
+        graph::Graph imported = importOnnxBytes(bytes);
+        graph::GraphPassManager pm;
+        pm.run(imported, graph::defaultGraphPipeline(8));
+    });
+    if (message.find(error.toStdString()) == std::string::npos) QFAIL(message.c_str());
+    if (!shown) return;
+    // The shown graph lists the same construct with the same reason.
+    QVERIFY(!g.outputs().empty());
+    const std::string listed = graph::describeUnsupported(graph::unsupportedConstructs(g));
+    QVERIFY2(listed.find(error.toStdString()) != std::string::npos, listed.c_str());
 }
 
 QTEST_APPLESS_MAIN(TestOnnxImporter)

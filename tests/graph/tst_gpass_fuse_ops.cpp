@@ -9,6 +9,8 @@
 
 #include <QtTest>
 
+#include <chrono>
+
 #include <string>
 #include <vector>
 
@@ -55,6 +57,7 @@ private slots:
     void maxDepthAndOptions();
     void reasons();
     void printedGraphShowsAttributes();
+    void farPostDominatorsPlanInLinearTime();
 };
 
 void TestFuseOps::resnetBasicBlock() {
@@ -409,6 +412,40 @@ void TestFuseOps::printedGraphShowsAttributes() {
             std::string::npos);
     // ... and turning that off again removes the stale attributes.
     QCOMPARE(q(text(pass->run(all, {}))), q(text(f)));
+}
+
+void TestFuseOps::farPostDominatorsPlanInLinearTime() {
+    // An unrolled recurrent layer (expand-recurrent, found by
+    // tests/fuzz/fuzz_onnx_import as an LSTM over 28 steps that timed out):
+    // every step's state is read by the next step and by the Concat of all
+    // states, so each step's immediate post-dominator is that Concat at the
+    // end. The diamond step once walked every node between them for every
+    // step: 8000 steps took minutes; the search now stops at max-depth nodes.
+    const int steps = 8000;
+    Graph g("unrolled");
+    Value h = g.addInput("x", type("float32[1, 16]"));
+    std::vector<Value> states;
+    for (int t = 0; t < steps; ++t) {
+        h = g.addOp("Mul", {g.addOp("Sigmoid", {h}), g.addOp("Tanh", {h})});
+        states.push_back(h);
+    }
+    Attributes axis;
+    axis.set("axis", int64_t(0));
+    g.setOutputs({g.addOp("Concat", states, axis)});
+    g = inferShapes(g);
+    const auto t0 = std::chrono::steady_clock::now();
+    FusionPlan p = planFusion(g);
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    qInfo("planFusion of %d steps: %.2f s", steps, seconds);
+    QVERIFY2(seconds < 20, qPrintable(QString::number(seconds)));
+    // Each step fuses on its own (its state has readers past max-depth), and the Concat alone.
+    // Each step is a group of its own, except the last 85, which the Concat's
+    // diamond takes with it up to max-depth (85 * 3 + 1 = 256 operators):
+    // the plan the full walk made (checked against it at 2000 steps).
+    QCOMPARE(p.groups.size(), size_t(steps - 85 + 1));
+    QCOMPARE(p.groups[1].members.size(), size_t(3));
+    QCOMPARE(p.groups.back().members.size(), size_t(256));
 }
 
 QTEST_APPLESS_MAIN(TestFuseOps)

@@ -35,21 +35,23 @@ Shape windowOutput(const InferContext& ctx, const Shape& in, const Shape& kernel
             out[i] = -1;
             continue;
         }
-        const int64_t effKernel = (kernel[i] - 1) * dilations[i] + 1;
+        // The window's numbers come from the model: computed wide, they
+        // saturate instead of overflowing.
+        const int64_t effKernel = saturated(__int128(kernel[i] - 1) * dilations[i] + 1);
         if (autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER") {
             out[i] = ceilDiv(in[i], strides[i]);
             continue;
         }
         const int64_t padBegin = autoPad == "VALID" ? 0 : pads[i];
         const int64_t padEnd = autoPad == "VALID" ? 0 : pads[i + n];
-        const int64_t span = in[i] + padBegin + padEnd - effKernel;
+        const int64_t padded = saturated(__int128(in[i]) + padBegin + padEnd);
+        const int64_t span = padded - effKernel;
         if (span < 0)
             ctx.fail("the window (" + std::to_string(effKernel) +
-                     " with dilation) is larger than the padded input (" +
-                     std::to_string(in[i] + padBegin + padEnd) + ") in spatial dim " +
-                     std::to_string(i));
+                     " with dilation) is larger than the padded input (" + std::to_string(padded) +
+                     ") in spatial dim " + std::to_string(i));
         out[i] = (ceilMode ? ceilDiv(span, strides[i]) : span / strides[i]) + 1;
-        if (ceilMode && (out[i] - 1) * strides[i] >= in[i] + padBegin) --out[i];
+        if (ceilMode && __int128(out[i] - 1) * strides[i] >= __int128(in[i]) + padBegin) --out[i];
     }
     return out;
 }
@@ -137,7 +139,7 @@ Types inferConvTranspose(const InferContext& ctx) {
     if (c >= 0 && c % group != 0)
         ctx.fail("input X " + x.str() + " has " + std::to_string(c) +
                  " channels, not a multiple of group " + std::to_string(group));
-    const int64_t m = w.shape[1] < 0 ? -1 : w.shape[1] * group;
+    const int64_t m = w.shape[1] < 0 ? -1 : saturated(__int128(w.shape[1]) * group);
     if (ctx.hasInput(2)) {
         const TensorType& b = ctx.input(2);
         if (b.rank() != 1 || (b.shape[0] >= 0 && m >= 0 && b.shape[0] != m))
@@ -175,12 +177,14 @@ Types inferConvTranspose(const InferContext& ctx) {
             out.push_back(-1);
             continue;
         }
-        const int64_t full = strides[i] * (in - 1) + outPad[i] + (kernel[i] - 1) * dilations[i] + 1;
-        int64_t size = 0;
+        // Computed wide from the model's numbers; saturated below.
+        const __int128 full = __int128(strides[i]) * (in - 1) + outPad[i] +
+                              __int128(kernel[i] - 1) * dilations[i] + 1;
+        __int128 size = 0;
         if (autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER")
             // Padded until the output is in * stride; when even the unpadded
             // output is smaller, padding cannot get there (ONNX Runtime's rule).
-            size = std::min(in * strides[i], full);
+            size = std::min(__int128(in) * strides[i], full);
         else if (autoPad == "VALID")
             size = full;
         else
@@ -188,7 +192,7 @@ Types inferConvTranspose(const InferContext& ctx) {
         if (size < 0)
             ctx.fail("pads " + listStr(pads) + " leave no output in spatial dim " +
                      std::to_string(i));
-        out.push_back(size);
+        out.push_back(saturated(size));
     }
     return {storedAs(ctx, TensorType(x.dtype, out), outLayout)};
 }
@@ -380,7 +384,9 @@ Types inferMaxUnpool(const InferContext& ctx) {
     Shape out{x.shape[0], x.shape[1]};
     for (size_t d = 0; d < n; ++d) {
         const int64_t in = x.shape[d + 2];
-        out.push_back(in < 0 ? -1 : (in - 1) * strides[d] + kernel[d] - pads[d] - pads[d + n]);
+        out.push_back(in < 0 ? -1
+                             : saturated(__int128(in - 1) * strides[d] + kernel[d] - pads[d] -
+                                         pads[d + n]));
     }
     return {TensorType(x.dtype, out)};
 }

@@ -55,14 +55,14 @@ std::string listStr(const Shape& v) {
 // --- checks and helpers for inference functions ---------------------------------
 
 int64_t ceilDiv(int64_t a, int64_t b) {
-    return (a + b - 1) / b;
+    return a >= 0 ? a / b + (a % b != 0 ? 1 : 0) : (a + b - 1) / b;
 }
 
 int64_t productOf(const Shape& s, size_t lo, size_t hi) {
     int64_t p = 1;
     for (size_t i = lo; i < hi; ++i) {
         if (s[i] < 0) return -1;
-        p *= s[i];
+        p = saturatingMul(p, s[i]);
     }
     return p;
 }

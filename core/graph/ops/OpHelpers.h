@@ -83,7 +83,14 @@ std::string listStr(const Shape& v);
 
 // --- checks and helpers for inference functions ---------------------------------
 
+/// ceil(a / b) for b > 0 (without overflow for a >= 0).
 int64_t ceilDiv(int64_t a, int64_t b);
+/// `v`, computed in 128 bits from a model's numbers (sizes, attributes),
+/// saturated to int64: a dimension past int64 becomes INT64_MAX, which
+/// OpRegistry::inferOutputTypes refuses (graph::kMaxTensorElements).
+inline int64_t saturated(__int128 v) {
+    return v > INT64_MAX ? INT64_MAX : v < INT64_MIN ? INT64_MIN : static_cast<int64_t>(v);
+}
 /// The product of dims [lo, hi), or -1 when one is unknown.
 int64_t productOf(const Shape& s, size_t lo, size_t hi);
 

@@ -60,11 +60,13 @@ Types inferReshape(const InferContext& ctx) {
         if (x.shape[i] < 0)
             known = false;
         else
-            inRest *= x.shape[i];
+            inRest = saturatingMul(inRest, x.shape[i]);
     }
+    // The target's numbers come from the model: a product past int64 saturates
+    // (and so differs from the input's, which fits).
     for (size_t i = 0; i < out.size(); ++i) {
         if (copied[i] || static_cast<int>(i) == inferAt) continue;
-        outRest *= out[i];
+        outRest = saturatingMul(outRest, out[i]);
     }
     if (known) {
         const int64_t total = x.numElements();
@@ -74,8 +76,10 @@ Types inferReshape(const InferContext& ctx) {
                          " elements) to " + listStr(*target));
             out[static_cast<size_t>(inferAt)] = inRest / outRest;
         } else if (inRest != outRest) {
+            const int64_t n = TensorType(x.dtype, out).numElements();
             ctx.fail("cannot reshape " + x.str() + " (" + std::to_string(total) + " elements) to " +
-                     shapeStr(out) + " (" + std::to_string(TensorType(x.dtype, out).numElements()) +
+                     shapeStr(out) + " (" +
+                     (n == INT64_MAX ? std::string("more than 2^63") : std::to_string(n)) +
                      " elements)");
         }
     }
@@ -100,18 +104,21 @@ Types inferBlockSpace(const InferContext& ctx, bool toSpace) {
     const int64_t b = ctx.attrs().getInt("blocksize", 0);
     if (b < 1) ctx.fail("blocksize must be positive");
     Shape s = x.shape;
-    auto scale = [](int64_t d, int64_t f) { return d < 0 ? d : d * f; };
+    // The blocksize comes from the model: its square and the scaled
+    // dimensions are computed wide (and saturate).
+    const __int128 bb = __int128(b) * b;
+    auto scale = [](int64_t d, __int128 f) { return d < 0 ? d : saturated(d * f); };
     if (toSpace) {
-        if (s[1] >= 0 && s[1] % (b * b) != 0)
+        if (s[1] >= 0 && s[1] % bb != 0)
             ctx.fail(std::to_string(s[1]) + " channels do not divide into blocks of " +
-                     std::to_string(b * b));
-        s = {s[0], s[1] < 0 ? -1 : s[1] / (b * b), scale(s[2], b), scale(s[3], b)};
+                     std::to_string(saturated(bb)));
+        s = {s[0], s[1] < 0 ? -1 : static_cast<int64_t>(s[1] / bb), scale(s[2], b), scale(s[3], b)};
     } else {
         for (int i = 2; i < 4; ++i)
             if (s[i] >= 0 && s[i] % b != 0)
                 ctx.fail("spatial size " + std::to_string(s[i]) +
                          " is not a multiple of blocksize " + std::to_string(b));
-        s = {s[0], scale(s[1], b * b), s[2] < 0 ? -1 : s[2] / b, s[3] < 0 ? -1 : s[3] / b};
+        s = {s[0], scale(s[1], bb), s[2] < 0 ? -1 : s[2] / b, s[3] < 0 ? -1 : s[3] / b};
     }
     return {TensorType(x.dtype, s)};
 }
@@ -151,7 +158,8 @@ Types inferConcat(const InferContext& ctx) {
                      std::to_string(first.rank()));
         for (size_t d = 0; d < out.size(); ++d) {
             if (static_cast<int64_t>(d) == *axis) {
-                out[d] = out[d] < 0 || t.shape[d] < 0 ? -1 : out[d] + t.shape[d];
+                out[d] = out[d] < 0 || t.shape[d] < 0 ? -1
+                                                      : saturated(__int128(out[d]) + t.shape[d]);
             } else if (out[d] < 0) {
                 out[d] = t.shape[d];
             } else if (t.shape[d] >= 0 && t.shape[d] != out[d]) {
@@ -299,14 +307,14 @@ Types inferSplit(const InferContext& ctx) {
         if (static_cast<int>(split->size()) != k)
             ctx.fail("split " + listStr(*split) + " has " + std::to_string(split->size()) +
                      " sizes for " + std::to_string(k) + " outputs");
-        int64_t sum = 0;
+        __int128 sum = 0; // of sizes from the model
         for (size_t i = 0; i < split->size(); ++i) {
             if ((*split)[i] < 0) ctx.fail("split " + listStr(*split) + " has a negative size");
             sum += (*split)[i];
             out[i].shape[a] = (*split)[i];
         }
         if (dim >= 0 && sum != dim)
-            ctx.fail("split " + listStr(*split) + " adds up to " + std::to_string(sum) +
+            ctx.fail("split " + listStr(*split) + " adds up to " + std::to_string(saturated(sum)) +
                      ", but axis " + std::to_string(*axis) + " of " + x.str() + " has " +
                      std::to_string(dim));
         return out;
@@ -429,7 +437,7 @@ Types inferPad(const InferContext& ctx) {
     for (size_t i = 0; i < out.size(); ++i) {
         if (out[i] < 0) continue;
         // Negative pads crop.
-        out[i] += (*pads)[i] + (*pads)[i + out.size()];
+        out[i] = saturated(__int128(out[i]) + (*pads)[i] + (*pads)[i + out.size()]);
         if (out[i] < 0)
             ctx.fail("pads " + listStr(*pads) + " remove more than the " +
                      std::to_string(x.shape[i]) + " elements of dim " + std::to_string(i) + " of " +
@@ -539,7 +547,7 @@ Types inferTile(const InferContext& ctx) {
     for (size_t i = 0; i < out.size(); ++i) {
         const int64_t k = (*repeats)[i];
         if (k < 0) ctx.fail("repeats " + listStr(*repeats) + " has a negative count");
-        out[i] = k == 0 ? 0 : (out[i] < 0 ? -1 : out[i] * k);
+        out[i] = k == 0 ? 0 : (out[i] < 0 ? -1 : saturated(__int128(out[i]) * k));
     }
     return {TensorType(x.dtype, out)};
 }

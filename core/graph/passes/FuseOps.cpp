@@ -254,23 +254,30 @@ void mergeDiamonds(const FusionWalk& walk, const FuseOpsOptions& options, std::v
             const Node* e = exitOf(w);
             const Node* d = ipdom.at(e);
             if (!d || isOutput.count(e) || consumers[e].size() < 2) continue;
-            // The nodes on a path from e to d: reached from e, and reaching d.
-            std::unordered_set<const Node*> fromE{e}, region;
-            for (size_t i = pos[e]; i <= pos[d]; ++i) {
-                const Node* n = nodes[i].get();
-                if (!fromE.count(n)) continue;
-                for (const Node* c : consumers[n])
-                    if (pos[c] <= pos[d]) fromE.insert(c);
-            }
-            std::unordered_set<const Node*> toD{d};
-            for (size_t i = pos[d] + 1; i-- > pos[e];) {
-                const Node* n = nodes[i].get();
+            // The nodes on a path from e to d: reached from e (up to d), and
+            // reaching d. As d post-dominates e, every node reached from e up
+            // to d reaches d, so once more are reached than a merge may take
+            // (each merges with its whole group) the search stops: walking
+            // every position between e and d for every group made a long
+            // chain of steps (an unrolled recurrent layer) quadratic.
+            const size_t maxDepth = static_cast<size_t>(options.maxDepth);
+            const size_t room = maxDepth - std::min(w.members.size(), maxDepth);
+            std::vector<const Node*> reached{e};
+            std::unordered_set<const Node*> fromE{e};
+            for (size_t k = 0; k < reached.size() && fromE.size() <= room + 1; ++k)
+                for (const Node* c : consumers[reached[k]])
+                    if (pos[c] <= pos[d] && fromE.insert(c).second) reached.push_back(c);
+            if (fromE.size() > room + 1) continue;
+            std::sort(reached.begin(), reached.end(),
+                      [&](const Node* a, const Node* b) { return pos[a] > pos[b]; });
+            std::unordered_set<const Node*> toD{d}, region;
+            for (const Node* n : reached) {
                 for (const Node* c : consumers[n])
                     if (toD.count(c)) {
                         toD.insert(n);
                         break;
                     }
-                if (n != e && fromE.count(n) && toD.count(n)) region.insert(n);
+                if (n != e && toD.count(n)) region.insert(n);
             }
             // Every group on the paths merges whole: each member must fit after w.
             std::set<size_t> groups;

@@ -954,7 +954,10 @@ Value Interpreter::getAttr(const Value& obj, const std::string& name, SourceLoc 
     std::vector<std::string> names;
     if (t) {
         for (auto& [n, g] : t->attrs)
-            if (n == name) return guarded(loc, [&] { return g(*this, obj, loc); });
+            if (n == name) {
+                const auto& getter = g; // clang before 16 cannot capture a structured binding
+                return guarded(loc, [&] { return getter(*this, obj, loc); });
+            }
         for (auto& [n, m] : t->methods)
             if (n == name) return makeFunction(n, m, std::make_shared<const Value>(obj));
         for (auto& [n, g] : t->attrs)

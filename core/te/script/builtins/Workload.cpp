@@ -47,8 +47,9 @@ Value declare(ScriptRecorder& rec, Interpreter& in, const CallArgs& c) {
     }
     // The caller's values: every name must be one the template declares.
     for (auto& [name, value] : rec.options().workload) {
+        // Captured by name: clang before 16 cannot capture a structured binding.
         auto it = std::find_if(params.begin(), params.end(),
-                               [&](const WorkloadParam& p) { return p.name == name; });
+                               [&name = name](const WorkloadParam& p) { return p.name == name; });
         if (it == params.end()) {
             std::string known;
             for (auto& n : names)
