@@ -26,17 +26,6 @@ using namespace tessel::graph::test;
 
 namespace {
 
-int countOps(const Graph& g, const std::string& op) {
-    return static_cast<int>(std::count_if(g.nodes().begin(), g.nodes().end(),
-                                          [&](const Ref<Node>& n) { return n->op == op; }));
-}
-
-const Node* findOp(const Graph& g, const std::string& op) {
-    for (const auto& n : g.nodes())
-        if (n->op == op) return n.get();
-    return nullptr;
-}
-
 /// Builds small QDQ graphs as ONNX Runtime's quantizer writes them.
 struct QdqBuilder {
     Graph g{"qdq"};
@@ -176,12 +165,12 @@ void TestCanonicalizeQdq::convWithBiasAndRelu() {
     // What is left: the input's QuantizeLinear and the output's DequantizeLinear.
     QCOMPARE(countOps(c, "QuantizeLinear"), 1);
     QCOMPARE(countOps(c, "DequantizeLinear"), 1);
-    const Node* q = findOp(c, "QLinearConv");
+    const Node* q = firstNode(c, "QLinearConv");
     QCOMPARE(q->inputs.size(), size_t(9));
     QCOMPARE(q->inputs[8].type().str(), std::string("int32[4]"));
     QCOMPARE(q->outputTypes[0].str(), std::string("uint8[1, 4, 6, 6]"));
     QCOMPARE(q->attrs.getInts("pads", {}), (std::vector<int64_t>{1, 1, 1, 1}));
-    QCOMPARE(q->id, findOp(g, "Conv")->id); // the product keeps the Conv's id
+    QCOMPARE(q->id, firstNode(g, "Conv")->id); // the product keeps the Conv's id
     QVERIFY(stepsApart(g, c, "x", {1, 3, 6, 6}, 0.05) <= 1.0 + 1e-4);
     // Nothing left to match: a second run changes nothing.
     QCOMPARE(QString::fromStdString(text(canonicalizeQdq(c))), QString::fromStdString(text(c)));
@@ -197,8 +186,8 @@ void TestCanonicalizeQdq::perTensorWeights() {
     const Graph c = canonicalizeQdq(g);
     c.verify();
     QCOMPARE(countOps(c, "QLinearConv"), 1);
-    QCOMPARE(findOp(c, "QLinearConv")->inputs[4].type().str(), std::string("float32[]"));
-    QCOMPARE(findOp(c, "QLinearConv")->outputTypes[0].str(), std::string("int8[1, 4, 6, 6]"));
+    QCOMPARE(firstNode(c, "QLinearConv")->inputs[4].type().str(), std::string("float32[]"));
+    QCOMPARE(firstNode(c, "QLinearConv")->outputTypes[0].str(), std::string("int8[1, 4, 6, 6]"));
     QVERIFY(stepsApart(g, c, "x", {1, 3, 6, 6}, 0.05) <= 1.0 + 1e-4);
 }
 
@@ -240,7 +229,7 @@ void TestCanonicalizeQdq::reluZeroPointInside() {
     c.verify();
     QCOMPARE(countOps(c, "Relu"), 0);
     QCOMPARE(countOps(c, "Max"), 1);
-    const Node* max = findOp(c, "Max");
+    const Node* max = firstNode(c, "Max");
     QCOMPARE(max->outputTypes[0].str(), std::string("uint8[1, 4, 6, 6]"));
     QCOMPARE(max->inputs[0].producer()->op, std::string("QLinearConv"));
     QVERIFY(stepsApart(g, c, "x", {1, 3, 6, 6}, 0.05) <= 1.0 + 1e-4);
@@ -258,7 +247,7 @@ void TestCanonicalizeQdq::matMulPerColumn() {
     c.verify();
     QCOMPARE(countOps(c, "MatMul"), 0);
     QCOMPARE(countOps(c, "QLinearMatMul"), 1);
-    const Node* m = findOp(c, "QLinearMatMul");
+    const Node* m = firstNode(c, "QLinearMatMul");
     QCOMPARE(m->inputs[5].type().str(), std::string("int8[3]")); // zeros made for the absent zero point
     QCOMPARE(m->outputTypes[0].str(), std::string("int8[2, 3]"));
     QVERIFY(stepsApart(g, c, "x", {2, 5}, 0.02) <= 1.0 + 1e-4);
@@ -282,9 +271,9 @@ void TestCanonicalizeQdq::gemmTransposedWithBias() {
     c.verify();
     QCOMPARE(countOps(c, "Gemm"), 0);
     QCOMPARE(countOps(c, "MatMulInteger"), 1);
-    const Node* mm = findOp(c, "MatMulInteger");
+    const Node* mm = firstNode(c, "MatMulInteger");
     QCOMPARE(mm->inputs[1].type().str(), std::string("int8[6, 4]")); // the weights transposed
-    QCOMPARE(mm->id, findOp(g, "Gemm")->id);
+    QCOMPARE(mm->id, firstNode(g, "Gemm")->id);
     QCOMPARE(c.outputs()[0].producer()->op, std::string("DequantizeLinear"));
     QCOMPARE(c.outputs()[0].producer()->inputs[0].producer()->op, std::string("QuantizeLinear"));
     QVERIFY(stepsApart(g, c, "x", {2, 6}, 0.03) <= 1.0 + 1e-4);
@@ -313,7 +302,7 @@ void TestCanonicalizeQdq::floatBias() {
     const Graph c = canonicalizeQdq(g);
     c.verify();
     QCOMPARE(countOps(c, "QLinearConv"), 1);
-    QCOMPARE(findOp(c, "QLinearConv")->inputs[8].type().str(), std::string("int32[4]"));
+    QCOMPARE(firstNode(c, "QLinearConv")->inputs[8].type().str(), std::string("int32[4]"));
     QVERIFY(stepsApart(g, c, "x", {1, 3, 6, 6}, 0.05) <= 1.0 + 1e-4);
 }
 
