@@ -301,10 +301,13 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("out", help="output folder (in the build folder; never committed)")
     ap.add_argument("--ort", help="folder with node_modules/onnxruntime-node: also write ONNX Runtime's outputs")
-    ap.add_argument("--models", default=",".join(MODELS),
-                    help="comma-separated subset of " + ", ".join(MODELS) + ", or other torchvision.models classifiers")
+    ap.add_argument("--models", default=None,
+                    help="comma-separated subset of " + ", ".join(MODELS) + ", or other torchvision.models classifiers "
+                         "(default: all; the _qdq ones only with --ort)")
     args = ap.parse_args()
-    names = [m for m in args.models.split(",") if m]
+    # By default every model; the QDQ ones only where ONNX Runtime is there to calibrate them.
+    names = ([m for m in args.models.split(",") if m] if args.models is not None
+             else [m for m in MODELS if args.ort or m not in QDQ])
     for m in names:
         if m in QDQ and not args.ort:
             fail(f"{m} is calibrated under ONNX Runtime: it needs --ort")
