@@ -3,6 +3,7 @@
 #include "graph/OpRegistry.h"
 #include "graph/passes/GraphRewrite.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <optional>
@@ -307,6 +308,9 @@ Value Writer::run(const Value& xq) {
 
 Graph canonicalizeQdq(const Graph& g, const CanonicalizeQdqOptions& options) {
     const OpRegistry& ops = opsOrDefault(options.ops);
+    if (std::none_of(g.nodes().begin(), g.nodes().end(),
+                     [](const Ref<Node>& n) { return n->op == "DequantizeLinear"; }))
+        return g; // not a QDQ model
     Graph sorted = g.clone();
     sorted.sortTopologically();
     const Uses uses(sorted);
