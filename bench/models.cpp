@@ -3,7 +3,7 @@
 // one run.
 //
 //   bench_models [--rounds R] [--repeat N]
-//                [--models resnet18,resnet50,mobilenet_v2,transformer_encoder,dcgan_generator]
+//                [--models resnet18,resnet50,mobilenet_v2,transformer_encoder,dcgan_generator,resnet18_qdq]
 //                [--threads 1,2] [--models-dir DIR] [--ort DIR] [--records F]
 //
 // --records F (tesselc tune's records, one file for any number of models):
@@ -14,7 +14,8 @@
 // The models are torchvision's and two built from torch.nn (a transformer
 // encoder, a DCGAN generator), all with seeded random weights, exported to ONNX by
 // scripts/export-models.py into <build>/models (run here when they are missing
-// or stale). Each model is imported and compiled once with default options
+// or stale; resnet18_qdq, not in the default list, is resnet18 quantized in QDQ
+// format, made with ONNX Runtime's calibration). Each model is imported and compiled once with default options
 // (import and compile times are printed), checked once against ONNX Runtime's
 // output when the model tests' reference is there, then timed in R rounds per
 // thread count: in each round Tessel (driver::runModel, N timed runs after one
@@ -171,13 +172,19 @@ int main(int argc, char** argv) {
         }
     }
 
-    // The models (cheap when up to date).
+    // The models (cheap when up to date); the quantized ones (_qdq) are
+    // calibrated under ONNX Runtime, so they need it.
     {
         std::string list;
-        for (auto& m : models) list += (list.empty() ? "" : ",") + m;
+        bool quantized = false;
+        for (auto& m : models) {
+            list += (list.empty() ? "" : ",") + m;
+            quantized = quantized || m.ends_with("_qdq");
+        }
         std::string error;
         auto out = capture("/usr/bin/python3 " + shellQuote(TESSEL_SOURCE_DIR "/scripts/export-models.py") + " " +
-                               shellQuote(modelsDir.string()) + " --models " + shellQuote(list),
+                               shellQuote(modelsDir.string()) + " --models " + shellQuote(list) +
+                               (quantized ? " --ort " + shellQuote(ortDir) : std::string()),
                            error);
         if (!out) {
             std::fprintf(stderr, "bench_models: exporting the models failed:\n%s\n", error.c_str());

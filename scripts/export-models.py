@@ -17,8 +17,10 @@ torch.nn with seeded random weights:
                          the last with Tanh) to float32[1,3,64,64], opset 13
 
 to ONNX (or, named with --models, any other torchvision.models classifier such as
-resnext50_32x4d or efficientnet_b0: models nobody here chose, for measuring), laid
-out like ONNX's backend test cases:
+resnext50_32x4d or efficientnet_b0: models nobody here chose, for measuring), and
+with --ort resnet18_qdq: resnet18 quantized in QDQ format by scripts/quantize-qdq.py
+(int8, calibrated under ONNX Runtime; no _probe variant); all laid out like ONNX's
+backend test cases:
 
     OUT/<model>/model.onnx                      the model
     OUT/<model>/test_data_set_0/input_0.pb      a seeded random input (TensorProto)
@@ -50,7 +52,11 @@ import sys
 import time
 import warnings
 
-MODELS = ("resnet18", "resnet50", "mobilenet_v2", "transformer_encoder", "dcgan_generator")
+MODELS = ("resnet18", "resnet50", "mobilenet_v2", "transformer_encoder", "dcgan_generator", "resnet18_qdq")
+# Quantized variants (QDQ format, scripts/quantize-qdq.py) of the float models:
+# calibrated under ONNX Runtime, so made only with --ort.
+QDQ = {"resnet18_qdq": "resnet18"}
+QUANTIZE_QDQ = os.path.join(os.path.dirname(os.path.abspath(__file__)), "quantize-qdq.py")
 OPSET = {"transformer_encoder": 17}  # 13 otherwise
 INPUT_SHAPE = {"transformer_encoder": (1, 128, 512), "dcgan_generator": (1, 100, 1, 1)}  # (1, 3, 224, 224) otherwise
 SEED = 0
@@ -267,6 +273,20 @@ def reference(name, out, ort_dir):
     return True
 
 
+def quantize_qdq(base, name, out, ort_dir):
+    """OUT/<name>: OUT/<base> quantized by scripts/quantize-qdq.py, with ONNX Runtime's output."""
+    src, dst = os.path.join(out, base), os.path.join(out, name)
+    made = [os.path.join(dst, f) for f in ("model.onnx", "test_data_set_0/input_0.bin", "test_data_set_0/output_0.pb")]
+    if up_to_date(made, [os.path.join(src, "model.onnx"), os.path.join(src, "test_data_set_0", "input_0.bin"),
+                         QUANTIZE_QDQ, ORT_RUN]):
+        return False
+    r = subprocess.run(["/usr/bin/python3", QUANTIZE_QDQ, src, dst, "--ort", ort_dir], capture_output=True, text=True)
+    if r.returncode != 0:
+        fail(f"quantizing {base} failed:\n{r.stderr.strip()}")
+    print(f"export-models: {name}: {base} quantized (QDQ) with ONNX Runtime's output", flush=True)
+    return True
+
+
 def torchvision_has(name):
     """Whether torchvision.models builds `name` (a model nobody here chose, for
     measuring: any classifier with a 224x224 input; its probe has no extra
@@ -281,23 +301,32 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("out", help="output folder (in the build folder; never committed)")
     ap.add_argument("--ort", help="folder with node_modules/onnxruntime-node: also write ONNX Runtime's outputs")
-    ap.add_argument("--models", default=",".join(MODELS),
-                    help="comma-separated subset of " + ", ".join(MODELS) + ", or other torchvision.models classifiers")
+    ap.add_argument("--models", default=None,
+                    help="comma-separated subset of " + ", ".join(MODELS) + ", or other torchvision.models classifiers "
+                         "(default: all; the _qdq ones only with --ort)")
     args = ap.parse_args()
-    names = [m for m in args.models.split(",") if m]
+    # By default every model; the QDQ ones only where ONNX Runtime is there to calibrate them.
+    names = ([m for m in args.models.split(",") if m] if args.models is not None
+             else [m for m in MODELS if args.ort or m not in QDQ])
     for m in names:
+        if m in QDQ and not args.ort:
+            fail(f"{m} is calibrated under ONNX Runtime: it needs --ort")
         if m not in MODELS and not torchvision_has(m):
             fail(f"unknown model '{m}' (known: {', '.join(MODELS)}, or a torchvision.models classifier)")
     require_modules("numpy", "onnx")
     if args.ort and not os.path.isfile(os.path.join(args.ort, "node_modules", "onnxruntime-node", "package.json")):
         fail(f"ONNX Runtime is not installed in {args.ort}: run scripts/setup-ort.sh {args.ort}")
     os.makedirs(args.out, exist_ok=True)
-    for m in names:
+    floats = list(dict.fromkeys(QDQ.get(m, m) for m in names))
+    for m in floats:
         export(m, args.out)
     if args.ort:
-        for m in names:
+        for m in floats:
             reference(m, args.out, args.ort)
             reference(m + "_probe", args.out, args.ort)
+        for m in names:
+            if m in QDQ:
+                quantize_qdq(QDQ[m], m, args.out, args.ort)
 
 
 if __name__ == "__main__":

@@ -1,7 +1,9 @@
 /// \file
 /// A tiny float reference evaluator for graph pass tests (Conv2D NCHW, Mul/Add with
-/// broadcasting, BatchNormalization, Relu, Identity, Dropout), so passes that rewrite
-/// arithmetic can be checked numerically before and after.
+/// broadcasting, BatchNormalization, Relu, Identity, Dropout; 2-d MatMul and Gemm;
+/// QuantizeLinear, DequantizeLinear, QLinearConv, QLinearMatMul, MatMulInteger, Cast
+/// and Max with 8-bit values and small int32 sums, which float holds exactly), so
+/// passes that rewrite arithmetic can be checked numerically before and after.
 #pragma once
 
 #include "graph/Graph.h"
@@ -135,6 +137,71 @@ inline Tensor batchNorm(const Tensor& x, const Tensor& scale, const Tensor& bias
     return out;
 }
 
+// --- the quantized operators (8-bit values and int32 sums held exactly in float) ---
+
+/// The parameter (scale or zero point) of element `k` of `x`: the one value,
+/// or the one along `axis` for a 1-D parameter with several.
+inline float paramAt(const Tensor& p, const Tensor& x, int64_t axis, size_t k) {
+    if (p.data.size() == 1) return p.data[0];
+    int64_t inner = 1;
+    for (size_t d = static_cast<size_t>(axis) + 1; d < x.shape.size(); ++d)
+        inner *= x.shape[d];
+    return p.data[static_cast<size_t>((static_cast<int64_t>(k) / inner) % x.shape[static_cast<size_t>(axis)])];
+}
+
+/// QuantizeLinear's arithmetic: saturate(round_half_even(v / scale) + zero_point).
+inline float quantizeValue(float v, float scale, float zeroPoint, DataType t) {
+    const float lo = t.isUInt() ? 0.0f : -128.0f, hi = t.isUInt() ? 255.0f : 127.0f;
+    return std::clamp(std::nearbyint(v / scale) + zeroPoint, lo, hi);
+}
+
+inline int64_t axisOf(const Node& n, const Tensor& x) {
+    int64_t a = n.attrs.getInt("axis", 1);
+    return a < 0 ? a + static_cast<int64_t>(x.shape.size()) : a;
+}
+
+/// x - zero point, per tensor or along `axis`.
+inline Tensor lessZeroPoint(const Tensor& x, const Tensor* zp, int64_t axis) {
+    Tensor r = x;
+    if (zp)
+        for (size_t k = 0; k < r.data.size(); ++k)
+            r.data[k] -= paramAt(*zp, x, axis, k);
+    return r;
+}
+
+/// [M, K] x [K, N] (float sums, exact for the small integers of the tests).
+inline Tensor matMul2d(const Tensor& a, const Tensor& b) {
+    const int64_t m = a.shape[0], k = a.shape[1], n = b.shape[1];
+    Tensor out{{m, n}, std::vector<float>(static_cast<size_t>(m * n))};
+    for (int64_t i = 0; i < m; ++i)
+        for (int64_t j = 0; j < n; ++j) {
+            float acc = 0;
+            for (int64_t p = 0; p < k; ++p)
+                acc += a.data[static_cast<size_t>(i * k + p)] * b.data[static_cast<size_t>(p * n + j)];
+            out.data[static_cast<size_t>(i * n + j)] = acc;
+        }
+    return out;
+}
+
+inline Tensor transpose2d(const Tensor& a) {
+    Tensor t{{a.shape[1], a.shape[0]}, a.data};
+    for (int64_t i = 0; i < a.shape[0]; ++i)
+        for (int64_t j = 0; j < a.shape[1]; ++j)
+            t.data[static_cast<size_t>(j * a.shape[0] + i)] = a.data[static_cast<size_t>(i * a.shape[1] + j)];
+    return t;
+}
+
+/// QLinearConv's and QLinearMatMul's requantization of the int32 sums `acc`
+/// (channels along `axis`): round(acc * (x_scale * w_scale / y_scale)) + y_zero_point.
+inline Tensor requantize(Tensor acc, float xScale, const Tensor& wScale, int64_t axis, float yScale,
+                         float yZero, DataType t) {
+    for (size_t k = 0; k < acc.data.size(); ++k) {
+        const float multiplier = xScale * paramAt(wScale, acc, axis, k) / yScale;
+        acc.data[k] = quantizeValue(acc.data[k] * multiplier, 1.0f, yZero, t);
+    }
+    return acc;
+}
+
 /// Evaluates the graph's outputs for the given inputs (by name).
 inline std::vector<Tensor> evaluate(const Graph& g, const std::map<std::string, Tensor>& inputs) {
     std::unordered_map<Value, Tensor, ValueHash> env;
@@ -161,6 +228,47 @@ inline std::vector<Tensor> evaluate(const Graph& g, const std::map<std::string, 
                           static_cast<float>(n->attrs.getFloat("epsilon", 1e-5)));
         } else if (n->op == "Identity" || n->op == "Dropout") {
             r = arg(0);
+        } else if (n->op == "QuantizeLinear" || n->op == "DequantizeLinear") {
+            const bool q = n->op == "QuantizeLinear";
+            const bool hasZero = n->inputs.size() > 2 && n->inputs[2].defined();
+            const Tensor& x = arg(0);
+            const int64_t axis = axisOf(*n, x);
+            r = x;
+            for (size_t k = 0; k < r.data.size(); ++k) {
+                const float s = paramAt(arg(1), x, axis, k), z = hasZero ? paramAt(arg(2), x, axis, k) : 0.0f;
+                r.data[k] = q ? quantizeValue(x.data[k], s, z, n->outputTypes[0].dtype) : (x.data[k] - z) * s;
+            }
+        } else if (n->op == "QLinearConv") {
+            Tensor x = lessZeroPoint(arg(0), &arg(2), 0);
+            Tensor w = lessZeroPoint(arg(3), &arg(5), 0);
+            const bool hasBias = n->inputs.size() > 8 && n->inputs[8].defined();
+            r = requantize(conv2d(x, w, hasBias ? &arg(8) : nullptr, n->attrs), arg(1).data[0], arg(4), 1,
+                           arg(6).data[0], arg(7).data[0], n->outputTypes[0].dtype);
+        } else if (n->op == "QLinearMatMul") {
+            Tensor a = lessZeroPoint(arg(0), &arg(2), 0);
+            Tensor b = lessZeroPoint(arg(3), &arg(5), 1);
+            r = requantize(matMul2d(a, b), arg(1).data[0], arg(4), 1, arg(6).data[0], arg(7).data[0],
+                           n->outputTypes[0].dtype);
+        } else if (n->op == "MatMulInteger") {
+            const bool za = n->inputs.size() > 2 && n->inputs[2].defined();
+            const bool zb = n->inputs.size() > 3 && n->inputs[3].defined();
+            r = matMul2d(lessZeroPoint(arg(0), za ? &arg(2) : nullptr, 0),
+                         lessZeroPoint(arg(1), zb ? &arg(3) : nullptr, 1));
+        } else if (n->op == "MatMul") {
+            r = matMul2d(arg(0), arg(1));
+        } else if (n->op == "Gemm") {
+            Tensor a = n->attrs.getInt("transA", 0) ? transpose2d(arg(0)) : arg(0);
+            Tensor b = n->attrs.getInt("transB", 0) ? transpose2d(arg(1)) : arg(1);
+            r = matMul2d(a, b);
+            if (n->inputs.size() > 2 && n->inputs[2].defined())
+                r = binary(r, arg(2), [](float p, float c) { return p + c; });
+        } else if (n->op == "Cast") {
+            r = arg(0);
+            if (n->attrs.getInt("to", 1) != 1)
+                for (auto& x : r.data)
+                    x = std::trunc(x);
+        } else if (n->op == "Max") {
+            r = binary(arg(0), arg(1), [](float a, float b) { return std::max(a, b); });
         } else {
             qFatal("the reference evaluator has no %s", n->op.c_str());
         }

@@ -118,4 +118,19 @@ inline QString compileErrorOf(const std::function<void()>& f) {
     return {};
 }
 
+/// How many operator nodes of `g` apply `op`.
+inline int countOps(const Graph& g, const std::string& op) {
+    int n = 0;
+    for (const auto& node : g.nodes())
+        if (node->op == op) ++n;
+    return n;
+}
+
+/// The first operator node of `g` that applies `op`, or null.
+inline const Node* firstNode(const Graph& g, const std::string& op) {
+    for (const auto& node : g.nodes())
+        if (node->op == op) return node.get();
+    return nullptr;
+}
+
 } // namespace tessel::graph::test

@@ -24,21 +24,6 @@ using namespace tessel::graph;
 
 using namespace tessel::graph::test;
 
-namespace {
-
-int count(const Graph& g, const std::string& op) {
-    return static_cast<int>(std::count_if(g.nodes().begin(), g.nodes().end(),
-                                          [&](const Ref<Node>& n) { return n->op == op; }));
-}
-
-const Node* find(const Graph& g, const std::string& op) {
-    for (const auto& n : g.nodes())
-        if (n->op == op) return n.get();
-    return nullptr;
-}
-
-} // namespace
-
 class TestExpandQuantized : public QObject {
     Q_OBJECT
 private slots:
@@ -54,10 +39,10 @@ void TestExpandQuantized::matMulIntegerWithoutZeroPoints() {
     QCOMPARE(QString::fromStdString(g.outputs()[0].type().str()), QString("int32[2, 4]"));
     Graph e = expandQuantized(g);
     e.verify();
-    QCOMPARE(count(e, "MatMulInteger"), 0);
-    QCOMPARE(count(e, "Cast"), 2);
-    QCOMPARE(count(e, "Sub"), 0);
-    QCOMPARE(count(e, "MatMul"), 1);
+    QCOMPARE(countOps(e, "MatMulInteger"), 0);
+    QCOMPARE(countOps(e, "Cast"), 2);
+    QCOMPARE(countOps(e, "Sub"), 0);
+    QCOMPARE(countOps(e, "MatMul"), 1);
     QCOMPARE(e.outputs()[0].type(), g.outputs()[0].type());
     // The product keeps the node's id: what the IDE maps back to the import.
     QCOMPARE(e.outputs()[0].producer()->id, g.outputs()[0].producer()->id);
@@ -70,9 +55,9 @@ void TestExpandQuantized::perRowAndPerChannelZeroPoints() {
         "MatMulInteger", "uint8[2, 3];int8[3, 4];const uint8[2]=1,2;const int8[4]=1,2,3,4", "", 1));
     Graph e = expandQuantized(g);
     e.verify();
-    QCOMPARE(count(e, "Sub"), 2);
-    QCOMPARE(count(e, "Unsqueeze"), 1);
-    QCOMPARE(QString::fromStdString(find(e, "Unsqueeze")->outputTypes[0].str()),
+    QCOMPARE(countOps(e, "Sub"), 2);
+    QCOMPARE(countOps(e, "Unsqueeze"), 1);
+    QCOMPARE(QString::fromStdString(firstNode(e, "Unsqueeze")->outputTypes[0].str()),
              QString("int32[2, 1]"));
     // Conv's weights per output channel: [M] becomes [M, 1, 1, 1].
     Graph c = inferShapes(oneNode(
@@ -81,9 +66,9 @@ void TestExpandQuantized::perRowAndPerChannelZeroPoints() {
     QCOMPARE(QString::fromStdString(c.outputs()[0].type().str()), QString("int32[1, 3, 3, 3]"));
     Graph ce = expandQuantized(c);
     ce.verify();
-    QCOMPARE(QString::fromStdString(find(ce, "Unsqueeze")->outputTypes[0].str()),
+    QCOMPARE(QString::fromStdString(firstNode(ce, "Unsqueeze")->outputTypes[0].str()),
              QString("int32[3, 1, 1, 1]"));
-    const Node* conv = find(ce, "Conv");
+    const Node* conv = firstNode(ce, "Conv");
     QVERIFY(conv);
     QCOMPARE(conv->attrs.getInts("pads", {}), (std::vector<int64_t>{1, 1, 1, 1}));
     QCOMPARE(QString::fromStdString(conv->outputTypes[0].str()), QString("int32[1, 3, 3, 3]"));
@@ -99,14 +84,14 @@ void TestExpandQuantized::qlinearConvRequantizes() {
     QCOMPARE(QString::fromStdString(g.outputs()[0].type().str()), QString("int8[1, 4, 6, 6]"));
     Graph e = expandQuantized(g);
     e.verify();
-    QCOMPARE(count(e, "QLinearConv"), 0);
-    const Node* conv = find(e, "Conv");
+    QCOMPARE(countOps(e, "QLinearConv"), 0);
+    const Node* conv = firstNode(e, "Conv");
     QVERIFY(conv);
     QCOMPARE(conv->inputs.size(), size_t(3)); // the int32 bias is added in the sum
     QCOMPARE(QString::fromStdString(conv->outputTypes[0].str()), QString("int32[1, 4, 6, 6]"));
     // x_scale * w_scale [4, 1, 1] / y_scale, applied in float32, then QuantizeLinear to int8.
-    QCOMPARE(count(e, "Div"), 1);
-    QCOMPARE(QString::fromStdString(find(e, "Div")->outputTypes[0].str()),
+    QCOMPARE(countOps(e, "Div"), 1);
+    QCOMPARE(QString::fromStdString(firstNode(e, "Div")->outputTypes[0].str()),
              QString("float32[4, 1, 1]"));
     const Node* q = e.outputs()[0].producer();
     QCOMPARE(QString::fromStdString(q->op), QString("QuantizeLinear"));

@@ -2,6 +2,7 @@
 
 #include "graph/OpRegistry.h"
 #include "graph/passes/AlterLayout.h"
+#include "graph/passes/CanonicalizeQdq.h"
 #include "graph/passes/CommonSubexpressionElimination.h"
 #include "graph/passes/DeadCodeElimination.h"
 #include "graph/passes/ExpandQuantized.h"
@@ -70,6 +71,38 @@ void addTypingPasses(GraphPassRegistry& passes, const OpRegistry* ops) {
             ExpandRecurrentOptions o;
             o.ops = ops;
             return expandRecurrent(g, o);
+        },
+    });
+
+    passes.add(GraphPassInfo{
+        "canonicalize-qdq",
+        "Rewrite DequantizeLinear -> Conv/MatMul/Gemm [-> Relu] -> QuantizeLinear into QLinearConv or QLinearMatMul.",
+        "A model quantized in ONNX Runtime's QDQ format reads each product's activation and constant "
+        "weights through DequantizeLinear and quantizes its result with QuantizeLinear, so the product "
+        "itself is written in float. As TVM's QNN canonicalisation does, the pass matches Conv, MatMul "
+        "and Gemm whose activation is dequantized per tensor, whose weights are a constant 8-bit tensor "
+        "dequantized per tensor or per output channel (axis 0 of Conv's weights and of Gemm's with "
+        "transB, axis 1 of MatMul's and Gemm's without), whose bias, if any, is an int32 constant "
+        "dequantized with the scale x_scale * w_scale (or a float constant, quantized so), and whose "
+        "result only a QuantizeLinear reads, possibly through a Relu nothing else reads. The chain "
+        "becomes QLinearConv or QLinearMatMul (a Gemm with a bias: MatMulInteger, the int32 bias "
+        "added, requantized) on the 8-bit tensors, which expand-quantized then computes in int32. A "
+        "Relu folds exactly: with y's scale positive, Q(relu(v)) = max(Q(v), y_zero_point), which "
+        "saturation gives when the zero point is the least value of y's type and a Max otherwise. "
+        "The result differs from the float chain only by the rounding of the float sums: at most one "
+        "step of y per element. Whatever else the pattern meets (a product's result read elsewhere, "
+        "weights computed at run time, an axis or a bias scale that does not fit, Gemm's transA or "
+        "alpha) stays as it is, and so do QuantizeLinear -> DequantizeLinear pairs between float "
+        "operators, which round.",
+        {
+            {"fold-relu", boolText(CanonicalizeQdqOptions{}.foldRelu),
+             "fold a Relu between the product and its QuantizeLinear"},
+        },
+        [ops](const Graph& g, const GraphPassOptionValues& v) {
+            CanonicalizeQdqOptions o;
+            o.ops = ops;
+            o.foldRelu = graphPassOptionBool(v, "fold-relu", o.foldRelu);
+            return canonicalizeQdq(g, o);
         },
     });
 

@@ -6,6 +6,7 @@ std::vector<std::string> defaultGraphPipeline() {
     return {
         "infer-shapes",                      // every value typed
         "expand-recurrent",                  // RNN, GRU, LSTM unrolled into primitive operators
+        "canonicalize-qdq",                  // DQ -> Conv/MatMul/Gemm -> Q as QLinearConv/QLinearMatMul
         "expand-quantized",                  // integer products as int32 MatMul/Conv, requantized
         "fold-constant",                     // constants and shape sub-graphs computed, retyped
         "inline-constant-if",                // an If on a constant condition: its taken branch
