@@ -128,10 +128,8 @@ Tensor convIntegerNCHWc(const Tensor& x, const Tensor& w, const Tensor& dataZero
             name + "_wpack", tag::kOpaque);
     }
 
-    auto rcb = te::reduceAxis(Range(intImm(0), intImm(c2 / icb)), "rcb");
-    auto rh = te::reduceAxis(Range(intImm(0), intImm(kh)), "rh");
-    auto rw = te::reduceAxis(Range(intImm(0), intImm(kw)), "rw");
-    auto rci = te::reduceAxis(Range(intImm(0), intImm(icb)), "rci");
+    const auto r = blockedReduceAxes(c2 / icb, kh, kw, icb);
+    const auto &rcb = r[0], &rh = r[1], &rw = r[2], &rci = r[3];
     Tensor conv = te::compute(
         toExprs({n, ocBlocks, oh, ow, ocb}),
         [&](const std::vector<Var>& i) {
@@ -139,7 +137,7 @@ Tensor convIntegerNCHWc(const Tensor& x, const Tensor& w, const Tensor& dataZero
             Expr ww = i[3] * intImm(sw) + rw->var * intImm(dw);
             return te::sum(call(Intrinsic::PairDotI16, {data({i[0], rcb->var, hh, ww, rci->var}),
                                                         kernel({i[1], rcb->var, rh->var, rw->var, rci->var, i[4]})}),
-                           {rcb, rh, rw, rci});
+                           r);
         },
         name + "_conv", tag::kConvIntegerNCHWc, {"n", "ocb", "oh", "ow", "oc"});
     // The stage the schedule computes in register blocks (the reduction

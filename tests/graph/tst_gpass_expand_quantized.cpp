@@ -117,22 +117,21 @@ void TestExpandQuantized::qlinearConvRequantizes() {
 void TestExpandQuantized::keepsConvIntegerForTheCpu() {
     ExpandQuantizedOptions keep;
     keep.keepConvInteger = true;
+    // A ConvInteger of uint8[1, 2, 5, 5] with zero point 7 and these weights (and their zero point).
+    auto convInteger = [](const std::string& weights, const std::string& attrs, const std::string& wZero = "") {
+        return inferShapes(
+            oneNode("ConvInteger", "uint8[1, 2, 5, 5];" + weights + ";const uint8[]=7" + wZero, attrs, 1));
+    };
     // Constant 8-bit weights, one group: the blocked integer convolution's.
-    Graph c = inferShapes(oneNode("ConvInteger",
-                                  "uint8[1, 2, 5, 5];const int8[3, 2, 3, 3];const uint8[]=7;const int8[3]=1,2,3",
-                                  "pads=[1,1,1,1];strides=[2,2]", 1));
+    Graph c = convInteger("const int8[3, 2, 3, 3]", "pads=[1,1,1,1];strides=[2,2]", ";const int8[3]=1,2,3");
     Graph kept = expandQuantized(c, keep);
     kept.verify();
     QCOMPARE(count(kept, "ConvInteger"), 1);
     QCOMPARE(count(kept, "Conv"), 0);
     QCOMPARE(count(expandQuantized(c), "ConvInteger"), 0); // not asked to keep
     // Computed weights, or two groups: the int32 Conv as before.
-    Graph computed = inferShapes(
-        oneNode("ConvInteger", "uint8[1, 2, 5, 5];int8[3, 2, 3, 3];const uint8[]=7", "pads=[1,1,1,1]", 1));
-    QCOMPARE(count(expandQuantized(computed, keep), "Conv"), 1);
-    Graph grouped =
-        inferShapes(oneNode("ConvInteger", "uint8[1, 2, 5, 5];const int8[4, 1, 3, 3];const uint8[]=7", "group=2", 1));
-    QCOMPARE(count(expandQuantized(grouped, keep), "Conv"), 1);
+    QCOMPARE(count(expandQuantized(convInteger("int8[3, 2, 3, 3]", "pads=[1,1,1,1]"), keep), "Conv"), 1);
+    QCOMPARE(count(expandQuantized(convInteger("const int8[4, 1, 3, 3]", "group=2"), keep), "Conv"), 1);
     // QLinearConv: ConvInteger, the bias as an Add of [4, 1, 1], the requantization.
     Graph q = inferShapes(
         oneNode("QLinearConv",

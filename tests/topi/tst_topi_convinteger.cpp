@@ -14,13 +14,9 @@
 namespace {
 
 using namespace tessel;
+using namespace tessel::topi::test;
 using runtime::NDArray;
 using Shape = std::vector<int64_t>;
-using topi::test::OpRun;
-using topi::test::placeholders;
-using topi::test::runTensors;
-using topi::test::Tensors;
-using topi::test::TestPacker;
 
 /// Every value of `t`'s range, uniformly.
 NDArray randomBytes(Shape shape, DataType t, uint32_t seed) {
@@ -159,9 +155,9 @@ private slots:
     }
     void onnxNodeTests() {
         QFETCH(QString, name);
-        topi::test::NodeTestOptions o;
+        NodeTestOptions o;
         o.constantInputs = {1, 2};
-        auto r = topi::test::runNodeTest(name.toStdString(), o);
+        auto r = runNodeTest(name.toStdString(), o);
         if (r.failure.find("cannot read") != std::string::npos) QSKIP("libonnx-testdata is not installed");
         QVERIFY2(r.failure.empty(), r.failure.c_str());
     }
