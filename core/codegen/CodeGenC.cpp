@@ -556,6 +556,17 @@ private:
                            " a) { return a < 0 ? -a : a; }\n");
             return fn + "(" + expr(a[0], kCond) + ")";
         }
+        case Intrinsic::PairDotI16: {
+            // Products of int16 halves fit int32; their sum wraps like int32
+            // (added as unsigned: signed overflow is undefined in C).
+            need(2);
+            helper("tessel_pair_dot_i16",
+                   "static inline int32_t tessel_pair_dot_i16(int32_t a, int32_t b) {\n"
+                   "    int32_t lo = (int32_t)(int16_t)a * (int32_t)(int16_t)b;\n"
+                   "    int32_t hi = (int32_t)(int16_t)((uint32_t)a >> 16) * (int32_t)(int16_t)((uint32_t)b >> 16);\n"
+                   "    return (int32_t)((uint32_t)lo + (uint32_t)hi);\n}\n");
+            return "tessel_pair_dot_i16(" + expr(a[0], kCond) + ", " + expr(a[1], kCond) + ")";
+        }
         case Intrinsic::Likely:
             need(1);
             return "__builtin_expect(" + expr(a[0], kCond) + ", 1)";

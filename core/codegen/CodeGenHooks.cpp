@@ -4,8 +4,11 @@
 #include "codegen/CodeGenHooks.h"
 
 #include "codegen/CodeGenLLVM_Internal.h"
+#include "codegen/LLVMTarget.h"
 
 #include <llvm/IR/Constants.h>
+#include <llvm/MC/MCSubtargetInfo.h>
+#include <llvm/MC/TargetRegistry.h>
 #include <llvm/TargetParser/Triple.h>
 
 namespace tessel::codegen::detail {
@@ -21,6 +24,14 @@ std::unique_ptr<CodeGenHooks> makeHooks(const Target& target) {
     info.features = target.features;
     info.vectorBits = target.vectorBits;
     info.x86 = llvm::Triple(target.triple).isX86();
+    if (info.x86) {
+        // The subtarget knows what a named CPU implies (znver3: AVX2).
+        const llvm::Target* lt = lookupTarget(target.triple);
+        std::unique_ptr<llvm::MCSubtargetInfo> sti(
+            lt ? lt->createMCSubtargetInfo(target.triple, target.cpu, target.features) : nullptr);
+        auto has = [&](const char* f) { return sti && sti->checkFeatures(std::string("+") + f); };
+        info.pmaddwdBits = has("avx512bw") ? 512 : has("avx2") ? 256 : has("sse2") ? 128 : 0;
+    }
     return makeCpuHooks(info);
 }
 

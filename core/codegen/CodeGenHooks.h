@@ -18,7 +18,8 @@
 ///   `TesselWorkspaceAlloc` (a null result returns -1 from the kernel);
 /// - function attributes: target-cpu/features, and on x86 with AVX-512
 ///   `prefer-vector-width=512` (LLVM otherwise splits 16-lane floats in halves);
-/// - math functions without an LLVM intrinsic (tanh, erf) call libm.
+/// - math functions without an LLVM intrinsic (tanh, erf) call libm;
+/// - pair_dot_i16 on x86 vectors is pmaddwd (SSE2, AVX2, AVX-512BW).
 ///
 /// The NVPTX hooks (CodeGenHooks_NVPTX.cpp) make each function one kernel:
 /// a `void` entry marked in `nvvm.annotations` calling the compute function;
@@ -125,6 +126,14 @@ public:
         (void)cg, (void)base, (void)elem, (void)x;
         return nullptr;
     }
+
+    /// pair_dot_i16 of two <L x i32> vectors (tir::Intrinsic::PairDotI16)
+    /// with the target's own instruction (x86's pmaddwd), or null where the
+    /// target has none for L lanes: the emitter then writes the generic form.
+    virtual llvm::Value* emitPairDotI16(CodeGenLLVM& cg, llvm::Value* a, llvm::Value* b) {
+        (void)cg, (void)a, (void)b;
+        return nullptr;
+    }
 };
 
 /// What the CPU hooks need to know about the target.
@@ -133,6 +142,10 @@ struct CpuTargetInfo {
     /// Width of the widest SIMD registers (Target::vectorBits).
     int vectorBits = 0;
     bool x86 = false;
+    /// The widest x86 pmaddwd the CPU and features give, in bits: 512 with
+    /// AVX-512BW, 256 with AVX2, 128 with SSE2, else 0 (read from LLVM's
+    /// subtarget, so `-mcpu=znver3` alone counts as AVX2).
+    int pmaddwdBits = 0;
 };
 
 /// The CPU hooks (CodeGenHooks_CPU.cpp).

@@ -8,6 +8,7 @@
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/DerivedTypes.h>
 #include <llvm/IR/Intrinsics.h>
+#include <llvm/IR/IntrinsicsX86.h>
 
 #include <algorithm>
 
@@ -130,6 +131,42 @@ public:
         // libm has no vector entry points we link against; float32 only
         // (double keeps libm's accuracy).
         return elem.isFloat() && elem.bits() == 32 && (base == "exp" || base == "erf");
+    }
+
+    /// pmaddwd on vectors of 4, 8 or 16 int32 lanes up to the widest the
+    /// target has; wider ones in pieces of that width. (With AVX-512 VNNI or
+    /// AVX-VNNI, LLVM folds the accumulating add into vpdpwssd itself.)
+    llvm::Value* emitPairDotI16(CodeGenLLVM& cg, llvm::Value* a, llvm::Value* b) override {
+        const int lanes = int(llvm::cast<llvm::FixedVectorType>(a->getType())->getNumElements());
+        const int widest = info_.pmaddwdBits / 32;
+        if (!info_.x86 || widest == 0 || lanes < 4 || (lanes & (lanes - 1)) != 0) return nullptr;
+        const int piece = std::min(lanes, widest);
+        const llvm::Intrinsic::ID id = piece == 16  ? llvm::Intrinsic::x86_avx512_pmaddw_d_512
+                                       : piece == 8 ? llvm::Intrinsic::x86_avx2_pmadd_wd
+                                                    : llvm::Intrinsic::x86_sse2_pmadd_wd;
+        auto& bld = cg.builder();
+        auto* halves = llvm::FixedVectorType::get(bld.getInt16Ty(), unsigned(2 * piece));
+        auto part = [&](llvm::Value* v, int first) {
+            if (piece == lanes) return bld.CreateBitCast(v, halves);
+            std::vector<int> idx;
+            for (int i = 0; i < piece; ++i) idx.push_back(first + i);
+            return bld.CreateBitCast(bld.CreateShuffleVector(v, idx), halves);
+        };
+        std::vector<llvm::Value*> parts;
+        for (int first = 0; first < lanes; first += piece)
+            parts.push_back(bld.CreateIntrinsic(id, llvm::ArrayRef<llvm::Type*>{}, {part(a, first), part(b, first)}));
+        // Concatenate the pieces pairwise back into one vector.
+        while (parts.size() > 1) {
+            std::vector<llvm::Value*> joined;
+            for (size_t i = 0; i < parts.size(); i += 2) {
+                const int n = int(llvm::cast<llvm::FixedVectorType>(parts[i]->getType())->getNumElements());
+                std::vector<int> idx;
+                for (int k = 0; k < 2 * n; ++k) idx.push_back(k);
+                joined.push_back(bld.CreateShuffleVector(parts[i], parts[i + 1], idx));
+            }
+            parts = std::move(joined);
+        }
+        return parts[0];
     }
 
 private:

@@ -199,6 +199,9 @@ private:
     llvm::Value* emitPrefetch(const tir::CallNode* op);
     llvm::Value* emitExtern(const tir::CallNode* op);
     llvm::Value* emitMath(const tir::CallNode* op);
+    /// pair_dot_i16: the hooks' instruction where the target has one, else
+    /// the generic form (sign-extended halves multiplied, pairs added).
+    llvm::Value* emitPairDotI16(const tir::CallNode* op);
     /// Calls the hooks' math function `base`, lane by lane for vectors; half
     /// precision goes through float.
     llvm::Value* callMath(std::string_view base, const std::vector<llvm::Value*>& args, DataType t);

@@ -52,6 +52,8 @@ llvm::Value* CodeGenLLVM::emitCall(const CallNode* op) {
         return emitExtern(op);
     case Intrinsic::StorageSync:
         return hooks_->emitStorageSync(*this);
+    case Intrinsic::PairDotI16:
+        return emitPairDotI16(op);
     case Intrinsic::Likely: {
         if (op->args.size() != 1)
             fail(std::string(intrinsicName(op->op)) + " takes 1 argument(s), got " +
@@ -84,6 +86,41 @@ llvm::Value* CodeGenLLVM::emitPrefetch(const CallNode* op) {
         }
     }
     return llvm::ConstantInt::get(llvmType(t.isVoid() ? DataType::int32() : t), 0);
+}
+
+llvm::Value* CodeGenLLVM::emitPairDotI16(const CallNode* op) {
+    if (op->args.size() != 2)
+        fail(std::string(intrinsicName(op->op)) + " takes 2 argument(s), got " + std::to_string(op->args.size()));
+    const DataType t = op->type;
+    if (t.element() != DataType::int32())
+        fail(std::string(intrinsicName(op->op)) + " needs int32 lanes, got " + t.str());
+    llvm::Value* a = emitExpr(op->args[0]);
+    llvm::Value* b = emitExpr(op->args[1]);
+    const int lanes = t.lanes();
+    // A scalar operand of a vector call: the same pair in every lane.
+    auto widen = [&](llvm::Value* v) {
+        return lanes > 1 && !v->getType()->isVectorTy() ? builder_.CreateVectorSplat(unsigned(lanes), v) : v;
+    };
+    a = widen(a);
+    b = widen(b);
+    if (lanes > 1)
+        if (llvm::Value* v = hooks_->emitPairDotI16(*this, a, b)) return v;
+    // Generic: the int32 lanes as twice as many int16 ones, sign-extended,
+    // multiplied, and each lane's two products added. Which half comes first
+    // in memory order does not matter: both operands are split alike.
+    auto* halves = llvm::FixedVectorType::get(builder_.getInt16Ty(), unsigned(2 * lanes));
+    auto* wide = llvm::FixedVectorType::get(i32(), unsigned(2 * lanes));
+    llvm::Value* p = builder_.CreateMul(builder_.CreateSExt(builder_.CreateBitCast(a, halves), wide),
+                                        builder_.CreateSExt(builder_.CreateBitCast(b, halves), wide));
+    if (lanes == 1)
+        return builder_.CreateAdd(builder_.CreateExtractElement(p, uint64_t(0)),
+                                  builder_.CreateExtractElement(p, uint64_t(1)));
+    std::vector<int> even, odd;
+    for (int i = 0; i < lanes; ++i) {
+        even.push_back(2 * i);
+        odd.push_back(2 * i + 1);
+    }
+    return builder_.CreateAdd(builder_.CreateShuffleVector(p, even), builder_.CreateShuffleVector(p, odd));
 }
 
 llvm::Value* CodeGenLLVM::emitExtern(const CallNode* op) {

@@ -105,6 +105,10 @@ std::vector<std::string> graphPipelineFor(const Target& target) {
     auto passes = graph::defaultGraphPipeline(target.vectorLanes(DataType::float32()));
     // Channel blocks are for CPU vector registers; a GPU's threads take NCHW.
     if (target.isGPU()) std::erase_if(passes, [](const std::string& p) { return p.starts_with("alter-layout"); });
+    // The CPU's blocked integer convolution computes ConvInteger itself.
+    if (!target.isGPU())
+        for (auto& p : passes)
+            if (p == "expand-quantized") p += "{conv-integer=true}";
     return passes;
 }
 

@@ -3,9 +3,11 @@
 // the explicit parameters of the topi computes.
 #include "lower/Strategy.h"
 
+#include "graph/passes/ExpandQuantized.h"
 #include "topi/BatchMatmul.h"
 #include "topi/Conv2dGpu.h"
 #include "topi/Conv2dNCHWc.h"
+#include "topi/ConvIntegerNCHWc.h"
 #include "topi/ConvTransposeNCHWc.h"
 #include "topi/DenseGpu.h"
 #include "topi/DensePacked.h"
@@ -68,11 +70,14 @@ WindowAttrs windowAttrs(const OpContext& ctx, const std::vector<int64_t>& kernel
     return w;
 }
 
-/// The blocked convolution's parameters, for 2-d float32 convolutions with
-/// constant weights and explicit or no padding; nullopt otherwise.
-std::optional<topi::nn::ConvParams> blockedConvParams(const OpContext& ctx) {
+/// The blocked convolution's parameters, for 2-d float32 (with `integer`:
+/// uint8 or int8) convolutions with constant weights and explicit or no
+/// padding; nullopt otherwise.
+std::optional<topi::nn::ConvParams> blockedConvParams(const OpContext& ctx, bool integer = false) {
     const auto x = ctx.inputType(0).logical();
-    if (x.rank() != 4 || x.dtype != DataType::float32() || !ctx.constant(1)) return std::nullopt;
+    const bool typeFits =
+        integer ? x.dtype == DataType::uint8() || x.dtype == DataType::int8() : x.dtype == DataType::float32();
+    if (x.rank() != 4 || !typeFits || !ctx.constant(1)) return std::nullopt;
     const std::string autoPad = ctx.attrs().getString("auto_pad", "NOTSET");
     if (autoPad != "NOTSET" && autoPad != "VALID") return std::nullopt;
     topi::nn::ConvParams p;
@@ -101,6 +106,25 @@ Tensors convBlocked(const OpContext& ctx) {
     auto p = blockedConvParams(ctx);
     return {topi::nn::conv2dNCHWc(ctx.input(0), ctx.input(1), *p, ctx.optionalInput(2), ctx.name(), ctx.packer(),
                                   ctx.config(), convLayouts(ctx))};
+}
+
+/// The ConvIntegers expand-quantized keeps for the CPU (graph::keepsConvInteger).
+bool convIntegerBlockedApplies(const OpContext& ctx) {
+    std::vector<graph::ProductInput> in;
+    for (int i = 0; i < std::min(ctx.numInputs(), 4); ++i)
+        in.push_back(ctx.hasInput(i) ? graph::ProductInput{true, ctx.inputType(i).logical(), ctx.constant(i)}
+                                     : graph::ProductInput{});
+    auto p = blockedConvParams(ctx, true);
+    return p && graph::keepsConvInteger(in, ctx.attrs()) &&
+           topi::nn::convIntegerNCHWcApplies(ctx.input(0), ctx.input(1), *p);
+}
+
+Tensors convIntegerBlocked(const OpContext& ctx) {
+    auto p = blockedConvParams(ctx, true);
+    const te::Tensor xZero = ctx.hasInput(2) ? ctx.scalarInput(2) : te::Tensor();
+    const std::vector<int64_t> wZero = ctx.hasInput(3) ? ctx.constInts(3) : std::vector<int64_t>{};
+    return {topi::nn::convIntegerNCHWc(ctx.input(0), ctx.input(1), xZero, wZero, *p, ctx.name(), ctx.packer(),
+                                       ctx.config())};
 }
 
 /// 2-d, float32, one group: the GPU's tiled direct convolution.
@@ -379,6 +403,18 @@ void addNnStrategies(std::vector<OpStrategy>& s) {
                  .tunable = true,
                  .schedule = scheduleConvGpu});
     s.push_back({.op = "Conv", .compute = "topi::nn::conv", .apply = conv, .name = "conv_generic"});
+    // Integer convolutions: expand-quantized writes the others as int32 Conv.
+    s.push_back({.op = "ConvInteger",
+                 .compute = "topi::nn::convIntegerNCHWc",
+                 .apply = convIntegerBlocked,
+                 .name = "conv_integer_nchwc",
+                 .priority = 10,
+                 .when = convIntegerBlockedApplies,
+                 .condition = "2-d, one group, explicit padding, 8-bit data, constant 8-bit weights and weight zero "
+                              "point, one data zero point (int16 channel pairs, pair_dot_i16)",
+                 .targets = kCpuKinds,
+                 .tunable = true,
+                 .schedule = topi::scheduleConvIntegerNCHWc});
     s.push_back({.op = "Gemm",
                  .compute = "topi::nn::densePacked",
                  .apply = densePacked,

@@ -252,7 +252,11 @@ enum class Intrinsic : uint8_t {
     /// T.tvm_storage_sync(): every thread of a GPU block waits here until all
     /// have arrived and their shared-memory writes are visible (__syncthreads);
     /// inserted by the thread-sync pass, a no-op on a CPU. Returns int32 0.
-    StorageSync
+    StorageSync,
+    /// pair_dot_i16(a, b): each int32 lane holds two signed int16 halves;
+    /// returns lo16(a)*lo16(b) + hi16(a)*hi16(b) as int32 (wrapping), the
+    /// x86 pmaddwd step that int8 convolutions are built on.
+    PairDotI16
 };
 const char* intrinsicName(Intrinsic op);
 /// nullopt-like: returns false when `name` is no intrinsic.

@@ -4,6 +4,7 @@
 #include "ir/Diagnostic.h"
 #include "tir/arith/IntDiv.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace tessel::tir {
@@ -224,6 +225,15 @@ Expr call(Intrinsic op, std::vector<Expr> args) {
         for (size_t i = 1; i < args.size(); ++i) promote(args[0], args[i]);
     }
     DataType t = args[0].type();
+    if (op == Intrinsic::PairDotI16) {
+        // Two int16 halves per int32 lane in, one int32 out.
+        int lanes = 1;
+        for (auto& a : args) lanes = std::max(lanes, a.type().lanes());
+        t = DataType::int32(lanes);
+        for (auto& a : args)
+            if (a.type().element() != DataType::int32()) a = cast(DataType::int32(a.type().lanes()), a);
+        return CallNode::make(t, op, std::move(args));
+    }
     if (t.isIntOrUInt() && op != Intrinsic::Abs && op != Intrinsic::Likely && op != Intrinsic::Prefetch) {
         t = DataType::float32(t.lanes());
         for (auto& a : args) a = cast(t, a);

@@ -646,6 +646,8 @@ private:
         DataType t = args[0].type();
         if (op == Intrinsic::Prefetch)
             t = DataType::int32();
+        else if (op == Intrinsic::PairDotI16)
+            t = DataType::int32(t.lanes());
         else if (t.isIntOrUInt() && op != Intrinsic::Abs && op != Intrinsic::Likely)
             t = DataType::float32(t.lanes());
         return build(loc, [&] { return CallNode::make(t, op, args); });

@@ -63,6 +63,11 @@ std::optional<Conv2dNCHWcLayout> conv2dNCHWcLayout(const Tensor& data, const Ten
     return l;
 }
 
+std::vector<te::IterVar> blockedReduceAxes(int64_t blocks, int64_t kh, int64_t kw, int64_t block) {
+    return {te::reduceAxis(Range(intImm(0), intImm(blocks)), "rcb"), te::reduceAxis(Range(intImm(0), intImm(kh)), "rh"),
+            te::reduceAxis(Range(intImm(0), intImm(kw)), "rw"), te::reduceAxis(Range(intImm(0), intImm(block)), "rci")};
+}
+
 Tensor conv2dNCHWc(const Tensor& x, const Tensor& w, const ConvParams& params, const Tensor& bias,
                    const std::string& name, ConstantPacker* packer, te::ConfigSpace* cfg, const ConvLayouts& layouts) {
     auto layout = conv2dNCHWcLayout(x, w, params, cfg, layouts);
@@ -142,10 +147,8 @@ Tensor conv2dNCHWc(const Tensor& x, const Tensor& w, const ConvParams& params, c
             name + "_wpack", tag::kOpaque);
     }
 
-    auto rcb = te::reduceAxis(Range(intImm(0), intImm(cg / icBn)), "rcb");
-    auto rh = te::reduceAxis(Range(intImm(0), intImm(kh)), "rh");
-    auto rw = te::reduceAxis(Range(intImm(0), intImm(kw)), "rw");
-    auto rci = te::reduceAxis(Range(intImm(0), intImm(icBn)), "rci");
+    const auto r = blockedReduceAxes(cg / icBn, kh, kw, icBn);
+    const auto &rcb = r[0], &rh = r[1], &rw = r[2], &rci = r[3];
     Tensor conv = te::compute(
         toExprs({n, oc / ocBn, oh, ow, ocBn}),
         [&](const std::vector<Var>& i) {
@@ -155,7 +158,7 @@ Tensor conv2dNCHWc(const Tensor& x, const Tensor& w, const ConvParams& params, c
             Expr cb = groups == 1 ? Expr(rcb->var) : floordiv(i[1], intImm(og / ocBn)) * intImm(cg / icBn) + rcb->var;
             return te::sum(data({i[0], cb, hh, ww, rci->var}) *
                                kernel({i[1], rcb->var, rh->var, rw->var, rci->var, i[4]}),
-                           {rcb, rh, rw, rci});
+                           r);
         },
         name + "_conv", tag::kConv2dNCHWc, {"n", "ocb", "oh", "ow", "oc"});
 

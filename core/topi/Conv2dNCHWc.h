@@ -61,6 +61,12 @@ std::optional<Conv2dNCHWcLayout> conv2dNCHWcLayout(const te::Tensor& data, const
                                                    const ConvLayouts& layouts = {});
 
 
+/// The reduction axes of a blocked convolution, outermost first: `blocks`
+/// input-channel blocks (rcb), `kh` kernel rows (rh), `kw` columns (rw) and
+/// the `block` channels of a block (rci); the blocked-output schedule keeps
+/// them in this order around its register block.
+std::vector<te::IterVar> blockedReduceAxes(int64_t blocks, int64_t kh, int64_t kw, int64_t block);
+
 /// conv2d() computed in blocks (stages `name`_data, `name`_wpack, `name`_conv
 /// tagged conv2d_nchwc, and `name` with the bias, in NCHW or in the output
 /// layout); CompileError when conv2dNCHWcLayout() has none. The packed weights

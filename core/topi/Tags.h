@@ -24,6 +24,8 @@ inline constexpr const char* kReduceLanes = "reduce_lanes";
 inline constexpr const char* kReduceTree = "reduce_tree";
 inline constexpr const char* kConv2d = "conv2d"; ///< NCHW direct convolution
 inline constexpr const char* kConv2dNCHWc = "conv2d_nchwc";
+/// int8 ConvInteger in channel-pair blocks (pair_dot_i16 sums, ConvIntegerNCHWc.h)
+inline constexpr const char* kConvIntegerNCHWc = "conv_integer_nchwc";
 inline constexpr const char* kDepthwise = "depthwise_conv2d";
 inline constexpr const char* kDepthwiseNCHWc = "depthwise_conv2d_nchwc"; ///< channels in vector blocks
 inline constexpr const char* kWinogradInput = "winograd_input";   ///< V = B^T d B (and its first pass)

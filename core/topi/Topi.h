@@ -9,7 +9,8 @@
 /// - Nn.h: nn::conv / conv2d, nn::convTranspose, nn::pool / pool2d, nn::globalPool,
 ///   nn::gemm, nn::dense, nn::matmul, nn::batchNorm
 /// - Conv2dNCHWc.h, DensePacked.h: the blocked convolution and the packed dense
-///   layer, with their schedules; ConstantPacker.h: how they get packed weights
+///   layer, with their schedules; ConstantPacker.h: how they get packed weights;
+///   ConvIntegerNCHWc.h: the int8 convolution (ConvInteger) in channel-pair blocks
 /// - Reduce.h: topi::reduce, nn::softmax, nn::logSoftmax, nn::layerNorm, nn::instanceNorm
 /// - Transform.h: transform::reshape, transpose, concatenate, split, stridedSlice,
 ///   gather, pad, broadcastTo, tile, resize, depthToSpace, spaceToDepth, shapeOf,
@@ -23,6 +24,7 @@
 
 #include "topi/ConstantPacker.h"
 #include "topi/Conv2dNCHWc.h"
+#include "topi/ConvIntegerNCHWc.h"
 #include "topi/DensePacked.h"
 #include "topi/Einsum.h"
 #include "topi/Elementwise.h"

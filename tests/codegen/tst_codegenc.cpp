@@ -5,6 +5,7 @@
 #include "codegen/CodeGenC.h"
 #include "codegen/CodeGenLLVM.h"
 #include "codegen/Target.h"
+#include "common/PairDot.h"
 #include "ir/Diagnostic.h"
 #include "runtime/ParallelABI.h"
 #include "tir/IROperators.h"
@@ -422,6 +423,38 @@ private slots:
                 QCOMPARE(viaC[2].as<int32_t>()[i], q);
                 QCOMPARE(viaC[2].as<int32_t>()[i + 64], a - q * b);
             }
+    }
+
+    void pairDotI16() {
+        // Scalar and 8-lane calls (printed lane by lane) through the C helper.
+        const int n = 512;
+        Buffer A = buffer("A", n, i32), B = buffer("B", n, i32), O = buffer("O", 2 * n, i32);
+        Var s("s"), v("v");
+        Expr idx = RampNode::make(v * 8, Expr(1), 8);
+        Stmt body = SeqStmtNode::make(
+            {loop(s, 0, n, store(O, call(Intrinsic::PairDotI16, {load(A, s), load(B, s)}), s)),
+             loop(v, 0, n / 8,
+                  store(O, call(Intrinsic::PairDotI16, {load(A, idx), load(B, idx)}),
+                        RampNode::make(v * 8 + n, Expr(1), 8)))});
+        PrimFunc f = PrimFunc::make("pdot", {A, B, O}, body);
+        std::string src = codegen::emitC(f).text;
+        QVERIFY2(src.find("static inline int32_t tessel_pair_dot_i16(") != std::string::npos, src.c_str());
+        std::unique_ptr<CLibrary> lib;
+        try {
+            lib = std::make_unique<CLibrary>(src, dir_.path(), "pdot");
+        } catch (const std::exception& e) {
+            QFAIL(e.what());
+        }
+        auto [a, b] = test::pairDotInputs(n, 3);
+        std::vector<Memory> mem;
+        mem.emplace_back(n * 4);
+        mem.emplace_back(n * 4);
+        mem.emplace_back(2 * n * 4);
+        std::memcpy(mem[0].data.get(), a.data(), n * 4);
+        std::memcpy(mem[1].data.get(), b.data(), n * 4);
+        QCOMPARE(lib->function("pdot")(pointers(mem).data()), 0);
+        for (int i = 0; i < 2 * n; ++i)
+            QCOMPARE(mem[2].as<int32_t>()[i], test::pairDotI16(a[i % n], b[i % n]));
     }
 
     void errors() {

@@ -7,7 +7,8 @@
 // process; it passes when both pass. Any failed case fails the test;
 // unsupported cases (an operator, a type or an attribute value Tessel does
 // not support, with the reason) are counted and listed in
-// conformance-<folder>.txt in the build folder.
+// conformance-<folder>.txt in the build folder. TESSEL_CONFORMANCE_FILTER, a
+// regular expression, runs only the cases whose folder name it matches.
 #include "driver/Devices.h"
 #include "driver/ModelCompiler.h"
 #include "driver/ModelRunner.h"
@@ -19,6 +20,7 @@
 
 #include <QtTest>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -137,9 +139,13 @@ private slots:
         QFETCH(QString, folder);
         fs::path root = fs::path(kData) / folder.toStdString();
         if (!fs::exists(root)) QSKIP("libonnx-testdata is not installed");
+        const char* filter = std::getenv("TESSEL_CONFORMANCE_FILTER");
+        const std::regex only(filter ? filter : "");
         std::vector<fs::path> cases;
         for (auto& e : fs::directory_iterator(root))
-            if (e.is_directory() && fs::exists(e.path() / "model.onnx")) cases.push_back(e.path());
+            if (e.is_directory() && fs::exists(e.path() / "model.onnx") &&
+                (!filter || std::regex_search(e.path().filename().string(), only)))
+                cases.push_back(e.path());
         std::sort(cases.begin(), cases.end());
         std::map<Outcome, std::vector<std::pair<std::string, std::string>>> byOutcome;
         const std::unique_ptr<runtime::ModelRunner> byDefault =

@@ -30,6 +30,7 @@ private slots:
     void matMulIntegerWithoutZeroPoints();
     void perRowAndPerChannelZeroPoints();
     void qlinearConvRequantizes();
+    void keepsConvIntegerForTheCpu();
     void inferenceRefuses();
     void registered();
 };
@@ -96,6 +97,48 @@ void TestExpandQuantized::qlinearConvRequantizes() {
     const Node* q = e.outputs()[0].producer();
     QCOMPARE(QString::fromStdString(q->op), QString("QuantizeLinear"));
     QCOMPARE(QString::fromStdString(q->outputTypes[0].str()), QString("int8[1, 4, 6, 6]"));
+}
+
+void TestExpandQuantized::keepsConvIntegerForTheCpu() {
+    ExpandQuantizedOptions keep;
+    keep.keepConvInteger = true;
+    // A ConvInteger of uint8[1, 2, 5, 5] with zero point 7 and these weights (and their zero point).
+    auto convInteger = [](const std::string& weights, const std::string& attrs, const std::string& wZero = "") {
+        return inferShapes(
+            oneNode("ConvInteger", "uint8[1, 2, 5, 5];" + weights + ";const uint8[]=7" + wZero, attrs, 1));
+    };
+    // Constant 8-bit weights, one group: the blocked integer convolution's.
+    Graph c = convInteger("const int8[3, 2, 3, 3]", "pads=[1,1,1,1];strides=[2,2]", ";const int8[3]=1,2,3");
+    Graph kept = expandQuantized(c, keep);
+    kept.verify();
+    QCOMPARE(count(kept, "ConvInteger"), 1);
+    QCOMPARE(count(kept, "Conv"), 0);
+    QCOMPARE(count(expandQuantized(c), "ConvInteger"), 0); // not asked to keep
+    // Computed weights, or two groups: the int32 Conv as before.
+    QCOMPARE(count(expandQuantized(convInteger("int8[3, 2, 3, 3]", "pads=[1,1,1,1]"), keep), "Conv"), 1);
+    QCOMPARE(count(expandQuantized(convInteger("const int8[4, 1, 3, 3]", "group=2"), keep), "Conv"), 1);
+    // QLinearConv: ConvInteger, the bias as an Add of [4, 1, 1], the requantization.
+    Graph q = inferShapes(
+        oneNode("QLinearConv",
+                "uint8[1, 3, 6, 6];const float32[]=0.02;const uint8[]=120;const int8[4, 3, 3, 3];"
+                "const float32[4]=0.1,0.2,0.3,0.4;const int8[4]=0,1,2,3;const float32[]=0.05;"
+                "const int8[]=-3;const int32[4]=1,2,3,4",
+                "pads=[1,1,1,1]", 1));
+    Graph e = expandQuantized(q, keep);
+    e.verify();
+    QCOMPARE(count(e, "QLinearConv"), 0);
+    QCOMPARE(count(e, "Conv"), 0);
+    const Node* conv = find(e, "ConvInteger");
+    QVERIFY(conv);
+    QCOMPARE(conv->inputs.size(), size_t(4));
+    QCOMPARE(conv->attrs.getInts("pads", {}), (std::vector<int64_t>{1, 1, 1, 1}));
+    QCOMPARE(QString::fromStdString(find(e, "Add")->outputTypes[0].str()), QString("int32[1, 4, 6, 6]"));
+    QCOMPARE(QString::fromStdString(e.outputs()[0].producer()->op), QString("QuantizeLinear"));
+    QCOMPARE(e.outputs()[0].type(), q.outputs()[0].type());
+    // The option, by name.
+    const GraphPassInfo* p = findGraphPass("expand-quantized");
+    QVERIFY(p);
+    QCOMPARE(count(p->run(c, {{"conv-integer", "true"}}), "ConvInteger"), 1);
 }
 
 void TestExpandQuantized::inferenceRefuses() {

@@ -277,4 +277,27 @@ inline NodeTestResult runNodeTest(const std::string& name, double rtol = 1e-3, d
     return runNodeTest(name, o);
 }
 
+/// Packs weights as the model compiler does (compile-time constants that
+/// become kernel arguments), for the placeholders whose values it is given.
+class TestPacker : public topi::ConstantPacker {
+public:
+    void know(const te::Tensor& t, const runtime::NDArray& values) { known_.push_back({t, values}); }
+    te::Tensor derive(const te::Tensor& source, const std::string& name, DataType dtype,
+                      const std::vector<int64_t>& shape, const topi::PackFunction& fill) override {
+        for (auto& [t, values] : known_)
+            if (t.same(source)) {
+                runtime::NDArray out = runtime::NDArray::zeros(shape, dtype);
+                fill(values.rawData(), out.rawData());
+                args.push_back(te::placeholder(topi::toExprs(shape), dtype, name));
+                buffers.push_back(out);
+                return args.back();
+            }
+        return {};
+    }
+    std::vector<te::Tensor> args;          ///< the packed constants made
+    std::vector<runtime::NDArray> buffers; ///< their values
+private:
+    std::vector<std::pair<te::Tensor, runtime::NDArray>> known_;
+};
+
 } // namespace tessel::topi::test

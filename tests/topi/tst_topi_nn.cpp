@@ -21,6 +21,7 @@ using topi::test::placeholders;
 using topi::test::runCompute;
 using topi::test::runTensors;
 using topi::test::Tensors;
+using topi::test::TestPacker;
 
 /// Runs graph operator `op` on `inputs` through its strategy (the graph
 /// adapter: ONNX attributes resolved into the compute's parameters) under the
@@ -45,29 +46,6 @@ OpRun runOp(const std::string& op, const std::vector<NDArray>& inputs,
     }
     return r;
 }
-
-/// Packs weights as the model compiler does (compile-time constants that
-/// become kernel arguments), for the placeholders whose values it is given.
-class TestPacker : public topi::ConstantPacker {
-public:
-    void know(const te::Tensor& t, const NDArray& values) { known_.push_back({t, values}); }
-    te::Tensor derive(const te::Tensor& source, const std::string& name, DataType dtype,
-                      const std::vector<int64_t>& shape, const topi::PackFunction& fill) override {
-        for (auto& [t, values] : known_)
-            if (t.same(source)) {
-                NDArray out = NDArray::zeros(shape, dtype);
-                fill(values.rawData(), out.rawData());
-                args.push_back(te::placeholder(topi::toExprs(shape), dtype, name));
-                buffers.push_back(out);
-                return args.back();
-            }
-        return {};
-    }
-    Tensors args;                 ///< the packed constants made
-    std::vector<NDArray> buffers; ///< their values
-private:
-    std::vector<std::pair<te::Tensor, NDArray>> known_;
-};
 
 NDArray randomArray(Shape shape, uint64_t seed, DataType t = DataType::float32()) {
     NDArray a(std::move(shape), t);

@@ -17,10 +17,17 @@ bool isIntegerProduct(const std::string& op) {
 }
 
 /// Appends one integer product's operators to the graph being built.
+bool isByte(DataType t) { return t == DataType::uint8() || t == DataType::int8(); }
+
+ProductInput productInput(const Value& v) {
+    if (!v.defined()) return {};
+    return {true, v.type(), v.constant()};
+}
+
 class Expander {
 public:
-    Expander(const OpRegistry& ops, Graph& g, const Node& n)
-        : ops_(ops), g_(g), n_(n), base_(n.name.empty() ? n.op + std::to_string(n.id) : n.name) {}
+    Expander(const OpRegistry& ops, Graph& g, const Node& n, bool keepConv)
+        : ops_(ops), g_(g), n_(n), base_(n.name.empty() ? n.op + std::to_string(n.id) : n.name), keepConv_(keepConv) {}
 
     Value run(const std::vector<Value>& in);
 
@@ -63,6 +70,7 @@ private:
     Graph& g_;
     const Node& n_;
     std::string base_;
+    bool keepConv_;
 };
 
 Value Expander::run(const std::vector<Value>& in) {
@@ -75,13 +83,20 @@ Value Expander::run(const std::vector<Value>& in) {
     // Per-row zero points of A are [M] for A [..., M, K]: one trailing axis;
     // per-channel ones of Conv's weights [M, C, k...]: all but the first.
     const int64_t wTrailing = conv ? w.type().rank() - 1 : 0;
-    Value a = operand(x, xZero, conv ? 0 : 1);
-    Value b = operand(w, wZero, wTrailing);
-    if (!qlinear) return op(conv ? "Conv" : "MatMul", {a, b}, conv ? n_.attrs : Attributes(), true);
-
-    std::vector<Value> productIn{a, b};
-    if (conv && at(8).defined()) productIn.push_back(at(8)); // the int32 bias, added in the sum
-    Value acc = op(conv ? "Conv" : "MatMul", productIn, conv ? n_.attrs : Attributes());
+    Value acc;
+    if (conv && keepConv_) {
+        // QLinearConv (all four operands given): the blocked integer
+        // convolution computes the sum; the bias [M] follows as an Add.
+        acc = op("ConvInteger", {x, w, xZero, wZero}, n_.attrs);
+        if (at(8).defined()) acc = op("Add", {acc, alongAxis(at(8), acc.type().rank() - 2)});
+    } else {
+        Value a = operand(x, xZero, conv ? 0 : 1);
+        Value b = operand(w, wZero, wTrailing);
+        if (!qlinear) return op(conv ? "Conv" : "MatMul", {a, b}, conv ? n_.attrs : Attributes(), true);
+        std::vector<Value> productIn{a, b};
+        if (conv && at(8).defined()) productIn.push_back(at(8)); // the int32 bias, added in the sum
+        acc = op(conv ? "Conv" : "MatMul", productIn, conv ? n_.attrs : Attributes());
+    }
     // y = saturate(round_half_even(acc * x_scale * w_scale / y_scale) + y_zero_point)
     const int64_t outRank = acc.type().rank();
     Value xScale = alongAxis(in[1], conv ? 0 : 1);
@@ -96,6 +111,21 @@ Value Expander::run(const std::vector<Value>& in) {
 }
 
 } // namespace
+
+bool keepsConvInteger(const std::vector<ProductInput>& in, const Attributes& attrs) {
+    if (in.size() < 2 || !in[0].present || !in[1].present) return false;
+    const TensorType &x = in[0].type, &w = in[1].type;
+    const std::string autoPad = attrs.getString("auto_pad", "NOTSET");
+    if (x.rank() != 4 || w.rank() != 4 || !isByte(x.dtype) || !isByte(w.dtype) || !in[1].constant ||
+        attrs.getInt("group", 1) != 1 || (autoPad != "NOTSET" && autoPad != "VALID"))
+        return false;
+    if (in.size() > 2 && in[2].present && in[2].type.numElements() != 1) return false;
+    if (in.size() > 3 && in[3].present) {
+        const int64_t n = in[3].type.numElements();
+        if (!in[3].constant || (n != 1 && n != w.shape[0])) return false;
+    }
+    return true;
+}
 
 Graph expandQuantized(const Graph& g, const ExpandQuantizedOptions& options) {
     const OpRegistry& ops = opsOrDefault(options.ops);
@@ -113,7 +143,16 @@ Graph expandQuantized(const Graph& g, const ExpandQuantizedOptions& options) {
                                  for (const auto& v : in)
                                      if (v.defined() && !v.type().known())
                                          return std::nullopt; // behind an unsupported construct
-                                 return std::vector<Value>{Expander(ops, target, n).run(in)};
+                                 bool keep = false;
+                                 if (options.keepConvInteger && (n.op == "ConvInteger" || n.op == "QLinearConv")) {
+                                     const bool q = n.op == "QLinearConv";
+                                     auto input = [&](size_t i) { return i < in.size() ? in[i] : Value(); };
+                                     keep = keepsConvInteger({productInput(input(0)), productInput(input(q ? 3 : 1)),
+                                                              productInput(input(2)), productInput(input(q ? 5 : 3))},
+                                                             n.attrs);
+                                 }
+                                 if (keep && n.op == "ConvInteger") return std::nullopt; // computed as it is
+                                 return std::vector<Value>{Expander(ops, target, n, keep).run(in)};
                              });
     return detail::dropConstantsNoLongerUsed(sorted, out);
 }

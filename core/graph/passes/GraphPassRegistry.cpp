@@ -118,11 +118,19 @@ void addTypingPasses(GraphPassRegistry& passes, const OpRegistry* ops) {
         "which is what ONNX's padding with the input's zero point means. QLinearMatMul and "
         "QLinearConv add the int32 bias, scale the sum by x_scale * w_scale / y_scale in float32 "
         "and quantize it with y's zero point (QuantizeLinear: round half to even, saturate to "
-        "uint8 or int8); fusion puts those element-wise stages into the product's kernel.",
-        {},
-        [ops](const Graph& g, const GraphPassOptionValues&) {
+        "uint8 or int8); fusion puts those element-wise stages into the product's kernel. With "
+        "conv-integer (the CPU pipelines), a ConvInteger that the CPU's blocked integer "
+        "convolution takes (2-d, one group, constant 8-bit weights and weight zero point, one "
+        "data zero point) stays, and such a QLinearConv becomes that ConvInteger, its bias and "
+        "the requantization.",
+        {
+            {"conv-integer", boolText(ExpandQuantizedOptions{}.keepConvInteger),
+             "keep the ConvIntegers the CPU's blocked integer convolution computes"},
+        },
+        [ops](const Graph& g, const GraphPassOptionValues& v) {
             ExpandQuantizedOptions o;
             o.ops = ops;
+            o.keepConvInteger = graphPassOptionBool(v, "conv-integer", o.keepConvInteger);
             return expandQuantized(g, o);
         },
     });

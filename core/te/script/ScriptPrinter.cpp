@@ -143,6 +143,8 @@ const char* intrinsicFunction(tir::Intrinsic op) {
         return "sin";
     case tir::Intrinsic::Cos:
         return "cos";
+    case tir::Intrinsic::PairDotI16:
+        return "pair_dot_i16";
     default:
         return nullptr;
     }

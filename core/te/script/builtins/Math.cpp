@@ -112,7 +112,7 @@ void addMath(ModuleBuilder& m, const std::string& prefix) {
         {"round", tir::Intrinsic::Round, 1}, {"trunc", tir::Intrinsic::Trunc, 1},
         {"sin", tir::Intrinsic::Sin, 1},     {"cos", tir::Intrinsic::Cos, 1},
         {"fma", tir::Intrinsic::Fma, 3},     {"pow", tir::Intrinsic::Pow, 2},
-        {"power", tir::Intrinsic::Pow, 2},
+        {"power", tir::Intrinsic::Pow, 2},   {"pair_dot_i16", tir::Intrinsic::PairDotI16, 2},
     };
     for (auto& i : kIntrinsics)
         m.fn(i.name, intrinsic(prefix + "." + i.name, i.op, i.arity));
