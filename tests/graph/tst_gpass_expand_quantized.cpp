@@ -111,12 +111,12 @@ void TestExpandQuantized::keepsConvIntegerForTheCpu() {
     Graph c = convInteger("const int8[3, 2, 3, 3]", "pads=[1,1,1,1];strides=[2,2]", ";const int8[3]=1,2,3");
     Graph kept = expandQuantized(c, keep);
     kept.verify();
-    QCOMPARE(count(kept, "ConvInteger"), 1);
-    QCOMPARE(count(kept, "Conv"), 0);
-    QCOMPARE(count(expandQuantized(c), "ConvInteger"), 0); // not asked to keep
+    QCOMPARE(countOps(kept, "ConvInteger"), 1);
+    QCOMPARE(countOps(kept, "Conv"), 0);
+    QCOMPARE(countOps(expandQuantized(c), "ConvInteger"), 0); // not asked to keep
     // Computed weights, or two groups: the int32 Conv as before.
-    QCOMPARE(count(expandQuantized(convInteger("int8[3, 2, 3, 3]", "pads=[1,1,1,1]"), keep), "Conv"), 1);
-    QCOMPARE(count(expandQuantized(convInteger("const int8[4, 1, 3, 3]", "group=2"), keep), "Conv"), 1);
+    QCOMPARE(countOps(expandQuantized(convInteger("int8[3, 2, 3, 3]", "pads=[1,1,1,1]"), keep), "Conv"), 1);
+    QCOMPARE(countOps(expandQuantized(convInteger("const int8[4, 1, 3, 3]", "group=2"), keep), "Conv"), 1);
     // QLinearConv: ConvInteger, the bias as an Add of [4, 1, 1], the requantization.
     Graph q = inferShapes(
         oneNode("QLinearConv",
@@ -126,19 +126,19 @@ void TestExpandQuantized::keepsConvIntegerForTheCpu() {
                 "pads=[1,1,1,1]", 1));
     Graph e = expandQuantized(q, keep);
     e.verify();
-    QCOMPARE(count(e, "QLinearConv"), 0);
-    QCOMPARE(count(e, "Conv"), 0);
-    const Node* conv = find(e, "ConvInteger");
+    QCOMPARE(countOps(e, "QLinearConv"), 0);
+    QCOMPARE(countOps(e, "Conv"), 0);
+    const Node* conv = firstNode(e, "ConvInteger");
     QVERIFY(conv);
     QCOMPARE(conv->inputs.size(), size_t(4));
     QCOMPARE(conv->attrs.getInts("pads", {}), (std::vector<int64_t>{1, 1, 1, 1}));
-    QCOMPARE(QString::fromStdString(find(e, "Add")->outputTypes[0].str()), QString("int32[1, 4, 6, 6]"));
+    QCOMPARE(QString::fromStdString(firstNode(e, "Add")->outputTypes[0].str()), QString("int32[1, 4, 6, 6]"));
     QCOMPARE(QString::fromStdString(e.outputs()[0].producer()->op), QString("QuantizeLinear"));
     QCOMPARE(e.outputs()[0].type(), q.outputs()[0].type());
     // The option, by name.
     const GraphPassInfo* p = findGraphPass("expand-quantized");
     QVERIFY(p);
-    QCOMPARE(count(p->run(c, {{"conv-integer", "true"}}), "ConvInteger"), 1);
+    QCOMPARE(countOps(p->run(c, {{"conv-integer", "true"}}), "ConvInteger"), 1);
 }
 
 void TestExpandQuantized::inferenceRefuses() {
