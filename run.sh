@@ -54,7 +54,7 @@ case "$mode" in
   ladder)
     "$BUILD_DIR"/bin/tesselc ladder resources/examples/gemm ;;
   test|sanitize)
-    cd "$BUILD_DIR" && ctest --output-on-failure -j 1 ;;
+    cd "$BUILD_DIR" && ctest --output-on-failure -j "$JOBS" ;;
   bench)
     "$BUILD_DIR"/bin/bench_gemm
     "$BUILD_DIR"/bin/bench_models ;;
