@@ -36,7 +36,7 @@ namespace tessel::graph {
 /// Slice, Expand, Tile, Where, Range, ConstantOfShape; Add, Sub, Mul, Div,
 /// Min, Max, Sum, Mean; Neg, Abs, Sqrt, Relu, Reciprocal, Floor, Ceil, Round,
 /// Sign; Equal, Less, Greater, LessOrEqual, GreaterOrEqual, Not, And, Or,
-/// Xor; ReduceSum, ReduceProd, ReduceMin, ReduceMax.
+/// Xor; ReduceSum, ReduceProd, ReduceMin, ReduceMax; DequantizeLinear.
 std::optional<std::vector<Ref<Constant>>>
 evaluateConstant(const OpRegistry& registry, const Node& node,
                  const std::vector<Ref<Constant>>& inputs);

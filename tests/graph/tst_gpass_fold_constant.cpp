@@ -96,6 +96,16 @@ void TestFoldConstant::evaluates_data() {
     row("sum", "Sum", "const float32[2]=1,2;const float32[2]=3,4;const float32[]=0.5", "",
         "float32[2] = [4.5, 6.5]");
     row("mean", "Mean", "const float64[2]=1,2;const float64[2]=2,5", "", "float64[2] = [1.5, 3.5]");
+    // DequantizeLinear: (x - zero_point) * scale, per tensor or along an axis.
+    row("dequantize uint8 per tensor", "DequantizeLinear", "const uint8[4]=0,128,255,130;const float32[]=0.5;const uint8[]=128",
+        "", "float32[4] = [-64.0, 0.0, 63.5, 1.0]");
+    row("dequantize int8 per axis 0", "DequantizeLinear",
+        "const int8[2,3]=-128,0,127,1,-1,2;const float32[2]=0.25,2;const int8[2]=0,1", "axis=0",
+        "float32[2, 3] = [-32.0, 0.0, 31.75, 0.0, -4.0, 2.0]");
+    row("dequantize int8 default axis 1", "DequantizeLinear", "const int8[1,2,2]=4,-4,4,-4;const float32[2]=0.5,0.25", "",
+        "float32[1, 2, 2] = [2.0, -2.0, 1.0, -1.0]");
+    row("dequantize int32 no zero point", "DequantizeLinear", "const int32[2]=-1000000,3;const float32[]=0.125", "",
+        "float32[2] = [-125000.0, 0.375]");
     // Issue 20's operators that fold (values worked out by hand with ONNX's rules).
     row("mod int sign of divisor", "Mod", "const int32[4]=-7,7,-7,7;const int32[4]=3,-3,-3,3", "",
         "int32[4] = [2, -2, -1, 1]");

@@ -5,6 +5,7 @@
 /// ConvInteger, QLinearMatMul and QLinearConv, which expand-quantized
 /// (graph/passes/ExpandQuantized.h) writes as int32 products of the operands
 /// less their zero points, requantized for the QLinear forms.
+#include "graph/ops/EvalHelpers.h"
 #include "graph/ops/OpHelpers.h"
 
 namespace tessel::graph::ops {
@@ -48,6 +49,41 @@ Types inferDynamicQuantize(const InferContext& ctx) {
     requireFloat(ctx, 0);
     return {TensorType(DataType::uint8(), ctx.input(0).shape), TensorType(DataType::float32(), {}),
             TensorType(DataType::uint8(), {})};
+}
+
+/// DequantizeLinear of constant inputs: a weight stored in 8 bits that no
+/// integer product took (canonicalize-qdq runs first) is dequantized once at
+/// compile time, not on every run. float32 scales only; per tensor or per axis.
+EvalResult evaluateDequantize(const EvalContext& e) {
+    const Constant& x = e.input(0);
+    const Constant& scale = e.input(1);
+    if (!(scale.dtype == DataType::float32()) || e.output().dtype != DataType::float32()) return std::nullopt;
+    const std::vector<float> sc = load<float>(scale);
+    const int64_t n = x.numElements();
+    // The scale (and zero point) index of element k: k / inner % dim along the axis.
+    int64_t inner = 1, dim = 1;
+    if (sc.size() > 1) {
+        const auto axis = normalizeAxis(e.attrs().getInt("axis", 1), static_cast<int64_t>(x.shape.size()));
+        if (!axis) return std::nullopt;
+        dim = x.shape[static_cast<size_t>(*axis)];
+        for (size_t d = static_cast<size_t>(*axis) + 1; d < x.shape.size(); ++d) inner *= x.shape[d];
+    }
+    std::vector<float> out(static_cast<size_t>(n));
+    const bool ok = dispatch(x.dtype, false, [&](auto t) {
+        using T = decltype(t);
+        if constexpr (std::is_integral_v<T>) {
+            const std::vector<T> v = load<T>(x);
+            std::vector<T> zp(sc.size(), T(0));
+            if (e.hasInput(2)) zp = load<T>(e.input(2));
+            for (int64_t k = 0; k < n; ++k) {
+                const size_t c = static_cast<size_t>(k / inner % dim);
+                const int64_t q = static_cast<int64_t>(v[static_cast<size_t>(k)]) - static_cast<int64_t>(zp[c]);
+                out[static_cast<size_t>(k)] = static_cast<float>(q) * sc[c];
+            }
+        }
+    });
+    if (!ok || !x.dtype.isIntOrUInt()) return std::nullopt;
+    return one(store(DataType::float32(), x.shape, out));
 }
 
 /// An 8-bit integer input (int8 or uint8).
@@ -161,7 +197,8 @@ void registerQuantizeOps(OpRegistry& r) {
     const AttrSchema axis = attrInt("axis", 1, "the axis of per-axis scales");
     r.add(op("QuantizeLinear", "saturate(round(x / scale) + zero_point), halves to even", P::Broadcast, 2, 3,
              inferQuantize, {axis}));
-    r.add(op("DequantizeLinear", "(x - zero_point) * scale", P::Broadcast, 2, 3, inferDequantize, {axis}));
+    r.add(withEval(op("DequantizeLinear", "(x - zero_point) * scale", P::Broadcast, 2, 3, inferDequantize, {axis}),
+                   evaluateDequantize));
     r.add(op("DynamicQuantizeLinear", "x to uint8 with the scale and zero point of its range (and 0)", P::Opaque, 1,
              1, inferDynamicQuantize, {}, 3, 3));
     // The integer products: no compute of their own, expand-quantized writes
