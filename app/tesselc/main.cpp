@@ -22,6 +22,7 @@
 #include "ir/Check.h"
 #include "ir/Diagnostic.h"
 #include "rpc/Address.h"
+#include "rpc/LocalServer.h"
 #include "runtime/DeviceInfo.h"
 #include "runtime/ThreadPool.h"
 #include "te/script/Script.h"
@@ -79,7 +80,7 @@ commands:
   tune FILE.te|MODEL.onnx --trials N --records F [--tuner xgb|xgb-reg|ga|random|grid] [--early-stopping N]
         [--threads T] [--seed S] [--workload NAME=VALUE,...]... [--rpc-tracker HOST:PORT --rpc-key KEY]
         [--features itervar|knob|curve] [--cost-model NAME] [--batch B] [--build-jobs J]
-        [--timeout SECONDS] [--no-transfer] [--verbose]
+        [--timeout SECONDS] [--no-transfer] [--in-process] [--verbose]
                                     search the template's knobs for the fastest configuration
                                     (docs/tuning.md): each --workload is one task (a model: each
                                     fused function with knobs, identical workloads once), with one
@@ -87,7 +88,8 @@ commands:
                                     default, ETA); every trial is appended to F as it ends, and
                                     a run on an F that has trials of the workload resumes (N
                                     counts them). --threads: the kernels' threads; measured in a
-                                    tessel-rpc server child or on a device like run
+                                    tessel-rpc server child (--in-process: here) or on a device
+                                    like run
   tune FILE.te --target cuda --trials N --records F --export-trials DIR [--workload ...]
         [--tuner ...] [--seed S] [--no-expected]
   tune --import-trials DIR --records F
@@ -657,6 +659,11 @@ int cmdTune(const Args& a) {
         throw UsageError("tune measures on CPUs and RPC devices; GPU kernels are not measured in place yet. Tune a "
                          "template for a GPU host in offline rounds: --export-trials DIR here, `tessel-run DIR` "
                          "there, --import-trials DIR here (docs/gpu.md)");
+    // Likewise when the default local server cannot start: one error, not every trial failing.
+    if (a.rpc.empty() && a.rpcTracker.empty() && !a.inProcess && rpc::LocalServer::findBinary().empty())
+        throw UsageError("tune measures in a local tessel-rpc server, and none was found (next to tesselc, on PATH, "
+                         "or named by TESSEL_RPC_SERVER); install it beside tesselc, or measure in this process "
+                         "with --in-process");
     Measurer measurer(a);
     cli::TuneArgs t;
     t.file = a.file;

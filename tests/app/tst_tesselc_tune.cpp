@@ -219,6 +219,32 @@ private slots:
         QCOMPARE(tesselc({"records", dir.filePath("none.jsonl")}).exitCode, 1);
     }
 
+    void withoutTheLocalServerOneError() {
+        // tesselc alone (no tessel-rpc beside it or on PATH): one error naming
+        // the way out, not every trial failing.
+        QTemporaryDir dir;
+        const QString alone = dir.filePath("tesselc");
+        QVERIFY(QFile::copy(TESSEL_BINARY_DIR "/bin/tesselc", alone));
+        QProcess p;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.remove("TESSEL_RPC_SERVER");
+        env.insert("PATH", "/usr/bin:/bin");
+        p.setProcessEnvironment(env);
+        p.start(alone, tuneArgs(dir.filePath("r.jsonl"), 4));
+        QVERIFY(p.waitForFinished(120000));
+        const QString err = QString::fromUtf8(p.readAllStandardError());
+        QCOMPARE(p.exitCode(), 2);
+        QVERIFY2(err.contains("tessel-rpc") && err.contains("--in-process"), qPrintable(err));
+        QVERIFY(!QFile::exists(dir.filePath("r.jsonl")));
+        // --in-process needs no server.
+        QStringList inProcess = tuneArgs(dir.filePath("r.jsonl"), 2);
+        inProcess << "--in-process";
+        p.start(alone, inProcess);
+        QVERIFY(p.waitForFinished(120000));
+        QCOMPARE(p.exitCode(), 0);
+        QCOMPARE(readRecords(dir.filePath("r.jsonl")).size(), 2);
+    }
+
     void killNineAndResume() {
         // 10 kills at random moments of a 40-trial run, then a resume each time.
         QTemporaryDir dir;
