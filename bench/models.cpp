@@ -3,7 +3,8 @@
 // one run.
 //
 //   bench_models [--rounds R] [--repeat N]
-//                [--models resnet18,resnet50,mobilenet_v2,transformer_encoder,dcgan_generator,resnet18_qdq]
+//                [--models resnet18,resnet50,mobilenet_v2,transformer_encoder,dcgan_generator,resnet18_qdq,
+//                          resnet18_fp16]
 //                [--threads 1,2] [--models-dir DIR] [--ort DIR] [--records F]
 //
 // --records F (tesselc tune's records, one file for any number of models):
@@ -15,7 +16,8 @@
 // encoder, a DCGAN generator), all with seeded random weights, exported to ONNX by
 // scripts/export-models.py into <build>/models (run here when they are missing
 // or stale; resnet18_qdq, not in the default list, is resnet18 quantized in QDQ
-// format, made with ONNX Runtime's calibration). Each model is imported and compiled once with default options
+// format, made with ONNX Runtime's calibration, and resnet18_fp16 is resnet18
+// stored in float16). Each model is imported and compiled once with default options
 // (import and compile times are printed), checked once against ONNX Runtime's
 // output when the model tests' reference is there, then timed in R rounds per
 // thread count: in each round Tessel (driver::runModel, N timed runs after one
@@ -187,13 +189,14 @@ int main(int argc, char** argv) {
     }
 
     // The models (cheap when up to date); the quantized ones (_qdq) are
-    // calibrated under ONNX Runtime, so they need it.
+    // calibrated under ONNX Runtime, so they need it, and the float16 ones
+    // (_fp16) take their reference from it.
     {
         std::string list;
         bool quantized = false;
         for (auto& m : models) {
             list += (list.empty() ? "" : ",") + m;
-            quantized = quantized || m.ends_with("_qdq");
+            quantized = quantized || m.ends_with("_qdq") || m.ends_with("_fp16");
         }
         std::string error;
         auto out = capture("/usr/bin/python3 " + shellQuote(TESSEL_SOURCE_DIR "/scripts/export-models.py") + " " +

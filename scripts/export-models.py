@@ -19,8 +19,10 @@ torch.nn with seeded random weights:
 to ONNX (or, named with --models, any other torchvision.models classifier such as
 resnext50_32x4d or efficientnet_b0: models nobody here chose, for measuring), and
 with --ort resnet18_qdq: resnet18 quantized in QDQ format by scripts/quantize-qdq.py
-(int8, calibrated under ONNX Runtime; no _probe variant); all laid out like ONNX's
-backend test cases:
+(int8, calibrated under ONNX Runtime; no _probe variant), and resnet18_fp16:
+resnet18 with every float32 tensor (weights, input, output) stored as float16,
+whose reference is ONNX Runtime's float16 run; all laid out like ONNX's backend
+test cases:
 
     OUT/<model>/model.onnx                      the model
     OUT/<model>/test_data_set_0/input_0.pb      a seeded random input (TensorProto)
@@ -52,10 +54,14 @@ import sys
 import time
 import warnings
 
-MODELS = ("resnet18", "resnet50", "mobilenet_v2", "transformer_encoder", "dcgan_generator", "resnet18_qdq")
+MODELS = ("resnet18", "resnet50", "mobilenet_v2", "transformer_encoder", "dcgan_generator", "resnet18_qdq",
+          "resnet18_fp16")
 # Quantized variants (QDQ format, scripts/quantize-qdq.py) of the float models:
 # calibrated under ONNX Runtime, so made only with --ort.
 QDQ = {"resnet18_qdq": "resnet18"}
+# Float16 variants: the float model with every float32 tensor (weights, input,
+# output, Constant and Cast types) stored as float16, as a float16 export is.
+FLOAT16 = {"resnet18_fp16": "resnet18"}
 QUANTIZE_QDQ = os.path.join(os.path.dirname(os.path.abspath(__file__)), "quantize-qdq.py")
 OPSET = {"transformer_encoder": 17}  # 13 otherwise
 INPUT_SHAPE = {"transformer_encoder": (1, 128, 512), "dcgan_generator": (1, 100, 1, 1)}  # (1, 3, 224, 224) otherwise
@@ -265,9 +271,10 @@ def reference(name, out, ort_dir):
     for k in range(n_outputs):
         with open(os.path.join(raw, f"output_{k}.json")) as f:
             meta = json.load(f)
-        if meta["type"] != "float32":
-            fail(f"{name}: output {k} '{meta['name']}' is {meta['type']}, expected float32")
-        array = np.fromfile(os.path.join(raw, f"output_{k}.bin"), dtype="<f4").reshape(meta["dims"])
+        dtypes = {"float32": "<f4", "float16": "<f2"}
+        if meta["type"] not in dtypes:
+            fail(f"{name}: output {k} '{meta['name']}' is {meta['type']}, expected float32 or float16")
+        array = np.fromfile(os.path.join(raw, f"output_{k}.bin"), dtype=dtypes[meta["type"]]).reshape(meta["dims"])
         write_tensor(data, f"output_{k}", array, meta["name"], raw=False)
     print(f"export-models: {name}: ONNX Runtime's {n_outputs} output(s) written", flush=True)
     return True
@@ -284,6 +291,44 @@ def quantize_qdq(base, name, out, ort_dir):
     if r.returncode != 0:
         fail(f"quantizing {base} failed:\n{r.stderr.strip()}")
     print(f"export-models: {name}: {base} quantized (QDQ) with ONNX Runtime's output", flush=True)
+    return True
+
+
+def to_float16(base, name, out):
+    """OUT/<name>: OUT/<base> with every float32 tensor stored as float16 (its input too)."""
+    import numpy as np
+    import onnx
+    from onnx import TensorProto, numpy_helper
+
+    src, dst = os.path.join(out, base), os.path.join(out, name)
+    made = [os.path.join(dst, f) for f in ("model.onnx", "test_data_set_0/input_0.bin")]
+    if up_to_date(made, [os.path.join(src, "model.onnx"), os.path.join(src, "test_data_set_0", "input_0.bin"),
+                         os.path.abspath(__file__)]):
+        return False
+    m = onnx.load(os.path.join(src, "model.onnx"))
+    g = m.graph
+
+    def half(t):
+        return numpy_helper.from_array(numpy_helper.to_array(t).astype(np.float16), t.name)
+
+    for i, t in enumerate(g.initializer):
+        if t.data_type == TensorProto.FLOAT:
+            g.initializer[i].CopyFrom(half(t))
+    for v in list(g.input) + list(g.output) + list(g.value_info):
+        if v.type.tensor_type.elem_type == TensorProto.FLOAT:
+            v.type.tensor_type.elem_type = TensorProto.FLOAT16
+    for n in g.node:
+        for a in n.attribute:
+            if n.op_type == "Constant" and a.type == onnx.AttributeProto.TENSOR and a.t.data_type == TensorProto.FLOAT:
+                a.t.CopyFrom(half(a.t))
+            if n.op_type == "Cast" and a.name == "to" and a.i == TensorProto.FLOAT:
+                a.i = TensorProto.FLOAT16
+    onnx.checker.check_model(m)
+    x = numpy_helper.to_array(onnx.load_tensor(os.path.join(src, "test_data_set_0", "input_0.pb")))
+    os.makedirs(os.path.join(dst, "test_data_set_0"), exist_ok=True)
+    write_tensor(os.path.join(dst, "test_data_set_0"), "input_0", x.astype(np.float16), g.input[0].name)
+    write_atomic(os.path.join(dst, "model.onnx"), m.SerializeToString())
+    print(f"export-models: {name}: {base} stored in float16", flush=True)
     return True
 
 
@@ -317,13 +362,19 @@ def main():
     if args.ort and not os.path.isfile(os.path.join(args.ort, "node_modules", "onnxruntime-node", "package.json")):
         fail(f"ONNX Runtime is not installed in {args.ort}: run scripts/setup-ort.sh {args.ort}")
     os.makedirs(args.out, exist_ok=True)
-    floats = list(dict.fromkeys(QDQ.get(m, m) for m in names))
+    floats = list(dict.fromkeys(QDQ.get(m, FLOAT16.get(m, m)) for m in names))
     for m in floats:
         export(m, args.out)
+    for m in names:
+        if m in FLOAT16:
+            to_float16(FLOAT16[m], m, args.out)
     if args.ort:
         for m in floats:
             reference(m, args.out, args.ort)
             reference(m + "_probe", args.out, args.ort)
+        for m in names:
+            if m in FLOAT16:
+                reference(m, args.out, args.ort)
         for m in names:
             if m in QDQ:
                 quantize_qdq(QDQ[m], m, args.out, args.ort)

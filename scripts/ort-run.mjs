@@ -53,7 +53,7 @@ try {
 }
 
 const TYPES = {
-  float32: Float32Array, float64: Float64Array, int8: Int8Array, uint8: Uint8Array,
+  float16: Uint16Array, float32: Float32Array, float64: Float64Array, int8: Int8Array, uint8: Uint8Array,
   int16: Int16Array, uint16: Uint16Array, int32: Int32Array, uint32: Uint32Array,
   int64: BigInt64Array, uint64: BigUint64Array, bool: Uint8Array,
 };
