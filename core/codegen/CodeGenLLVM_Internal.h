@@ -225,6 +225,10 @@ private:
     /// it reads memory not provably inside its buffer (under loopBounds_), or
     /// divides integers by something that is not a constant.
     bool mayFault(const tir::Expr& e) const;
+    /// Whether `e` costs more than a branch on a scalar condition: a
+    /// transcendental call (a sigmoid, an exp) or a sizeable tree (a concatenation's nested selects
+    /// over many inputs, each of which a select would evaluate).
+    static bool worthABranch(const tir::Expr& e);
 
     // CodeGenLLVM_Loops.cpp
     llvm::MDNode* loopMetadata(bool unrollFull, int64_t unrollCount = -1);

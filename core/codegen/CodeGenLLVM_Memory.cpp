@@ -164,8 +164,35 @@ bool CodeGenLLVM::mayFault(const Expr& e) const {
     return found;
 }
 
+bool CodeGenLLVM::worthABranch(const Expr& e) {
+    int cost = 0;
+    postOrderVisit(e, [&](const Object* o) {
+        auto* n = static_cast<const BaseExprNode*>(o);
+        if (n->kind != NodeKind::Call) {
+            ++cost;
+            return;
+        }
+        switch (static_cast<const CallNode*>(n)->op) {
+        case Intrinsic::Exp: case Intrinsic::Log: case Intrinsic::Tanh: case Intrinsic::Sigmoid:
+        case Intrinsic::Pow: case Intrinsic::Erf: case Intrinsic::Sin: case Intrinsic::Cos:
+        case Intrinsic::Extern:
+            cost += 32; // a polynomial or a library call
+            break;
+        default:
+            cost += 2;
+        }
+    });
+    return cost > 24;
+}
+
 llvm::Value* CodeGenLLVM::emitSelect(const SelectNode* op) {
-    const bool lazyTrue = mayFault(op->trueValue), lazyFalse = mayFault(op->falseValue);
+    bool lazyTrue = mayFault(op->trueValue), lazyFalse = mayFault(op->falseValue);
+    // On one condition for all lanes an arm that costs more than a branch is
+    // evaluated only where it is taken (a select computes both arms).
+    if (op->condition.type().lanes() == 1) {
+        lazyTrue = lazyTrue || worthABranch(op->trueValue);
+        lazyFalse = lazyFalse || worthABranch(op->falseValue);
+    }
     llvm::Value* c = emitExpr(op->condition);
     if (!lazyTrue && !lazyFalse) {
         llvm::Value* x = emitExpr(op->trueValue);

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <cstring>
 #include <map>
+#include <string_view>
 
 namespace tessel::lower {
 
@@ -39,6 +40,17 @@ int StoragePlanner::tensorOf(const graph::Value& v) {
 }
 
 int StoragePlanner::addConstant(const std::string& name, Ref<graph::Constant> c) {
+    const size_t hash = std::hash<std::string_view>{}(
+        std::string_view(reinterpret_cast<const char*>(c->bytes.data()), c->bytes.size()));
+    for (auto [it, end] = packed_.equal_range(hash); it != end; ++it) {
+        const PlanTensor& seen = plan_.tensors[static_cast<size_t>(it->second)];
+        const auto same = std::find_if(constants_.begin(), constants_.end(),
+                                       [&](const auto& k) { return k.first == it->second; });
+        if (seen.dtype == c->dtype && seen.shape == c->shape && same != constants_.end() &&
+            same->second->bytes == c->bytes)
+            return it->second;
+    }
+    packed_.emplace(hash, static_cast<int>(plan_.tensors.size()));
     PlanTensor t;
     t.name = name;
     t.dtype = c->dtype;

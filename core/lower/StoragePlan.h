@@ -31,7 +31,10 @@ public:
     /// The plan tensor of `v`, made on first use (kind from the value: a
     /// constant, a graph input, a graph output or an intermediate).
     int tensorOf(const graph::Value& v);
-    /// A constant made at compile time (packed weights): a new plan tensor.
+    /// A constant made at compile time (packed weights): a new plan tensor,
+    /// or the one already added with the same type and bytes (a recurrent
+    /// layer's steps each pack the same recurrent weights; one copy stays in
+    /// the cache instead of one per step).
     int addConstant(const std::string& name, Ref<graph::Constant> c);
     /// Whether `v` is read outside the nodes of `group` (or is a graph output).
     bool usedOutside(const graph::Value& v, const std::set<int64_t>& group) const;
@@ -56,6 +59,8 @@ private:
     std::unordered_set<graph::Value, graph::ValueHash> graphOutputs_;
     std::unordered_map<graph::Value, int, graph::ValueHash> index_;
     std::vector<std::pair<int, Ref<graph::Constant>>> constants_;
+    /// addConstant's tensors by a hash of their bytes.
+    std::unordered_multimap<size_t, int> packed_;
     std::vector<std::vector<int>> stepOutputs_;
 };
 

@@ -421,7 +421,8 @@ void addNnStrategies(std::vector<OpStrategy>& s) {
                  .name = "dense_packed",
                  .priority = 10,
                  .condition = "float32 with a constant B and A not transposed",
-                 .targets = kCpuKinds});
+                 .targets = kCpuKinds,
+                 .version = 2}); // v2: knob tile_n, panels of 16 columns per task
     s.push_back({.op = "Gemm",
                  .compute = "topi::nn::gemm",
                  .apply = gemmGpu,
@@ -467,7 +468,8 @@ void addNnStrategies(std::vector<OpStrategy>& s) {
                  .name = "matmul_packed",
                  .priority = 10,
                  .condition = "float32 with a constant 2-d B",
-                 .targets = kCpuKinds});
+                 .targets = kCpuKinds,
+                 .version = 2}); // v2: knob tile_n, panels of 16 columns per task
     s.push_back({.op = "MatMul",
                  .compute = "topi::nn::matmul",
                  .apply = [](const OpContext& c) { return Tensors{topi::nn::matmul(c.input(0), c.input(1), c.name())}; },

@@ -142,7 +142,7 @@ Tensor matmulPacked(const Tensor& a, const Tensor& b, const std::string& name, C
 
 } // namespace nn
 
-void scheduleDensePacked(te::Schedule& s, const te::Tensor& acc, const te::Tensor& out, const ScheduleOptions&,
+void scheduleDensePacked(te::Schedule& s, const te::Tensor& acc, const te::Tensor& out, const ScheduleOptions& options,
                          te::ConfigSpace& cfg) {
     auto* outOp = dynamic_cast<const te::ComputeOpNode*>(out->op.get());
     auto* accOp = dynamic_cast<const te::ComputeOpNode*>(acc->op.get());
@@ -163,19 +163,37 @@ void scheduleDensePacked(te::Schedule& s, const te::Tensor& acc, const te::Tenso
     const bool unrollK = defineChoiceKnob(cfg, "unroll_k", {te::KnobValue(false), te::KnobValue(true)},
                                           te::KnobValue(false))
                              .asBool();
+    // Panels of 16 columns per task. A multiply-add chain waits for the one
+    // before it (about 4-5 cycles on two pipes), so a block needs about 8
+    // independent accumulator vectors to keep the pipes busy: with one row (a
+    // GEMV: a recurrent step, a classifier) one panel gave 1-2 and ran at the
+    // chain's latency. The default takes the fewest panels that reach 8
+    // vectors with regM rows; the choices stop where the accumulators would
+    // outgrow the registers (a broadcast and a weight vector stay free).
+    const int64_t nb = (extent(ax.back()) + kLanes - 1) / kLanes;
+    const int64_t vectorsPerPanel = std::max<int64_t>(1, kLanes / std::max(1, options.vectorLanes));
+    const int64_t budget = std::max<int64_t>(1, options.vectorRegisters - 3);
+    const int64_t wantPanels = std::max<int64_t>(1, (8 + regM * vectorsPerPanel - 1) / (regM * vectorsPerPanel));
+    const int64_t fitPanels = std::max<int64_t>(1, budget / (regM * vectorsPerPanel));
+    const int64_t panels =
+        defineSplitKnob(cfg, "tile_n", nb, 2,
+                        innerSplit(nb, largestDivisorAtMost(nb, std::min(wantPanels, fitPanels))),
+                        [&](const std::vector<int64_t>& f) { return f[1] * vectorsPerPanel <= budget; })[1];
 
-    // The output: a task per block of regM rows and 16 columns (and per index
+    // The output: a task per block of regM rows and `panels` x 16 columns (and per index
     // of the other axes: splitting one axis only keeps the rows of the
     // product a task needs one exact block).
     te::Stage o = s[out];
     auto [mo, mi] = o.split(ax[rowAxis], intImm(regM));
     auto [jb, ji] = o.split(ax.back(), intImm(kLanes));
+    auto [jbo, jbi] = o.split(jb, intImm(panels));
     std::vector<IterVar> outer(ax.begin(), ax.begin() + static_cast<std::ptrdiff_t>(rowAxis));
     outer.push_back(mo);
     outer.insert(outer.end(), ax.begin() + static_cast<std::ptrdiff_t>(rowAxis) + 1, ax.end() - 1);
-    outer.push_back(jb);
+    outer.push_back(jbo);
     std::vector<IterVar> order = outer;
     order.push_back(mi);
+    order.push_back(jbi);
     order.push_back(ji);
     o.reorder(order);
     IterVar task = outer[0];
@@ -185,9 +203,10 @@ void scheduleDensePacked(te::Schedule& s, const te::Tensor& acc, const te::Tenso
     // stay registers), and an epilogue's rows are independent chains (GELU's
     // erf after a row loop was latency-bound at twice its own kernel's time).
     o.unroll(mi);
+    o.unroll(jbi);
     o.vectorize(ji);
 
-    // regM x 16 accumulators in registers across the whole reduction.
+    // regM x panels x 16 accumulators in registers across the whole reduction.
     te::Stage a = s[acc];
     a.computeAt(o, task);
     if (kInner < k) {
@@ -199,6 +218,7 @@ void scheduleDensePacked(te::Schedule& s, const te::Tensor& acc, const te::Tenso
         if (unrollK && k <= 64) a.unroll(accOp->reduceAxis[0]); // never a whole long reduction
     }
     a.unroll(accOp->axis[0]);
+    a.unroll(accOp->axis[1]);
     a.vectorize(accOp->axis[2]);
 }
 

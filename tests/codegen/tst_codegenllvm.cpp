@@ -475,6 +475,27 @@ private slots:
         for (int x = 0; x < n; ++x) QCOMPARE(e[x], x % 3 ? 1000 / (x % 3) : -1);
     }
 
+    // On one condition for all lanes, an arm that costs more than a branch
+    // (a call, a concatenation's chain of selects) is a branch of its own;
+    // cheap arms stay a select. Either way the values are the select's.
+    void costlyArmsBranch() {
+        const int n = 64;
+        Buffer A = buffer("A", n), B = buffer("B", n), C = buffer("C", n);
+        Var v("v");
+        Expr lanes = RampNode::make(v * 8, Expr(1), 8);
+        Expr costly = CallNode::make(DataType::float32().withLanes(8), Intrinsic::Tanh, {load(A, lanes)});
+        Stmt body = loop(v, 0, n / 8, store(C, select(v < 4, costly, load(B, lanes)), lanes));
+        BuildResult r = buildHost(PrimFunc::make("branchy", {A, B, C}, body));
+        QVERIFY2(r.llvmIR.find("if_then") != std::string::npos, r.llvmIR.c_str());
+        Aligned<float> a(n), b(n), c(n, -7.0f);
+        for (int x = 0; x < n; ++x) a[x] = 0.01f * float(x), b[x] = float(x);
+        QCOMPARE(run(r, "branchy", {a.get(), b.get(), c.get()}), 0);
+        for (int x = 0; x < n; ++x) QVERIFY(std::fabs(c[x] - (x < 32 ? std::tanh(a[x]) : b[x])) < 1e-5f);
+        Stmt cheap = loop(v, 0, n / 8, store(C, select(v < 4, load(A, lanes), load(B, lanes)), lanes));
+        BuildResult rc = buildHost(PrimFunc::make("cheap", {A, B, C}, cheap));
+        QVERIFY2(rc.llvmIR.find("if_then") == std::string::npos, rc.llvmIR.c_str());
+    }
+
     void floorDivModNegative() {
         const int n = 64;
         Buffer A = buffer("A", n, i32), B = buffer("B", n, i32);

@@ -222,6 +222,23 @@ private slots:
         QCOMPARE(checkInvariants(plan, planner.stepOutputs()), std::string());
     }
 
+    // Packed weights equal in type and bytes are one plan tensor (a recurrent
+    // layer's steps each pack the same recurrent weights); anything else differs.
+    void equalPackedConstantsAreOne() {
+        graph::Graph g("g");
+        auto x = g.addInput("x", *graph::TensorType::parse("float32[5]"));
+        g.setOutputs({g.addOp("Relu", {x}, {}, "relu")});
+        lower::StoragePlanner planner(g);
+        const int a = planner.addConstant("t1_pack", graph::Constant::fromFloats({5}, {9, 8, 7, 6, 5}));
+        QCOMPARE(planner.addConstant("t2_pack", graph::Constant::fromFloats({5}, {9, 8, 7, 6, 5})), a);
+        QVERIFY(planner.addConstant("other", graph::Constant::fromFloats({5}, {9, 8, 7, 6, 4})) != a);
+        QVERIFY(planner.addConstant("reshaped", graph::Constant::fromFloats({1, 5}, {9, 8, 7, 6, 5})) != a);
+        std::vector<uint8_t> bytes(20);
+        std::memcpy(bytes.data(), graph::Constant::fromFloats({5}, {9, 8, 7, 6, 5})->bytes.data(), 20);
+        QVERIFY(planner.addConstant("ints", graph::Constant::make(DataType::int32(), {5}, bytes)) != a);
+        QCOMPARE(planner.plan().tensors.size(), size_t(4));
+    }
+
     // The stage view's text: every step in order with its arguments, every
     // tensor with its storage or weights offset, every storage with its tenants.
     void planText() {

@@ -866,6 +866,47 @@ private slots:
         QCOMPARE(packer.args.size(), size_t(withPacker ? 1 : 0));
     }
 
+    // The packed dense layer's panels per task: enough accumulator vectors
+    // (8) to hide the multiply-add latency, within the register file. A GEMV
+    // (one row) took one panel before: 2 vectors under AVX2, 1 under AVX-512.
+    void densePackedPanelsFillThePipes_data() {
+        QTest::addColumn<int>("lanes");
+        QTest::addColumn<int>("registers");
+        QTest::addColumn<int>("rows");
+        QTest::addColumn<int>("n");
+        QTest::addColumn<int>("panels");
+        QTest::newRow("avx2 gemv") << 8 << 16 << 1 << 512 << 4;
+        QTest::newRow("avx512 gemv") << 16 << 32 << 1 << 512 << 8;
+        QTest::newRow("avx2 gemv 1000 columns") << 8 << 16 << 1 << 1000 << 3; // 63 panels: 3 divides
+        QTest::newRow("avx2 4 rows") << 8 << 16 << 4 << 512 << 1;
+        QTest::newRow("avx512 4 rows") << 16 << 32 << 4 << 512 << 2;
+    }
+    void densePackedPanelsFillThePipes() {
+        QFETCH(int, lanes);
+        QFETCH(int, registers);
+        QFETCH(int, rows);
+        QFETCH(int, n);
+        QFETCH(int, panels);
+        te::Tensor a = te::placeholder(topi::toExprs({rows, 128}), DataType::float32(), "a");
+        te::Tensor b = te::placeholder(topi::toExprs({128, n}), DataType::float32(), "b");
+        te::Tensor out = topi::nn::densePacked(a, b, {}, {}, "fc", nullptr);
+        te::Schedule s = te::createSchedule({out->op});
+        te::Tensor acc;
+        for (te::Stage st : s.stages())
+            if (st.op()->tag == topi::tag::kDensePacked) acc = st.op().output(0);
+        topi::ScheduleOptions options;
+        options.vectorLanes = lanes;
+        options.vectorRegisters = registers;
+        te::ConfigSpace cfg;
+        topi::scheduleDensePacked(s, acc, out, options, cfg);
+        const auto& knobs = cfg.knobs();
+        auto it = std::find_if(knobs.begin(), knobs.end(), [](const te::Knob& k) { return k.name == "tile_n"; });
+        QVERIFY(it != knobs.end());
+        QCOMPARE(it->choices[size_t(it->chosen)].ints().back(), int64_t(panels));
+        // No choice holds more accumulator vectors of one row than the registers.
+        for (const auto& c : it->choices) QVERIFY(c.ints().back() * (16 / lanes) <= registers - 3);
+    }
+
     // Padding, strides and dilation take one value for every axis, one per
     // axis, or (padding) every begin then every end; other counts are errors
     // a TE script's author can read.
