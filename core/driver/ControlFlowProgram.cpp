@@ -127,16 +127,16 @@ int64_t axisOf(int64_t axis, int64_t rank, const std::string& what) {
     return *a;
 }
 
-bool shapeCarrying(const std::string& message) {
-    static const std::regex re("must be a constant|as constants|known length|is not static");
-    return std::regex_search(message, re);
-}
-
 bool smallInteger(const NDArray& a) {
     return a.dtype().isIntOrUInt() && a.numElements() <= 64;
 }
 
 } // namespace
+
+bool isShapeCarryingError(const std::string& message) {
+    static const std::regex re("must be a constant|as constants|known length|is not static");
+    return std::regex_search(message, re);
+}
 
 bool hasHostSteps(const graph::Graph& g) {
     return std::any_of(g.nodes().begin(), g.nodes().end(), [](const Ref<Node>& n) { return isHostStep(*n); });
@@ -271,7 +271,7 @@ Segment::Entry* entryFor(Segment& s, const std::vector<TensorType>& types,
         try {
             entry->model = compileGraph(g, options);
         } catch (const CompileError& e) {
-            if (!shapeCarrying(e.what())) throw;
+            if (!isShapeCarryingError(e.what())) throw;
             s.byValue = true; // a shape-carrying input is data here: compile per value
             return entryFor(s, types, values, options);
         }

@@ -61,6 +61,20 @@ bool hasHostSteps(const graph::Graph& g);
 /// data-dependent output shapes (NonZero)".
 std::string hostStepsText(const graph::Graph& g);
 
+/// True when a compile error says that an input carrying a shape or a count
+/// (Slice's starts, TopK's K, Reshape's shape) is data where a constant is needed.
+bool isShapeCarryingError(const std::string& message);
+
+/// compileModel, and where that fails because an input carrying a shape or a
+/// count is given at run time (isShapeCarryingError) while the model has small
+/// integer inputs: a host program of one segment, compiled when it runs for
+/// each value of those inputs (frozen to constants, as the segments after a
+/// Loop are; at most ControlFlowProgram::kMaxSpecialisations values), in this
+/// process. `tesselc run` compiles with it; an input that carries a shape but
+/// is not an integer (Resize's scales) still fails, when the model runs.
+CompiledModel compileModelForRun(const std::string& path, const frontend::ImportOptions& import,
+                                 const CompileOptions& options = {});
+
 class ControlFlowProgram {
 public:
     /// A segment keeps at most this many value-specialised compiles.

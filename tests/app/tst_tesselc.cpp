@@ -396,6 +396,18 @@ private slots:
         }
     }
 
+    // TopK's K given at run time (ONNX's test_top_k): compiled when it runs, per value of K.
+    void runModelWithCountGivenAtRunTime() {
+        const QString dir = "/usr/share/libonnx-testdata/data/node/test_top_k/";
+        if (!QFile::exists(dir + "model.onnx")) QSKIP("libonnx-testdata is not installed");
+        const QString data = dir + "test_data_set_0/";
+        const auto r = tesselc({"run", dir + "model.onnx", "--inputs", data + "input_0.pb," + data + "input_1.pb",
+                                "--expect", data + "output_0.pb," + data + "output_1.pb", "--json"});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
+        auto j = QJsonDocument::fromJson(r.out.toUtf8()).object();
+        QVERIFY2(j["ok"].toBool() && j["outputs"].toArray().size() == 2, qPrintable(r.out));
+    }
+
     // Export, then run with the runtime alone.
     void compileAndRunExported() {
         const QString dir = "/usr/share/libonnx-testdata/data/pytorch-converted/test_Conv2d_groups_thnn/";

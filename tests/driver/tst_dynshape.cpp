@@ -94,6 +94,37 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(CompileError, m.makeExecutor());
     }
 
+    void countGivenAtRunTime() {
+        // TopK's K as an input (ONNX's test_top_k): compileGraph needs it as a
+        // constant; compileModelForRun (tesselc run's) compiles per value of K
+        // when the model runs, and the output's shape follows K.
+        const std::string dir = "/usr/share/libonnx-testdata/data/node/test_top_k/";
+        if (!QFile::exists(QString::fromStdString(dir + "model.onnx"))) QSKIP("libonnx-testdata is not installed");
+        try {
+            driver::compileModel(dir + "model.onnx", {});
+            QFAIL("compiled with K unknown");
+        } catch (const CompileError& e) {
+            QVERIFY2(driver::isShapeCarryingError(e.what()), e.what());
+        }
+        const driver::CompiledModel m = driver::compileModelForRun(dir + "model.onnx", {});
+        QVERIFY(m.program);
+        QCOMPARE(m.program->compiles(), 0); // nothing until K is known
+        check(m, dir + "test_data_set_0", nullptr);
+        check(m, dir + "test_data_set_0", local_.get());
+        QCOMPARE(m.program->compiles(), 1);
+        auto inputs = test::readTensorFiles(dir + "test_data_set_0", "input_");
+        inputs[1].data<int64_t>()[0] = 1;
+        const auto rep = driver::runModel(m, inputs, {});
+        QVERIFY2(rep.ok, rep.error.c_str());
+        QCOMPARE(rep.values[0].shape(), (std::vector<int64_t>{3, 1}));
+        QCOMPARE(rep.values[0].at(0), 3.0); // the largest of row 0, [0, 1, 2, 3]
+        QCOMPARE(m.program->compiles(), 2);
+        // A model without integer inputs is refused as before.
+        QVERIFY_THROWS_EXCEPTION(CompileError, driver::compileModelForRun(
+                                                   "/usr/share/libonnx-testdata/data/node/test_resize_upsample_scales_nearest/model.onnx",
+                                                   {}));
+    }
+
 private:
     std::unique_ptr<runtime::ModelRunner> local_;
 };
