@@ -11,6 +11,7 @@
 #include "driver/ModelDriver.h"
 #include "driver/Devices.h"
 #include "driver/ModelRunner.h"
+#include "driver/ControlFlowProgram.h"
 #include "driver/ApplyBest.h"
 #include "driver/KernelBundleExport.h"
 #include "runtime/CudaDeviceAPI.h"
@@ -116,7 +117,10 @@ commands:
                                     runs). Runs in a local tessel-rpc server as an export,
                                     in this process (--in-process), or on a device (--rpc:
                                     compiled for its triple, checked against this machine's
-                                    outputs to 1e-4 of the largest |value| unless --expect)
+                                    outputs to 1e-4 of the largest |value| unless --expect).
+                                    Control flow, data-dependent output shapes (NonZero,
+                                    NonMaxSuppression ...) and counts given as inputs (TopK's
+                                    K) run on the host executor in this process
   compare MODEL.onnx [--records G | --records-b G] [--records-a F] [--threads T] [--threads-a T]
         [--threads-b T] [--rounds N] [--csv FILE] [--input-shape ...] [--seed S] [--in-process]
         [--rpc HOST:PORT | --rpc-tracker HOST:PORT --rpc-key KEY] [--rpc-token-file F]
@@ -525,7 +529,7 @@ int cmdRunModel(const Args& a) {
     driver::CompileOptions co;
     if (!measurer.deviceTarget.empty()) co.request = driver::CompileRequest::forTarget(measurer.deviceTarget);
     co.configs = tunedConfigs(a, co.request.target);
-    auto m = driver::compileModel(a.file, importOptions(a), co);
+    auto m = driver::compileModelForRun(a.file, importOptions(a), co);
     reportTuned(a, m);
     auto inputs = readTensors(a.inputs);
     auto expected = readTensors(a.expect);

@@ -1,5 +1,6 @@
 #include "driver/ControlFlowProgram.h"
 
+#include "driver/HostOps.h"
 #include "driver/ModelRunner.h"
 #include "graph/FreezeInputs.h"
 #include "graph/Retype.h"
@@ -32,6 +33,12 @@ namespace {
 bool isControlFlowNode(const Node& n) {
     return n.kind == graph::NodeKind::Op && !n.opaque() && !n.subgraphs.empty() &&
            (n.op == "If" || n.op == "Loop" || n.op == "Scan");
+}
+
+/// A node the host runs as a step of its own: control flow, or an operator
+/// whose output shape is data (driver/HostOps.h).
+bool isHostStep(const Node& n) {
+    return isControlFlowNode(n) || isDataDependentNode(n);
 }
 
 // --- host tensor helpers --------------------------------------------------------------
@@ -120,20 +127,37 @@ int64_t axisOf(int64_t axis, int64_t rank, const std::string& what) {
     return *a;
 }
 
-bool shapeCarrying(const std::string& message) {
-    static const std::regex re("must be a constant|as constants|known length|is not static");
-    return std::regex_search(message, re);
-}
-
 bool smallInteger(const NDArray& a) {
     return a.dtype().isIntOrUInt() && a.numElements() <= 64;
 }
 
 } // namespace
 
-bool hasControlFlow(const graph::Graph& g) {
-    return std::any_of(g.nodes().begin(), g.nodes().end(),
-                       [](const Ref<Node>& n) { return isControlFlowNode(*n); });
+bool isShapeCarryingError(const std::string& message) {
+    static const std::regex re("must be a constant|as constants|known length|is not static");
+    return std::regex_search(message, re);
+}
+
+bool hasHostSteps(const graph::Graph& g) {
+    return std::any_of(g.nodes().begin(), g.nodes().end(), [](const Ref<Node>& n) { return isHostStep(*n); });
+}
+
+std::string hostStepsText(const graph::Graph& g) {
+    std::set<std::string> cf, dd;
+    for (const auto& n : g.nodes()) {
+        if (isControlFlowNode(*n)) cf.insert(n->op);
+        if (isDataDependentNode(*n)) dd.insert(n->op);
+    }
+    auto list = [](const std::set<std::string>& ops) {
+        std::string out;
+        for (const auto& op : ops)
+            out += (out.empty() ? "" : ", ") + op;
+        return out;
+    };
+    std::string out;
+    if (!cf.empty()) out = "control flow (" + list(cf) + ")";
+    if (!dd.empty()) out += (out.empty() ? "" : " and ") + std::string("data-dependent output shapes (") + list(dd) + ")";
+    return out;
 }
 
 // --- segments -----------------------------------------------------------------------------
@@ -247,7 +271,7 @@ Segment::Entry* entryFor(Segment& s, const std::vector<TensorType>& types,
         try {
             entry->model = compileGraph(g, options);
         } catch (const CompileError& e) {
-            if (!shapeCarrying(e.what())) throw;
+            if (!isShapeCarryingError(e.what())) throw;
             s.byValue = true; // a shape-carrying input is data here: compile per value
             return entryFor(s, types, values, options);
         }
@@ -397,7 +421,7 @@ std::shared_ptr<ControlFlowProgram> ControlFlowProgram::build(const graph::Graph
         p->steps_.push_back(std::move(step));
     };
     for (const auto& n : p->graph_.nodes()) {
-        if (!isControlFlowNode(*n)) {
+        if (!isHostStep(*n)) {
             run.push_back(n);
             continue;
         }
@@ -486,7 +510,9 @@ std::string ControlFlowProgram::describe() const {
                    (s.segment->nodes == 1 ? "" : "s") + ")";
             continue;
         }
-        out += s.node->op + (s.node->name.empty() ? "" : " '" + s.node->name + "'") + " [";
+        out += s.node->op + (s.node->name.empty() ? "" : " '" + s.node->name + "'");
+        if (s.subs.empty()) continue; // a data-dependent operator
+        out += " [";
         for (size_t k = 0; k < s.subs.size(); ++k)
             out += (k ? "; " : "") + s.node->subgraphs[k].attr + ": " + s.subs[k]->describe();
         out += "]";
@@ -655,7 +681,9 @@ std::vector<NDArray> ControlFlowProgram::runLocked(const std::vector<NDArray>& i
                 outer.back().push_back(valueOf(env, n.inputs[at++]));
         }
         std::vector<NDArray> results;
-        if (n.op == "If")
+        if (isDataDependentNode(n))
+            results = runHostOp(n, ownValues);
+        else if (n.op == "If")
             results = runIf(n, ownValues, outer, step->subs);
         else if (n.op == "Loop")
             results = runLoop(n, ownValues, outer.at(0), *step->subs.at(0), *n.subgraphs[0].graph);

@@ -1,11 +1,13 @@
 /// \file
-/// Models with control flow (ONNX If, Loop, Scan): a small VM-style
-/// executor on the host around compiled static regions, after TVM's Relay VM
-/// in its smallest form.
+/// Models with control flow (ONNX If, Loop, Scan) or with data-dependent
+/// output shapes (NonZero, Compress, Unique, NonMaxSuppression): a small
+/// VM-style executor on the host around compiled static regions, after TVM's
+/// Relay VM in its smallest form.
 ///
-/// A graph that keeps a control-flow node after inline-constant-if is cut,
-/// in topological order, into *steps*: maximal runs of ordinary nodes
-/// (segments) and the control-flow nodes between them. Each segment becomes
+/// A graph that keeps a control-flow node after inline-constant-if, or a
+/// data-dependent operator, is cut, in topological order, into *steps*:
+/// maximal runs of ordinary nodes (segments) and the host-run nodes between
+/// them. Each segment becomes
 /// a graph of its own (its inputs: the values it reads from earlier steps or
 /// the graph's inputs; its outputs: what later steps or the graph's outputs
 /// read) and is compiled by compileGraph like any model; each subgraph
@@ -15,12 +17,14 @@
 /// branch taken, a Loop runs its body with (iteration, condition, carried
 /// values) while the trip count and the condition allow and stacks its scan
 /// outputs along a new first axis, a Scan slices its scan inputs per
-/// iteration (axes and directions per input) and stacks its outputs.
+/// iteration (axes and directions per input) and stacks its outputs, and a
+/// data-dependent operator runs its host kernel (driver/HostOps.h), whose
+/// outputs are allocated once their size is known.
 ///
 /// Design choices, kept simple:
 /// - Shapes. A segment is compiled for the static types of its inputs when
 ///   the model is compiled; where those are not known then (after a Loop,
-///   whose iteration count is data), it is compiled on first run for the
+///   whose iteration count is data, or after NonZero), it is compiled on first run for the
 ///   shapes it gets, and kept per shape: a body whose carried values keep
 ///   their shapes is compiled once, not once per iteration. Outputs whose
 ///   shapes depend on data are allocated after the step that makes them ran.
@@ -49,8 +53,27 @@
 
 namespace tessel::driver {
 
-/// True when `g` has a control-flow node (If, Loop, Scan) at its top level.
-bool hasControlFlow(const graph::Graph& g);
+/// True when `g` has, at its top level, a node the host executor runs: a
+/// control-flow node (If, Loop, Scan) or an operator whose output shape is
+/// data (NonZero, Compress, Unique, NonMaxSuppression: driver/HostOps.h).
+bool hasHostSteps(const graph::Graph& g);
+/// What of that `g` has, for messages: "control flow (If, Loop) and
+/// data-dependent output shapes (NonZero)".
+std::string hostStepsText(const graph::Graph& g);
+
+/// True when a compile error says that an input carrying a shape or a count
+/// (Slice's starts, TopK's K, Reshape's shape) is data where a constant is needed.
+bool isShapeCarryingError(const std::string& message);
+
+/// compileModel, and where that fails because an input carrying a shape or a
+/// count is given at run time (isShapeCarryingError) while the model has small
+/// integer inputs: a host program of one segment, compiled when it runs for
+/// each value of those inputs (frozen to constants, as the segments after a
+/// Loop are; at most ControlFlowProgram::kMaxSpecialisations values), in this
+/// process. `tesselc run` compiles with it; an input that carries a shape but
+/// is not an integer (Resize's scales) still fails, when the model runs.
+CompiledModel compileModelForRun(const std::string& path, const frontend::ImportOptions& import,
+                                 const CompileOptions& options = {});
 
 class ControlFlowProgram {
 public:

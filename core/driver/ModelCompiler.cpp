@@ -230,12 +230,14 @@ CompiledModel uncompiledModel(const graph::Graph& imported) {
 
 namespace {
 
-/// A model whose control flow stays after inline-constant-if: its host
-/// program, and a plan of its inputs and outputs only.
-CompiledModel compileControlFlow(const graph::Graph& g, const CompileOptions& options) {
+/// A model whose control flow stays after inline-constant-if (or with
+/// another host step, or compiled per value of its shape-carrying inputs:
+/// `what` says which): its host program, and a plan of its inputs and outputs only.
+CompiledModel compileControlFlow(const graph::Graph& g, const CompileOptions& options, std::string what = {}) {
+    if (what.empty()) what = hostStepsText(g);
     if (options.request.target.isGPU())
-        throw CompileError("control flow (If, Loop, Scan) runs on the host: a model with it cannot be compiled "
-                           "for " + options.request.target.str() + " yet");
+        throw CompileError(what + " runs on the host: a model with it cannot be compiled for " +
+                           options.request.target.str() + " yet");
     CompiledModel m;
     m.storedTypes = g.storedTypes();
     m.target = options.request.target;
@@ -247,9 +249,9 @@ CompiledModel compileControlFlow(const graph::Graph& g, const CompileOptions& op
                                "; bind it with --input-shape " + in->name + ":D1,D2,...");
     auto t0 = Clock::now();
     m.program = ControlFlowProgram::build(g, options);
-    m.warnings.push_back("control flow (If, Loop, Scan) runs on the host executor in this process (" +
+    m.warnings.push_back(what + " runs on the host executor in this process (" +
                          m.program->describe() + "); a run on this machine's tessel-rpc server runs here too, "
-                         "and a model with control flow has no export yet");
+                         "and such a model has no export yet");
     m.timings.codegenSeconds = since(t0);
     if (options.trace) m.functions = m.program->functions();
     if (!options.schedules.empty())
@@ -277,19 +279,20 @@ CompiledModel compileControlFlow(const graph::Graph& g, const CompileOptions& op
 } // namespace
 
 const char* const kControlFlowInProcess =
-    "a model with control flow (If, Loop, Scan) runs in this process only for now: it has no export, "
+    "a model with control flow (If, Loop, Scan) or data-dependent output shapes (NonZero, Compress, Unique, "
+    "NonMaxSuppression) runs in this process only for now: it has no export, "
     "so it cannot run on a device or be loaded by tessel-run";
 
 CompiledModel compileGraph(const graph::Graph& imported, const CompileOptions& options) {
     if (imported.hasUnsupported()) // what the importer lets through only to be shown
         throw CompileError(graph::describeUnsupported(graph::unsupportedConstructs(imported)));
-    if (hasControlFlow(imported)) {
+    if (hasHostSteps(imported)) {
         // An If on a condition known once shapes are bound goes away, and the
         // model compiles statically; what stays runs on the host executor.
         graph::GraphPassManager pre(options.request.registries().graphPasses);
         graph::Graph g = pre.run(imported, {"infer-shapes", "fold-constant", "inline-constant-if",
                                             "dead-code-elimination"});
-        return hasControlFlow(g) ? compileControlFlow(g, options) : compileGraph(g, options);
+        return hasHostSteps(g) ? compileControlFlow(g, options) : compileGraph(g, options);
     }
     CompiledModel m;
     m.storedTypes = imported.storedTypes();
@@ -454,6 +457,24 @@ CompiledModel compileModel(const std::string& path, const frontend::ImportOption
     frontend::ImportOptions io = import;
     if (!io.ops) io.ops = &options.request.registries().ops;
     return compileGraph(frontend::importOnnx(path, io), options);
+}
+
+CompiledModel compileModelForRun(const std::string& path, const frontend::ImportOptions& import,
+                                 const CompileOptions& options) {
+    frontend::ImportOptions io = import;
+    if (!io.ops) io.ops = &options.request.registries().ops;
+    const graph::Graph g = frontend::importOnnx(path, io);
+    try {
+        return compileGraph(g, options);
+    } catch (const CompileError& e) {
+        const bool integerInput = std::any_of(g.inputs().begin(), g.inputs().end(), [](const Ref<graph::Node>& in) {
+            const graph::TensorType& t = in->outputTypes[0];
+            return t.dtype.isIntOrUInt() && t.isStatic() && t.numElements() <= 64;
+        });
+        if (!isShapeCarryingError(e.what()) || !integerInput || hasHostSteps(g)) throw;
+        return compileControlFlow(g, options, "an input that carries a shape or a count, given at run time (" +
+                                                  std::string(e.what()) + "),");
+    }
 }
 
 } // namespace tessel::driver

@@ -143,7 +143,8 @@ struct CompiledModel {
     /// graph, `graphStages` holds only "import", and nothing else is filled.
     std::vector<graph::UnsupportedConstruct> unsupported;
     /// A model with control flow (If, Loop, Scan) that inline-constant-if
-    /// did not remove: the host executor that runs it (driver/ControlFlowProgram.h)
+    /// did not remove, or with an operator whose output shape is data
+    /// (NonZero, Compress, Unique, NonMaxSuppression): the host executor that runs it (driver/ControlFlowProgram.h)
     /// with its compiled segments and subgraphs. Then `plan` holds only the
     /// model's inputs and outputs (no steps; an output's unknown dimensions
     /// are -1), `functions` holds, with trace, the fused functions of every
@@ -163,7 +164,7 @@ struct CompiledModel {
     const FusedFunction* findFunction(const std::string& name) const;
 };
 
-/// Why a model with control flow (CompiledModel::program) cannot leave this process.
+/// Why a model with host steps (CompiledModel::program) cannot leave this process.
 extern const char* const kControlFlowInProcess;
 
 /// A model that cannot be compiled, to be shown (the IDE draws it): the

@@ -195,6 +195,7 @@ void registerGraphOps(OpRegistry& registry) {
     ops::registerSignalOps(registry);
     ops::registerRecurrentOps(registry);
     ops::registerControlFlowOps(registry);
+    ops::registerDataDependentOps(registry);
 }
 
 const OpRegistry& defaultOpRegistry() {

@@ -186,6 +186,11 @@ struct OpInfo {
     /// host (driver/ControlFlowProgram.h), never as a kernel; compileGraph
     /// splits the graph around it.
     bool controlFlow = false;
+    /// An operator whose output shape depends on its input values (NonZero,
+    /// Compress, Unique, NonMaxSuppression): it runs on the same host executor
+    /// (driver/HostOps.h), never as a kernel, and its inference gives -1 for
+    /// the lengths that are data; compileGraph splits the graph around it.
+    bool dataDependent = false;
 
     /// The attribute called `name`, or null.
     const AttrSchema* findAttr(const std::string& name) const;

@@ -377,6 +377,37 @@ private slots:
         QVERIFY2(p.exitCode() == 0, qPrintable(QString::fromUtf8(p.readAllStandardOutput() + p.readAllStandardError())));
     }
 
+    // A model whose output shape is data (TopK -> NonMaxSuppression -> Gather): `tesselc
+    // run` by default asks for this machine's tessel-rpc server, and the model runs in this
+    // process then (it has no export yet), as with --in-process; outputs as ONNX Runtime's.
+    void runModelWithDataDependentShapes() {
+        const QString dir = TESSEL_SOURCE_DIR "/tests/frontend/models/dynshape/";
+        const QString data = dir + "detector_overlap_data/";
+        const QStringList args = {"run", dir + "detector.onnx", "--inputs", data + "input_0.pb," + data + "input_1.pb",
+                                  "--expect", data + "output_0.pb," + data + "output_1.pb," + data + "output_2.pb",
+                                  "--repeat", "2", "--json"};
+        for (const bool inProcess : {false, true}) {
+            const auto r = tesselc(inProcess ? args + QStringList{"--in-process"} : args);
+            QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
+            auto j = QJsonDocument::fromJson(r.out.toUtf8()).object();
+            QVERIFY2(j["ok"].toBool() && j["outputs"].toArray().size() == 3, qPrintable(r.out));
+            for (const auto& o : j["outputs"].toArray())
+                QVERIFY2(o.toObject()["ok"].toBool() && o.toObject()["max_abs_err"].toDouble() <= 1e-5, qPrintable(r.out));
+        }
+    }
+
+    // TopK's K given at run time (ONNX's test_top_k): compiled when it runs, per value of K.
+    void runModelWithCountGivenAtRunTime() {
+        const QString dir = "/usr/share/libonnx-testdata/data/node/test_top_k/";
+        if (!QFile::exists(dir + "model.onnx")) QSKIP("libonnx-testdata is not installed");
+        const QString data = dir + "test_data_set_0/";
+        const auto r = tesselc({"run", dir + "model.onnx", "--inputs", data + "input_0.pb," + data + "input_1.pb",
+                                "--expect", data + "output_0.pb," + data + "output_1.pb", "--json"});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
+        auto j = QJsonDocument::fromJson(r.out.toUtf8()).object();
+        QVERIFY2(j["ok"].toBool() && j["outputs"].toArray().size() == 2, qPrintable(r.out));
+    }
+
     // Export, then run with the runtime alone.
     void compileAndRunExported() {
         const QString dir = "/usr/share/libonnx-testdata/data/pytorch-converted/test_Conv2d_groups_thnn/";

@@ -17,6 +17,7 @@
 // TESSEL_FUZZ_VERBOSE set, the errors an input gave are printed.
 #include "frontend/OnnxImporter.h"
 #include "graph/GraphPrinter.h"
+#include "graph/OpRegistry.h"
 #include "graph/Unsupported.h"
 #include "graph/passes/FuseOps.h"
 #include "graph/passes/GraphPassManager.h"
@@ -34,10 +35,13 @@ using namespace tessel;
 
 namespace {
 
+/// Control flow, or an operator whose output shape is data: both run on the host executor.
 bool hasControlFlow(const graph::Graph& g) {
     return std::any_of(g.nodes().begin(), g.nodes().end(), [](const Ref<graph::Node>& n) {
-        return n->kind == graph::NodeKind::Op && !n->opaque() && !n->subgraphs.empty() &&
-               (n->op == "If" || n->op == "Loop" || n->op == "Scan");
+        if (n->kind != graph::NodeKind::Op || n->opaque()) return false;
+        const graph::OpInfo* info = graph::findOp(n->op);
+        return (!n->subgraphs.empty() && (n->op == "If" || n->op == "Loop" || n->op == "Scan")) ||
+               (info && info->dataDependent);
     });
 }
 

@@ -38,9 +38,11 @@ private slots:
         std::vector<std::string> noInfer, noCompute;
         for (const auto& op : tessel::graph::graphOps()) {
             if (!op.infer) noInfer.push_back(op.name);
-            // Control flow (If, Loop, Scan) runs on the host around compiled
-            // regions (driver/ControlFlowProgram.h), never as a kernel.
-            if (!op.foldOnly && op.expandedBy.empty() && !op.controlFlow && !hasCompute(op.name))
+            // Control flow (If, Loop, Scan) and operators whose output shape
+            // is data (NonZero ...) run on the host around compiled regions
+            // (driver/ControlFlowProgram.h, driver/HostOps.h), never as a kernel.
+            if (!op.foldOnly && op.expandedBy.empty() && !op.controlFlow && !op.dataDependent &&
+                !hasCompute(op.name))
                 noCompute.push_back(op.name);
         }
         QVERIFY2(noInfer.empty(), ("no shape inference: " + join(noInfer)).c_str());

@@ -297,6 +297,11 @@ QString GraphDocument::fusionReason(int index) const {
     }
     if (n.kind == GraphDocNode::Kind::Output)
         return tr("Graph output: written by the function that computes it.");
+    if (const graph::OpInfo* info = n.node && !n.node->opaque() ? graph::findOp(n.node->op) : nullptr;
+        info && info->dataDependent)
+        return tr("%1's output shape depends on its input values: it runs on the host executor, and the "
+                  "regions that read its outputs are compiled for the shapes each run gives.")
+            .arg(n.op);
     if (model) {
         bool inFinal = n.kind == GraphDocNode::Kind::Input
                            ? bool(model->graph.findInput(n.name.toStdString()).defined())

@@ -49,6 +49,8 @@ void registerSignalOps(OpRegistry& r);
 void registerRecurrentOps(OpRegistry& r);
 /// If, Loop, Scan (ControlFlow.cpp): run on the host around compiled regions.
 void registerControlFlowOps(OpRegistry& r);
+/// NonZero, Compress, Unique, NonMaxSuppression (DataDependent.cpp): output shapes that are data, run on the host.
+void registerDataDependentOps(OpRegistry& r);
 
 // --- shared between families ---------------------------------------------------------
 

@@ -642,6 +642,28 @@ private slots:
         }
     }
 
+    // A model with a data-dependent output shape (NonMaxSuppression) compiles
+    // and is drawn: the node is a box like any other, not marked, and says
+    // where it runs; the regions around it are fused functions.
+    void dataDependentNodesAreDrawn() {
+        driver::CompileOptions o;
+        o.trace = true;
+        auto model = std::make_shared<const driver::CompiledModel>(
+            driver::compileModel(TESSEL_SOURCE_DIR "/tests/frontend/models/dynshape/detector.onnx", {}, o));
+        QVERIFY(model->program && model->unsupported.empty());
+        Fixture f(model);
+        auto doc = f.panel.document();
+        QVERIFY(doc);
+        GraphScene* scene = f.panel.scene();
+        QCOMPARE(scene->nodeItemCount(), int(doc->nodes.size()));
+        const int nms = indexOfOp(*doc, "nms");
+        QVERIFY(nms >= 0);
+        for (int i = 0; i < scene->nodeItemCount(); ++i) QVERIFY(!scene->nodeItem(i)->isUnsupported());
+        QVERIFY2(doc->fusionReason(nms).contains("host executor"), qPrintable(doc->fusionReason(nms)));
+        QVERIFY(!doc->nodes[size_t(indexOfOp(*doc, "topk"))].function.isEmpty()); // compiled with the model
+        checkGeometry(scene->layoutInputUsed(), scene->layout());
+    }
+
     // If's branches collapse to one box each (its node count) and expand
     // again: by double-clicking the cluster's label or the box, or all at
     // once; the layout is Graphviz's again and the selection is kept.
