@@ -5,7 +5,7 @@
 
 Exports torchvision's resnet18, resnet50 and mobilenet_v2 (weights=None: seeded
 random weights, so nothing is downloaded; eval mode; opset 13; input
-float32[1,3,224,224] "input", output "output"), and two models built here from
+float32[1,3,224,224] "input", output "output"), and three models built here from
 torch.nn with seeded random weights:
 
     transformer_encoder  nn.TransformerEncoder of 6 nn.TransformerEncoderLayer
@@ -15,6 +15,9 @@ torch.nn with seeded random weights:
     dcgan_generator      the DCGAN generator: a latent float32[1,100,1,1] through
                          5 ConvTranspose2d (the first 4 with BatchNorm2d + ReLU,
                          the last with Tanh) to float32[1,3,64,64], opset 13
+    lstm_gru             a 2-layer bidirectional nn.LSTM (64 -> 128), an nn.GRU
+                         (256 -> 128) over its outputs and a Linear on the last
+                         step: input float32[1,32,64], ONNX LSTM and GRU nodes
 
 to ONNX (or, named with --models, any other torchvision.models classifier such as
 resnext50_32x4d or efficientnet_b0: models nobody here chose, for measuring), and
@@ -55,7 +58,7 @@ import time
 import warnings
 
 MODELS = ("resnet18", "resnet50", "mobilenet_v2", "transformer_encoder", "dcgan_generator", "resnet18_qdq",
-          "resnet18_fp16")
+          "resnet18_fp16", "lstm_gru")
 # Quantized variants (QDQ format, scripts/quantize-qdq.py) of the float models:
 # calibrated under ONNX Runtime, so made only with --ort.
 QDQ = {"resnet18_qdq": "resnet18"}
@@ -64,7 +67,8 @@ QDQ = {"resnet18_qdq": "resnet18"}
 FLOAT16 = {"resnet18_fp16": "resnet18"}
 QUANTIZE_QDQ = os.path.join(os.path.dirname(os.path.abspath(__file__)), "quantize-qdq.py")
 OPSET = {"transformer_encoder": 17}  # 13 otherwise
-INPUT_SHAPE = {"transformer_encoder": (1, 128, 512), "dcgan_generator": (1, 100, 1, 1)}  # (1, 3, 224, 224) otherwise
+INPUT_SHAPE = {"transformer_encoder": (1, 128, 512), "dcgan_generator": (1, 100, 1, 1),
+               "lstm_gru": (1, 32, 64)}  # (1, 3, 224, 224) otherwise
 SEED = 0
 HERE = os.path.dirname(os.path.abspath(__file__))
 ORT_RUN = os.path.join(HERE, "ort-run.mjs")
@@ -78,6 +82,7 @@ PROBES = {
     "mobilenet_v2": ["/features/features.0/", "/features/features.7/", "/features/features.18/", "/Flatten"],
     "transformer_encoder": ["/layers.0/self_attn/Softmax", "/layers.0/norm1/", "/layers.2/", "/layers.4/"],
     "dcgan_generator": ["/main/main.2/", "/main/main.5/", "/main/main.11/"],
+    "lstm_gru": ["/lstm/", "/gru/"],
 }
 
 
@@ -146,6 +151,25 @@ def build_torch_model(name):
                 else:
                     p.copy_(torch.randn(p.shape, generator=gen) / p.shape[1] ** 0.5)
         return model.eval()
+    if name == "lstm_gru":
+        nn = torch.nn
+
+        class Recurrent(nn.Module):
+            """A sequence model as people write them: a 2-layer bidirectional
+            LSTM, a GRU over its outputs, a classifier on the last step."""
+
+            def __init__(self):
+                super().__init__()
+                self.lstm = nn.LSTM(64, 128, num_layers=2, batch_first=True, bidirectional=True)
+                self.gru = nn.GRU(256, 128, batch_first=True)
+                self.fc = nn.Linear(128, 10)
+
+            def forward(self, x):
+                y, _ = self.lstm(x)
+                z, _ = self.gru(y)
+                return self.fc(z[:, -1])
+
+        return Recurrent().eval()
     if name == "dcgan_generator":
         nn = torch.nn
         stages = []

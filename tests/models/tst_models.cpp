@@ -2,7 +2,8 @@
 // MobileNet-V2 (seeded random weights, batch norms with seeded random
 // statistics), a 6-layer nn.TransformerEncoder (opset 17: MatMuls of rank 3,
 // attention, LayerNormalization, Erf) and a DCGAN generator (ConvTranspose +
-// BatchNormalization + Relu stages), each also as a _probe variant whose graph outputs include 3 or 4
+// BatchNormalization + Relu stages), a sequence model (a 2-layer bidirectional
+// LSTM, a GRU, a Linear: ONNX LSTM and GRU nodes), each also as a _probe variant whose graph outputs include 3 or 4
 // intermediate tensors, and ResNet-18 stored in float16 (weights, input and
 // output; Tessel computes in float32, ONNX Runtime rounds every tensor between
 // its float32 kernels to float16: measured 0.89 of the bound), compiled by driver::compileModel and run by
@@ -183,7 +184,7 @@ private slots:
         QTest::addColumn<QString>("name");
         for (const char* m : {"resnet18", "resnet18_probe", "mobilenet_v2", "mobilenet_v2_probe", "resnet50",
                               "resnet50_probe", "transformer_encoder", "transformer_encoder_probe", "dcgan_generator",
-                              "dcgan_generator_probe", "resnet18_fp16"})
+                              "dcgan_generator_probe", "resnet18_fp16", "lstm_gru", "lstm_gru_probe"})
             QTest::newRow(m) << QString(m);
     }
 
