@@ -524,6 +524,8 @@ private:
             return math1("round");
         case Intrinsic::Trunc:
             return math1("trunc");
+        case Intrinsic::RoundEven: // halves to even in the default rounding mode
+            return math1("nearbyint");
         case Intrinsic::Sin:
             return math1("sin");
         case Intrinsic::Cos:

@@ -33,6 +33,8 @@ std::optional<llvm::Intrinsic::ID> unaryFloatIntrinsic(Intrinsic op) {
         return llvm::Intrinsic::round;
     case Intrinsic::Trunc:
         return llvm::Intrinsic::trunc;
+    case Intrinsic::RoundEven:
+        return llvm::Intrinsic::roundeven;
     case Intrinsic::Sin:
         return llvm::Intrinsic::sin;
     case Intrinsic::Cos:

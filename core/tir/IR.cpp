@@ -174,7 +174,7 @@ constexpr IntrinsicInfo kIntrinsics[] = {
     {Intrinsic::Round, "round"},     {Intrinsic::Trunc, "trunc"}, {Intrinsic::Sin, "sin"},
     {Intrinsic::Cos, "cos"},         {Intrinsic::Likely, "likely"}, {Intrinsic::Prefetch, "prefetch"},
     {Intrinsic::Extern, "extern"},   {Intrinsic::StorageSync, "tvm_storage_sync"},
-    {Intrinsic::PairDotI16, "pair_dot_i16"},
+    {Intrinsic::PairDotI16, "pair_dot_i16"}, {Intrinsic::RoundEven, "round_even"},
 };
 } // namespace
 

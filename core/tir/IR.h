@@ -249,6 +249,9 @@ struct LetNode : ExprNode<LetNode, NodeKind::Let> {
 enum class Intrinsic : uint8_t {
     Exp, Log, Sqrt, Rsqrt, Fma, Tanh, Sigmoid, Pow, Abs, Erf, Floor, Ceil, Round, Trunc,
     Sin, Cos, Likely, Prefetch, Extern,
+    /// round_even(x): the nearest integer, halves to even (ONNX's rounding in
+    /// Round and QuantizeLinear; one vroundps on x86, frintn on AArch64).
+    RoundEven,
     /// T.tvm_storage_sync(): every thread of a GPU block waits here until all
     /// have arrived and their shared-memory writes are visible (__syncthreads);
     /// inserted by the thread-sync pass, a no-op on a CPU. Returns int32 0.

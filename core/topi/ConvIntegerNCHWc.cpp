@@ -31,6 +31,32 @@ Expr scalarOf(const Tensor& t) {
     return cast(DataType::int32(), t(std::vector<Expr>(t.ndim(), intImm(0))));
 }
 
+/// Schedules the function's NCHW output, which reads the blocked sums
+/// through the element-wise epilogue (bias, requantization ...), across
+/// each channel block: the block's `ocb` int32 sums of one pixel are one
+/// contiguous vector, and so are per-channel parameters, so the epilogue
+/// runs in vectors and only the NCHW stores are scattered. (Along the rows
+/// instead, every read would be a stride-`ocb` gather and an integer output
+/// would not vectorise at all.) False when the output is not the
+/// convolution's [N, OC, OH, OW] with OC a multiple of `ocb`.
+bool scheduleAcrossChannelBlock(te::Stage o, const te::ComputeOpNode* conv, const ScheduleOptions& options) {
+    auto* op = dynamic_cast<const te::ComputeOpNode*>(o.op().get());
+    if (!op || op->axis.size() != 4 || !op->reduceAxis.empty()) return false;
+    const int64_t ocb = extentOr(conv->axis[4], 0);
+    const int64_t oc = extentOr(op->axis[1], 0);
+    if (ocb <= 0 || extentOr(op->axis[0], 0) != extentOr(conv->axis[0], 0) || oc % ocb != 0 || oc / ocb != extentOr(conv->axis[1], 0) ||
+        extentOr(op->axis[2], 0) != extentOr(conv->axis[2], 0) || extentOr(op->axis[3], 0) != extentOr(conv->axis[3], 0))
+        return false;
+    auto [cb, ci] = o.split(op->axis[1], intImm(ocb));
+    o.reorder({op->axis[0], cb, op->axis[2], op->axis[3], ci});
+    o.vectorize(ci);
+    IterVar task = o.fuse(o.fuse(op->axis[0], cb), op->axis[2]);
+    if (extentOr(op->axis[0], 0) * oc / ocb * extentOr(op->axis[2], 0) * extentOr(op->axis[3], 0) * ocb >=
+        options.minParallelElements)
+        o.parallel(task);
+    return true;
+}
+
 } // namespace
 
 namespace nn {
@@ -169,11 +195,12 @@ te::Schedule scheduleConvIntegerNCHWc(const std::vector<te::Tensor>& outputs, co
             for (const auto& t : op->inputTensors())
                 if (t->op.sameAs(conv->op)) blocked = stage.op().output(0);
     TESSEL_CHECK(blocked.defined() && blocked.ndim() == 5, "the integer convolution has no blocked stage");
+    auto* convOp = dynamic_cast<const te::ComputeOpNode*>(conv->op.get());
     for (te::Stage stage : s.stages()) {
         auto* op = dynamic_cast<const te::ComputeOpNode*>(stage.op().get());
         if (!op || stage.op().sameAs(blocked->op) || !tag::isInjectiveTag(op->tag)) continue;
-        if (stage.data().isOutput) scheduleInjective(stage, options);
-        else stage.computeInline();
+        if (!stage.data().isOutput) stage.computeInline();
+        else if (!scheduleAcrossChannelBlock(stage, convOp, options)) scheduleInjective(stage, options);
     }
     // Register blocks are sized in vectors of the block's int32 lanes: 16
     // lanes are two registers under AVX2.

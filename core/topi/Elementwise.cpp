@@ -154,17 +154,8 @@ Tensor ceil(const Tensor& x, const std::string& name) {
     return unary(x, [](Expr v) { return call1(Intrinsic::Ceil, v); }, name);
 }
 Tensor round(const Tensor& x, const std::string& name) {
-    // floor(x + 0.5) rounds halves up, so an odd result at an exact half steps back by one.
-    return unary(
-        x,
-        [](Expr v) {
-            DataType t = v.type();
-            Expr f = call1(Intrinsic::Floor, v + makeConst(t, 0.5));
-            Expr isHalf = f - v == makeConst(t, 0.5);
-            Expr odd = f - makeConst(t, 2.0) * call1(Intrinsic::Floor, f * makeConst(t, 0.5)) != zeroOf(v);
-            return select(isHalf && odd, f - makeConst(t, 1.0), f);
-        },
-        name);
+    // ONNX's Round: halves to even.
+    return unary(x, [](Expr v) { return call1(Intrinsic::RoundEven, v); }, name);
 }
 Tensor negative(const Tensor& x, const std::string& name) {
     return unary(x, [](Expr v) { return zeroOf(v) - v; }, name);

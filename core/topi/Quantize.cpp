@@ -12,13 +12,7 @@ using namespace tir;
 namespace {
 
 /// Rounds halves to even (ONNX's rounding), as topi::round does.
-Expr roundHalfEven(Expr v) {
-    DataType t = v.type();
-    Expr f = call(Intrinsic::Floor, {v + makeConst(t, 0.5)});
-    Expr isHalf = f - v == makeConst(t, 0.5);
-    Expr odd = f - makeConst(t, 2.0) * call(Intrinsic::Floor, {f * makeConst(t, 0.5)}) != makeZero(t);
-    return select(isHalf && odd, f - makeConst(t, 1.0), f);
-}
+Expr roundHalfEven(Expr v) { return call(Intrinsic::RoundEven, {v}); }
 
 /// A per-tensor or per-axis parameter read for element `i` of x.
 Expr paramAt(const Tensor& p, const std::vector<Var>& i, size_t axis) {

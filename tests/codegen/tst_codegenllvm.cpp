@@ -636,7 +636,7 @@ private slots:
 
     void intrinsicsAndCasts() {
         const int n = 32;
-        const int k = 16; // number of outputs per element
+        const int k = 17; // number of outputs per element
         Buffer A = buffer("A", n), O = buffer("O", n * k), I = buffer("I", n, i32);
         Var v("v");
         Expr idx = RampNode::make(v * 8, Expr(1), 8);
@@ -662,6 +662,8 @@ private slots:
             out(14, call(Intrinsic::Sin, {a}) + call(Intrinsic::Cos, {a})),
             out(15,
                 max(min(a, BroadcastNode::make(Expr(1.0), 8)), BroadcastNode::make(Expr(-1.0), 8))),
+            // Exact halves (multiples of 0.5) go to the even neighbour.
+            out(16, call(Intrinsic::RoundEven, {call(Intrinsic::Floor, {a * Expr(4.0)}) * Expr(0.5)})),
         };
         // Scalar casts: I[i] = int(A[i] * 4) + int(A[i] > 0); scalar tanh through libm.
         Var s("s");
@@ -698,7 +700,8 @@ private slots:
                             std::round(a0),
                             std::trunc(a0),
                             std::sin(a0) + std::cos(a0),
-                            std::max(std::min(a0, 1.0f), -1.0f)};
+                            std::max(std::min(a0, 1.0f), -1.0f),
+                            std::nearbyint(std::floor(a0 * 4.0f) * 0.5f)};
             for (int slot = 0; slot < k; ++slot)
                 QVERIFY2(close(o[slot * n + x], ref[slot], 1e-5f),
                          qPrintable(QString("slot %1 x %2: %3 vs %4")

@@ -1,7 +1,7 @@
 /// \file
 /// A tiny float reference evaluator for graph pass tests (Conv2D NCHW, Mul/Add with
 /// broadcasting, BatchNormalization, Relu, Identity, Dropout; 2-d MatMul and Gemm;
-/// QuantizeLinear, DequantizeLinear, QLinearConv, QLinearMatMul, MatMulInteger, Cast
+/// 2-d MaxPool; QuantizeLinear, DequantizeLinear, QLinearConv, QLinearMatMul, MatMulInteger, Cast
 /// and Max with 8-bit values and small int32 sums, which float holds exactly), so
 /// passes that rewrite arithmetic can be checked numerically before and after.
 #pragma once
@@ -202,6 +202,27 @@ inline Tensor requantize(Tensor acc, float xScale, const Tensor& wScale, int64_t
     return acc;
 }
 
+/// 2-d MaxPool, NCHW, no dilation; taps in the padding do not count.
+inline Tensor maxPool2d(const Tensor& x, const Attributes& a) {
+    const auto k = a.getInts("kernel_shape", {1, 1});
+    const auto s = a.getInts("strides", {1, 1});
+    const auto p = a.getInts("pads", {0, 0, 0, 0});
+    const int64_t n = x.shape[0], c = x.shape[1], h = x.shape[2], w = x.shape[3];
+    const int64_t oh = (h + p[0] + p[2] - k[0]) / s[0] + 1, ow = (w + p[1] + p[3] - k[1]) / s[1] + 1;
+    Tensor r{{n, c, oh, ow}, std::vector<float>(static_cast<size_t>(n * c * oh * ow), -INFINITY)};
+    for (int64_t b = 0; b < n * c; ++b)
+        for (int64_t y = 0; y < oh; ++y)
+            for (int64_t z = 0; z < ow; ++z)
+                for (int64_t i = 0; i < k[0]; ++i)
+                    for (int64_t j = 0; j < k[1]; ++j) {
+                        const int64_t yy = y * s[0] - p[0] + i, zz = z * s[1] - p[1] + j;
+                        if (yy < 0 || yy >= h || zz < 0 || zz >= w) continue;
+                        float& o = r.data[static_cast<size_t>((b * oh + y) * ow + z)];
+                        o = std::max(o, x.data[static_cast<size_t>((b * h + yy) * w + zz)]);
+                    }
+    return r;
+}
+
 /// Evaluates the graph's outputs for the given inputs (by name).
 inline std::vector<Tensor> evaluate(const Graph& g, const std::map<std::string, Tensor>& inputs) {
     std::unordered_map<Value, Tensor, ValueHash> env;
@@ -269,6 +290,8 @@ inline std::vector<Tensor> evaluate(const Graph& g, const std::map<std::string, 
                     x = std::trunc(x);
         } else if (n->op == "Max") {
             r = binary(arg(0), arg(1), [](float a, float b) { return std::max(a, b); });
+        } else if (n->op == "MaxPool") {
+            r = maxPool2d(arg(0), n->attrs);
         } else {
             qFatal("the reference evaluator has no %s", n->op.c_str());
         }

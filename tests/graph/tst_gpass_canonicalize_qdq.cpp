@@ -151,6 +151,7 @@ private slots:
     void sharedDequantize();
     void leftAlone();
     void qdqBetweenFloatOpsKept();
+    void maxPoolOnEightBits();
     void registered();
 };
 
@@ -402,6 +403,34 @@ void TestCanonicalizeQdq::qdqBetweenFloatOpsKept() {
     Value xd = b.dequantize(b.quantize(b.g.addOp("Relu", {x}), 0.02f, 0), b.scalar(0.02f));
     const Graph g = b.done({b.g.addOp("Add", {xd, xd})});
     QCOMPARE(QString::fromStdString(text(canonicalizeQdq(g))), QString::fromStdString(text(g)));
+}
+
+void TestCanonicalizeQdq::maxPoolOnEightBits() {
+    // DQ -> MaxPool -> Q with x's scale and zero point: the pool on the
+    // 8-bit tensor, exactly (0 steps), padding included; with another scale
+    // or zero point, or a padding as large as the kernel, it stays.
+    auto model = [](float yScale, int64_t yZero, int64_t pad) {
+        QdqBuilder b;
+        Value x = b.g.addInput("x", type("float32[1, 2, 7, 7]"));
+        Value xd = b.dequantize(b.quantize(x, 0.03f, 5), b.scalar(0.03f), b.ints({}, {5}, DataType::uint8()));
+        Attributes a;
+        a.set("kernel_shape", std::vector<int64_t>{3, 3});
+        a.set("strides", std::vector<int64_t>{2, 2});
+        a.set("pads", std::vector<int64_t>{pad, pad, pad, pad});
+        Value y = b.quantize(b.g.addOp("MaxPool", {xd}, a), yScale, yZero);
+        return b.done({b.dequantize(y, b.scalar(yScale), b.ints({}, {yZero}, DataType::uint8()))});
+    };
+    const Graph g = model(0.03f, 5, 1);
+    const Graph c = canonicalizeQdq(g);
+    c.verify();
+    QCOMPARE(countOps(c, "MaxPool"), 1);
+    const Node* pool = firstNode(c, "MaxPool");
+    QCOMPARE(pool->outputTypes[0].str(), std::string("uint8[1, 2, 4, 4]"));
+    QCOMPARE(pool->inputs[0].producer()->op, std::string("QuantizeLinear"));
+    QCOMPARE(countOps(c, "DequantizeLinear"), 1); // the output's
+    QCOMPARE(stepsApart(g, c, "x", {1, 2, 7, 7}, 0.03), 0.0);
+    for (const Graph& other : {model(0.031f, 5, 1), model(0.03f, 6, 1), model(0.03f, 5, 3)})
+        QCOMPARE(QString::fromStdString(text(canonicalizeQdq(other))), QString::fromStdString(text(other)));
 }
 
 void TestCanonicalizeQdq::registered() {

@@ -8,6 +8,8 @@
 
 #include <QtTest>
 
+#include <algorithm>
+#include <cmath>
 #include <iterator>
 #include <random>
 
@@ -160,6 +162,61 @@ private slots:
         auto r = runNodeTest(name.toStdString(), o);
         if (r.failure.find("cannot read") != std::string::npos) QSKIP("libonnx-testdata is not installed");
         QVERIFY2(r.failure.empty(), r.failure.c_str());
+    }
+
+    // The requantizing epilogue of a QLinearConv (the sum plus a per-channel
+    // bias, scaled per channel, rounded halves to even, saturated to uint8)
+    // fused into the output, which the schedule computes across channel
+    // blocks in vectors (16 and 32 channels) or, when the channels do not
+    // fill whole blocks (20), along rows: against the reference's sums
+    // requantized in C++.
+    void requantizedEpilogue_data() {
+        QTest::addColumn<int>("channels");
+        QTest::newRow("16 channels") << 16;
+        QTest::newRow("32 channels") << 32;
+        QTest::newRow("20 channels") << 20;
+    }
+    void requantizedEpilogue() {
+        QFETCH(int, channels);
+        const Shape xShape{1, 10, 7, 9}, wShape{channels, 10, 3, 3};
+        NDArray x = randomBytes(xShape, DataType::uint8(), 21), w = randomBytes(wShape, DataType::int8(), 22);
+        NDArray zero({1}, DataType::uint8());
+        zero.data<uint8_t>()[0] = 7;
+        const topi::nn::ConvParams p{.strides = {1, 1}, .padding = {1, 1, 1, 1}, .dilation = {1, 1}};
+        Shape outShape;
+        const std::vector<int32_t> sums = convIntegerRef(x, w, 7, {}, p, outShape);
+        NDArray bias({channels}, DataType::int32()), scale({channels}, DataType::float32());
+        for (int o = 0; o < channels; ++o) {
+            bias.data<int32_t>()[o] = (o * 37) % 101 - 50;
+            // Some products land on exact halves (scale 1/2) to check the rounding.
+            scale.data<float>()[o] = o % 4 == 0 ? 0.5f : 0.0009f * float(o + 1);
+        }
+        Tensors args = placeholders({x, w, zero, bias, scale});
+        te::Tensor acc = topi::nn::convIntegerNCHWc(args[0], args[1], args[2], {}, p, "convi");
+        te::Tensor y = te::compute(
+            acc->shape,
+            [&](const std::vector<tir::Var>& i) {
+                tir::Expr v = tir::cast(DataType::float32(), acc({i[0], i[1], i[2], i[3]}) + args[3]({i[1]})) *
+                              args[4]({i[1]});
+                v = tir::call(tir::Intrinsic::RoundEven, {v}) + tir::Expr(3.0f);
+                return tir::cast(DataType::uint8(), tir::max(tir::Expr(0.0f), tir::min(tir::Expr(255.0f), v)));
+            },
+            "requantized", topi::tag::kElemWise);
+        OpRun r;
+        runTensors(r, args, {x, w, zero, bias, scale}, {y}, [&](const std::vector<te::Operation>&) {
+            te::ConfigSpace cfg;
+            return topi::scheduleConvIntegerNCHWc({y}, {.vectorLanes = 8, .vectorRegisters = 16}, cfg);
+        });
+        QVERIFY2(r.error.empty(), r.error.c_str());
+        QCOMPARE(r.outputs[0].shape(), outShape);
+        const int64_t plane = outShape[2] * outShape[3];
+        for (size_t i = 0; i < sums.size(); ++i) {
+            const int64_t o = int64_t(i) / plane % channels;
+            const float v = float(sums[i] + bias.data<int32_t>()[o]) * scale.data<float>()[o];
+            const int want = int(std::clamp(std::nearbyint(v) + 3.0f, 0.0f, 255.0f));
+            QVERIFY2(int(r.outputs[0].data<uint8_t>()[i]) == want,
+                     qPrintable(QString("element %1: %2, want %3").arg(i).arg(r.outputs[0].data<uint8_t>()[i]).arg(want)));
+        }
     }
 
     void appliesToEightBitOneGroupOnly() {

@@ -210,6 +210,43 @@ std::optional<Match> matchProduct(const Node& n, const Uses& uses, const Canonic
     return m;
 }
 
+/// DequantizeLinear -> MaxPool -> QuantizeLinear with y's scale, zero point
+/// and type those of x: the pool on the 8-bit tensor gives the same values
+/// (dequantizing is increasing, so the maximum commutes with it, and
+/// Q(DQ(v)) = v). The float pool pads with -inf, the 8-bit one with the
+/// type's least value: either loses to any tap inside the input, and a
+/// window has one when every padding is smaller than the kernel.
+struct PoolMatch {
+    const Node* pool = nullptr;
+    const Node* quantize = nullptr;
+};
+
+bool sameConstant(const Ref<Constant>& a, const Ref<Constant>& b) {
+    if (!a || !b) return allZero(a) && allZero(b);
+    return a->dtype == b->dtype && a->numElements() == 1 && b->numElements() == 1 && a->bytes == b->bytes;
+}
+
+std::optional<PoolMatch> matchPool(const Node& n, const Uses& uses) {
+    if (!plainOp(&n, "MaxPool") || n.inputs.size() != 1 || n.outputTypes.size() != 1) return std::nullopt;
+    if (n.attrs.getInt("storage_order", 0) != 0 || n.attrs.getString("auto_pad", "NOTSET") != "NOTSET")
+        return std::nullopt;
+    const auto kernel = n.attrs.getInts("kernel_shape", {});
+    const auto pads = n.attrs.getInts("pads", {});
+    for (size_t i = 0; i < pads.size(); ++i)
+        if (kernel.empty() || pads[i] >= kernel[i % kernel.size()]) return std::nullopt;
+    auto x = activation(n.inputs[0]);
+    if (!x) return std::nullopt;
+    const Node* q = uses.onlyUser(n.output(0));
+    if (!plainOp(q, "QuantizeLinear") || q->inputs.size() < 2 || q->outputTypes.empty()) return std::nullopt;
+    if (q->outputTypes[0].dtype != x->quantized().type().dtype) return std::nullopt;
+    const Ref<Constant> scale = q->inputs[1].constant();
+    if (!scale || !(x->scales[0] > 0) || !sameConstant(scale, x->scale)) return std::nullopt;
+    const Ref<Constant> zero = q->inputs.size() > 2 && q->inputs[2].defined() ? q->inputs[2].constant() : Ref<Constant>();
+    if (q->inputs.size() > 2 && q->inputs[2].defined() && !zero) return std::nullopt;
+    if (!sameConstant(zero, x->zeroPoint)) return std::nullopt;
+    return PoolMatch{&n, q};
+}
+
 /// Writes one match's integer product into the graph being built.
 class Writer {
 public:
@@ -315,6 +352,7 @@ Graph canonicalizeQdq(const Graph& g, const CanonicalizeQdqOptions& options) {
     sorted.sortTopologically();
     const Uses uses(sorted);
     std::unordered_map<int64_t, Match> matches;      // by product id
+    std::unordered_map<int64_t, PoolMatch> pools;    // by MaxPool id
     std::unordered_set<int64_t> replaced;            // the Relu and QuantizeLinear nodes of matches
     std::unordered_set<const Node*> dequantizeNodes; // read by matched products
     for (const auto& n : sorted.nodes())
@@ -326,8 +364,12 @@ Graph canonicalizeQdq(const Graph& g, const CanonicalizeQdqOptions& options) {
             for (const auto& in : n->inputs)
                 if (auto d = dequantized(in)) dequantizeNodes.insert(d->node);
             matches.emplace(n->id, *m);
+        } else if (auto pm = matchPool(*n, uses)) {
+            replaced.insert(pm->quantize->id);
+            dequantizeNodes.insert(n->inputs[0].producer());
+            pools.emplace(n->id, *pm);
         }
-    if (matches.empty()) return g;
+    if (matches.empty() && pools.empty()) return g;
 
     std::unordered_map<int64_t, Value> results; // by QuantizeLinear id
     Graph out = detail::rewriteNodes(
@@ -337,6 +379,15 @@ Graph canonicalizeQdq(const Graph& g, const CanonicalizeQdqOptions& options) {
                 // The activation's DequantizeLinear as rewritten so far reads the 8-bit tensor.
                 const Value xq = in[0].producer()->inputs[0];
                 results[it->second.quantize->id] = Writer(ops, target, it->second).run(xq);
+                return std::vector<Value>{Value()};
+            }
+            if (auto it = pools.find(n.id); it != pools.end()) {
+                // The pool on the 8-bit tensor, in the QuantizeLinear's place.
+                const Node* q = it->second.quantize;
+                Ref<Node> pool = detail::makeTypedOp(ops, q->id, "MaxPool", {in[0].producer()->inputs[0]}, n.attrs,
+                                                     q->name, q->outputNames);
+                target.append(pool);
+                results[q->id] = pool->output(0);
                 return std::vector<Value>{Value()};
             }
             if (!replaced.count(n.id)) return std::nullopt;

@@ -5,7 +5,8 @@
 /// TVM's QNN canonicalisation does.
 ///
 /// Summary: rewrite DequantizeLinear -> Conv/MatMul/Gemm [-> Relu] ->
-/// QuantizeLinear into QLinearConv or QLinearMatMul.
+/// QuantizeLinear into QLinearConv or QLinearMatMul, and pool 8-bit tensors
+/// directly.
 ///
 /// Description (for the pass registry): in a QDQ model every quantized
 /// product reads its activation and its constant weights through
@@ -28,7 +29,11 @@
 /// products are fine; a product's result read elsewhere, weights computed at
 /// run time, an axis or bias scale that does not fit, Gemm's transA or
 /// alpha) stays as it is, as do QuantizeLinear -> DequantizeLinear pairs
-/// between float operators, which round.
+/// between float operators, which round. DequantizeLinear -> MaxPool ->
+/// QuantizeLinear with the same scale, zero point and type on both sides
+/// becomes MaxPool on the 8-bit tensor, exactly (dequantizing is
+/// increasing, so the maximum commutes with it; a padding smaller than the
+/// kernel never wins, -inf or the type's least value).
 #pragma once
 
 #include "graph/Graph.h"
@@ -44,7 +49,8 @@ struct CanonicalizeQdqOptions {
 };
 
 /// Returns `g` with every matching DequantizeLinear -> Conv/MatMul/Gemm
-/// [-> Relu] -> QuantizeLinear chain replaced by an integer product.
+/// [-> Relu] -> QuantizeLinear chain replaced by an integer product, and
+/// every matching DequantizeLinear -> MaxPool -> QuantizeLinear by MaxPool.
 Graph canonicalizeQdq(const Graph& g, const CanonicalizeQdqOptions& options = {});
 
 } // namespace tessel::graph

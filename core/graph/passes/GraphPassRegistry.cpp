@@ -76,7 +76,8 @@ void addTypingPasses(GraphPassRegistry& passes, const OpRegistry* ops) {
 
     passes.add(GraphPassInfo{
         "canonicalize-qdq",
-        "Rewrite DequantizeLinear -> Conv/MatMul/Gemm [-> Relu] -> QuantizeLinear into QLinearConv or QLinearMatMul.",
+        "Rewrite DequantizeLinear -> Conv/MatMul/Gemm [-> Relu] -> QuantizeLinear into QLinearConv or QLinearMatMul, "
+        "and pool 8-bit tensors directly.",
         "A model quantized in ONNX Runtime's QDQ format reads each product's activation and constant "
         "weights through DequantizeLinear and quantizes its result with QuantizeLinear, so the product "
         "itself is written in float. As TVM's QNN canonicalisation does, the pass matches Conv, MatMul "
@@ -93,7 +94,10 @@ void addTypingPasses(GraphPassRegistry& passes, const OpRegistry* ops) {
         "step of y per element. Whatever else the pattern meets (a product's result read elsewhere, "
         "weights computed at run time, an axis or a bias scale that does not fit, Gemm's transA or "
         "alpha) stays as it is, and so do QuantizeLinear -> DequantizeLinear pairs between float "
-        "operators, which round.",
+        "operators, which round. DequantizeLinear -> MaxPool -> QuantizeLinear with the same scale, zero "
+        "point and type on both sides becomes MaxPool on the 8-bit tensor, exactly: dequantizing is "
+        "increasing, so the maximum commutes with it, and a padding smaller than the kernel never wins "
+        "(-inf in float, the type's least value in 8 bits).",
         {
             {"fold-relu", boolText(CanonicalizeQdqOptions{}.foldRelu),
              "fold a Relu between the product and its QuantizeLinear"},

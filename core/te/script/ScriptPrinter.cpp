@@ -139,6 +139,8 @@ const char* intrinsicFunction(tir::Intrinsic op) {
         return "round";
     case tir::Intrinsic::Trunc:
         return "trunc";
+    case tir::Intrinsic::RoundEven:
+        return "round_even";
     case tir::Intrinsic::Sin:
         return "sin";
     case tir::Intrinsic::Cos:

@@ -113,6 +113,7 @@ void addMath(ModuleBuilder& m, const std::string& prefix) {
         {"sin", tir::Intrinsic::Sin, 1},     {"cos", tir::Intrinsic::Cos, 1},
         {"fma", tir::Intrinsic::Fma, 3},     {"pow", tir::Intrinsic::Pow, 2},
         {"power", tir::Intrinsic::Pow, 2},   {"pair_dot_i16", tir::Intrinsic::PairDotI16, 2},
+        {"round_even", tir::Intrinsic::RoundEven, 1},
     };
     for (auto& i : kIntrinsics)
         m.fn(i.name, intrinsic(prefix + "." + i.name, i.op, i.arity));
