@@ -11,6 +11,8 @@ using namespace tir;
 
 namespace {
 constexpr int64_t kLanes = 16;
+/// Below this many multiply-adds (about 20 us on one core) a product stays on one thread.
+constexpr int64_t kMinParallelMultiplyAdds = int64_t(1) << 18;
 } // namespace
 
 namespace nn {
@@ -198,7 +200,11 @@ void scheduleDensePacked(te::Schedule& s, const te::Tensor& acc, const te::Tenso
     o.reorder(order);
     IterVar task = outer[0];
     for (size_t d = 1; d < outer.size(); ++d) task = o.fuse(task, outer[d]);
-    o.parallel(task);
+    // A product too small to pay for waking the pool's threads runs on the
+    // caller's: an LSTM step's 128x512 took 4x longer on 2 threads than on 1.
+    int64_t macs = k * static_cast<int64_t>(nb) * kLanes;
+    for (size_t d = 0; d + 1 < ax.size(); ++d) macs *= extent(ax[d]);
+    if (macs >= kMinParallelMultiplyAdds) o.parallel(task);
     // The rows unrolled: the accumulators are indexed by constants only (they
     // stay registers), and an epilogue's rows are independent chains (GELU's
     // erf after a row loop was latency-bound at twice its own kernel's time).

@@ -905,6 +905,9 @@ private slots:
         QCOMPARE(it->choices[size_t(it->chosen)].ints().back(), int64_t(panels));
         // No choice holds more accumulator vectors of one row than the registers.
         for (const auto& c : it->choices) QVERIFY(c.ints().back() * (16 / lanes) <= registers - 3);
+        // Below 2^18 multiply-adds (a GEMV of 128 x 512) the product stays on one thread.
+        const std::string tir = tir::toString(driver::lowerSchedule(s, {a, b, out}, "fc").lowered);
+        QCOMPARE(tir.find("T.parallel") != std::string::npos, rows * 128 * n >= (1 << 18));
     }
 
     // Padding, strides and dilation take one value for every axis, one per
