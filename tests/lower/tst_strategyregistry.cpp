@@ -178,7 +178,7 @@ private slots:
         const auto& builtin = lower::defaultStrategies();
         QCOMPARE(builtin.versionTag("Conv"),
                  std::string("depthwise_nchwc.v1 conv2d_nchwc.v2 conv2d_winograd.v1 conv_generic.v1"));
-        QCOMPARE(builtin.versionTag("Gemm"), std::string("dense_packed.v1 gemm_transposed_b.v1 gemm_generic.v1"));
+        QCOMPARE(builtin.versionTag("Gemm"), std::string("dense_packed.v2 gemm_transposed_b.v1 gemm_generic.v1"));
         QCOMPARE(builtin.versionTag("Relu"), std::string());
         graph::Graph g = convRelu(8);
         auto m = driver::compileGraph(g);
