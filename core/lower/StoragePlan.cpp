@@ -43,14 +43,10 @@ int StoragePlanner::addConstant(const std::string& name, Ref<graph::Constant> c)
     const size_t hash = std::hash<std::string_view>{}(
         std::string_view(reinterpret_cast<const char*>(c->bytes.data()), c->bytes.size()));
     for (auto [it, end] = packed_.equal_range(hash); it != end; ++it) {
-        const PlanTensor& seen = plan_.tensors[static_cast<size_t>(it->second)];
-        const auto same = std::find_if(constants_.begin(), constants_.end(),
-                                       [&](const auto& k) { return k.first == it->second; });
-        if (seen.dtype == c->dtype && seen.shape == c->shape && same != constants_.end() &&
-            same->second->bytes == c->bytes)
-            return it->second;
+        const graph::Constant& seen = *it->second.second;
+        if (seen.dtype == c->dtype && seen.shape == c->shape && seen.bytes == c->bytes) return it->second.first;
     }
-    packed_.emplace(hash, static_cast<int>(plan_.tensors.size()));
+    packed_.emplace(hash, std::make_pair(static_cast<int>(plan_.tensors.size()), c));
     PlanTensor t;
     t.name = name;
     t.dtype = c->dtype;

@@ -59,8 +59,8 @@ private:
     std::unordered_set<graph::Value, graph::ValueHash> graphOutputs_;
     std::unordered_map<graph::Value, int, graph::ValueHash> index_;
     std::vector<std::pair<int, Ref<graph::Constant>>> constants_;
-    /// addConstant's tensors by a hash of their bytes.
-    std::unordered_multimap<size_t, int> packed_;
+    /// addConstant's tensors (and their values) by a hash of their bytes.
+    std::unordered_multimap<size_t, std::pair<int, Ref<graph::Constant>>> packed_;
     std::vector<std::vector<int>> stepOutputs_;
 };
 

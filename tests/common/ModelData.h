@@ -11,6 +11,7 @@
 
 #include <QtTest>
 
+#include <algorithm>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -28,22 +29,31 @@ inline std::vector<runtime::NDArray> readTensorFiles(const std::filesystem::path
     return out;
 }
 
-/// Runs `compiled` on DIR's inputs and checks every output against DIR's
-/// within `tolerance` (absolute; 0: exact). A Qt Test check: fails the
+/// Runs `compiled` on DIR's inputs, in process or on `runner` (a session on
+/// a tessel-rpc server), and checks every output's shape and values against
+/// DIR's within `tolerance` (absolute; 0: exact). A Qt Test check: fails the
 /// calling test function with each output's error.
 inline void checkAgainstData(const driver::CompiledModel& compiled, const std::filesystem::path& dir,
-                             double tolerance) {
+                             double tolerance, runtime::ModelRunner* runner = nullptr) {
     const auto inputs = readTensorFiles(dir, "input_");
     const auto expected = readTensorFiles(dir, "output_");
     QCOMPARE(compiled.plan.outputs.size(), expected.size());
-    const auto report = driver::runModel(compiled, inputs, expected);
-    std::string detail = report.error;
+    driver::ModelRunOptions options;
+    options.runner = runner;
+    options.atol = std::max(options.atol, tolerance);
+    const auto report = driver::runModel(compiled, inputs, expected, options);
+    std::string detail = dir.string() + ": " + report.error;
     for (const auto& o : report.outputs)
         detail += "\n  " + o.name + " " + o.type + ": max abs error " + std::to_string(o.maxAbsErr);
     QVERIFY2(report.ok, detail.c_str());
-    for (const auto& o : report.outputs) {
-        QVERIFY(o.checked);
-        QVERIFY2(o.maxAbsErr <= tolerance, detail.c_str());
+    QCOMPARE(report.values.size(), expected.size());
+    for (size_t i = 0; i < expected.size(); ++i) {
+        QVERIFY2(report.values[i].shape() == expected[i].shape(),
+                 (detail + "\n  output " + std::to_string(i) + " is " + report.values[i].str() + ", not " +
+                  expected[i].str())
+                     .c_str());
+        QVERIFY(report.outputs[i].checked);
+        QVERIFY2(report.outputs[i].maxAbsErr <= tolerance, detail.c_str());
     }
 }
 

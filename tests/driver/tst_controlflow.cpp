@@ -37,25 +37,6 @@ int count(const graph::Graph& g, const std::string& op) {
     return n;
 }
 
-/// Runs `m` on DIR's inputs on `runner` (null: in process) and checks every
-/// output exactly as numpy's within 1e-5.
-void check(const driver::CompiledModel& m, const std::string& dir, runtime::ModelRunner* runner) {
-    const auto inputs = test::readTensorFiles(dir, "input_");
-    const auto expected = test::readTensorFiles(dir, "output_");
-    QCOMPARE(m.plan.outputs.size(), expected.size());
-    driver::ModelRunOptions o;
-    o.runner = runner;
-    o.atol = 1e-5;
-    const auto rep = driver::runModel(m, inputs, expected, o);
-    std::string detail = rep.error;
-    for (const auto& out : rep.outputs)
-        detail +=
-            "\n  " + out.name + " " + out.type + ": max abs error " + std::to_string(out.maxAbsErr);
-    QVERIFY2(rep.ok, detail.c_str());
-    for (const auto& out : rep.outputs)
-        QVERIFY2(out.checked && out.maxAbsErr <= 1e-5, detail.c_str());
-}
-
 } // namespace
 
 class TestControlFlow : public QObject {
@@ -90,8 +71,8 @@ private slots:
         QVERIFY(m.program); // the control flow stays: run by the host executor
         const int compiled = m.program->compiles();
         for (const QString& d : data) {
-            check(m, kModels + d.toStdString() + "_data", nullptr);
-            check(m, kModels + d.toStdString() + "_data", local_.get());
+            test::checkAgainstData(m, kModels + d.toStdString() + "_data", 1e-5, nullptr);
+            test::checkAgainstData(m, kModels + d.toStdString() + "_data", 1e-5, local_.get());
         }
         // Every segment and body is compiled once, not once per iteration or
         // run; the Loop's segment after it waits for the scan output's length
@@ -147,9 +128,9 @@ private slots:
             steps ==
                 "segment (1 node) -> Loop 'loop' [body: segment (6 nodes)] -> segment (2 nodes)",
             steps.c_str());
-        check(m, kModels + "loop_cond_stops_data", nullptr);
+        test::checkAgainstData(m, kModels + "loop_cond_stops_data", 1e-5, nullptr);
         QCOMPARE(m.program->compiles(), 3);
-        check(m, kModels + "loop_cond_stops_data", nullptr);
+        test::checkAgainstData(m, kModels + "loop_cond_stops_data", 1e-5, nullptr);
         QCOMPARE(m.program->compiles(), 3); // run again: nothing compiled
     }
 
@@ -160,8 +141,8 @@ private slots:
         QVERIFY(!m.program); // compiled statically, as any model
         QCOMPARE(count(m.graph, "If"), 0);
         QVERIFY(!m.functions.empty());
-        check(m, kModels + "if_constant_data", nullptr);
-        check(m, kModels + "if_constant_data", local_.get());
+        test::checkAgainstData(m, kModels + "if_constant_data", 1e-5, nullptr);
+        test::checkAgainstData(m, kModels + "if_constant_data", 1e-5, local_.get());
     }
 
     void cannotLeaveThisProcess() {

@@ -25,29 +25,6 @@ namespace {
 
 const std::string kModels = std::string(TESSEL_SOURCE_DIR) + "/tests/frontend/models/dynshape/";
 
-/// Runs `m` on DIR's inputs on `runner` (null: in process): every output's
-/// shape and values as ONNX Runtime's, within 1e-5.
-void check(const driver::CompiledModel& m, const std::string& dir, runtime::ModelRunner* runner) {
-    const auto inputs = test::readTensorFiles(dir, "input_");
-    const auto expected = test::readTensorFiles(dir, "output_");
-    QCOMPARE(m.plan.outputs.size(), expected.size());
-    driver::ModelRunOptions o;
-    o.runner = runner;
-    o.atol = 1e-5;
-    const auto rep = driver::runModel(m, inputs, expected, o);
-    std::string detail = dir + ": " + rep.error;
-    for (const auto& out : rep.outputs)
-        detail += "\n  " + out.name + " " + out.type + ": max abs error " + std::to_string(out.maxAbsErr);
-    QVERIFY2(rep.ok, detail.c_str());
-    QCOMPARE(rep.values.size(), expected.size());
-    for (size_t i = 0; i < expected.size(); ++i) {
-        QVERIFY2(rep.values[i].shape() == expected[i].shape(), (detail + "\n  output " + std::to_string(i) + " is " +
-                                                                rep.values[i].str() + ", not " + expected[i].str())
-                                                                   .c_str());
-        QVERIFY2(rep.outputs[i].checked && rep.outputs[i].maxAbsErr <= 1e-5, detail.c_str());
-    }
-}
-
 } // namespace
 
 class TestDynShape : public QObject {
@@ -66,13 +43,13 @@ private slots:
         // compiled with the model; the one after waits for the count it keeps.
         QCOMPARE(m.program->compiles(), 1);
         for (const char* d : {"detector_overlap_data", "detector_few_data", "detector_none_data"}) {
-            check(m, kModels + d, nullptr);
-            check(m, kModels + d, local_.get());
+            test::checkAgainstData(m, kModels + d, 1e-5, nullptr);
+            test::checkAgainstData(m, kModels + d, 1e-5, local_.get());
         }
         // One compile per count kept (3, then 2); none for the empty result,
         // whose element-wise region is empty too.
         QCOMPARE(m.program->compiles(), 3);
-        check(m, kModels + "detector_overlap_data", nullptr);
+        test::checkAgainstData(m, kModels + "detector_overlap_data", 1e-5, nullptr);
         QCOMPARE(m.program->compiles(), 3); // again: nothing compiled
         QCOMPARE(m.warnings.size(), size_t(1));
         QVERIFY2(m.warnings[0].find("data-dependent output shapes (NonMaxSuppression) runs on the host executor") !=
@@ -84,8 +61,8 @@ private slots:
         const driver::CompiledModel m = driver::compileModel(kModels + "nonzero_where.onnx", {});
         QVERIFY(m.program);
         QCOMPARE(m.program->describe(), std::string("NonZero 'nonzero' -> segment (3 nodes)"));
-        check(m, kModels + "nonzero_where_data", nullptr);
-        check(m, kModels + "nonzero_where_data", local_.get());
+        test::checkAgainstData(m, kModels + "nonzero_where_data", 1e-5, nullptr);
+        test::checkAgainstData(m, kModels + "nonzero_where_data", 1e-5, local_.get());
     }
 
     void cannotLeaveThisProcess() {
@@ -109,8 +86,8 @@ private slots:
         const driver::CompiledModel m = driver::compileModelForRun(dir + "model.onnx", {});
         QVERIFY(m.program);
         QCOMPARE(m.program->compiles(), 0); // nothing until K is known
-        check(m, dir + "test_data_set_0", nullptr);
-        check(m, dir + "test_data_set_0", local_.get());
+        test::checkAgainstData(m, dir + "test_data_set_0", 1e-5, nullptr);
+        test::checkAgainstData(m, dir + "test_data_set_0", 1e-5, local_.get());
         QCOMPARE(m.program->compiles(), 1);
         auto inputs = test::readTensorFiles(dir + "test_data_set_0", "input_");
         inputs[1].data<int64_t>()[0] = 1;
