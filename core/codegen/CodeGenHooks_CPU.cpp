@@ -130,7 +130,7 @@ public:
     bool inlineMath(std::string_view base, DataType elem) const override {
         // libm has no vector entry points we link against; float32 only
         // (double keeps libm's accuracy).
-        return elem.isFloat() && elem.bits() == 32 && (base == "exp" || base == "erf");
+        return elem.isFloat() && elem.bits() == 32 && (base == "exp" || base == "erf" || base == "tanh");
     }
 
     /// pmaddwd on vectors of 4, 8 or 16 int32 lanes up to the widest the

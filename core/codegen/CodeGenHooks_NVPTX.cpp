@@ -179,8 +179,8 @@ public:
              " yet (libdevice is not linked)");
     }
 
-    /// Sigmoid, tanh and erf keep the inline polynomials (which call exp
-    /// inline); exp itself comes from emitApproxMath below.
+    /// Sigmoid, tanh and erf keep the inline polynomials (sigmoid's calls
+    /// exp inline); exp itself comes from emitApproxMath below.
     bool inlineMath(std::string_view base, DataType elem) const override {
         return elem.isFloat() && elem.bits() == 32 && (base == "exp" || base == "erf" || base == "tanh");
     }

@@ -206,10 +206,12 @@ private:
     /// precision goes through float.
     llvm::Value* callMath(std::string_view base, const std::vector<llvm::Value*>& args, DataType t);
 
-    // CodeGenLLVM_FastMath.cpp: float32 (scalar or vector) e^x and erf(x) inline.
+    // CodeGenLLVM_FastMath.cpp: float32 (scalar or vector) e^x, erf(x),
+    // sigmoid(x) and tanh(x) inline.
     llvm::Value* emitInlineExp(llvm::Value* x);
     llvm::Value* emitInlineErf(llvm::Value* x);
     llvm::Value* emitInlineSigmoid(llvm::Value* x);
+    llvm::Value* emitInlineTanh(llvm::Value* x);
 
     // CodeGenLLVM_Memory.cpp
     /// Alignment (bytes) of an access to `b` starting at element `index` (scalar).

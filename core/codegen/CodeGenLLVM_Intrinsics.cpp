@@ -1,8 +1,8 @@
 // TIR intrinsics: the target's approximate instructions where the hooks have
 // them (float exp and log on NVPTX), math as LLVM intrinsics where LLVM has
 // them (it vectorises and constant-folds those), inline polynomials where the
-// hooks ask for them (float exp and erf on the CPU), the hooks' math library
-// for the rest (tanh, erf), prefetch, `likely`, and calls to extern functions.
+// hooks ask for them (float exp, erf and tanh on the CPU), the hooks' math
+// library for the rest (double tanh and erf), prefetch, `likely`, and calls to extern functions.
 #include "codegen/CodeGenLLVM_Internal.h"
 
 #include <llvm/IR/Constants.h>
@@ -169,14 +169,8 @@ llvm::Value* CodeGenLLVM::emitMath(const CallNode* op) {
         return emitInlineErf(args[0]);
     }
     if (op->op == Intrinsic::Tanh && hooks_->inlineMath("tanh", elem)) {
-        // tanh(x) = sign(x) (1 - e) / (1 + e) with e = exp(-2|x|) <= 1: no overflow.
         need(1);
-        llvm::Type* ty = args[0]->getType();
-        llvm::Value* a = builder_.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, args[0]);
-        llvm::Value* e = emitInlineExp(builder_.CreateFMul(a, llvm::ConstantFP::get(ty, -2.0)));
-        llvm::Value* one = llvm::ConstantFP::get(ty, 1.0);
-        llvm::Value* r = builder_.CreateFDiv(builder_.CreateFSub(one, e), builder_.CreateFAdd(one, e));
-        return builder_.CreateBinaryIntrinsic(llvm::Intrinsic::copysign, r, args[0]);
+        return emitInlineTanh(args[0]);
     }
     if (auto id = unaryFloatIntrinsic(op->op)) {
         need(1);

@@ -763,38 +763,47 @@ private slots:
         QVERIFY2(arm.find("pmaddwd") == std::string::npos && !arm.empty(), arm.c_str());
     }
 
-    void inlineExpAndErfCoverTheFloatRange() {
-        // Float exp/erf are inline polynomials (vectorised, no libm call per
-        // lane): compare with libm in double over the whole float range,
-        // with the edges (overflow, subnormal results, infinities, NaN).
+    void inlineMathCoversTheFloatRange() {
+        // Float exp/erf/sigmoid/tanh are inline polynomials (vectorised, no
+        // libm call per lane): compare with libm in double over the whole
+        // float range, with the edges (overflow, subnormal results,
+        // infinities, NaN, tiny arguments).
         std::vector<float> xs;
         for (double x = -110; x <= 95; x += 0.0371) xs.push_back(float(x));
         for (float x : {0.0f, -0.0f, 1e-30f, -1e-30f, 88.72f, 88.73f, -87.5f, -103.9f, -104.0f, 3.9f, 4.0f, 4.5f,
-                        -6.0f, std::numeric_limits<float>::infinity(), -std::numeric_limits<float>::infinity(),
+                        -6.0f, 3e-4f, -4.1e-4f, 7.9f, 7.91f, -9.0f, 1e-8f, std::numeric_limits<float>::infinity(), -std::numeric_limits<float>::infinity(),
                         std::numeric_limits<float>::quiet_NaN()})
             xs.push_back(x);
         while (xs.size() % 16) xs.push_back(0.5f);
         const int n = int(xs.size());
-        Buffer A = buffer("A", n), E = buffer("E", n), F = buffer("F", n), S = buffer("S", n);
+        Buffer A = buffer("A", n), E = buffer("E", n), F = buffer("F", n), S = buffer("S", n),
+               T = buffer("T", n);
         Var v("v");
         Expr idx = RampNode::make(v * 16, Expr(1), 16);
         Expr a = load(A, idx);
         Stmt body = loop(v, 0, n / 16,
                          SeqStmtNode::make({store(E, exp(a), idx), store(F, call(Intrinsic::Erf, {a}), idx),
-                                            store(S, call(Intrinsic::Sigmoid, {a}), idx)}));
-        BuildResult r = buildHost(PrimFunc::make("fastmath", {A, E, F, S}, body));
+                                            store(S, call(Intrinsic::Sigmoid, {a}), idx),
+                                            store(T, call(Intrinsic::Tanh, {a}), idx)}));
+        BuildResult r = buildHost(PrimFunc::make("fastmath", {A, E, F, S, T}, body));
         QVERIFY2(r.llvmIROptimized.find("@expf") == std::string::npos, "exp still calls libm");
         QVERIFY2(r.llvmIROptimized.find("@erff") == std::string::npos, "erf still calls libm");
-        Aligned<float> av(n), e(n), f(n), sg(n);
+        QVERIFY2(r.llvmIROptimized.find("@tanhf") == std::string::npos, "tanh still calls libm");
+        Aligned<float> av(n), e(n), f(n), sg(n), th(n);
         for (int i = 0; i < n; ++i) av[i] = xs[i];
-        QCOMPARE(run(r, "fastmath", {av.get(), e.get(), f.get(), sg.get()}), 0);
-        double worstExp = 0, worstErf = 0, worstSigmoid = 0, worstSigmoidRel = 0;
+        QCOMPARE(run(r, "fastmath", {av.get(), e.get(), f.get(), sg.get(), th.get()}), 0);
+        double worstExp = 0, worstErf = 0, worstSigmoid = 0, worstSigmoidRel = 0, worstTanhRel = 0;
         for (int i = 0; i < n; ++i) {
             const double x = xs[i];
             if (std::isnan(x)) {
-                QVERIFY(std::isnan(e[i]) && std::isnan(f[i]) && std::isnan(sg[i]));
+                QVERIFY(std::isnan(e[i]) && std::isnan(f[i]) && std::isnan(sg[i]) && std::isnan(th[i]));
                 continue;
             }
+            // Relative near 0 as well (tanh(x) ~ x), and never past +-1.
+            const double wantTanh = std::tanh(x);
+            QVERIFY2(std::fabs(th[i]) <= 1.0f, qPrintable(QString("tanh(%1) = %2").arg(x).arg(th[i])));
+            if (wantTanh != 0.0) worstTanhRel = std::max(worstTanhRel, std::fabs(th[i] - wantTanh) / std::fabs(wantTanh));
+            else QVERIFY(th[i] == 0.0f && std::signbit(th[i]) == std::signbit(x)); // +-0 keeps its sign
             const float wantExp = float(std::exp(x)); // inf past FLT_MAX, subnormal or 0 below
             if (std::isinf(wantExp) || wantExp == 0.0f) {
                 QVERIFY2(e[i] == wantExp || (wantExp == 0.0f && e[i] < 2e-45f),
@@ -809,8 +818,9 @@ private slots:
             worstSigmoid = std::max(worstSigmoid, std::fabs(sg[i] - wantSigmoid));
             if (x >= -87) worstSigmoidRel = std::max(worstSigmoidRel, std::fabs(sg[i] - wantSigmoid) / wantSigmoid);
         }
-        qInfo("inline exp: %.3g relative, erf: %.3g absolute, sigmoid %.3g absolute", worstExp, worstErf,
-              worstSigmoid);
+        qInfo("inline exp: %.3g relative, erf: %.3g absolute, sigmoid %.3g absolute, tanh %.3g relative", worstExp,
+              worstErf, worstSigmoid, worstTanhRel);
+        QVERIFY2(worstTanhRel < 1e-6, qPrintable(QString::number(worstTanhRel)));
         QVERIFY2(worstExp < 2.5e-7, qPrintable(QString::number(worstExp)));
         QVERIFY2(worstErf < 1e-6, qPrintable(QString::number(worstErf)));
         QVERIFY2(worstSigmoid < 1e-6, qPrintable(QString::number(worstSigmoid)));
