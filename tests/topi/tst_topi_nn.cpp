@@ -407,6 +407,61 @@ private slots:
         }
     }
 
+    // A window pooling of channel blocks (ResNet's 3x3/2 MaxPool after
+    // alter-layout) under the default schedule: one vector of the block per
+    // tap, tasks over images, blocks and output rows; padded taps never win
+    // a max nor count in an average.
+    void windowPoolBlockedSchedule() {
+        NDArray x = randomArray({2, 2, 7, 9, 8}, 92);
+        for (auto type : {topi::nn::PoolType::Avg, topi::nn::PoolType::Max}) {
+            Tensors args = placeholders({x});
+            topi::nn::PoolParams p{.kernel = {3, 3}, .strides = {2, 2}, .padding = {1, 1, 1, 1}, .channelBlock = true};
+            Tensors outs{topi::nn::pool(args[0], type, p, "wp")};
+            te::Schedule kept;
+            OpRun r;
+            runTensors(r, args, {x}, outs, [&](const std::vector<te::Operation>&) {
+                topi::ScheduleOptions o;
+                o.vectorLanes = 8;
+                kept = topi::scheduleFused(outs, o);
+                return kept;
+            });
+            QVERIFY2(r.error.empty(), r.error.c_str());
+            QCOMPARE(r.outputs[0].shape(), (std::vector<int64_t>{2, 2, 4, 5, 8}));
+            for (int64_t n = 0; n < 2; ++n)
+                for (int64_t cb = 0; cb < 2; ++cb)
+                    for (int64_t oh = 0; oh < 4; ++oh)
+                        for (int64_t ow = 0; ow < 5; ++ow)
+                            for (int64_t cc = 0; cc < 8; ++cc) {
+                                double sum = 0, best = -1e30;
+                                int taps = 0;
+                                for (int64_t ih = oh * 2 - 1; ih <= oh * 2 + 1; ++ih)
+                                    for (int64_t iw = ow * 2 - 1; iw <= ow * 2 + 1; ++iw) {
+                                        if (ih < 0 || ih >= 7 || iw < 0 || iw >= 9) continue;
+                                        const double v = x.data<float>()[(((n * 2 + cb) * 7 + ih) * 9 + iw) * 8 + cc];
+                                        sum += v;
+                                        best = std::max(best, v);
+                                        ++taps;
+                                    }
+                                const double want = type == topi::nn::PoolType::Avg ? sum / taps : best;
+                                const double got =
+                                    r.outputs[0].data<float>()[(((n * 2 + cb) * 4 + oh) * 5 + ow) * 8 + cc];
+                                QVERIFY2(std::fabs(got - want) < 1e-5,
+                                         qPrintable(QString("%1 %2 %3 %4: %5 vs %6").arg(n).arg(cb).arg(oh).arg(ow).arg(got).arg(want)));
+                            }
+            bool vectorised = false, parallel = false;
+            for (te::Stage st : kept.stages()) {
+                if (st.op()->tag != topi::tag::kPool) continue;
+                const auto& d = st.data();
+                QCOMPARE(d.leafIterVars.size(), size_t(6)); // n.cb.h, w, rh, rw, cc.outer, cc.inner
+                for (auto& [iv, a] : d.annotations) {
+                    vectorised = vectorised || (a == te::IterAnnotation::Vectorize && iv == d.leafIterVars.back().get());
+                    parallel = parallel || (a == te::IterAnnotation::Parallel && iv == d.leafIterVars.front().get());
+                }
+            }
+            QVERIFY(vectorised && parallel);
+        }
+    }
+
     // Parameter combinations the ONNX tests leave out, against the references:
     // the typed computes called directly, and through the graph adapter where
     // ONNX's attributes (auto_pad, output_shape) need resolving.
