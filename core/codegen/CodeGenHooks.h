@@ -134,6 +134,12 @@ public:
         (void)cg, (void)a, (void)b;
         return nullptr;
     }
+
+    /// Whether a vector load of a Ramp with a small constant stride (2 to 4)
+    /// reads the contiguous span and keeps every stride-th element (a load
+    /// and a shuffle) instead of gathering: on a CPU without fast gathers
+    /// (x86 before AVX-512 has none for bytes) that is the cheaper form.
+    virtual bool stridedLoadsAsShuffles() const { return false; }
 };
 
 /// What the CPU hooks need to know about the target.

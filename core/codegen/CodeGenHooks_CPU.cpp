@@ -127,6 +127,8 @@ public:
         return std::string(base) + (elem.bits() == 64 ? "" : "f");
     }
 
+    bool stridedLoadsAsShuffles() const override { return true; }
+
     bool inlineMath(std::string_view base, DataType elem) const override {
         // libm has no vector entry points we link against; float32 only
         // (double keeps libm's accuracy).

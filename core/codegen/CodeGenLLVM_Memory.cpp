@@ -1,6 +1,7 @@
-// Loads and stores: scalar, contiguous vector (a stride-1 Ramp index) or
-// gather/scatter; indices in i64; alignment from what is known about the
-// buffer pointer and the index.
+// Loads and stores: scalar, contiguous vector (a stride-1 Ramp index),
+// strided vector (a load of the span and a shuffle, where the hooks ask for
+// it) or gather/scatter; indices in i64; alignment from what is known about
+// the buffer pointer and the index.
 #include "codegen/CodeGenLLVM_Internal.h"
 
 #include "tir/IROperators.h"
@@ -27,6 +28,16 @@ const RampNode* contiguous(const Expr& index) {
     auto* r = index.as<RampNode>();
     return r && isOne(r->stride) ? r : nullptr;
 }
+
+/// The constant stride (2 to 4) of a Ramp index, else 0.
+int smallStride(const Expr& index) {
+    auto* r = index.as<RampNode>();
+    auto* c = r ? r->stride.as<IntImmNode>() : nullptr;
+    return c && c->value >= 2 && c->value <= 4 ? int(c->value) : 0;
+}
+
+int64_t constantElements(const Buffer& b);
+arith::ConstIntBound indexBound(const Expr& index, const arith::VarBoundMap& vars);
 
 } // namespace
 
@@ -86,6 +97,20 @@ llvm::Value* CodeGenLLVM::emitLoad(const BufferLoadNode* op) {
         const llvm::Align align(accessAlign(op->buffer, r->base));
         if (mask) v = builder_.CreateMaskedLoad(vt, p, align, mask, llvm::Constant::getNullValue(vt));
         else v = builder_.CreateAlignedLoad(vt, p, align);
+    } else if (const int stride = mask ? 0 : smallStride(index); stride && hooks_->stridedLoadsAsShuffles()) {
+        // The span from the first to the last element read, widened to
+        // lanes * stride (a whole number of registers) where that stays
+        // inside the buffer; then every stride-th element.
+        auto* r = index.as<RampNode>();
+        int64_t span = int64_t(lanes - 1) * stride + 1;
+        const int64_t size = constantElements(op->buffer);
+        if (size >= 0 && indexBound(index, loopBounds_).max + stride - 1 < size) span = int64_t(lanes) * stride;
+        llvm::Value* p = builder_.CreateInBoundsGEP(et, base, emitIndex(r->base));
+        auto* vt = llvm::FixedVectorType::get(et, unsigned(span));
+        llvm::Value* wide = builder_.CreateAlignedLoad(vt, p, llvm::Align(accessAlign(op->buffer, r->base)));
+        std::vector<int> pick(lanes);
+        for (int i = 0; i < lanes; ++i) pick[i] = i * stride;
+        v = builder_.CreateShuffleVector(wide, pick);
     } else {
         llvm::Value* ptrs = builder_.CreateInBoundsGEP(et, base, emitExpr(index));
         v = builder_.CreateMaskedGather(llvm::FixedVectorType::get(et, lanes), ptrs,

@@ -590,23 +590,24 @@ private slots:
 
     void gatherScatterUnroll() {
         const int n = 64;
-        Buffer A = buffer("A", n * 2), C = buffer("C", n * 3);
+        Buffer A = buffer("A", n * 5), C = buffer("C", n * 3);
         Var v("v"), u("u");
-        // C[v*12 + 3*l] = A[v*8 + 2*l] for l in 0..3 (stride-2 gather, stride-3 scatter)
+        // C[v*12 + 3*l] = A[v*20 + 5*l] for l in 0..3 (stride-5 gather, stride-3 scatter;
+        // strides 2 to 4 load the span: stridedLoadsReadTheSpan)
         Stmt s = loop(v, 0, n / 4,
-                      store(C, load(A, RampNode::make(v * 8, Expr(2), 4)),
+                      store(C, load(A, RampNode::make(v * 20, Expr(5), 4)),
                             RampNode::make(v * 12, Expr(3), 4)));
         Stmt s2 = loop(u, 0, 4, store(C, Expr(-1.0), u * 3 + 1), ForKind::Unrolled);
         BuildResult r = buildHost(PrimFunc::make("gs", {A, C}, SeqStmtNode::make({s, s2})));
         QVERIFY(r.llvmIR.find("llvm.masked.gather") != std::string::npos);
         QVERIFY(r.llvmIR.find("llvm.masked.scatter") != std::string::npos);
         QVERIFY(r.llvmIR.find("llvm.loop.unroll.full") != std::string::npos);
-        Aligned<float> a(n * 2), c(n * 3, 5.0f);
-        for (int x = 0; x < n * 2; ++x)
+        Aligned<float> a(n * 5), c(n * 3, 5.0f);
+        for (int x = 0; x < n * 5; ++x)
             a[x] = float(x);
         QCOMPARE(run(r, "gs", {a.get(), c.get()}), 0);
         for (int x = 0; x < n; ++x)
-            QCOMPARE(c[3 * x], a[2 * x]);
+            QCOMPARE(c[3 * x], a[5 * x]);
         for (int x = 0; x < n; ++x)
             QCOMPARE(c[3 * x + 1], x < 4 ? -1.0f : 5.0f);
         for (int x = 0; x < n; ++x)
@@ -711,6 +712,39 @@ private slots:
                                         .arg(ref[slot])));
             QCOMPARE(iv[x], int32_t(a0 * 4.0f) + int32_t(a0 > 0));
         }
+    }
+
+    void stridedLoadsReadTheSpan() {
+        // A vector load with stride 2 or 3 is a load of the span and a
+        // shuffle, not a gather; a span that would pass the buffer's end
+        // when widened to lanes * stride is not widened (the guard page
+        // after A2 faults otherwise).
+        const int n = 64;
+        Buffer A = buffer("A", n), A2 = buffer("A2", 16), O = buffer("O", 48);
+        Buffer B = buffer("B", 2 * n, DataType::uint8()), P = buffer("P", 32, DataType::uint8());
+        Var v("v");
+        auto vec = [](Expr base, int stride, int lanes) { return RampNode::make(base, Expr(stride), lanes); };
+        Stmt body = SeqStmtNode::make({
+            loop(v, 0, 4, store(O, load(A, vec(v * 16, 2, 8)), vec(v * 8, 1, 8))),
+            store(O, load(A, vec(Expr(1), 3, 8)), vec(Expr(32), 1, 8)),
+            store(O, load(A2, vec(Expr(1), 2, 8)), vec(Expr(40), 1, 8)), // A2[15] is the last
+            store(P, load(B, vec(Expr(1), 2, 32)), vec(Expr(0), 1, 32)),
+        });
+        BuildResult r = buildHost(PrimFunc::make("strided", {A, A2, O, B, P}, body));
+        QVERIFY2(r.llvmIROptimized.find("masked.gather") == std::string::npos, r.llvmIROptimized.c_str());
+        Aligned<float> a(n), o(48);
+        Guarded a2(16, true);
+        Aligned<uint8_t> b(2 * n), pv(32);
+        for (int i = 0; i < n; ++i) a[i] = float(i) * 0.5f;
+        for (int i = 0; i < 16; ++i) a2.data[i] = float(100 + i);
+        for (int i = 0; i < 2 * n; ++i) b[i] = uint8_t(i * 3);
+        QCOMPARE(run(r, "strided", {a.get(), a2.data, o.get(), b.get(), pv.get()}), 0);
+        for (int i = 0; i < 32; ++i) QCOMPARE(o[i], a[2 * i]);
+        for (int i = 0; i < 8; ++i) {
+            QCOMPARE(o[32 + i], a[1 + 3 * i]);
+            QCOMPARE(o[40 + i], a2.data[1 + 2 * i]);
+        }
+        for (int i = 0; i < 32; ++i) QCOMPARE(pv[i], b[1 + 2 * i]);
     }
 
     void pairDotI16() {
