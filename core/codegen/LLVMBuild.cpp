@@ -2,6 +2,7 @@
 // new pass manager's O3 pipeline, print IR and assembly with their line maps,
 // and JIT for the host with ORC LLJIT.
 #include "codegen/CodeGenLLVM.h"
+#include "codegen/IdenticalFunctions.h"
 
 #include "codegen/LLVMTarget.h"
 #include "ir/Diagnostic.h"
@@ -16,6 +17,7 @@
 #include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>
 #include <llvm/ExecutionEngine/Orc/ThreadSafeModule.h>
+#include <llvm/IR/GlobalAlias.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/LegacyPassManager.h>
 #include <llvm/IR/Module.h>
@@ -322,6 +324,41 @@ AssemblyText assemblyFrom(const llvm::Module& m, llvm::TargetMachine& tm, const 
 
 } // namespace
 
+namespace {
+
+/// The LLVM module of `funcs`: each distinct function once when the build
+/// has no debug lines to keep per function (IdenticalFunctions.h), the
+/// others as aliases of its entry point; every function otherwise.
+std::unique_ptr<llvm::Module> emitModule(llvm::LLVMContext& ctx, const std::vector<tir::PrimFunc>& funcs,
+                                         const Target& target, llvm::TargetMachine& tm, const BuildOptions& options,
+                                         const TirFile& tir) {
+    if (options.debugInfo || target.isGPU() || funcs.size() < 2)
+        return detail::emitLLVMModule(ctx, funcs, target, tm, options.debugInfo, tir.source);
+    std::vector<std::string> printed;
+    for (auto& t : tir.texts) printed.push_back(t.text);
+    const std::vector<size_t> first = identicalFunctions(funcs, printed);
+    std::vector<tir::PrimFunc> distinct;
+    detail::TirSource source;
+    source.fileName = tir.source.fileName;
+    for (size_t i = 0; i < funcs.size(); ++i) {
+        if (first[i] != i) continue;
+        distinct.push_back(funcs[i]);
+        source.texts.push_back(tir.source.texts[i]);
+        source.lineOffset.push_back(tir.source.lineOffset[i]);
+    }
+    std::unique_ptr<llvm::Module> module = detail::emitLLVMModule(ctx, distinct, target, tm, false, source);
+    for (size_t i = 0; i < funcs.size(); ++i) {
+        if (first[i] == i) continue;
+        llvm::Function* entry = module->getFunction(funcs[first[i]]->name);
+        if (!entry) throw CompileError("codegen: no entry point '" + funcs[first[i]]->name + "' to alias");
+        llvm::GlobalAlias::create(entry->getValueType(), entry->getAddressSpace(), llvm::GlobalValue::ExternalLinkage,
+                                  funcs[i]->name, entry, module.get());
+    }
+    return module;
+}
+
+} // namespace
+
 struct OptimizedModule {
     std::mutex mutex;
     // Declared in this order so that the module goes before its context.
@@ -336,8 +373,7 @@ BuildResult build(const std::vector<tir::PrimFunc>& funcs, const Target& target,
     TirFile tir = printTir(funcs);
     std::unique_ptr<llvm::TargetMachine> tm = detail::createTargetMachine(target, options.optLevel);
     auto ctx = std::make_unique<llvm::LLVMContext>();
-    std::unique_ptr<llvm::Module> module =
-        detail::emitLLVMModule(*ctx, funcs, target, *tm, options.debugInfo, tir.source);
+    std::unique_ptr<llvm::Module> module = emitModule(*ctx, funcs, target, *tm, options, tir);
 
     BuildResult r;
     r.tir = tir.joined;
@@ -398,8 +434,7 @@ std::vector<char> emitObject(const std::vector<tir::PrimFunc>& funcs, const Targ
     TirFile tir = printTir(funcs);
     std::unique_ptr<llvm::TargetMachine> tm = detail::createTargetMachine(target, options.optLevel);
     llvm::LLVMContext ctx;
-    std::unique_ptr<llvm::Module> module =
-        detail::emitLLVMModule(ctx, funcs, target, *tm, options.debugInfo, tir.source);
+    std::unique_ptr<llvm::Module> module = emitModule(ctx, funcs, target, *tm, options, tir);
     optimize(*module, *tm, options.optLevel, options.mode);
     std::string obj = emitMachineCode(*module, *tm, llvm::CGFT_ObjectFile);
     return std::vector<char>(obj.begin(), obj.end());
