@@ -200,6 +200,37 @@ NDArray fromBlocks(const NDArray& a) {
 
 } // namespace
 
+/// `outs` on the placeholders `args` (bound to `x`) under the default
+/// schedule with 8 float lanes, which is left in `kept`.
+OpRun runPoolSchedule(const Tensors& args, const NDArray& x, const Tensors& outs, te::Schedule& kept) {
+    OpRun r;
+    runTensors(r, args, {x}, outs, [&](const std::vector<te::Operation>&) {
+        topi::ScheduleOptions o;
+        o.vectorLanes = 8;
+        kept = topi::scheduleFused(outs, o);
+        return kept;
+    });
+    return r;
+}
+
+/// Whether every pooling stage of `s` has `leaves` loops, the innermost
+/// vectorised and the outermost parallel.
+bool poolVectorisedAndParallel(const te::Schedule& s, size_t leaves) {
+    bool found = false;
+    for (te::Stage st : s.stages()) {
+        if (st.op()->tag != topi::tag::kPool) continue;
+        const auto& d = st.data();
+        bool vectorised = false, parallel = false;
+        for (auto& [iv, a] : d.annotations) {
+            vectorised = vectorised || (a == te::IterAnnotation::Vectorize && iv == d.leafIterVars.back().get());
+            parallel = parallel || (a == te::IterAnnotation::Parallel && iv == d.leafIterVars.front().get());
+        }
+        if (d.leafIterVars.size() != leaves || !vectorised || !parallel) return false;
+        found = true;
+    }
+    return found;
+}
+
 class TestTopiNn : public QObject {
     Q_OBJECT
 private slots:
@@ -373,13 +404,7 @@ private slots:
             Tensors args = placeholders({x});
             Tensors outs{topi::nn::globalPool(args[0], type, "gp", true)};
             te::Schedule kept;
-            OpRun r;
-            runTensors(r, args, {x}, outs, [&](const std::vector<te::Operation>&) {
-                topi::ScheduleOptions o;
-                o.vectorLanes = 8;
-                kept = topi::scheduleFused(outs, o);
-                return kept;
-            });
+            OpRun r = runPoolSchedule(args, x, outs, kept);
             QVERIFY2(r.error.empty(), r.error.c_str());
             for (int64_t n = 0; n < 2; ++n)
                 for (int64_t cb = 0; cb < 3; ++cb)
@@ -393,17 +418,7 @@ private slots:
                         const double want = type == topi::nn::PoolType::Avg ? sum / 30 : best;
                         QVERIFY(std::fabs(r.outputs[0].data<float>()[(n * 3 + cb) * 8 + cc] - want) < 1e-5);
                     }
-            bool vectorised = false, parallel = false;
-            for (te::Stage st : kept.stages()) {
-                if (st.op()->tag != topi::tag::kPool) continue;
-                const auto& d = st.data();
-                QCOMPARE(d.leafIterVars.size(), size_t(7)); // n.cb, h, w, rh, rw, cc.outer, cc.inner
-                for (auto& [iv, a] : d.annotations) {
-                    vectorised = vectorised || (a == te::IterAnnotation::Vectorize && iv == d.leafIterVars.back().get());
-                    parallel = parallel || (a == te::IterAnnotation::Parallel && iv == d.leafIterVars.front().get());
-                }
-            }
-            QVERIFY(vectorised && parallel);
+            QVERIFY(poolVectorisedAndParallel(kept, 7)); // n.cb, h, w, rh, rw, cc.outer, cc.inner
         }
     }
 
@@ -418,13 +433,7 @@ private slots:
             topi::nn::PoolParams p{.kernel = {3, 3}, .strides = {2, 2}, .padding = {1, 1, 1, 1}, .channelBlock = true};
             Tensors outs{topi::nn::pool(args[0], type, p, "wp")};
             te::Schedule kept;
-            OpRun r;
-            runTensors(r, args, {x}, outs, [&](const std::vector<te::Operation>&) {
-                topi::ScheduleOptions o;
-                o.vectorLanes = 8;
-                kept = topi::scheduleFused(outs, o);
-                return kept;
-            });
+            OpRun r = runPoolSchedule(args, x, outs, kept);
             QVERIFY2(r.error.empty(), r.error.c_str());
             QCOMPARE(r.outputs[0].shape(), (std::vector<int64_t>{2, 2, 4, 5, 8}));
             for (int64_t n = 0; n < 2; ++n)
@@ -448,17 +457,7 @@ private slots:
                                 QVERIFY2(std::fabs(got - want) < 1e-5,
                                          qPrintable(QString("%1 %2 %3 %4: %5 vs %6").arg(n).arg(cb).arg(oh).arg(ow).arg(got).arg(want)));
                             }
-            bool vectorised = false, parallel = false;
-            for (te::Stage st : kept.stages()) {
-                if (st.op()->tag != topi::tag::kPool) continue;
-                const auto& d = st.data();
-                QCOMPARE(d.leafIterVars.size(), size_t(6)); // n.cb.h, w, rh, rw, cc.outer, cc.inner
-                for (auto& [iv, a] : d.annotations) {
-                    vectorised = vectorised || (a == te::IterAnnotation::Vectorize && iv == d.leafIterVars.back().get());
-                    parallel = parallel || (a == te::IterAnnotation::Parallel && iv == d.leafIterVars.front().get());
-                }
-            }
-            QVERIFY(vectorised && parallel);
+            QVERIFY(poolVectorisedAndParallel(kept, 6)); // n.cb.h, w, rh, rw, cc.outer, cc.inner
         }
     }
 
