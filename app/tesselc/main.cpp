@@ -444,6 +444,7 @@ int showFunctions(const Args& a, const frontend::ImportOptions& io) {
     driver::CompileOptions co;
     co.request = requestFor(a);
     co.trace = a.stage != "tir";
+    co.moduleTexts = a.stage == "llvm" || a.stage == "asm";
     co.configs = tunedConfigs(a, co.request.target);
     auto m = driver::compileModel(a.file, io, co);
     reportTuned(a, m);

@@ -357,8 +357,9 @@ CompiledModel compileGraph(const graph::Graph& imported, const CompileOptions& o
     std::vector<LoweredFunction> fs;
     for (auto& f : m.functions) fs.push_back(f.lowered);
     codegen::BuildOptions bo = options.request.buildOptions();
-    bo.debugInfo = options.trace;
-    bo.emitAssembly = options.trace || options.request.target.isGPU(); // a GPU's code is its PTX
+    const bool texts = options.trace && options.moduleTexts;
+    bo.debugInfo = texts;
+    bo.emitAssembly = texts || options.request.target.isGPU(); // a GPU's code is its PTX
     if (!fs.empty()) {
         m.build = buildFunctions(fs, options.request.target, bo);
         m.module = m.build.module;

@@ -42,6 +42,12 @@ struct CompileOptions {
     /// every function, LLVM IR before and after optimisation, assembly and
     /// the line maps between them. Off, only what running needs is kept.
     bool trace = false;
+    /// With trace: the whole module's LLVM IR, assembly and line maps too
+    /// (`tesselc show --stage llvm|asm`). The IDE shows each function's own
+    /// build (FunctionArtifacts) and turns this off: the module is then built
+    /// without debug lines, so identical functions are built once
+    /// (codegen/IdenticalFunctions.h; an LSTM model opens in 2 s, not 13).
+    bool moduleTexts = true;
     /// Edited schedules: fused function name -> a TE script that replaces the
     /// function's default schedule (the IDE's schedule editor; start from
     /// FusedFunction::script). The script's function (the one it builds with

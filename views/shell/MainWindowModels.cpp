@@ -217,6 +217,7 @@ void MainWindow::compileModel(const QString& path, const QMap<QString, QString>&
             driver::CompileOptions co;
             co.request = request;
             co.trace = true;
+            co.moduleTexts = false; // the views show each function's own build
             co.schedules = sched;
             co.configs = tunedConfigs(records, request.target, chosen);
             co.progress = [token](double fraction, const std::string&) {
