@@ -80,6 +80,11 @@ Tensor convIntegerNCHWc(const Tensor& x, const Tensor& w, const Tensor& dataZero
     const int64_t sh = win.strides[0], sw = win.strides[1], dh = win.dilations[0], dw = win.dilations[1];
     const int64_t pt = win.padBegin[0], pl = win.padBegin[1];
     const int64_t hpad = xs[2] + pt + win.padEnd[0], wpad = xs[3] + pl + win.padEnd[1];
+    // A strided 1x1 convolution without padding packs only the pixels it
+    // reads (the float kernel's rule, conv2dNCHWc): a copy sh*sw times smaller.
+    const bool subsample = kh == 1 && kw == 1 && hpad == xs[2] && wpad == xs[3] && (sh > 1 || sw > 1);
+    const int64_t dataH = subsample ? win.out[0] : hpad, dataW = subsample ? win.out[1] : wpad;
+    const int64_t readSh = subsample ? 1 : sh, readSw = subsample ? 1 : sw;
 
     // Channel pairs, blocked like the float kernel's channels; output
     // channels in blocks of 16 (or 8), the last one padded with zero weights.
@@ -98,12 +103,14 @@ Tensor convIntegerNCHWc(const Tensor& x, const Tensor& w, const Tensor& dataZero
     // that pairs with an odd count's last one), as int32 pairs.
     const Expr xZero = dataZero.defined() ? scalarOf(dataZero) : intImm(0);
     Tensor data = te::compute(
-        toExprs({n, c2 / icb, hpad, wpad, icb}),
+        toExprs({n, c2 / icb, dataH, dataW, icb}),
         [&](const std::vector<Var>& i) {
             Expr pair = i[1] * intImm(icb) + i[4];
+            Expr hh = subsample ? i[2] * intImm(sh) : i[2] - intImm(pt);
+            Expr ww = subsample ? i[3] * intImm(sw) : i[3] - intImm(pl);
             auto half = [&](Expr ch) {
                 // Padded taps read the zero point itself (ONNX's padding), less itself: 0.
-                Expr v = paddedRead(x, {i[0], ch, i[2] - intImm(pt), i[3] - intImm(pl)}, cast(x->dtype, xZero));
+                Expr v = paddedRead(x, {i[0], ch, hh, ww}, cast(x->dtype, xZero));
                 return cast(DataType::int32(), v) - xZero;
             };
             return packPair(half(pair * intImm(2)), half(pair * intImm(2) + intImm(1)));
@@ -159,8 +166,8 @@ Tensor convIntegerNCHWc(const Tensor& x, const Tensor& w, const Tensor& dataZero
     Tensor conv = te::compute(
         toExprs({n, ocBlocks, oh, ow, ocb}),
         [&](const std::vector<Var>& i) {
-            Expr hh = i[2] * intImm(sh) + rh->var * intImm(dh);
-            Expr ww = i[3] * intImm(sw) + rw->var * intImm(dw);
+            Expr hh = i[2] * intImm(readSh) + rh->var * intImm(dh);
+            Expr ww = i[3] * intImm(readSw) + rw->var * intImm(dw);
             return te::sum(call(Intrinsic::PairDotI16, {data({i[0], rcb->var, hh, ww, rci->var}),
                                                         kernel({i[1], rcb->var, rh->var, rw->var, rci->var, i[4]})}),
                            r);

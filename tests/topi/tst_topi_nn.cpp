@@ -726,6 +726,55 @@ private slots:
         QVERIFY(!topi::nn::conv2dNCHWcLayout(args[0], placeholders({randomArray({channels, 1, kernel, kernel}, 44)})[0], dw));
     }
 
+    // A strided 1x1 convolution with 64 output channels or more copies only
+    // the pixels it reads (a data stage of the output's plane, materialised);
+    // with fewer it reads its input in place. Plain and blocked inputs, one
+    // stride per axis, against the reference.
+    void blockedConvStridedPointwiseSubsamples_data() {
+        QTest::addColumn<int>("outChannels");
+        QTest::addColumn<bool>("blockedInput");
+        QTest::addColumn<bool>("subsampled");
+        QTest::newRow("64 out, NCHW8c in") << 64 << true << true;
+        QTest::newRow("64 out, NCHW in") << 64 << false << true;
+        QTest::newRow("32 out: a view") << 32 << true << false;
+    }
+    void blockedConvStridedPointwiseSubsamples() {
+        QFETCH(int, outChannels);
+        QFETCH(bool, blockedInput);
+        QFETCH(bool, subsampled);
+        NDArray x = randomArray({1, 16, 9, 10}, 45), w = randomArray({outChannels, 16, 1, 1}, 46),
+                b = randomArray({outChannels}, 47);
+        NDArray want = convRef(x, w, &b, 1, {{2, 3}, {1, 1}, {0, 0}}, {1, outChannels, 5, 4});
+        topi::ScheduleOptions options;
+        options.vectorLanes = 8;
+        options.vectorRegisters = 16;
+        const topi::nn::ConvLayouts layouts{blockedInput ? "NCHW8c" : "", "NCHW8c"};
+        NDArray xin = blockedInput ? toBlocks(x, 8) : x;
+        Tensors args = placeholders({xin, w, b});
+        OpRun r;
+        try {
+            te::ConfigSpace cfg;
+            topi::nn::ConvParams p{.strides = {2, 3}};
+            te::Tensor out = topi::nn::conv2dNCHWc(args[0], args[1], p, args[2], "conv", nullptr, &cfg, layouts);
+            runTensors(r, args, {xin, w, b}, {out}, [&](const std::vector<te::Operation>& ops) {
+                return scheduleBlockedConv(ops, out, options, cfg);
+            });
+        } catch (const std::exception& e) {
+            r.error = e.what();
+        }
+        if (r.error.empty()) r.outputs[0] = fromBlocks(r.outputs[0]);
+        CHECK_CLOSE(r, want);
+        const te::OperationNode* data = nullptr;
+        for (auto& op : r.stages)
+            if (op->name == "conv_data") data = op.get();
+        QVERIFY(data);
+        const auto* compute = dynamic_cast<const te::ComputeOpNode*>(data);
+        QVERIFY(compute);
+        QCOMPARE(compute->tag, std::string(subsampled ? topi::tag::kPad : topi::tag::kInjective));
+        QCOMPARE(tir::asConstInt(compute->axis[2]->dom.extent).value_or(0), int64_t(subsampled ? 5 : 9));
+        QCOMPARE(tir::asConstInt(compute->axis[3]->dom.extent).value_or(0), int64_t(subsampled ? 4 : 10));
+    }
+
     // Padding, strides and dilation take one value for every axis, one per
     // axis, or (padding) every begin then every end; other counts are errors
     // a TE script's author can read.
