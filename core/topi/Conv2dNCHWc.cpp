@@ -400,10 +400,31 @@ void scheduleBlockedOutput(te::Schedule& s, const te::Tensor& conv, const te::Te
     // pairs of them in int8) is unrolled all the same: as a loop it is more
     // control than work (ResNet-18's 7x7 layer 15 % faster unrolled, float
     // and int8).
+    //
+    //
+    // The channels of one input block (the innermost reduction, 8 or 16
+    // steps) are unrolled by default when the block is one LLVM schedules
+    // without spilling once unrolled: the loop's overhead and its exit
+    // branch every 8 steps go (ResNet-50's 1x1 convolutions from 256
+    // channels at 56 x 56 in [2, 1, 6] blocks: 1.8 -> 1.2 ms on Zen 3; its
+    // first 3x3 layer 3.3 -> 2.9 ms). Unrolled, LLVM 16 starts broadcasts of
+    // later steps early; with one channel block each broadcast feeds one
+    // multiply-add and blocks of 10 accumulators or more spill under AVX2
+    // (ResNet-50's 7 x 7 3x3 layer in [1, 2, 7]: 15 % slower), and blocks
+    // whose accumulators pass half the register file by more than 4 spill
+    // under AVX-512 ([4, 2, 3]); measured over every block of
+    // tst_topi_nn's registerBlocksDoNotSpill, those keep the loop.
+    const size_t ci = accOp->reduceAxis.size() - 1;
+    const int64_t ciSteps = extentOr(accOp->reduceAxis[ci], 0);
+    const int64_t accumulators = block[0] * block[1] * block[2];
+    const bool unrollsCleanly = block[0] >= 2 && accumulators + block[0] + 1 <= options.vectorRegisters &&
+                                accumulators <= options.vectorRegisters / 2 + 4;
+    const bool unrollIc = defineChoiceKnob(cfg, "unroll_ic", {te::KnobValue(false), te::KnobValue(true)},
+                                           te::KnobValue(ciSteps > 0 && ciSteps <= 16 && unrollsCleanly))
+                              .asBool();
     for (size_t r = 0; r < accOp->reduceAxis.size(); ++r) {
-        const bool fewChannels = r + 1 == accOp->reduceAxis.size() && r >= 3 &&
-                                 extentOr(accOp->reduceAxis[r], 0) > 0 && extentOr(accOp->reduceAxis[r], 0) <= 4;
-        if ((r == 2 && unrollKw) || fewChannels) a.unroll(accOp->reduceAxis[r]);
+        const bool fewChannels = r == ci && r >= 3 && ciSteps > 0 && ciSteps <= 4;
+        if ((r == 2 && unrollKw) || (r == ci && unrollIc) || fewChannels) a.unroll(accOp->reduceAxis[r]);
         else a.pragma(accOp->reduceAxis[r], "llvm_unroll", intImm(1));
     }
 

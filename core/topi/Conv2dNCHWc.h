@@ -91,7 +91,8 @@ te::Tensor conv2dNCHWc(const te::Tensor& data, const te::Tensor& weight, const C
 /// "reg_block" ([tile_ocb, tile_oh, tile_ow], every choice fitting the vector
 /// register file with its weight vectors: ScheduleOptions::vectorRegisters;
 /// the default maximises multiply-adds per load, then accumulators),
-/// "unroll_kw" and "task_order" (which loop of the parallel tasks is
+/// "unroll_kw", "unroll_ic" (the channels of an input block unrolled; by
+/// default for blocks that do not spill once unrolled) and "task_order" (which loop of the parallel tasks is
 /// outermost, "channels" or "rows"; default: defaultTaskOrder()). An NCHW output keeps the earlier schedule: "tile_ow", the
 /// register block along an output row (inner factor up to 32; default the
 /// largest divisor of the row up to 14), and "unroll_kw".

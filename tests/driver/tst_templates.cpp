@@ -64,7 +64,7 @@ private slots:
         QTest::addColumn<QStringList>("names");
         QTest::newRow("conv2d_nchwc")
             << "conv2d_nchwc.te"
-            << QStringList{"reg_block", "unroll_kw", "task_order"}; // topi's own knobs (data and output in blocks)
+            << QStringList{"reg_block", "unroll_kw", "task_order", "unroll_ic"}; // topi's own knobs (data and output in blocks)
         QTest::newRow("dense") << "dense.te"
                                << QStringList{"tile_y", "tile_x", "tile_k", "unroll_k"};
     }

@@ -924,7 +924,9 @@ private slots:
     // as LLVM allocates it: no vector register is spilled to the stack or
     // reloaded in a basic block that multiplies (the inner loop), for each
     // block of at least 10 accumulators on AVX2 (16 registers) and AVX-512
-    // (32), on a 12-pixel row whose divisors allow [2, 1, 6] and [2, 1, 12].
+    // (32), on a 12-pixel row whose divisors allow [2, 1, 6] and [2, 1, 12],
+    // with the channels of an input block unrolled where unroll_ic's default
+    // says so (some blocks of each kind are).
     void registerBlocksDoNotSpill_data() {
         QTest::addColumn<QString>("target");
         QTest::addColumn<int>("lanes");
@@ -986,17 +988,21 @@ private slots:
         for (const auto& k : knobs)
             if (k.name == "reg_block") blocks = &k;
         QVERIFY(blocks);
-        int checked = 0;
+        int checked = 0, unrolled = 0; // blocks, and those whose input-block channels are unrolled by default
         for (int64_t i = 0; i < blocks->size(); ++i) {
             const auto c = blocks->choices.at(size_t(i)).ints();
             if (c[0] * c[1] * c[2] < 10) continue;
-            const std::string text = assembly({{"reg_block", i}}, nullptr);
+            std::vector<te::Knob> chosen;
+            const std::string text = assembly({{"reg_block", i}}, &chosen);
+            for (const auto& k : chosen)
+                if (k.name == "unroll_ic" && k.value().asBool()) ++unrolled;
             QVERIFY2(text.find("vfmadd") != std::string::npos, "no multiply-add in the assembly");
             QVERIFY2(spillsInFmaBlocks(text) == 0,
                      qPrintable(QStringLiteral("reg_block [%1, %2, %3] spills").arg(c[0]).arg(c[1]).arg(c[2])));
             ++checked;
         }
         QVERIFY(checked >= 3);
+        QVERIFY(unrolled >= 2);
     }
 
     // Which operand the blocked convolution's tasks re-read: rows first
