@@ -207,16 +207,31 @@ int64_t extentOf(const IterVar& iv) { return extentOr(iv, 1); }
 
 } // namespace
 
-double registerBlockCycles(int64_t ocb, int64_t oh, int64_t ow, const std::vector<int64_t>& block) {
+bool unrollsCleanly(const std::vector<int64_t>& block, int registers) {
+    // Unrolled, LLVM 16 starts broadcasts of later steps early. With one
+    // channel block each broadcast feeds one multiply-add, and blocks of 10
+    // accumulators or more spill under AVX2; blocks whose accumulators pass
+    // half the register file by more than 4 spill under AVX-512 ([4, 2, 3]).
+    // Measured over every block of tst_topi_nn's registerBlocksDoNotSpill.
+    const int64_t accumulators = block[0] * block[1] * block[2];
+    return block[0] >= 2 && accumulators + block[0] + 1 <= registers && accumulators <= registers / 2 + 4;
+}
+
+double registerBlockCycles(int64_t ocb, int64_t oh, int64_t ow, const std::vector<int64_t>& block, bool unrolled) {
     const int64_t cb = block[0], rows = block[1], cols = block[2];
+    // A step kept in a loop of 8 or 16 channels costs 3 cycles more: the
+    // loop's increment, compare and branch, and its exit every block of
+    // channels (Zen 3: [1, 1, 14] looped ran 1.4x slower than [2, 1, 5]
+    // unrolled, whose steps model the same).
+    const double loopCycles = unrolled ? 0.0 : 3.0;
     // One reduction step of a block of `pixels`: its multiply-adds on two FMA
     // pipes, its loads (a weight vector per channel block, a broadcast per
     // pixel) at two per cycle, and no faster than one FMA latency with slack
     // (4 + 1.5 cycles: the accumulators' dependency chains; measured on Zen 3,
     // [2, 1, 4]'s 8 accumulators run 1.2x slower than [2, 1, 6]'s 12).
-    auto step = [cb](int64_t pixels) {
+    auto step = [cb, loopCycles](int64_t pixels) {
         if (pixels == 0) return 0.0;
-        return std::max({double(cb * pixels) / 2.0, 5.5, double(cb + pixels) / 2.0});
+        return std::max({double(cb * pixels) / 2.0, 5.5, double(cb + pixels) / 2.0}) + loopCycles;
     };
     // Full blocks and the partial ones that loop partitioning peels off.
     const int64_t fullRows = oh / rows, restRows = oh % rows, fullCols = ow / cols, restCols = ow % cols;
@@ -225,7 +240,7 @@ double registerBlockCycles(int64_t ocb, int64_t oh, int64_t ow, const std::vecto
     return cycles * double(ocb / cb) / double(ocb * oh * ow);
 }
 
-RegisterBlocks registerBlocks(int64_t ocb, int64_t oh, int64_t ow, int registers) {
+RegisterBlocks registerBlocks(int64_t ocb, int64_t oh, int64_t ow, int registers, bool unrollChannels) {
     RegisterBlocks r;
     auto divisors = [](int64_t n, int64_t limit) {
         std::vector<int64_t> d;
@@ -249,7 +264,9 @@ RegisterBlocks registerBlocks(int64_t ocb, int64_t oh, int64_t ow, int registers
         for (const auto& c : r.choices)
             if (c == std::vector<int64_t>{cb, rows, cols}) return;
         r.choices.push_back({cb, rows, cols});
-        const double cycles = registerBlockCycles(ocb, oh, ow, r.choices.back());
+        const double cycles =
+            registerBlockCycles(ocb, oh, ow, r.choices.back(),
+                                !unrollChannels || unrollsCleanly(r.choices.back(), registers));
         const double score = std::min(2.0, double(cb * pixels) / double(cb + pixels));
         const int64_t acc = cb * pixels;
         const bool tiles = ow % cols == 0 && oh % rows == 0;
@@ -324,7 +341,8 @@ void scheduleBlockedOutput(te::Schedule& s, const te::Tensor& conv, const te::Te
     auto* convOp = dynamic_cast<const te::ComputeOpNode*>(conv->op.get());
     const auto& ax = outOp->axis; // n, ocb, oh, ow, oc
     const RegisterBlocks blocks =
-        registerBlocks(extentOf(ax[1]), extentOf(ax[2]), extentOf(ax[3]), options.vectorRegisters);
+        registerBlocks(extentOf(ax[1]), extentOf(ax[2]), extentOf(ax[3]), options.vectorRegisters,
+                       options.unrollChannels);
     TESSEL_CHECK(!blocks.choices.empty(), "no register block fits");
     std::vector<te::KnobValue> choices;
     for (auto& c : blocks.choices) choices.emplace_back(c);
@@ -404,24 +422,18 @@ void scheduleBlockedOutput(te::Schedule& s, const te::Tensor& conv, const te::Te
     //
     // The channels of one input block (the innermost reduction, 8 or 16
     // steps) are unrolled by default when the block is one LLVM schedules
-    // without spilling once unrolled: the loop's overhead and its exit
-    // branch every 8 steps go (ResNet-50's 1x1 convolutions from 256
-    // channels at 56 x 56 in [2, 1, 6] blocks: 1.8 -> 1.2 ms on Zen 3; its
-    // first 3x3 layer 3.3 -> 2.9 ms). Unrolled, LLVM 16 starts broadcasts of
-    // later steps early; with one channel block each broadcast feeds one
-    // multiply-add and blocks of 10 accumulators or more spill under AVX2
-    // (ResNet-50's 7 x 7 3x3 layer in [1, 2, 7]: 15 % slower), and blocks
-    // whose accumulators pass half the register file by more than 4 spill
-    // under AVX-512 ([4, 2, 3]); measured over every block of
-    // tst_topi_nn's registerBlocksDoNotSpill, those keep the loop.
+    // without spilling once unrolled (unrollsCleanly): the loop's overhead
+    // and its exit branch every 8 steps go (ResNet-50's 1x1 convolutions
+    // from 256 channels at 56 x 56 in [2, 1, 6] blocks: 1.8 -> 1.2 ms on
+    // Zen 3; its first 3x3 layer 3.3 -> 2.9 ms). The others keep the loop
+    // (ResNet-50's 7 x 7 3x3 layer in [1, 2, 7] unrolled: 15 % slower).
     const size_t ci = accOp->reduceAxis.size() - 1;
     const int64_t ciSteps = extentOr(accOp->reduceAxis[ci], 0);
-    const int64_t accumulators = block[0] * block[1] * block[2];
-    const bool unrollsCleanly = block[0] >= 2 && accumulators + block[0] + 1 <= options.vectorRegisters &&
-                                accumulators <= options.vectorRegisters / 2 + 4;
-    const bool unrollIc = defineChoiceKnob(cfg, "unroll_ic", {te::KnobValue(false), te::KnobValue(true)},
-                                           te::KnobValue(ciSteps > 0 && ciSteps <= 16 && unrollsCleanly))
-                              .asBool();
+    const bool unrollIc =
+        defineChoiceKnob(cfg, "unroll_ic", {te::KnobValue(false), te::KnobValue(true)},
+                         te::KnobValue(options.unrollChannels && ciSteps > 0 && ciSteps <= 16 &&
+                                       unrollsCleanly(block, options.vectorRegisters)))
+            .asBool();
     for (size_t r = 0; r < accOp->reduceAxis.size(); ++r) {
         const bool fewChannels = r == ci && r >= 3 && ciSteps > 0 && ciSteps <= 4;
         if ((r == 2 && unrollKw) || (r == ci && unrollIc) || fewChannels) a.unroll(accOp->reduceAxis[r]);

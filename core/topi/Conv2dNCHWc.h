@@ -117,7 +117,9 @@ std::string defaultTaskOrder(int64_t dataBytes, int64_t weightBytes, int64_t cha
 /// The register blocks [tile_ocb, tile_oh, tile_ow] of a blocked output of
 /// `ocb` channel blocks and `oh` x `ow` pixels that fit `registers` vector
 /// registers (accumulators and one weight vector per channel block), and the
-/// index of the default: the fewest modelled cycles (registerBlockCycles),
+/// index of the default: the fewest modelled cycles (registerBlockCycles;
+/// with `unrollChannels`, a block that does not unroll cleanly keeps its
+/// channel loop and pays for it),
 /// then the most multiply-adds per load (capped where the loads no longer
 /// limit), then the most accumulators. The default's rows divide the plane;
 /// when that leaves fewer than 8 accumulators (7 x 7 planes with 16
@@ -128,14 +130,23 @@ struct RegisterBlocks {
     std::vector<std::vector<int64_t>> choices;
     size_t defaultIndex = 0;
 };
-RegisterBlocks registerBlocks(int64_t ocb, int64_t oh, int64_t ow, int registers);
+RegisterBlocks registerBlocks(int64_t ocb, int64_t oh, int64_t ow, int registers, bool unrollChannels = true);
 
 /// The modelled cycles per output vector of register block `block`
 /// ([tile_ocb, tile_oh, tile_ow]) over a blocked output of `ocb` channel
 /// blocks and `oh` x `ow` pixels: each reduction step of a block costs the
 /// most of its multiply-adds on two FMA pipes, its loads at two per cycle
 /// and the FMA latency its accumulators must hide; partial blocks at the
-/// plane's edges cost a step of their own size.
-double registerBlockCycles(int64_t ocb, int64_t oh, int64_t ow, const std::vector<int64_t>& block);
+/// plane's edges cost a step of their own size; a step kept in a loop
+/// (`unrolled` false: see unrollsCleanly) costs 3 cycles more.
+double registerBlockCycles(int64_t ocb, int64_t oh, int64_t ow, const std::vector<int64_t>& block,
+                           bool unrolled = true);
+
+/// Whether register block `block` ([tile_ocb, tile_oh, tile_ow]) with
+/// `registers` vector registers keeps every accumulator in a register when
+/// the channels of an input block are unrolled ("unroll_ic"): two or more
+/// channel blocks, and accumulators at most half the registers plus 4 (what
+/// LLVM 16 allocates without spilling, measured for AVX2 and AVX-512).
+bool unrollsCleanly(const std::vector<int64_t>& block, int registers);
 
 } // namespace tessel::topi

@@ -215,6 +215,7 @@ te::Schedule scheduleConvIntegerNCHWc(const std::vector<te::Tensor>& outputs, co
     const int64_t lanes = extentOr(dynamic_cast<const te::ComputeOpNode*>(conv->op.get())->axis[4], 16);
     blockOptions.vectorRegisters =
         std::max<int>(4, int(int64_t(options.vectorRegisters) * options.vectorLanes / std::max<int64_t>(lanes, 1)));
+    blockOptions.unrollChannels = false;
     scheduleConv2dNCHWc(s, conv, blocked, blockOptions, cfg);
     return s;
 }
