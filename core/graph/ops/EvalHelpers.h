@@ -48,13 +48,14 @@ EvalResult sameBytes(const EvalContext& e);
 /// Bools are stored one byte each, 0 or 1; they compute as uint8_t.
 template <class T> std::vector<T> load(const Constant& c) {
     std::vector<T> v(static_cast<size_t>(c.numElements()));
-    std::memcpy(v.data(), c.bytes.data(), v.size() * sizeof(T));
+    // An empty vector's data() may be null, which memcpy may not be given even for 0 bytes.
+    if (!v.empty()) std::memcpy(v.data(), c.bytes.data(), v.size() * sizeof(T));
     return v;
 }
 
 template <class T> Ref<Constant> store(DataType dtype, Shape shape, const std::vector<T>& v) {
     std::vector<uint8_t> bytes(v.size() * sizeof(T));
-    std::memcpy(bytes.data(), v.data(), bytes.size());
+    if (!bytes.empty()) std::memcpy(bytes.data(), v.data(), bytes.size());
     return Constant::make(dtype, std::move(shape), std::move(bytes));
 }
 
