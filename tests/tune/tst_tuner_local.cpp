@@ -55,8 +55,10 @@ public:
         case Plant::None: break;
         case Plant::Build: throw CompileError("planted: this configuration does not schedule");
         case Plant::Crash: {
-            // A store 4 TiB past C: outside anything mapped.
-            const tir::Expr far = tir::IntImmNode::make(DataType::int64(), int64_t(1) << 40);
+            // A store 2^48 bytes past C: past the 47 bits of user addresses,
+            // so it faults wherever C is (4 TiB past it, ASan's allocator
+            // region can still be mapped there).
+            const tir::Expr far = tir::IntImmNode::make(DataType::int64(), int64_t(1) << 46);
             inst.job.func = f.withBody(tir::BufferStoreNode::make(C, tir::FloatImmNode::make(DataType::float32(), 1.0), {far}));
             break;
         }
