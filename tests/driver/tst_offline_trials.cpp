@@ -116,7 +116,9 @@ private slots:
         auto gpu = gemmTask(cuda(), 128);
         driver::exportTrials(*gpu, dir.string(), options(8, ""), driver::Context::builtin().costModels());
         auto host = gemmTask(codegen::hostTarget(), 128);
-        for (auto& t : readJson(dir / runtime::kTrialManifest)["trials"]) {
+        // The manifest outlives the loop (a range over a temporary's member would not).
+        const auto manifest = readJson(dir / runtime::kTrialManifest);
+        for (const auto& t : manifest.at("trials")) {
             if (!t.contains("bundle")) continue;
             const tune::Record r = tune::parseRecord(t["record"].dump());
             driver::RunOptions ro;
