@@ -42,6 +42,10 @@ void LocalEndpoint::address(std::string& host, uint16_t& port, ClientOptions& op
     port = server_->port();
     options.token = server_->token();
     options.name = clientName_;
+    // This machine's own child: a slow handshake means a loaded machine (or a
+    // sanitized build, 2-5x slower), not a lost peer, so it gets longer than a
+    // remote server's 5 s (a child that died is restarted above instead).
+    options.connectTimeoutMs = 30000;
 }
 
 TrackerEndpoint::TrackerEndpoint(std::string trackerHost, uint16_t trackerPort, std::string key,

@@ -154,7 +154,12 @@ ScheduleGraphView::ScheduleGraphView(Jobs* jobs, QWidget* parent)
     layout->addWidget(view_, 1);
 }
 
-ScheduleGraphView::~ScheduleGraphView() = default;
+ScheduleGraphView::~ScheduleGraphView() {
+    // The scene, a child, clears its items in ~QObject, after this object is
+    // no longer a ScheduleGraphView: its selectionChanged must not reach
+    // onSelection then (UBSan: a call through a downcast of a dying object).
+    disconnect(scene_, nullptr, this, nullptr);
+}
 
 void ScheduleGraphView::setArtifacts(std::shared_ptr<const driver::FunctionArtifacts> artifacts) {
     artifacts_ = std::move(artifacts);

@@ -136,8 +136,13 @@ MainWindow::MainWindow(QWidget* parent, ViewRegistry views)
 
 MainWindow::~MainWindow() {
     // The docks hide as the window goes, after the menus (and the View
-    // menu's actions) are gone: nothing may follow them any more.
-    for (QDockWidget* d : std::as_const(docks_)) disconnect(d, nullptr, this, nullptr);
+    // menu's actions) are gone: nothing may follow them any more, the
+    // window layout (a child, alive until ~QObject) included: it reads docks_,
+    // which is gone by then (ASan: use after free as ~QWidget closes the window).
+    for (QDockWidget* d : std::as_const(docks_)) {
+        disconnect(d, nullptr, this, nullptr);
+        disconnect(d, nullptr, layout_, nullptr);
+    }
     viewActions_.clear();
     // Gone without a crash: nothing to recover. (A window closed by the user
     // removed it already, after the prompt.)
