@@ -35,14 +35,20 @@
 #include <QTreeWidget>
 #include <QtTest>
 
+#include <algorithm>
+
 using namespace tessel::views;
 
 namespace {
 
+/// Lets the window lay itself out for `ms` milliseconds, times
+/// TESSEL_TEST_SLOWDOWN (the sanitized suite sets 4: everything runs 2-5x
+/// slower there, and a layout still settling leaves a view short of room).
 void settle(int ms = 150) {
+    static const int slowdown = std::max(1, qEnvironmentVariableIntValue("TESSEL_TEST_SLOWDOWN"));
     QElapsedTimer t;
     t.start();
-    while (t.elapsed() < ms) QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
+    while (t.elapsed() < qint64(ms) * slowdown) QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
 }
 
 bool inFront(const QDockWidget* d) { return d->isVisible() && !d->visibleRegion().isEmpty(); }
