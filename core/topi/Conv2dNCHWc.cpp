@@ -419,7 +419,6 @@ void scheduleBlockedOutput(te::Schedule& s, const te::Tensor& conv, const te::Te
     // control than work (ResNet-18's 7x7 layer 15 % faster unrolled, float
     // and int8).
     //
-    //
     // The channels of one input block (the innermost reduction, 8 or 16
     // steps) are unrolled by default when the block is one LLVM schedules
     // without spilling once unrolled (unrollsCleanly): the loop's overhead
